@@ -1,0 +1,56 @@
+// Package manifest defines the skills bundle: the manifest that lists every
+// published skill with the digest and size of each file, and the single-file
+// container (.skb) that holds the manifest and the files' bytes. It uses the
+// standard library only.
+//
+// # Invariants
+//
+//   - A digest is the SHA-256 of a file's raw bytes, written "sha256:<64
+//     lowercase hex>": the SEP-2640 digest, the OCI digest and a blob's name.
+//   - The manifest bytes are canonical (see Marshal); Parse rejects any other
+//     encoding. The bundle id is the digest of those bytes, and signatures
+//     cover exactly those bytes.
+//   - Skills are sorted by URI, bytewise, without duplicates. Each skill lists
+//     SKILL.md first, then its other files sorted bytewise by path. Each entry
+//     keeps the SEP-2640 limits: at most MaxSkillFiles files and MaxSkillBytes
+//     bytes.
+//   - No local path, time of day or file mode enters a manifest; Created is set
+//     only from SOURCE_DATE_EPOCH. Identical input gives identical bytes.
+//   - Each skill's SEP-2640 entry ({uri, frontmatter, resources}) is stored as
+//     the exact bytes sent on the wire, so a server answers skills/list and
+//     skills/get without parsing or re-encoding.
+//
+// # Format
+//
+// A bundle is one file, little-endian throughout:
+//
+//	0       header: magic "\x89SKB\r\n\x1a\n" | u32 version (1) | u32 flags (0),
+//	        zero-padded to 16 KiB
+//	16384   blobs: each distinct file once, in first-use order (skills by URI,
+//	        files in manifest order), each starting on an 8-byte boundary
+//	…       manifest: the canonical JSON bytes, then zero padding to 8 bytes
+//	…       blob index: one 48-byte entry per blob, sorted by digest:
+//	        digest[32] | u64 offset | u64 length
+//	…       skill index: one 24-byte entry per skill, in manifest order:
+//	        u32 record offset | u32 record length | u32 entry length |
+//	        u32 uri length | u32 flags (1 = hidden) | u32 zero
+//	…       signatures (outside everything hashed): empty, or u32 count | u32 0,
+//	        then per signature u16 kind | u16 0 | u32 length | bytes, padded to 8
+//	end-128 trailer: u64 blobs offset, blobs length, manifest offset, manifest
+//	        length, blob index offset, blob count, skill index offset, skill
+//	        count, signature offset, signature length, file size |
+//	        sha256(manifest)[32] | magic "SKB-END1"
+//
+// Every section follows the previous one at the exact offset a Writer would
+// use, so there is one layout for one content. Open checks all of it, and the
+// manifest digest, without parsing JSON; Verify also parses the manifest and
+// re-hashes every blob.
+//
+// # Serving safely from a mapped file
+//
+// OpenFile memory-maps the bundle on unix. A mapped file that is truncated or
+// overwritten in place can make a read fault; the reader turns such a fault
+// into an error instead of a crash. To roll out a new bundle, write a new file
+// (WriteFileAtomic does this) and rename it over the old one: the running
+// server keeps reading the old inode until it reopens.
+package manifest

@@ -1,0 +1,239 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// MediaType identifies version 1 of the manifest format.
+const MediaType = "application/vnd.skills-mcp.manifest.v1+json"
+
+// Generator is the value of Manifest.Generator written by this package's users.
+const Generator = "skills-mcp"
+
+// SEP-2640 limits on one skill, and the extension's identifiers.
+const (
+	MaxSkillFiles  = 512      // resources per skill, SKILL.md included
+	MaxSkillBytes  = 16 << 20 // sum of the sizes of a skill's resources
+	ExtensionName  = "io.modelcontextprotocol/skills"
+	MetaPrefix     = "io.modelcontextprotocol.skills/"
+	SkillFile      = "SKILL.md"
+	URIScheme      = "skill://"
+	DirectoryMIME  = "inode/directory"
+	SkillFileMIME  = "text/markdown"
+	LibraryKindDir = "directory"
+)
+
+// Manifest is the signed root of a bundle: every library's public description,
+// every published skill with the digest and size of each of its files, and the
+// skills that were withheld with the reason. It never holds a local path.
+//
+// Its byte form (see Marshal) is canonical: one manifest has exactly one
+// encoding, and Parse accepts nothing else.
+type Manifest struct {
+	MediaType string     `json:"mediaType"`
+	Generator string     `json:"generator,omitempty"`
+	Created   string     `json:"created,omitempty"` // RFC 3339 UTC, from SOURCE_DATE_EPOCH only
+	Libraries []Library  `json:"libraries"`
+	Withheld  []Withheld `json:"withheld,omitempty"`
+	Skills    []Skill    `json:"skills"` // sorted by Entry.URI, bytewise, no duplicates
+}
+
+// Library is the public description of one library: what it is, never where.
+type Library struct {
+	Namespace string            `json:"namespace"` // "" for an un-namespaced root
+	Kind      string            `json:"kind"`      // "directory", "archive" or "url"
+	Title     string            `json:"title,omitempty"`
+	Source    string            `json:"source,omitempty"`
+	Version   string            `json:"version,omitempty"`
+	Metadata  map[string]string `json:"metadata,omitempty"`
+	Digest    *Digest           `json:"digest,omitempty"` // sha256 of the archive, for archive and url kinds
+	NoScripts bool              `json:"noScripts,omitempty"`
+	Skills    int               `json:"skills"`
+	Hidden    int               `json:"hidden"`
+}
+
+// Withheld records a skill that was found but not published, with every rule
+// it broke.
+type Withheld struct {
+	Library string   `json:"library"`
+	Path    string   `json:"path"` // skill path below the library, slash-separated
+	Rules   []string `json:"rules"`
+	Reason  string   `json:"reason"`
+}
+
+// Skill is one published skill: its SEP-2640 entry, exactly as it goes on the
+// wire, plus what a server needs to describe it.
+type Skill struct {
+	Entry           Entry          `json:"skill"`
+	Library         string         `json:"library"`
+	Path            string         `json:"path"` // skill path: namespace, then folders, slash-separated
+	Hidden          bool           `json:"hidden,omitempty"`
+	Files           []File         `json:"files"` // parallel to Entry.Resources
+	Findings        []Finding      `json:"findings,omitempty"`
+	ScriptsWithheld int            `json:"scriptsWithheld,omitempty"`
+	Provenance      map[string]any `json:"provenance,omitempty"`
+}
+
+// Entry is the SEP-2640 Skill entry: uri, verbatim frontmatter, and every file
+// with its digest and size, SKILL.md first.
+type Entry struct {
+	URI         string          `json:"uri"`
+	Frontmatter json.RawMessage `json:"frontmatter"`
+	Resources   []Resource      `json:"resources"`
+}
+
+// Resource is one file of a skill as SEP-2640 lists it.
+type Resource struct {
+	URI    string `json:"uri"`
+	Digest Digest `json:"digest"`
+	Size   int64  `json:"size"`
+}
+
+// File is what a server needs to serve one resource, beyond its digest.
+type File struct {
+	Path     string `json:"path"` // relative to the skill folder, slash-separated
+	MimeType string `json:"mimeType"`
+	Text     bool   `json:"text,omitempty"`   // valid UTF-8 without NUL: served as text, else as a blob
+	Script   bool   `json:"script,omitempty"` // has an executable extension
+}
+
+// Finding is one lint finding: a rule that matched a line of a file.
+type Finding struct {
+	Rule     string `json:"rule"`
+	File     string `json:"file"` // relative to the skill folder
+	Line     int    `json:"line"`
+	Severity string `json:"severity"` // "warning", or "note" for lower-confidence matches
+	Excerpt  string `json:"excerpt"`
+}
+
+// Name returns the skill's frontmatter name: the last segment of its path.
+func (s *Skill) Name() string {
+	if i := strings.LastIndexByte(s.Path, '/'); i >= 0 {
+		return s.Path[i+1:]
+	}
+	return s.Path
+}
+
+// Root returns the URI of the skill's folder: its URI without "/SKILL.md".
+func (e *Entry) Root() string { return strings.TrimSuffix(e.URI, "/"+SkillFile) }
+
+// Marshal returns the canonical encoding of m: compact JSON with fields in
+// struct order, map keys sorted, no HTML escaping, each skill on a line of its
+// own, and a final newline. The bytes of each skill's SEP-2640 entry appear
+// unchanged inside it, so a server can send them as they are.
+func Marshal(m *Manifest) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	head := *m
+	head.Skills = nil
+	if err := enc.Encode(&head); err != nil {
+		return nil, fmt.Errorf("encode manifest: %w", err)
+	}
+	// head ends in `"skills":null}\n`; replace the tail with one skill a line.
+	b := buf.Bytes()
+	const tail = `"skills":null}` + "\n"
+	if !bytes.HasSuffix(b, []byte(tail)) {
+		return nil, errors.New("encode manifest: unexpected layout")
+	}
+	out := bytes.NewBuffer(make([]byte, 0, len(b)+256*len(m.Skills)))
+	out.Write(b[:len(b)-len(tail)])
+	out.WriteString(`"skills":[`)
+	for i := range m.Skills {
+		out.WriteByte('\n')
+		buf.Reset()
+		if err := enc.Encode(&m.Skills[i]); err != nil {
+			return nil, fmt.Errorf("encode skill %s: %w", m.Skills[i].Entry.URI, err)
+		}
+		out.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		if i < len(m.Skills)-1 {
+			out.WriteByte(',')
+		}
+	}
+	if len(m.Skills) > 0 {
+		out.WriteByte('\n')
+	}
+	out.WriteString("]}\n")
+	return out.Bytes(), nil
+}
+
+// Parse decodes a manifest and checks that b is its canonical encoding and
+// that it keeps the format's rules (see Check).
+func Parse(b []byte) (*Manifest, error) {
+	m := new(Manifest)
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(m); err != nil {
+		return nil, fmt.Errorf("parse manifest: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("parse manifest: trailing data")
+	}
+	if err := Check(m); err != nil {
+		return nil, err
+	}
+	canon, err := Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(canon, b) {
+		return nil, errors.New("parse manifest: not in canonical form")
+	}
+	return m, nil
+}
+
+// Check reports the first way m breaks the format's rules: media type, sorted
+// unique skill URIs, SKILL.md as each skill's first resource, files parallel
+// to resources, and the SEP-2640 limits.
+func Check(m *Manifest) error {
+	if m.MediaType != MediaType {
+		return fmt.Errorf("manifest: media type %q, want %q", m.MediaType, MediaType)
+	}
+	for i := range m.Skills {
+		s := &m.Skills[i]
+		e := &s.Entry
+		if !strings.HasPrefix(e.URI, URIScheme) || !strings.HasSuffix(e.URI, "/"+SkillFile) {
+			return fmt.Errorf("manifest: skill %q: uri must be skill://<path>/SKILL.md", e.URI)
+		}
+		if strings.ContainsAny(e.URI, "\"\\") {
+			return fmt.Errorf("manifest: skill %q: uri holds a quote or backslash", e.URI)
+		}
+		if i > 0 && m.Skills[i-1].Entry.URI >= e.URI {
+			return fmt.Errorf("manifest: skill %q: skills not sorted by uri or duplicated", e.URI)
+		}
+		if len(e.Frontmatter) == 0 || e.Frontmatter[0] != '{' {
+			return fmt.Errorf("manifest: skill %q: frontmatter is not an object", e.URI)
+		}
+		if len(e.Resources) == 0 || e.Resources[0].URI != e.URI {
+			return fmt.Errorf("manifest: skill %q: first resource must be its SKILL.md", e.URI)
+		}
+		if len(e.Resources) > MaxSkillFiles {
+			return fmt.Errorf("manifest: skill %q: %d files exceeds %d", e.URI, len(e.Resources), MaxSkillFiles)
+		}
+		if len(s.Files) != len(e.Resources) {
+			return fmt.Errorf("manifest: skill %q: %d files for %d resources", e.URI, len(s.Files), len(e.Resources))
+		}
+		var total int64
+		root := e.Root() + "/"
+		for j, r := range e.Resources {
+			if r.Size < 0 {
+				return fmt.Errorf("manifest: resource %q: negative size", r.URI)
+			}
+			if !strings.HasPrefix(r.URI, root) {
+				return fmt.Errorf("manifest: resource %q: outside skill %q", r.URI, e.URI)
+			}
+			if (j == 0) != (s.Files[j].Path == SkillFile) || j > 1 && s.Files[j].Path <= s.Files[j-1].Path {
+				return fmt.Errorf("manifest: resource %q: files must be SKILL.md, then the rest sorted bytewise", r.URI)
+			}
+			total += r.Size
+		}
+		if total > MaxSkillBytes {
+			return fmt.Errorf("manifest: skill %q: %d bytes exceeds %d", e.URI, total, MaxSkillBytes)
+		}
+	}
+	return nil
+}

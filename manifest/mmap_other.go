@@ -1,0 +1,22 @@
+//go:build !unix
+
+package manifest
+
+import (
+	"fmt"
+	"os"
+)
+
+// OpenFile opens the bundle file at path, reading it through the file.
+func OpenFile(path string) (*Bundle, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open bundle: %w", err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("open bundle: %w", err)
+	}
+	return openReader(f, fi.Size(), path)
+}

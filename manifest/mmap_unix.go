@@ -1,0 +1,72 @@
+//go:build unix
+
+package manifest
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"syscall"
+)
+
+// mapping is a read-only shared memory map of a whole bundle file. Its ReadAt
+// turns a fault (the file was truncated under the map) into an error.
+type mapping struct{ data []byte }
+
+func (m *mapping) ReadAt(p []byte, off int64) (n int, err error) {
+	if off < 0 || off > int64(len(m.data)) {
+		return 0, fmt.Errorf("read at %d: offset out of range", off)
+	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			n, err = 0, fmt.Errorf("read at %d: mapped file changed under the server (truncated or overwritten in place): %v", off, r)
+		}
+	}()
+	n = copy(p, m.data[off:])
+	if n < len(p) {
+		err = io.EOF
+	}
+	return n, err
+}
+
+func (m *mapping) Close() error { return syscall.Munmap(m.data) }
+
+// OpenFile opens the bundle file at path. On unix the file is memory-mapped
+// read-only, so blobs are read without system calls and share the page cache
+// across processes. Never modify a served bundle in place: write a new file
+// and rename it over the old one (see the package documentation).
+func OpenFile(path string) (*Bundle, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open bundle: %w", err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("open bundle: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("open bundle %s: not a regular file", path)
+	}
+	size := fi.Size()
+	if size < blobsStart+trailerSize || size != int64(int(size)) {
+		f.Close()
+		return nil, corrupt(path, "%d bytes is too short", size)
+	}
+	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil { // a filesystem that cannot map: read through the file
+		return openReader(f, size, path)
+	}
+	f.Close()
+	m := &mapping{data}
+	b, err := open(m, size, path)
+	if err != nil {
+		m.Close()
+		return nil, err
+	}
+	b.closer = m
+	return b, nil
+}

@@ -1,0 +1,476 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// ErrCorrupt is wrapped by every error that reports a bundle whose structure
+// or content does not match its own manifest.
+var ErrCorrupt = errors.New("bundle is corrupt")
+
+// ErrNotFound is wrapped by lookups of a skill, resource or blob the bundle
+// does not hold.
+var ErrNotFound = errors.New("not found")
+
+// Bundle is an opened bundle. Open has checked its structure and the digest
+// of its manifest, so the accessors below cannot fail on the bundle's layout;
+// reading a blob can still fail if the underlying file changes under it.
+//
+// A Bundle is safe for concurrent use.
+type Bundle struct {
+	r        io.ReaderAt
+	closer   io.Closer
+	name     string
+	size     int64
+	t        trailer
+	meta     []byte // manifest, padding and both indexes, held in memory
+	man      []byte // manifest bytes, a prefix of meta
+	blobIdx  []byte
+	skillIdx []byte
+	sigs     []Signature
+
+	treeOnce sync.Once
+	tree     *dirTree
+	treeErr  error
+}
+
+func corrupt(name, format string, args ...any) error {
+	return fmt.Errorf("bundle %s: %s: %w", name, fmt.Sprintf(format, args...), ErrCorrupt)
+}
+
+// Open reads a bundle of the given size from r. It checks the header, the
+// trailer, the offsets of every section and index entry, the order of both
+// indexes and the manifest's digest; it reads the manifest and the indexes
+// into memory (one allocation) and leaves the blobs in r, to be read on demand.
+// Open parses no JSON: its cost does not grow with the number of skills beyond
+// hashing the manifest once.
+func Open(r io.ReaderAt, size int64) (*Bundle, error) {
+	return open(r, size, "<reader>")
+}
+
+func open(r io.ReaderAt, size int64, name string) (*Bundle, error) {
+	b := &Bundle{r: r, size: size, name: name}
+	if size < blobsStart+trailerSize {
+		return nil, corrupt(name, "%d bytes is too short", size)
+	}
+	var head [headerSize]byte
+	if _, err := r.ReadAt(head[:], 0); err != nil {
+		return nil, fmt.Errorf("bundle %s: read header: %w", name, err)
+	}
+	if !bytes.Equal(head[:8], headerMagic[:]) {
+		return nil, corrupt(name, "not a skills bundle (bad magic)")
+	}
+	if v := binary.LittleEndian.Uint32(head[8:]); v != formatVersion {
+		return nil, fmt.Errorf("bundle %s: format version %d is not supported (want %d)", name, v, formatVersion)
+	}
+	if f := binary.LittleEndian.Uint32(head[12:]); f != 0 {
+		return nil, fmt.Errorf("bundle %s: unknown header flags %#x", name, f)
+	}
+	var tb [trailerSize]byte
+	if _, err := r.ReadAt(tb[:], size-trailerSize); err != nil {
+		return nil, fmt.Errorf("bundle %s: read trailer: %w", name, err)
+	}
+	if !bytes.Equal(tb[trailerSize-8:], trailerMagic[:]) {
+		return nil, corrupt(name, "bad trailer (truncated or not a bundle)")
+	}
+	t := decodeTrailer(tb[:])
+	if err := t.check(size); err != nil {
+		return nil, corrupt(name, "%v", err)
+	}
+	b.t = t
+	b.meta = make([]byte, t.sigOff+t.sigLen-t.manifestOff)
+	if _, err := r.ReadAt(b.meta, t.manifestOff); err != nil {
+		return nil, fmt.Errorf("bundle %s: read manifest: %w", name, err)
+	}
+	b.man = b.meta[:t.manifestLen]
+	if Sum(b.man) != t.manifestDigest {
+		return nil, corrupt(name, "manifest digest mismatch")
+	}
+	for _, c := range b.meta[t.manifestLen : t.blobIndexOff-t.manifestOff] {
+		if c != 0 {
+			return nil, corrupt(name, "non-zero padding after manifest")
+		}
+	}
+	b.blobIdx = b.meta[t.blobIndexOff-t.manifestOff : t.skillIndexOff-t.manifestOff]
+	b.skillIdx = b.meta[t.skillIndexOff-t.manifestOff : t.sigOff-t.manifestOff]
+	if err := b.checkBlobIndex(); err != nil {
+		return nil, err
+	}
+	if err := b.checkSkillIndex(); err != nil {
+		return nil, err
+	}
+	sigs, err := decodeSignatures(b.meta[t.sigOff-t.manifestOff:])
+	if err != nil {
+		return nil, corrupt(name, "%v", err)
+	}
+	b.sigs = sigs
+	return b, nil
+}
+
+func align8(n int64) int64 { return (n + 7) &^ 7 }
+
+// check verifies that the sections follow one another exactly as a Writer
+// lays them out, without overflow.
+func (t *trailer) check(size int64) error {
+	switch {
+	case t.fileSize != size:
+		return fmt.Errorf("trailer says %d bytes, file has %d", t.fileSize, size)
+	case t.blobsOff != blobsStart:
+		return fmt.Errorf("blob area at %d, want %d", t.blobsOff, blobsStart)
+	case t.blobsLen < 0 || t.blobsLen > size:
+		return errors.New("blob area length out of range")
+	case t.manifestOff != align8(t.blobsOff+t.blobsLen):
+		return errors.New("manifest offset out of place")
+	case t.manifestLen <= 0 || t.manifestLen > size || t.manifestLen > math.MaxUint32:
+		return errors.New("manifest length out of range")
+	case t.blobIndexOff != align8(t.manifestOff+t.manifestLen):
+		return errors.New("blob index offset out of place")
+	case t.blobCount < 0 || t.blobCount > size/blobIndexEntry:
+		return errors.New("blob count out of range")
+	case t.skillIndexOff != t.blobIndexOff+t.blobCount*blobIndexEntry:
+		return errors.New("skill index offset out of place")
+	case t.skillCount < 0 || t.skillCount > size/skillIndexSize:
+		return errors.New("skill count out of range")
+	case t.sigOff != t.skillIndexOff+t.skillCount*skillIndexSize:
+		return errors.New("signature area offset out of place")
+	case t.sigLen < 0 || t.sigOff+t.sigLen != size-trailerSize:
+		return errors.New("signature area length out of place")
+	}
+	return nil
+}
+
+func (b *Bundle) checkBlobIndex() error {
+	end := b.t.blobsOff + b.t.blobsLen
+	for i := 0; i < len(b.blobIdx); i += blobIndexEntry {
+		e := b.blobIdx[i : i+blobIndexEntry]
+		if i > 0 && bytes.Compare(b.blobIdx[i-blobIndexEntry:i-blobIndexEntry+32], e[:32]) >= 0 {
+			return corrupt(b.name, "blob index not sorted")
+		}
+		off := int64(binary.LittleEndian.Uint64(e[32:]))
+		n := int64(binary.LittleEndian.Uint64(e[40:]))
+		if off < b.t.blobsOff || off%blobAlign != 0 || n < 0 || n > end-off {
+			return corrupt(b.name, "blob %x out of range", e[:8])
+		}
+	}
+	return nil
+}
+
+type skillRec struct {
+	off, len, entryLen, uriLen int
+	flags                      uint32
+}
+
+func (b *Bundle) rec(i int) skillRec {
+	e := b.skillIdx[i*skillIndexSize:]
+	u := func(k int) uint32 { return binary.LittleEndian.Uint32(e[4*k:]) }
+	return skillRec{int(u(0)), int(u(1)), int(u(2)), int(u(3)), u(4)}
+}
+
+func (b *Bundle) checkSkillIndex() error {
+	var prev []byte
+	for i := 0; i < b.NumSkills(); i++ {
+		r := b.rec(i)
+		if binary.LittleEndian.Uint32(b.skillIdx[i*skillIndexSize+20:]) != 0 || r.flags&^flagHidden != 0 {
+			return corrupt(b.name, "skill %d: unknown index flags", i)
+		}
+		if r.off < 0 || r.len < 0 || r.off > len(b.man) || r.len > len(b.man)-r.off ||
+			r.entryLen < len(entryPrefix)+len(SkillFile)+2 || r.entryLen > r.len-len(recordPrefix)-1 ||
+			r.uriLen <= 0 || r.uriLen > r.entryLen-len(entryPrefix)-2 {
+			return corrupt(b.name, "skill %d: index entry out of range", i)
+		}
+		rec := b.man[r.off : r.off+r.len]
+		if !bytes.HasPrefix(rec, []byte(recordPrefix+entryPrefix)) || rec[len(recordPrefix)+len(entryPrefix)+r.uriLen] != '"' ||
+			rec[len(recordPrefix)+r.entryLen-1] != '}' || rec[r.len-1] != '}' {
+			return corrupt(b.name, "skill %d: index does not match the manifest", i)
+		}
+		uri := b.uri(i)
+		if bytes.IndexByte(uri, '\\') >= 0 || !bytes.HasSuffix(uri, []byte("/"+SkillFile)) {
+			return corrupt(b.name, "skill %d: bad uri", i)
+		}
+		if i > 0 && bytes.Compare(prev, uri) >= 0 {
+			return corrupt(b.name, "skill index not sorted")
+		}
+		prev = uri
+	}
+	return nil
+}
+
+func (b *Bundle) uri(i int) []byte {
+	r := b.rec(i)
+	s := r.off + len(recordPrefix) + len(entryPrefix)
+	return b.man[s : s+r.uriLen]
+}
+
+// ID returns the bundle's identity: the digest of its manifest bytes.
+func (b *Bundle) ID() Digest { return b.t.manifestDigest }
+
+// Size returns the size of the bundle in bytes.
+func (b *Bundle) Size() int64 { return b.size }
+
+// ManifestBytes returns the exact manifest bytes: what signatures cover. The
+// caller must not modify them.
+func (b *Bundle) ManifestBytes() []byte { return b.man }
+
+// Manifest parses the whole manifest, checking that it is canonical.
+func (b *Bundle) Manifest() (*Manifest, error) {
+	m, err := Parse(b.man)
+	if err != nil {
+		return nil, fmt.Errorf("bundle %s: %w: %w", b.name, err, ErrCorrupt)
+	}
+	return m, nil
+}
+
+// Signatures returns the signatures stored in the bundle, outside the manifest.
+func (b *Bundle) Signatures() []Signature { return b.sigs }
+
+// NumSkills returns the number of skills, hidden ones included.
+func (b *Bundle) NumSkills() int { return len(b.skillIdx) / skillIndexSize }
+
+// NumBlobs returns the number of distinct blobs.
+func (b *Bundle) NumBlobs() int { return len(b.blobIdx) / blobIndexEntry }
+
+// SkillURI returns the URI of skill i's SKILL.md. Skills are numbered in
+// bytewise URI order, from 0 to NumSkills()-1.
+func (b *Bundle) SkillURI(i int) string { return string(b.uri(i)) }
+
+// Hidden reports whether skill i is hidden (disable-model-invocation).
+func (b *Bundle) Hidden(i int) bool { return b.rec(i).flags&flagHidden != 0 }
+
+// EntryJSON returns skill i's SEP-2640 entry exactly as it goes on the wire,
+// without parsing it. The caller must not modify the bytes.
+func (b *Bundle) EntryJSON(i int) []byte {
+	r := b.rec(i)
+	s := r.off + len(recordPrefix)
+	return b.man[s : s+r.entryLen]
+}
+
+// Skill parses and returns skill i's full record.
+func (b *Bundle) Skill(i int) (*Skill, error) {
+	r := b.rec(i)
+	s := new(Skill)
+	dec := json.NewDecoder(bytes.NewReader(b.man[r.off : r.off+r.len]))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(s); err != nil {
+		return nil, corrupt(b.name, "skill %s: %v", b.uri(i), err)
+	}
+	if s.Entry.URI != string(b.uri(i)) || len(s.Files) != len(s.Entry.Resources) || len(s.Files) == 0 {
+		return nil, corrupt(b.name, "skill %s: record does not match its index", b.uri(i))
+	}
+	return s, nil
+}
+
+// FindSkill returns the number of the skill whose SKILL.md has the given URI.
+func (b *Bundle) FindSkill(uri string) (int, bool) {
+	n := b.NumSkills()
+	i := sort.Search(n, func(i int) bool { return string(b.uri(i)) >= uri })
+	return i, i < n && string(b.uri(i)) == uri
+}
+
+// SkillFor returns the innermost skill whose folder holds the resource or
+// folder uri: the skill with the longest root that is a prefix of uri.
+func (b *Bundle) SkillFor(uri string) (int, bool) {
+	if !strings.HasPrefix(uri, URIScheme) {
+		return 0, false
+	}
+	for p := uri; len(p) > len(URIScheme); {
+		if i, ok := b.FindSkill(p + "/" + SkillFile); ok {
+			return i, true
+		}
+		j := strings.LastIndexByte(p, '/')
+		if j < len(URIScheme) {
+			break
+		}
+		p = p[:j]
+	}
+	return 0, false
+}
+
+func (b *Bundle) findBlob(d Digest) (off, n int64, ok bool) {
+	cnt := b.NumBlobs()
+	i := sort.Search(cnt, func(i int) bool {
+		return bytes.Compare(b.blobIdx[i*blobIndexEntry:i*blobIndexEntry+32], d[:]) >= 0
+	})
+	if i == cnt || !bytes.Equal(b.blobIdx[i*blobIndexEntry:i*blobIndexEntry+32], d[:]) {
+		return 0, 0, false
+	}
+	e := b.blobIdx[i*blobIndexEntry:]
+	return int64(binary.LittleEndian.Uint64(e[32:])), int64(binary.LittleEndian.Uint64(e[40:])), true
+}
+
+// HasBlob reports whether the bundle holds a blob with digest d.
+func (b *Bundle) HasBlob(d Digest) bool { _, _, ok := b.findBlob(d); return ok }
+
+// ReadBlob returns a copy of the blob with digest d. It does not re-hash the
+// bytes (Verify does); it fails cleanly, never crashes, if the file under a
+// mapped bundle was truncated or overwritten.
+func (b *Bundle) ReadBlob(d Digest) ([]byte, error) {
+	off, n, ok := b.findBlob(d)
+	if !ok {
+		return nil, fmt.Errorf("bundle %s: blob %s: %w", b.name, d, ErrNotFound)
+	}
+	p := make([]byte, n)
+	if _, err := b.r.ReadAt(p, off); err != nil {
+		return nil, fmt.Errorf("bundle %s: read blob %s: %w", b.name, d, err)
+	}
+	return p, nil
+}
+
+// BlobReader returns a reader over the blob with digest d, without copying it
+// into memory first.
+func (b *Bundle) BlobReader(d Digest) (*io.SectionReader, error) {
+	off, n, ok := b.findBlob(d)
+	if !ok {
+		return nil, fmt.Errorf("bundle %s: blob %s: %w", b.name, d, ErrNotFound)
+	}
+	return io.NewSectionReader(b.r, off, n), nil
+}
+
+// VerifyError reports a resource whose blob does not match the manifest.
+type VerifyError struct {
+	URI  string // the first resource that failed
+	Want Digest
+	Got  Digest // zero when the blob is missing or unreadable
+	Err  error
+}
+
+func (e *VerifyError) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %v", e.URI, e.Err)
+	}
+	return fmt.Sprintf("%s: digest mismatch: manifest says %s, blob hashes to %s", e.URI, e.Want, e.Got)
+}
+
+// Unwrap returns ErrCorrupt, or the underlying read error.
+func (e *VerifyError) Unwrap() error {
+	if e.Err != nil {
+		return e.Err
+	}
+	return ErrCorrupt
+}
+
+// Verify checks everything Open does not: that the manifest is canonical and
+// keeps the format's rules, that the skill index matches it, and that every
+// blob it names is present, of the right size, and hashes to its digest. It
+// returns a *VerifyError for the first resource that fails.
+func (b *Bundle) Verify() error {
+	m, err := b.Manifest()
+	if err != nil {
+		return err
+	}
+	idx, err := skillIndex(b.man, m)
+	if err != nil || !bytes.Equal(idx, b.skillIdx) {
+		return corrupt(b.name, "skill index does not match the manifest")
+	}
+	done := make(map[Digest]bool)
+	buf := make([]byte, 256<<10)
+	for i := range m.Skills {
+		for _, r := range m.Skills[i].Entry.Resources {
+			if done[r.Digest] {
+				continue
+			}
+			off, n, ok := b.findBlob(r.Digest)
+			if !ok {
+				return &VerifyError{URI: r.URI, Want: r.Digest, Err: fmt.Errorf("blob %s missing: %w", r.Digest, ErrCorrupt)}
+			}
+			if n != r.Size {
+				return &VerifyError{URI: r.URI, Want: r.Digest, Err: fmt.Errorf("blob size %d, manifest says %d: %w", n, r.Size, ErrCorrupt)}
+			}
+			h := NewHash()
+			if _, err := io.CopyBuffer(h, io.NewSectionReader(b.r, off, n), buf); err != nil {
+				return &VerifyError{URI: r.URI, Want: r.Digest, Err: err}
+			}
+			if got := DigestOf(h); got != r.Digest {
+				return &VerifyError{URI: r.URI, Want: r.Digest, Got: got}
+			}
+			done[r.Digest] = true
+		}
+	}
+	if len(done) != b.NumBlobs() {
+		return corrupt(b.name, "%d blobs stored, %d referenced", b.NumBlobs(), len(done))
+	}
+	return nil
+}
+
+// Close releases the file or mapping behind the bundle, if Open did not get
+// it from the caller.
+func (b *Bundle) Close() error {
+	if b.closer != nil {
+		return b.closer.Close()
+	}
+	return nil
+}
+
+func decodeSignatures(p []byte) ([]Signature, error) {
+	if len(p) == 0 {
+		return nil, nil
+	}
+	if len(p) < 8 || binary.LittleEndian.Uint32(p[4:]) != 0 {
+		return nil, errors.New("signature area header")
+	}
+	n := int(binary.LittleEndian.Uint32(p))
+	p = p[8:]
+	if n == 0 || n > len(p)/8 {
+		return nil, errors.New("signature count out of range")
+	}
+	sigs := make([]Signature, 0, n)
+	for range n {
+		if len(p) < 8 || binary.LittleEndian.Uint16(p[2:]) != 0 {
+			return nil, errors.New("signature header")
+		}
+		kind := SignatureKind(binary.LittleEndian.Uint16(p))
+		l := int(binary.LittleEndian.Uint32(p[4:]))
+		padded := (8 + l + 7) &^ 7
+		if l < 0 || padded > len(p) || padded < 8 {
+			return nil, errors.New("signature length out of range")
+		}
+		sigs = append(sigs, Signature{Kind: kind, Data: p[8 : 8+l : 8+l]})
+		for _, c := range p[8+l : padded] {
+			if c != 0 {
+				return nil, errors.New("non-zero signature padding")
+			}
+		}
+		p = p[padded:]
+	}
+	if len(p) != 0 {
+		return nil, errors.New("trailing bytes in signature area")
+	}
+	return sigs, nil
+}
+
+// WriteSigned copies the bundle to w with its signature area replaced by
+// sigs. The manifest, and so the bundle id, does not change.
+func (b *Bundle) WriteSigned(w io.Writer, sigs []Signature) error {
+	if _, err := io.Copy(w, io.NewSectionReader(b.r, 0, b.t.sigOff)); err != nil {
+		return fmt.Errorf("bundle %s: copy: %w", b.name, err)
+	}
+	t := b.t
+	sa := encodeSignatures(sigs)
+	t.sigLen = int64(len(sa))
+	t.fileSize = t.sigOff + t.sigLen + trailerSize
+	if _, err := w.Write(append(sa, t.encode()...)); err != nil {
+		return fmt.Errorf("bundle %s: write signatures: %w", b.name, err)
+	}
+	return nil
+}
+
+func openReader(f interface {
+	io.ReaderAt
+	io.Closer
+}, size int64, name string) (*Bundle, error) {
+	b, err := open(f, size, name)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	b.closer = f
+	return b, nil
+}

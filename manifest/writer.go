@@ -1,0 +1,318 @@
+package manifest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// Layout constants of the .skb container (see the package documentation).
+const (
+	headerSize     = 16
+	blobsStart     = 16 << 10 // the blob area starts on a 16 KiB boundary
+	blobAlign      = 8
+	blobIndexEntry = 48 // digest[32] | u64 offset | u64 length
+	skillIndexSize = 24 // u32 recOff | u32 recLen | u32 entryLen | u32 uriLen | u32 flags | u32 zero
+	trailerSize    = 128
+	formatVersion  = 1
+	flagHidden     = 1
+	recordPrefix   = `{"skill":`
+	entryPrefix    = `{"uri":"`
+)
+
+var (
+	headerMagic  = [8]byte{0x89, 'S', 'K', 'B', '\r', '\n', 0x1a, '\n'}
+	trailerMagic = [8]byte{'S', 'K', 'B', '-', 'E', 'N', 'D', '1'}
+)
+
+// SignatureKind says how a signature in a bundle's signature area is encoded.
+type SignatureKind uint16
+
+// Signature kinds.
+const (
+	SignatureSSH      SignatureKind = 1 // armored SSHSIG over the manifest bytes
+	SignatureMinisign SignatureKind = 2 // minisign .minisig text over the manifest bytes
+)
+
+// Signature is one detached signature over a bundle's manifest bytes.
+type Signature struct {
+	Kind SignatureKind
+	Data []byte
+}
+
+// Writer streams a bundle: blobs first, then the manifest, the indexes, the
+// signatures and the trailer. It needs no seeking, so it writes as well to a
+// pipe or a memory buffer as to a file.
+type Writer struct {
+	w     *bufio.Writer
+	off   int64
+	blobs map[Digest]blobLoc
+	order []Digest
+	err   error
+}
+
+type blobLoc struct{ off, len int64 }
+
+// NewWriter starts a bundle on w, writing its header.
+func NewWriter(w io.Writer) *Writer {
+	bw := &Writer{w: bufio.NewWriterSize(w, 256<<10), blobs: make(map[Digest]blobLoc)}
+	var h [blobsStart]byte
+	copy(h[:], headerMagic[:])
+	binary.LittleEndian.PutUint32(h[8:], formatVersion)
+	bw.write(h[:])
+	return bw
+}
+
+func (bw *Writer) write(p []byte) {
+	if bw.err != nil {
+		return
+	}
+	n, err := bw.w.Write(p)
+	bw.off += int64(n)
+	bw.err = err
+}
+
+func (bw *Writer) pad(align int64) {
+	var zero [blobAlign]byte
+	if r := bw.off % align; r != 0 {
+		bw.write(zero[:align-r])
+	}
+}
+
+// HasBlob reports whether a blob with digest d was already added.
+func (bw *Writer) HasBlob(d Digest) bool { _, ok := bw.blobs[d]; return ok }
+
+// AddBlob appends data under its digest d, once: a digest seen before is
+// skipped. The caller vouches that d is the digest of data; Finish and every
+// reader's Verify check it.
+func (bw *Writer) AddBlob(d Digest, data []byte) error {
+	if bw.err != nil {
+		return bw.err
+	}
+	if _, ok := bw.blobs[d]; ok {
+		return nil
+	}
+	bw.pad(blobAlign)
+	bw.blobs[d] = blobLoc{bw.off, int64(len(data))}
+	bw.order = append(bw.order, d)
+	bw.write(data)
+	return bw.err
+}
+
+// Finish writes the manifest, the indexes, sigs and the trailer, and flushes.
+// Every resource of m must have had its blob added. It returns the bundle id:
+// the digest of the manifest bytes.
+func (bw *Writer) Finish(m *Manifest, sigs ...Signature) (Digest, error) {
+	if bw.err != nil {
+		return Digest{}, bw.err
+	}
+	if err := Check(m); err != nil {
+		return Digest{}, err
+	}
+	for i := range m.Skills {
+		for _, r := range m.Skills[i].Entry.Resources {
+			loc, ok := bw.blobs[r.Digest]
+			if !ok {
+				return Digest{}, fmt.Errorf("bundle: resource %s: no blob %s", r.URI, r.Digest)
+			}
+			if loc.len != r.Size {
+				return Digest{}, fmt.Errorf("bundle: resource %s: size %d, blob has %d", r.URI, r.Size, loc.len)
+			}
+		}
+	}
+	mb, err := Marshal(m)
+	if err != nil {
+		return Digest{}, err
+	}
+	skidx, err := skillIndex(mb, m)
+	if err != nil {
+		return Digest{}, err
+	}
+	var t trailer
+	t.blobsOff = blobsStart
+	t.blobsLen = bw.off - blobsStart
+	bw.pad(blobAlign)
+	t.manifestOff, t.manifestLen = bw.off, int64(len(mb))
+	bw.write(mb)
+	bw.pad(blobAlign)
+
+	t.blobIndexOff, t.blobCount = bw.off, int64(len(bw.order))
+	sorted := slices.Clone(bw.order)
+	slices.SortFunc(sorted, func(a, b Digest) int { return bytes.Compare(a[:], b[:]) })
+	var e [blobIndexEntry]byte
+	for _, d := range sorted {
+		loc := bw.blobs[d]
+		copy(e[:32], d[:])
+		binary.LittleEndian.PutUint64(e[32:], uint64(loc.off))
+		binary.LittleEndian.PutUint64(e[40:], uint64(loc.len))
+		bw.write(e[:])
+	}
+	t.skillIndexOff, t.skillCount = bw.off, int64(len(m.Skills))
+	bw.write(skidx)
+	t.sigOff = bw.off
+	sa := encodeSignatures(sigs)
+	t.sigLen = int64(len(sa))
+	bw.write(sa)
+	t.fileSize = bw.off + trailerSize
+	t.manifestDigest = Sum(mb)
+	bw.write(t.encode())
+	if bw.err == nil {
+		bw.err = bw.w.Flush()
+	}
+	if bw.err != nil {
+		return Digest{}, fmt.Errorf("bundle: write: %w", bw.err)
+	}
+	bw.err = errors.New("bundle: writer already finished")
+	return t.manifestDigest, nil
+}
+
+// skillIndex finds each skill's record in the canonical manifest bytes and
+// encodes the fixed-width index that lets a reader serve entries unparsed.
+func skillIndex(mb []byte, m *Manifest) ([]byte, error) {
+	out := make([]byte, 0, skillIndexSize*len(m.Skills))
+	pos := bytes.Index(mb, []byte(`"skills":[`))
+	if pos < 0 {
+		return nil, errors.New("bundle: manifest has no skills array")
+	}
+	pos += len(`"skills":[`)
+	var e [skillIndexSize]byte
+	for i := range m.Skills {
+		s := &m.Skills[i]
+		// Each record sits on its own line: "\n" + record + ("," or "").
+		start := pos + 1
+		end := bytes.IndexByte(mb[start:], '\n')
+		if end < 0 {
+			return nil, fmt.Errorf("bundle: skill %s: record not found", s.Entry.URI)
+		}
+		rec := bytes.TrimSuffix(mb[start:start+end], []byte(","))
+		entry, err := encodeEntry(&s.Entry)
+		if err != nil {
+			return nil, err
+		}
+		if !bytes.HasPrefix(rec, append([]byte(recordPrefix), entry...)) {
+			return nil, fmt.Errorf("bundle: skill %s: record does not start with its entry", s.Entry.URI)
+		}
+		var flags uint32
+		if s.Hidden {
+			flags |= flagHidden
+		}
+		binary.LittleEndian.PutUint32(e[0:], uint32(start))
+		binary.LittleEndian.PutUint32(e[4:], uint32(len(rec)))
+		binary.LittleEndian.PutUint32(e[8:], uint32(len(entry)))
+		binary.LittleEndian.PutUint32(e[12:], uint32(len(s.Entry.URI)))
+		binary.LittleEndian.PutUint32(e[16:], flags)
+		out = append(out, e[:]...)
+		pos = start + end
+	}
+	return out, nil
+}
+
+func encodeEntry(e *Entry) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(e); err != nil {
+		return nil, fmt.Errorf("bundle: encode entry %s: %w", e.URI, err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+func encodeSignatures(sigs []Signature) []byte {
+	if len(sigs) == 0 {
+		return nil
+	}
+	var b []byte
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(sigs)))
+	b = binary.LittleEndian.AppendUint32(b, 0)
+	for _, s := range sigs {
+		b = binary.LittleEndian.AppendUint16(b, uint16(s.Kind))
+		b = binary.LittleEndian.AppendUint16(b, 0)
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(s.Data)))
+		b = append(b, s.Data...)
+		for len(b)%8 != 0 {
+			b = append(b, 0)
+		}
+	}
+	return b
+}
+
+type trailer struct {
+	blobsOff, blobsLen        int64
+	manifestOff, manifestLen  int64
+	blobIndexOff, blobCount   int64
+	skillIndexOff, skillCount int64
+	sigOff, sigLen            int64
+	fileSize                  int64
+	manifestDigest            Digest
+}
+
+func (t *trailer) encode() []byte {
+	b := make([]byte, 0, trailerSize)
+	for _, v := range []int64{t.blobsOff, t.blobsLen, t.manifestOff, t.manifestLen, t.blobIndexOff, t.blobCount,
+		t.skillIndexOff, t.skillCount, t.sigOff, t.sigLen, t.fileSize} {
+		b = binary.LittleEndian.AppendUint64(b, uint64(v))
+	}
+	b = append(b, t.manifestDigest[:]...)
+	b = append(b, trailerMagic[:]...)
+	return b
+}
+
+func decodeTrailer(b []byte) (t trailer) {
+	v := func(i int) int64 { return int64(binary.LittleEndian.Uint64(b[8*i:])) }
+	t.blobsOff, t.blobsLen = v(0), v(1)
+	t.manifestOff, t.manifestLen = v(2), v(3)
+	t.blobIndexOff, t.blobCount = v(4), v(5)
+	t.skillIndexOff, t.skillCount = v(6), v(7)
+	t.sigOff, t.sigLen = v(8), v(9)
+	t.fileSize = v(10)
+	copy(t.manifestDigest[:], b[88:120])
+	return t
+}
+
+// WriteFileAtomic writes a file through write: into a temporary file in the
+// target's folder, synced, then renamed over path. On any error the temporary
+// file is removed and whatever was at path stays as it was.
+func WriteFileAtomic(path string, perm os.FileMode, write func(io.Writer) error) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if err = write(f); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = f.Chmod(perm); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("write %s: sync: %w", path, err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if d, derr := os.Open(dir); derr == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
