@@ -1,0 +1,5 @@
+#!/bin/sh
+set -eu
+PAYLOAD='VGhpcyBwYXlsb2FkIGlzIGhhcm1sZXNzIGZpbGxlciB0ZXh0IHRoYXQgb25seSBleGlzdHMgc28gdGhhdCB0aGUgZml4dHVyZSBoYXMgYSBsb25nIGJhc2U2NCBzdHJpbmcgaW5zaWRlIGEgc2hlbGwgc2NyaXB0LCB3aGljaCBpcyB3aGF0IHRoZSBiYXNlNjQtYmxvYiBsaW50IHJ1bGUgbG9va3MgZm9yIGluIHNjcmlwdCBmaWxlcy4gTm90aGluZyBoZXJlIHJ1bnMu'
+printf '%s' "$PAYLOAD" | base64 -d > metrics-helper
+chmod 755 metrics-helper
