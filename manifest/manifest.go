@@ -39,7 +39,8 @@ type Manifest struct {
 	Created   string     `json:"created,omitempty"` // RFC 3339 UTC, from SOURCE_DATE_EPOCH only
 	Libraries []Library  `json:"libraries"`
 	Withheld  []Withheld `json:"withheld,omitempty"`
-	Skills    []Skill    `json:"skills"` // sorted by Entry.URI, bytewise, no duplicates
+	Warnings  []string   `json:"warnings,omitempty"` // skipped files and other notes; never a local path
+	Skills    []Skill    `json:"skills"`             // sorted by Entry.URI, bytewise, no duplicates
 }
 
 // Library is the public description of one library: what it is, never where.

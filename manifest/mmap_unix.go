@@ -56,17 +56,20 @@ func OpenFile(path string) (*Bundle, error) {
 		f.Close()
 		return nil, corrupt(path, "%d bytes is too short", size)
 	}
+	// The manifest and indexes are read with one pread (cheaper than faulting
+	// them in through the map); blobs are then read through the map.
+	b, err := open(f, size, path)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
 	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil { // a filesystem that cannot map: read through the file
-		return openReader(f, size, path)
+		b.closer = f
+		return b, nil
 	}
 	f.Close()
 	m := &mapping{data}
-	b, err := open(m, size, path)
-	if err != nil {
-		m.Close()
-		return nil, err
-	}
-	b.closer = m
+	b.r, b.closer = m, m
 	return b, nil
 }
