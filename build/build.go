@@ -1,0 +1,413 @@
+package build
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/skills-mcp/skills-mcp/manifest"
+)
+
+// Options configures a build.
+type Options struct {
+	Libraries    []Library
+	Depth        int           // discovery depth below each root; 0 means 4
+	Exclude      []string      // folder names never entered during discovery
+	NoScripts    bool          // leave executable files out of every library
+	NoLint       bool          // skip the risk linter
+	MaxFileBytes int64         // per-file cap; 0 means 4 MiB
+	Created      time.Time     // the manifest's created time; zero leaves it out
+	Archive      ArchiveLimits // limits for .zip and https libraries; zero means defaults
+	Fetch        FetchOptions  // how https libraries are downloaded
+	Progress     func(done, total int)
+	Warn         func(msg string) // receives each warning as it happens (may be nil)
+	Context      context.Context  // cancels a long build; nil means Background
+}
+
+// Defaults for Options.
+const (
+	DefaultDepth        = 4
+	DefaultMaxFileBytes = 4 << 20
+)
+
+// DefaultExclude are the folder names skipped during discovery by default.
+var DefaultExclude = []string{"_archive", "_audit"}
+
+// Result describes a finished build.
+type Result struct {
+	ID       manifest.Digest
+	Manifest *manifest.Manifest
+	Stats    Stats
+	folders  map[[2]string]string
+}
+
+// Folder returns the folder, relative to its library's root, of the skill
+// (published or withheld) with the given library namespace and path below
+// the library. It differs from the path for skills found in a root's
+// skills/ or .claude/skills/ folder, and is "." for a root that is a skill.
+// It is for local reports such as SARIF; it never enters the bundle.
+func (r *Result) Folder(library, path string) string {
+	if f, ok := r.folders[[2]string{library, path}]; ok {
+		return f
+	}
+	return path
+}
+
+// Stats are a build's catalog statistics.
+type Stats struct {
+	Libraries             int            `json:"libraries"`
+	Skills                int            `json:"skills"`
+	Hidden                int            `json:"hidden"`
+	Withheld              int            `json:"withheld"`
+	Files                 int            `json:"files"`
+	Bytes                 int64          `json:"bytes"`
+	Blobs                 int            `json:"blobs"`
+	FlaggedSkills         int            `json:"flaggedSkills"`
+	Findings              int            `json:"findings"`
+	ScriptsWithheld       int            `json:"scriptsWithheld"`
+	ArchiveSkillsRejected int            `json:"archiveSkillsRejected"`
+	Warnings              int            `json:"warnings"`
+	PerLibrary            map[string]int `json:"perLibrary"`
+}
+
+// source is an opened library: the tree to scan and its public description.
+type source struct {
+	lib      Library
+	fsys     fs.FS
+	realDir  bool
+	rootName string
+	info     manifest.Library
+	close    func() error
+}
+
+// Build scans every library, validates, lints and hashes every skill, and
+// streams one bundle to w. A skill that breaks a rule is withheld and listed
+// in the manifest with its reasons; the rest are published. The output is a
+// function of the libraries' content and the options alone: file order,
+// times, modes and the machine do not change a byte.
+//
+// Skills are read by parallel workers and written in URI order; only the
+// skills in flight are held in memory.
+func Build(opt Options, w io.Writer) (*Result, error) {
+	opt.defaults()
+	if err := CheckLibraries(opt.Libraries); err != nil {
+		return nil, err
+	}
+	m := &manifest.Manifest{MediaType: manifest.MediaType, Generator: manifest.Generator}
+	if !opt.Created.IsZero() {
+		m.Created = opt.Created.UTC().Format(time.RFC3339)
+	}
+	warn := func(s string) {
+		m.Warnings = append(m.Warnings, s)
+		if opt.Warn != nil {
+			opt.Warn(s)
+		}
+	}
+	type job struct {
+		src *source
+		sd  skillDir
+	}
+	var jobs []job
+	var srcs []*source
+	defer func() {
+		for _, s := range srcs {
+			if s.close != nil {
+				s.close()
+			}
+		}
+	}()
+	for _, lib := range opt.Libraries {
+		src, err := openSource(&opt, lib)
+		if err != nil {
+			if len(opt.Libraries) == 1 {
+				return nil, err
+			}
+			warn(fmt.Sprintf("library %s: %v", displayNS(lib.Namespace), redactErr(err, lib)))
+			continue
+		}
+		srcs = append(srcs, src)
+		exclude := map[string]bool{}
+		for _, e := range opt.Exclude {
+			exclude[e] = true
+		}
+		for _, sd := range discover(src.fsys, src.rootName, opt.Depth, exclude, func(s string) {
+			warn(fmt.Sprintf("library %s: %s", displayNS(lib.Namespace), s))
+		}) {
+			jobs = append(jobs, job{src, sd})
+		}
+	}
+	// URI order is skill-path order with the namespace in front.
+	sort.SliceStable(jobs, func(i, j int) bool {
+		return skillURI(jobs[i].src.lib.Namespace, jobs[i].sd.path) < skillURI(jobs[j].src.lib.Namespace, jobs[j].sd.path)
+	})
+	for i := 1; i < len(jobs); i++ {
+		if a, b := skillURI(jobs[i-1].src.lib.Namespace, jobs[i-1].sd.path), skillURI(jobs[i].src.lib.Namespace, jobs[i].sd.path); a == b {
+			return nil, fmt.Errorf("two skills have the uri %s (libraries %s and %s)", a,
+				displayNS(jobs[i-1].src.lib.Namespace), displayNS(jobs[i].src.lib.Namespace))
+		}
+	}
+
+	results := make([]chan *loaded, len(jobs))
+	for i := range results {
+		results[i] = make(chan *loaded, 1)
+	}
+	ctx, cancel := context.WithCancel(opt.Context)
+	defer cancel()
+	var wg sync.WaitGroup
+	next := make(chan int)
+	workers := min(runtime.GOMAXPROCS(0), 8)
+	// A window bounds the skills held in memory ahead of the writer.
+	window := make(chan struct{}, 4*workers)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				j := jobs[i]
+				noScripts := opt.NoScripts || j.src.lib.NoScripts
+				results[i] <- loadSkill(j.src.fsys, j.src.realDir, j.sd, j.src.lib.Namespace, noScripts, &opt)
+			}
+		}()
+	}
+	go func() {
+		defer close(next)
+		for i := range jobs {
+			select {
+			case window <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	defer wg.Wait()
+
+	bw := manifest.NewWriter(w)
+	perLib := map[string]*manifest.Library{}
+	for _, s := range srcs {
+		perLib[s.lib.Namespace] = &s.info
+	}
+	res := &Result{Manifest: m, Stats: Stats{PerLibrary: map[string]int{}}, folders: map[[2]string]string{}}
+	st := &res.Stats
+	for i, j := range jobs {
+		var l *loaded
+		select {
+		case l = <-results[i]:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		<-window
+		if opt.Progress != nil {
+			opt.Progress(i+1, len(jobs))
+		}
+		ns := j.src.lib.Namespace
+		label := displayNS(ns) + ":" + j.sd.path
+		res.folders[[2]string{ns, j.sd.path}] = j.sd.dir
+		for _, w := range l.warnings {
+			warn(label + ": " + w)
+		}
+		if len(l.problems) > 0 {
+			wh := manifest.Withheld{Library: ns, Path: j.sd.path}
+			var reasons []string
+			for _, p := range l.problems {
+				if len(wh.Rules) == 0 || wh.Rules[len(wh.Rules)-1] != p.Rule {
+					wh.Rules = append(wh.Rules, p.Rule)
+				}
+				reasons = append(reasons, p.String())
+				if p.Rule == RuleArchive {
+					st.ArchiveSkillsRejected++
+				}
+			}
+			wh.Reason = strings.Join(reasons, "; ")
+			m.Withheld = append(m.Withheld, wh)
+			warn(label + ": " + wh.Reason + "; skill withheld")
+			continue
+		}
+		for k, r := range l.skill.Entry.Resources {
+			if err := bw.AddBlob(r.Digest, l.blobs[k]); err != nil {
+				return nil, err
+			}
+			st.Files++
+			st.Bytes += r.Size
+		}
+		info := perLib[ns]
+		info.Skills++
+		st.Skills++
+		st.PerLibrary[displayNS(ns)]++
+		if l.skill.Hidden {
+			info.Hidden++
+			st.Hidden++
+		}
+		if len(l.skill.Findings) > 0 {
+			st.FlaggedSkills++
+			st.Findings += len(l.skill.Findings)
+		}
+		st.ScriptsWithheld += l.skill.ScriptsWithheld
+		m.Skills = append(m.Skills, l.skill)
+	}
+	for _, s := range srcs {
+		m.Libraries = append(m.Libraries, s.info)
+	}
+	sort.Slice(m.Libraries, func(i, j int) bool { return m.Libraries[i].Namespace < m.Libraries[j].Namespace })
+	id, err := bw.Finish(m)
+	if err != nil {
+		return nil, err
+	}
+	res.ID = id
+	st.Libraries = len(m.Libraries)
+	st.Withheld = len(m.Withheld)
+	st.Warnings = len(m.Warnings)
+	st.Blobs = countBlobs(m)
+	return res, nil
+}
+
+func countBlobs(m *manifest.Manifest) int {
+	seen := map[manifest.Digest]bool{}
+	for i := range m.Skills {
+		for _, r := range m.Skills[i].Entry.Resources {
+			seen[r.Digest] = true
+		}
+	}
+	return len(seen)
+}
+
+func (opt *Options) defaults() {
+	if opt.Depth <= 0 {
+		opt.Depth = DefaultDepth
+	}
+	if opt.Exclude == nil {
+		opt.Exclude = DefaultExclude
+	}
+	if opt.MaxFileBytes <= 0 {
+		opt.MaxFileBytes = DefaultMaxFileBytes
+	}
+	if opt.Archive == (ArchiveLimits{}) {
+		opt.Archive = DefaultArchiveLimits()
+	}
+	if opt.Context == nil {
+		opt.Context = context.Background()
+	}
+}
+
+func skillURI(ns, p string) string {
+	if ns != "" {
+		p = ns + "/" + p
+	}
+	return manifest.URIScheme + escapePath(p) + "/" + manifest.SkillFile
+}
+
+func displayNS(ns string) string {
+	if ns == "" {
+		return "(root)"
+	}
+	return ns
+}
+
+// redactErr keeps a library's local root out of a message that enters the
+// manifest: the namespace stands in for it.
+func redactErr(err error, lib Library) string {
+	s := err.Error()
+	if lib.Root != "" {
+		if abs, e := filepath.Abs(lib.Root); e == nil {
+			s = strings.ReplaceAll(s, abs, "<"+displayNS(lib.Namespace)+">")
+		}
+		s = strings.ReplaceAll(s, lib.Root, "<"+displayNS(lib.Namespace)+">")
+	}
+	if u, err := url.Parse(lib.URL); lib.URL != "" && err == nil {
+		s = strings.ReplaceAll(s, lib.URL, redactURL(u))
+	}
+	return s
+}
+
+// openSource opens a library's tree: a folder through os.Root (no escape by
+// symlink or ..), a .zip read in place, or an https .zip fetched by digest.
+func openSource(opt *Options, lib Library) (*source, error) {
+	src := &source{lib: lib, info: manifest.Library{
+		Namespace: lib.Namespace, Kind: manifest.LibraryKindDir, Title: lib.Title, Source: lib.Source,
+		Version: lib.Version, Metadata: lib.Metadata, NoScripts: lib.NoScripts || opt.NoScripts,
+	}}
+	archive := lib.Root
+	if lib.URL != "" {
+		u, pin, err := ParseLibraryURL(lib.URL)
+		if err != nil {
+			return nil, err
+		}
+		if lib.SHA256 != "" {
+			d, err := manifest.ParseDigest("sha256:" + strings.ToLower(lib.SHA256))
+			if err != nil {
+				return nil, fmt.Errorf("library %s: sha256 pin: %w", displayNS(lib.Namespace), err)
+			}
+			pin = &d
+		}
+		p, _, err := Fetch(opt.Context, u, pin, opt.Fetch)
+		if err != nil {
+			return nil, err
+		}
+		archive = p
+		src.info.Kind = "url"
+		src.rootName = strings.TrimSuffix(pathBase(u), ".zip")
+	} else if strings.HasSuffix(strings.ToLower(lib.Root), ".zip") {
+		src.info.Kind = "archive"
+		src.rootName = strings.TrimSuffix(filepath.Base(lib.Root), filepath.Ext(lib.Root))
+	}
+	if src.info.Kind != manifest.LibraryKindDir {
+		f, err := os.Open(archive)
+		if err != nil {
+			return nil, fmt.Errorf("library %s: %w", displayNS(lib.Namespace), err)
+		}
+		fi, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("library %s: %w", displayNS(lib.Namespace), err)
+		}
+		h := manifest.NewHash()
+		if _, err := io.Copy(h, f); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("library %s: read %s: %w", displayNS(lib.Namespace), archive, err)
+		}
+		d := manifest.DigestOf(h)
+		src.info.Digest = &d
+		fsys, err := OpenZip(f, fi.Size(), opt.Archive)
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("library %s: archive %s: %w", displayNS(lib.Namespace), filepath.Base(archive), err)
+		}
+		src.fsys, src.close = fsys, f.Close
+		return src, nil
+	}
+	fi, err := os.Stat(lib.Root)
+	if err != nil {
+		return nil, fmt.Errorf("library %s: cannot read root %s: %w", displayNS(lib.Namespace), lib.Root, err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("library %s: root %s is not a folder or a .zip", displayNS(lib.Namespace), lib.Root)
+	}
+	root, err := os.OpenRoot(lib.Root)
+	if err != nil {
+		return nil, fmt.Errorf("library %s: %w", displayNS(lib.Namespace), err)
+	}
+	abs, _ := filepath.Abs(lib.Root)
+	src.fsys, src.realDir, src.close = root.FS(), true, root.Close
+	src.rootName = filepath.Base(abs)
+	return src, nil
+}
+
+func pathBase(u string) string {
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	return u[strings.LastIndexByte(u, '/')+1:]
+}

@@ -1,0 +1,387 @@
+package build
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/skills-mcp/skills-mcp/manifest"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func exampleOptions(t testing.TB) Options {
+	t.Helper()
+	c, err := LoadConfig("../testdata/example/skills.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Options{Libraries: c.Libraries}
+}
+
+func buildBytes(t testing.TB, opt Options) ([]byte, *Result) {
+	t.Helper()
+	var buf bytes.Buffer
+	res, err := Build(opt, &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes(), res
+}
+
+func TestBuildExample(t *testing.T) {
+	data, res := buildBytes(t, exampleOptions(t))
+	b, err := manifest.Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	var uris []string
+	for i := range b.NumSkills() {
+		uris = append(uris, b.SkillURI(i))
+	}
+	want := []string{
+		"skill://acme/billing/refunds/SKILL.md",
+		"skill://acme/billing/refunds/partial-refunds/SKILL.md",
+		"skill://acme/deploy-production/SKILL.md",
+		"skill://acme/git-workflow/SKILL.md",
+		"skill://acme/ops/incident-response/SKILL.md",
+		"skill://acme/pdf-processing/SKILL.md",
+		"skill://acme/release-notes/SKILL.md",
+		"skill://community/changelog-writer/SKILL.md",
+		"skill://community/csv-cleaner/SKILL.md",
+		"skill://community/meeting-notes/SKILL.md",
+		"skill://community/refunds/SKILL.md",
+	}
+	if !slices.Equal(uris, want) {
+		t.Fatalf("skills:\n%s\nwant:\n%s", strings.Join(uris, "\n"), strings.Join(want, "\n"))
+	}
+	m := res.Manifest
+	if len(m.Withheld) != 0 {
+		t.Errorf("withheld: %+v", m.Withheld)
+	}
+	// The enclosing skill also lists the nested skill's files.
+	refunds, _ := b.Skill(0)
+	if !slices.ContainsFunc(refunds.Files, func(f manifest.File) bool { return f.Path == "partial-refunds/SKILL.md" }) {
+		t.Errorf("refunds does not include its nested skill's files: %+v", refunds.Files)
+	}
+	for i := range m.Skills {
+		s := &m.Skills[i]
+		if s.Name() == "deploy-production" != s.Hidden {
+			t.Errorf("%s hidden=%v", s.Entry.URI, s.Hidden)
+		}
+		for j, f := range s.Files {
+			switch f.Path {
+			case "notes/legacy-latin1.txt", "assets/logo.png":
+				if f.Text {
+					t.Errorf("%s served as text", f.Path)
+				}
+			case "SKILL.md":
+				if j != 0 || !f.Text || f.MimeType != "text/markdown" {
+					t.Errorf("SKILL.md file entry %+v at %d", f, j)
+				}
+			}
+		}
+	}
+	// No local path enters a bundle.
+	abs, _ := filepath.Abs("../testdata")
+	if bytes.Contains(data, []byte(abs)) || bytes.Contains(data, []byte("testdata/example")) {
+		t.Error("bundle holds a local path")
+	}
+	if res.Stats.FlaggedSkills == 0 {
+		t.Error("no lint findings in the example (incident-response has a curl | sh line)")
+	}
+}
+
+// TestReproducible builds the example and a shuffled, re-timestamped,
+// re-permissioned copy under another umask, and wants identical bytes.
+func TestReproducible(t *testing.T) {
+	a, _ := buildBytes(t, exampleOptions(t))
+	dir := t.TempDir()
+	copyTree(t, "../testdata/example", dir, true)
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	c, err := LoadConfig(filepath.Join(dir, "skills.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := buildBytes(t, Options{Libraries: c.Libraries})
+	if !bytes.Equal(a, b) {
+		t.Fatal("a shuffled, re-timestamped copy built different bytes")
+	}
+	opt := exampleOptions(t)
+	opt.Created = time.Unix(1700000000, 0)
+	c1, _ := buildBytes(t, opt)
+	c2, _ := buildBytes(t, opt)
+	if !bytes.Equal(c1, c2) || bytes.Equal(c1, a) || !bytes.Contains(c1, []byte(`"created":"2023-11-14T22:13:20Z"`)) {
+		t.Fatal("created time not applied reproducibly")
+	}
+}
+
+// copyTree copies a folder, creating entries in random order with random
+// times and modes when shuffle is set.
+func copyTree(t testing.TB, src, dst string, shuffle bool) {
+	t.Helper()
+	var paths []string
+	filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !d.IsDir() {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if shuffle {
+		rand.Shuffle(len(paths), func(i, j int) { paths[i], paths[j] = paths[j], paths[i] })
+	}
+	for _, p := range paths {
+		rel, _ := filepath.Rel(src, p)
+		out := filepath.Join(dst, rel)
+		os.MkdirAll(filepath.Dir(out), 0o755)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mode := os.FileMode(0o644)
+		if shuffle {
+			mode = os.FileMode(0o600 + rand.IntN(0o177))
+		}
+		if err := os.WriteFile(out, data, mode); err != nil {
+			t.Fatal(err)
+		}
+		if shuffle {
+			tm := time.Unix(rand.Int64N(2e9), 0)
+			os.Chtimes(out, tm, tm)
+		}
+	}
+}
+
+// TestBadSkills builds each library under testdata/bad and checks that the
+// bad skill alone is withheld, for the rule the folder is named after.
+func TestBadSkills(t *testing.T) {
+	ents, err := os.ReadDir("../testdata/bad")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := map[string]string{
+		"no-frontmatter": "no-frontmatter", "unterminated-frontmatter": "unterminated-frontmatter",
+		"invalid-yaml": "invalid-yaml", "frontmatter-not-mapping": "frontmatter-not-mapping",
+		"name-missing": RuleNameMissing, "name-mismatch": RuleNameMismatch, "name-invalid": RuleNameInvalid,
+		"name-too-long": RuleNameTooLong, "name-hyphens": RuleNameInvalid, "description-missing": RuleDescMissing,
+		"description-too-long": RuleDescTooLong, "compatibility-too-long": RuleCompatTooLong,
+		"too-many-files": RuleTooManyFiles, "archive": RuleArchive,
+	}
+	for _, e := range ents {
+		if !e.IsDir() || e.Name() == "lint" {
+			continue
+		}
+		rule, ok := rules[e.Name()]
+		if !ok {
+			t.Errorf("no expectation for testdata/bad/%s", e.Name())
+			continue
+		}
+		t.Run(e.Name(), func(t *testing.T) {
+			_, res := buildBytes(t, Options{Libraries: []Library{{Root: "../testdata/bad/" + e.Name()}}})
+			checkWithheld(t, res, rule)
+		})
+	}
+}
+
+func checkWithheld(t *testing.T, res *Result, rule string) {
+	t.Helper()
+	m := res.Manifest
+	if len(m.Withheld) != 1 || !slices.Contains(m.Withheld[0].Rules, rule) {
+		t.Fatalf("withheld = %+v, want one skill withheld by rule %s", m.Withheld, rule)
+	}
+	if w := m.Withheld[0]; !strings.Contains(w.Reason, "(rule "+rule+")") {
+		t.Errorf("reason %q does not name the rule", w.Reason)
+	}
+	for _, s := range m.Skills {
+		if s.Name() != "ok-skill" {
+			t.Errorf("published %s, want only ok-skill", s.Entry.URI)
+		}
+	}
+}
+
+// writeSkill creates a skill folder with the given files below root.
+func writeSkill(t testing.TB, root, name string, files map[string]string) string {
+	t.Helper()
+	dir := filepath.Join(root, name)
+	if _, ok := files["SKILL.md"]; !ok {
+		files["SKILL.md"] = fmt.Sprintf("---\nname: %s\ndescription: A test skill.\n---\nBody.\n", filepath.Base(name))
+	}
+	for p, c := range files {
+		full := filepath.Join(dir, p)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestRuntimeRules covers the rules whose fixtures cannot be committed:
+// symlinks, FIFOs, case-fold collisions, control characters, size limits.
+func TestRuntimeRules(t *testing.T) {
+	cases := []struct {
+		rule  string
+		setup func(t *testing.T, dir string)
+		opt   func(*Options)
+	}{
+		{RuleSymlink, func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(t.TempDir(), "secret"), []byte("x"), 0o644)
+			os.Symlink("/etc/passwd", filepath.Join(dir, "passwd.md"))
+		}, nil},
+		{RuleSymlink, func(t *testing.T, dir string) { os.Symlink(t.TempDir(), filepath.Join(dir, "linked-folder")) }, nil},
+		{RuleIrregularFile, func(t *testing.T, dir string) {
+			if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
+				t.Skip(err)
+			}
+		}, nil},
+		{RuleCaseCollision, func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, "Notes.md"), []byte("a"), 0o644)
+			os.WriteFile(filepath.Join(dir, "notes.md"), []byte("b"), 0o644)
+		}, nil},
+		{RulePathInvalid, func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, "ctl\x01name.md"), []byte("a"), 0o644)
+		}, nil},
+		{RulePathInvalid, func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, "bad\xffname.md"), []byte("a"), 0o644)
+		}, nil},
+		{RuleFileTooLarge, func(t *testing.T, dir string) {
+			os.WriteFile(filepath.Join(dir, "big.bin"), make([]byte, 2000), 0o644)
+		}, func(o *Options) { o.MaxFileBytes = 1000 }},
+		{RuleTooLarge, func(t *testing.T, dir string) {
+			for i := range 5 {
+				os.WriteFile(filepath.Join(dir, fmt.Sprintf("part%d.bin", i)), make([]byte, 4<<20-1), 0o644)
+			}
+		}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.rule, func(t *testing.T) {
+			root := t.TempDir()
+			writeSkill(t, root, "ok-skill", map[string]string{})
+			dir := writeSkill(t, root, "bad-skill", map[string]string{})
+			c.setup(t, dir)
+			opt := Options{Libraries: []Library{{Root: root}}}
+			if c.opt != nil {
+				c.opt(&opt)
+			}
+			_, res := buildBytes(t, opt)
+			checkWithheld(t, res, c.rule)
+		})
+	}
+}
+
+func TestDiscovery(t *testing.T) {
+	root := t.TempDir()
+	writeSkill(t, root, "a/b/c/deep", map[string]string{})
+	writeSkill(t, root, "a/b/c/d/too-deep", map[string]string{})
+	writeSkill(t, root, "skills/from-skills-dir", map[string]string{})
+	writeSkill(t, root, ".claude/skills/from-claude", map[string]string{})
+	writeSkill(t, root, "_archive/old", map[string]string{})
+	writeSkill(t, root, "x/__pycache__/cached", map[string]string{})
+	os.Symlink(filepath.Join(root, "a"), filepath.Join(root, "linked"))
+	_, res := buildBytes(t, Options{Libraries: []Library{{Namespace: "ns", Root: root}}})
+	var got []string
+	for _, s := range res.Manifest.Skills {
+		got = append(got, s.Path)
+	}
+	want := []string{"ns/a/b/c/deep", "ns/from-claude", "ns/from-skills-dir"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("found %v, want %v", got, want)
+	}
+	if !slices.ContainsFunc(res.Manifest.Warnings, func(s string) bool { return strings.Contains(s, "linked: symlink not followed") }) {
+		t.Errorf("no warning for the symlinked folder: %v", res.Manifest.Warnings)
+	}
+
+	// A root that is itself a skill is published under its folder name.
+	one := writeSkill(t, t.TempDir(), "solo", map[string]string{"refs/x.md": "x"})
+	_, res = buildBytes(t, Options{Libraries: []Library{{Root: one}}})
+	if len(res.Manifest.Skills) != 1 || res.Manifest.Skills[0].Entry.URI != "skill://solo/SKILL.md" {
+		t.Fatalf("root skill: %+v", res.Manifest.Skills)
+	}
+
+	// Two skills with one URI are an error.
+	dup := t.TempDir()
+	writeSkill(t, dup, "same", map[string]string{})
+	writeSkill(t, dup, "skills/same", map[string]string{})
+	if _, err := Build(Options{Libraries: []Library{{Root: dup}}}, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "two skills have the uri skill://same/SKILL.md") {
+		t.Fatalf("duplicate uri: %v", err)
+	}
+}
+
+func TestNoScriptsAndProvenance(t *testing.T) {
+	root := t.TempDir()
+	writeSkill(t, root, "tool", map[string]string{
+		"SKILL.md":        "---\nname: tool\ndescription: d\norigin: internal\nrisk: high\nlicense: MIT\nunrelated: x\n---\n",
+		"scripts/run.sh":  "echo hi\n",
+		"scripts/run.py":  "print(1)\n",
+		"references/a.md": "a\n",
+	})
+	_, res := buildBytes(t, Options{Libraries: []Library{{Root: root}}, NoScripts: true})
+	s := res.Manifest.Skills[0]
+	if s.ScriptsWithheld != 2 || len(s.Files) != 2 {
+		t.Fatalf("scripts withheld %d, files %+v", s.ScriptsWithheld, s.Files)
+	}
+	want := map[string]any{"origin": "internal", "risk": "high", "license": "MIT"}
+	if fmt.Sprint(s.Provenance) != fmt.Sprint(want) {
+		t.Fatalf("provenance %v, want %v", s.Provenance, want)
+	}
+	var fm map[string]any
+	json.Unmarshal(s.Entry.Frontmatter, &fm)
+	if fm["unrelated"] != "x" {
+		t.Fatalf("frontmatter not verbatim: %s", s.Entry.Frontmatter)
+	}
+}
+
+func TestGoldenManifest(t *testing.T) {
+	_, res := buildBytes(t, exampleOptions(t))
+	got, err := manifest.Marshal(res.Manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := "testdata/example.manifest.json"
+	if *update {
+		os.WriteFile(golden, got, 0o644)
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./build -run Golden -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("manifest differs from %s (run with -update after checking the diff)", golden)
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"missing libraries": `{}`,
+		"unknown field":     `{"libraries":[{"namespace":"a","root":"x","typo":1}]}`,
+		"bad namespace":     `{"libraries":[{"namespace":"-a","root":"x"}]}`,
+		"duplicate":         `{"libraries":[{"namespace":"a","root":"x"},{"namespace":"a","root":"y"}]}`,
+		"root and url":      `{"libraries":[{"namespace":"a","root":"x","url":"https://h/x.zip"}]}`,
+		"plain http":        `{"libraries":[{"namespace":"a","url":"http://h/x.zip"}]}`,
+		"root mixed":        `{"libraries":[{"namespace":"","root":"x"},{"namespace":"b","root":"y"}]}`,
+	} {
+		p := filepath.Join(dir, "c.json")
+		os.WriteFile(p, []byte(body), 0o644)
+		if _, err := LoadConfig(p); err == nil || !strings.Contains(err.Error(), p) {
+			t.Errorf("%s: LoadConfig = %v, want an error naming the file", name, err)
+		}
+	}
+}

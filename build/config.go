@@ -1,0 +1,123 @@
+package build
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// Library is one skill library to scan: a folder, a .zip archive, or an https
+// URL of a .zip. Everything but Root and URL is public and enters the bundle;
+// Root and URL never do.
+type Library struct {
+	Namespace string            `json:"namespace"`
+	Root      string            `json:"root,omitempty"` // a folder or a .zip file
+	URL       string            `json:"url,omitempty"`  // https://…zip, optionally #sha256=<hex>
+	SHA256    string            `json:"sha256,omitempty"`
+	NoScripts bool              `json:"noScripts,omitempty"`
+	Title     string            `json:"title,omitempty"`
+	Source    string            `json:"source,omitempty"`
+	Version   string            `json:"version,omitempty"`
+	Metadata  map[string]string `json:"metadata,omitempty"`
+}
+
+// Config is the configuration file: a list of libraries and global policy.
+type Config struct {
+	Libraries []Library `json:"libraries"`
+	NoScripts bool      `json:"noScripts,omitempty"`
+	Lint      *bool     `json:"lint,omitempty"`
+}
+
+var namespaceRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
+
+// LoadConfig reads a configuration file. Relative roots resolve against the
+// file's folder. Unknown fields are an error, so a typo is caught.
+func LoadConfig(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	var c Config
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	if c.Libraries == nil {
+		return nil, fmt.Errorf("config %s: expected {\"libraries\": [...]}", path)
+	}
+	dir := filepath.Dir(path)
+	for i := range c.Libraries {
+		l := &c.Libraries[i]
+		if l.Root != "" && !filepath.IsAbs(l.Root) {
+			l.Root = filepath.Join(dir, l.Root)
+		}
+	}
+	if err := CheckLibraries(c.Libraries); err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	return &c, nil
+}
+
+// ParseLib parses the --lib form NS=DIR, NS=FILE.zip or NS=https://….
+func ParseLib(s string) (Library, error) {
+	ns, val, ok := strings.Cut(s, "=")
+	if !ok || ns == "" || val == "" {
+		return Library{}, fmt.Errorf("--lib expects NS=DIR, got %q", s)
+	}
+	if isURL(val) {
+		return Library{Namespace: ns, URL: val}, nil
+	}
+	return Library{Namespace: ns, Root: val}, nil
+}
+
+func isURL(s string) bool {
+	l := strings.ToLower(s)
+	return strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "http://")
+}
+
+// CheckLibraries validates a set of libraries: each has a valid namespace
+// (or is the single un-namespaced root), exactly one of root and url, and
+// public fields within their limits; namespaces are unique.
+func CheckLibraries(libs []Library) error {
+	if len(libs) == 0 {
+		return fmt.Errorf("no library: give --root DIR, --lib NS=DIR or --config FILE (or SKILLS_ROOT, SKILLS_LIBS, SKILLS_CONFIG)")
+	}
+	seen := map[string]bool{}
+	for _, l := range libs {
+		name := l.Namespace
+		if name == "" {
+			if len(libs) > 1 {
+				return fmt.Errorf("--root cannot be combined with other libraries; give every library a namespace")
+			}
+			name = "(root)"
+		} else if !namespaceRE.MatchString(l.Namespace) {
+			return fmt.Errorf("library %q: namespace must match %s", l.Namespace, namespaceRE)
+		}
+		if seen[l.Namespace] {
+			return fmt.Errorf("duplicate library namespace %q", l.Namespace)
+		}
+		seen[l.Namespace] = true
+		if (l.Root == "") == (l.URL == "") {
+			return fmt.Errorf("library %s: needs exactly one of root and url", name)
+		}
+		if l.URL != "" && !strings.HasPrefix(strings.ToLower(l.URL), "https://") {
+			return fmt.Errorf("library %s: url must use https", name)
+		}
+		for field, v := range map[string]string{"title": l.Title, "source": l.Source, "version": l.Version} {
+			if len(v) > 200 {
+				return fmt.Errorf("library %s: %s must be at most 200 characters", name, field)
+			}
+		}
+		for k, v := range l.Metadata {
+			if k == "" || len(k) > 64 || len(v) > 500 {
+				return fmt.Errorf("library %s: metadata.%s must have a key of 1-64 and a value of at most 500 characters", name, k)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,392 @@
+package build
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/skills-mcp/skills-mcp/manifest"
+)
+
+// Rules that withhold a skill. Each problem names one of them.
+const (
+	RuleSymlink          = "symlink"
+	RuleIrregularFile    = "irregular-file"
+	RulePathInvalid      = "path-invalid"
+	RuleCaseCollision    = "case-collision"
+	RuleArchive          = "archive"
+	RuleFileTooLarge     = "file-too-large"
+	RuleTooManyFiles     = "too-many-files"
+	RuleTooLarge         = "too-large"
+	RuleNameMissing      = "name-missing"
+	RuleNameInvalid      = "name-invalid"
+	RuleNameTooLong      = "name-too-long"
+	RuleNameMismatch     = "name-mismatch"
+	RuleDescMissing      = "description-missing"
+	RuleDescTooLong      = "description-too-long"
+	RuleCompatTooLong    = "compatibility-too-long"
+	RuleUnreadable       = "unreadable"
+	maxNameLen           = 64
+	maxDescriptionLen    = 1024
+	maxCompatibilityLen  = 500
+	maxCollectedFiles    = 2 * manifest.MaxSkillFiles
+	provenanceFieldsNote = "origin, origin-repo, risk, outbound, outbound_targets, gate_required, dev-status, pricing-tier, license, allowed-tools"
+)
+
+// ProvenanceFields are the frontmatter fields recorded as a skill's provenance.
+var ProvenanceFields = strings.Split(provenanceFieldsNote, ", ")
+
+var nameRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// Problem is one reason to withhold a skill: a rule broken by a file.
+type Problem struct {
+	File string // relative to the skill folder; "" for the skill as a whole
+	Rule string
+	Msg  string
+}
+
+func (p Problem) String() string {
+	if p.File == "" {
+		return fmt.Sprintf("%s (rule %s)", p.Msg, p.Rule)
+	}
+	return fmt.Sprintf("%s: %s (rule %s)", p.File, p.Msg, p.Rule)
+}
+
+// loaded is a skill read from its library: the manifest record and the bytes
+// of each file, or the problems that withhold it.
+type loaded struct {
+	skill    manifest.Skill
+	blobs    [][]byte
+	problems []Problem
+	warnings []string
+}
+
+type srcFile struct {
+	path string
+	data []byte
+}
+
+// loadSkill reads, checks, hashes and lints one skill folder.
+func loadSkill(fsys fs.FS, realDir bool, sd skillDir, ns string, noScripts bool, opt *Options) *loaded {
+	l := &loaded{}
+	files := l.collect(fsys, realDir, sd.dir, opt.MaxFileBytes)
+	if len(l.problems) == 0 {
+		l.checkFiles(files)
+	}
+	if noScripts {
+		kept := files[:0]
+		for _, f := range files {
+			if f.path != manifest.SkillFile && IsScript(f.path) {
+				l.skill.ScriptsWithheld++
+				continue
+			}
+			kept = append(kept, f)
+		}
+		files = kept
+	}
+	var total int64
+	for _, f := range files {
+		total += int64(len(f.data))
+	}
+	if len(files) > manifest.MaxSkillFiles {
+		l.problem("", RuleTooManyFiles, "%d files exceeds the SEP-2640 limit of %d per skill", len(files), manifest.MaxSkillFiles)
+	}
+	if total > manifest.MaxSkillBytes {
+		l.problem("", RuleTooLarge, "%.1f MiB exceeds the SEP-2640 limit of 16 MiB per skill", float64(total)/(1<<20))
+	}
+	if len(files) == 0 || files[0].path != manifest.SkillFile {
+		if len(l.problems) == 0 {
+			l.problem(manifest.SkillFile, RuleUnreadable, "SKILL.md is not servable")
+		}
+		return l
+	}
+	fm, err := ParseFrontmatter(files[0].data)
+	if err != nil {
+		rule := "invalid-yaml"
+		var fe *FrontmatterError
+		if errors.As(err, &fe) {
+			rule = fe.Rule
+		}
+		l.problem(manifest.SkillFile, rule, "%v", err)
+		return l
+	}
+	name := path.Base(sd.path)
+	l.checkFrontmatter(fm, name)
+	if len(l.problems) > 0 {
+		return l
+	}
+
+	skillPath := sd.path
+	if ns != "" {
+		skillPath = ns + "/" + sd.path
+	}
+	root := manifest.URIScheme + escapePath(skillPath)
+	s := &l.skill
+	s.Library = ns
+	s.Path = skillPath
+	s.Hidden = isTrue(fm.Fields["disable-model-invocation"])
+	s.Entry.URI = root + "/" + manifest.SkillFile
+	s.Entry.Frontmatter = fm.JSON
+	for _, k := range ProvenanceFields {
+		if v, ok := fm.Fields[k]; ok && v != nil && v != "" {
+			if s.Provenance == nil {
+				s.Provenance = map[string]any{}
+			}
+			s.Provenance[k] = v
+		}
+	}
+	for _, f := range files {
+		text := utf8.Valid(f.data) && bytes.IndexByte(f.data, 0) < 0
+		script := IsScript(f.path)
+		s.Entry.Resources = append(s.Entry.Resources, manifest.Resource{
+			URI:    root + "/" + escapePath(f.path),
+			Digest: manifest.Sum(f.data),
+			Size:   int64(len(f.data)),
+		})
+		s.Files = append(s.Files, manifest.File{Path: f.path, MimeType: mimeType(f.path, text), Text: text, Script: script})
+		l.blobs = append(l.blobs, f.data)
+		if !opt.NoLint && (text || script) && len(f.data) <= MaxLintBytes {
+			s.Findings = append(s.Findings, Lint(f.path, f.data)...)
+		}
+	}
+	return l
+}
+
+func (l *loaded) problem(file, rule, format string, args ...any) {
+	l.problems = append(l.problems, Problem{File: file, Rule: rule, Msg: fmt.Sprintf(format, args...)})
+}
+
+// collect walks a skill folder and reads every file that belongs to it,
+// SKILL.md first and the rest sorted bytewise by path.
+func (l *loaded) collect(fsys fs.FS, realDir bool, dir string, maxFile int64) []srcFile {
+	var files []srcFile
+	var skipped []string
+	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+		rel := strings.TrimPrefix(strings.TrimPrefix(p, dir), "/")
+		if dir == "." {
+			rel = p
+		}
+		if err != nil {
+			l.problem(rel, RuleUnreadable, "%v", err)
+			return nil
+		}
+		if p == dir {
+			return nil
+		}
+		name := d.Name()
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			l.problem(rel, RuleSymlink, "symlinks are not followed; copy the file into the skill")
+			return skipIfDir(d)
+		case d.IsDir() && ignoredDir(name):
+			return fs.SkipDir
+		case strings.HasPrefix(name, "."):
+			skipped = append(skipped, rel)
+			return skipIfDir(d)
+		case d.IsDir():
+			if msg := badName(name); msg != "" {
+				l.problem(rel, RulePathInvalid, "%s", msg)
+				return fs.SkipDir
+			}
+			return nil
+		case !d.Type().IsRegular():
+			l.problem(rel, RuleIrregularFile, "not a regular file (%v)", d.Type())
+			return nil
+		case ignoredExts[strings.ToLower(path.Ext(name))]:
+			return nil
+		}
+		if msg := badName(name); msg != "" {
+			l.problem(rel, RulePathInvalid, "%s", msg)
+			return nil
+		}
+		if len(files) >= maxCollectedFiles {
+			return fs.SkipAll
+		}
+		data, err := readFile(fsys, realDir, p, d, maxFile)
+		if err != nil {
+			if errors.Is(err, errTooLarge) {
+				l.problem(rel, RuleFileTooLarge, "larger than SKILLS_MAX_FILE_BYTES (%d bytes)", maxFile)
+			} else {
+				l.problem(rel, RuleUnreadable, "%v", err)
+			}
+			return nil
+		}
+		files = append(files, srcFile{rel, data})
+		return nil
+	})
+	if err != nil {
+		l.problem("", RuleUnreadable, "%v", err)
+	}
+	if len(skipped) > 0 {
+		l.warnings = append(l.warnings, fmt.Sprintf("%d dotfile(s) skipped: %s", len(skipped), strings.Join(firstN(skipped, 3), ", ")))
+	}
+	slices.SortFunc(files, func(a, b srcFile) int {
+		switch {
+		case a.path == b.path:
+			return 0
+		case a.path == manifest.SkillFile:
+			return -1
+		case b.path == manifest.SkillFile:
+			return 1
+		}
+		return strings.Compare(a.path, b.path)
+	})
+	return files
+}
+
+func skipIfDir(d fs.DirEntry) error {
+	if d.IsDir() {
+		return fs.SkipDir
+	}
+	return nil
+}
+
+func firstN(s []string, n int) []string {
+	if len(s) > n {
+		return append(slices.Clone(s[:n]), fmt.Sprintf("+%d more", len(s)-n))
+	}
+	return s
+}
+
+var errTooLarge = errors.New("file too large")
+
+// readFile reads one regular file, at most max bytes. In a real folder it
+// checks, after opening, that the file is still the one the folder listed,
+// so a file swapped for a symlink between listing and reading is refused.
+func readFile(fsys fs.FS, realDir bool, name string, d fs.DirEntry, max int64) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file")
+	}
+	if realDir {
+		li, err := d.Info()
+		if err != nil || !os.SameFile(li, fi) {
+			return nil, fmt.Errorf("file changed while reading (rule %s)", RuleSymlink)
+		}
+	}
+	if fi.Size() > max {
+		return nil, errTooLarge
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, errTooLarge
+	}
+	return data, nil
+}
+
+// badName returns why a file or folder name cannot be published, or "".
+func badName(name string) string {
+	switch {
+	case !utf8.ValidString(name):
+		return "name is not valid UTF-8"
+	case strings.ContainsAny(name, `\`):
+		return "name holds a backslash"
+	case name == ".." || name == ".":
+		return "name is a relative path element"
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) {
+			return "name holds a control character"
+		}
+	}
+	return ""
+}
+
+// checkFiles withholds skills that bundle archives or hold two paths equal
+// under case folding.
+func (l *loaded) checkFiles(files []srcFile) {
+	var archives []string
+	folded := map[string]string{}
+	for _, f := range files {
+		if isArchive(f.path, f.data) {
+			archives = append(archives, path.Base(f.path))
+		}
+		k := strings.ToLower(f.path)
+		if other, ok := folded[k]; ok {
+			l.problem(f.path, RuleCaseCollision, "same name as %s except for case", other)
+		}
+		folded[k] = f.path
+		for dir := path.Dir(f.path); dir != "."; dir = path.Dir(dir) {
+			dk := strings.ToLower(dir) + "/"
+			if other, ok := folded[dk]; ok && other != dir+"/" {
+				l.problem(dir, RuleCaseCollision, "same name as %s except for case", strings.TrimSuffix(other, "/"))
+				break
+			}
+			folded[dk] = dir + "/"
+		}
+	}
+	if len(archives) > 0 {
+		slices.Sort(archives)
+		l.problem("", RuleArchive, "bundles archive file(s) (%s); skills may not contain archives", strings.Join(firstN(archives, 5), ", "))
+	}
+}
+
+// checkFrontmatter applies the Agent Skills field rules.
+func (l *loaded) checkFrontmatter(fm *Frontmatter, folder string) {
+	const f = manifest.SkillFile
+	name, ok := fm.Fields["name"].(string)
+	switch {
+	case !ok || name == "":
+		l.problem(f, RuleNameMissing, "frontmatter has no name")
+	case len(name) > maxNameLen:
+		l.problem(f, RuleNameTooLong, "name is %d characters, the limit is %d", len(name), maxNameLen)
+	case !nameRE.MatchString(name):
+		l.problem(f, RuleNameInvalid, "name %q must be lowercase letters, digits and single hyphens, not starting or ending with a hyphen", name)
+	case name != folder:
+		l.problem(f, RuleNameMismatch, "name %q differs from its folder %q", name, folder)
+	}
+	desc, ok := fm.Fields["description"].(string)
+	switch {
+	case !ok || strings.TrimSpace(desc) == "":
+		l.problem(f, RuleDescMissing, "frontmatter has no description")
+	case utf8.RuneCountInString(desc) > maxDescriptionLen:
+		l.problem(f, RuleDescTooLong, "description is %d characters, the limit is %d", utf8.RuneCountInString(desc), maxDescriptionLen)
+	}
+	if c, ok := fm.Fields["compatibility"]; ok {
+		s, isStr := c.(string)
+		if !isStr || utf8.RuneCountInString(s) > maxCompatibilityLen {
+			l.problem(f, RuleCompatTooLong, "compatibility must be a string of at most %d characters", maxCompatibilityLen)
+		}
+	}
+}
+
+func isTrue(v any) bool {
+	switch v := v.(type) {
+	case bool:
+		return v
+	case string:
+		return strings.EqualFold(v, "true")
+	}
+	return false
+}
+
+// escapePath percent-encodes each segment of a slash-separated path for a
+// skill:// URI.
+func escapePath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
+}
