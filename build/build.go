@@ -385,7 +385,7 @@ func openSource(opt *Options, lib Library) (*source, error) {
 			f.Close()
 			return nil, fmt.Errorf("library %s: archive %s: %w", displayNS(lib.Namespace), filepath.Base(archive), err)
 		}
-		src.fsys, src.close = fsys, f.Close
+		src.fsys, src.close = unwrap(fsys), f.Close
 		return src, nil
 	}
 	fi, err := os.Stat(lib.Root)
@@ -410,4 +410,31 @@ func pathBase(u string) string {
 		u = u[:i]
 	}
 	return u[strings.LastIndexByte(u, '/')+1:]
+}
+
+// unwrap strips a wrapper folder (GitHub's "Download ZIP", git archive
+// --prefix): an archive whose root holds nothing but one folder is read
+// from inside that folder, so the wrapper's name never enters a URI.
+func unwrap(fsys fs.FS) fs.FS {
+	ents, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return fsys
+	}
+	var only fs.DirEntry
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if only != nil || !e.IsDir() {
+			return fsys
+		}
+		only = e
+	}
+	if only == nil {
+		return fsys
+	}
+	if sub, err := fs.Sub(fsys, only.Name()); err == nil {
+		return sub
+	}
+	return fsys
 }

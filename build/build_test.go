@@ -1,12 +1,15 @@
 package build
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -383,5 +386,115 @@ func TestConfigErrors(t *testing.T) {
 		if _, err := LoadConfig(p); err == nil || !strings.Contains(err.Error(), p) {
 			t.Errorf("%s: LoadConfig = %v, want an error naming the file", name, err)
 		}
+	}
+}
+
+// zipFolder writes the tree at src into a zip at dst, below prefix.
+func zipFolder(t testing.TB, src, dst, prefix string) {
+	t.Helper()
+	f, err := os.Create(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(f)
+	filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		w, err := zw.Create(prefix + filepath.ToSlash(rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(p)
+		w.Write(data)
+		return nil
+	})
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+}
+
+// TestZipLibrary builds the example library from a zip with a wrapper folder
+// and from a folder, and wants the same skills with the same digests.
+func TestZipLibrary(t *testing.T) {
+	zipPath := filepath.Join(t.TempDir(), "acme-skills.zip")
+	zipFolder(t, "../testdata/example/acme", zipPath, "acme-skills-main/")
+	_, fromDir := buildBytes(t, Options{Libraries: []Library{{Namespace: "acme", Root: "../testdata/example/acme"}}})
+	_, fromZip := buildBytes(t, Options{Libraries: []Library{{Namespace: "acme", Root: zipPath}}})
+	a, _ := json.Marshal(fromDir.Manifest.Skills)
+	b, _ := json.Marshal(fromZip.Manifest.Skills)
+	if !bytes.Equal(a, b) {
+		t.Fatalf("zip and folder builds differ:\n%s\n%s", a, b)
+	}
+	lib := fromZip.Manifest.Libraries[0]
+	if lib.Kind != "archive" || lib.Digest == nil {
+		t.Fatalf("library %+v, want kind archive with the zip's digest", lib)
+	}
+	data, _ := os.ReadFile(zipPath)
+	if *lib.Digest != manifest.Sum(data) {
+		t.Fatal("library digest is not the zip's sha256")
+	}
+}
+
+// TestZipLibraryHostile shows a hostile archive refused, naming the rule,
+// and, with several libraries, only that library dropped with a warning.
+func TestZipLibraryHostile(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.zip")
+	f, _ := os.Create(bad)
+	zw := zip.NewWriter(f)
+	w, _ := zw.Create("../../escape/SKILL.md")
+	w.Write([]byte("---\nname: escape\ndescription: x\n---\n"))
+	zw.Close()
+	f.Close()
+	_, err := Build(Options{Libraries: []Library{{Namespace: "x", Root: bad}}}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "zip-slip") || !strings.Contains(err.Error(), "bad.zip") {
+		t.Fatalf("Build = %v, want a zip-slip refusal naming the archive", err)
+	}
+	_, res := buildBytes(t, Options{Libraries: []Library{{Namespace: "x", Root: bad}, {Namespace: "ok", Root: "../testdata/example/community"}}})
+	if len(res.Manifest.Skills) != 4 || !slices.ContainsFunc(res.Manifest.Warnings, func(s string) bool { return strings.Contains(s, "library x:") && strings.Contains(s, "zip-slip") }) {
+		t.Fatalf("skills %d, warnings %v", len(res.Manifest.Skills), res.Manifest.Warnings)
+	}
+	for _, s := range res.Manifest.Warnings {
+		if strings.Contains(s, dir) {
+			t.Errorf("warning leaks a local path: %s", s)
+		}
+	}
+}
+
+// TestURLLibrary builds from a pinned https zip served by a local TLS
+// server, then again from the cache without a request.
+func TestURLLibrary(t *testing.T) {
+	zipPath := filepath.Join(t.TempDir(), "community.zip")
+	zipFolder(t, "../testdata/example/community", zipPath, "")
+	data, _ := os.ReadFile(zipPath)
+	requests := 0
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests++
+		w.Write(data)
+	}))
+	defer srv.Close()
+	pin := manifest.Sum(data).Hex()
+	opt := Options{
+		Libraries: []Library{{Namespace: "community", URL: srv.URL + "/community.zip?token=secret#sha256=" + pin}},
+		Fetch:     FetchOptions{CacheDir: t.TempDir(), Client: srv.Client()},
+	}
+	out, res := buildBytes(t, opt)
+	if len(res.Manifest.Skills) != 4 || res.Manifest.Libraries[0].Kind != "url" {
+		t.Fatalf("skills %d, library %+v", len(res.Manifest.Skills), res.Manifest.Libraries[0])
+	}
+	if bytes.Contains(out, []byte(srv.URL)) || bytes.Contains(out, []byte("secret")) {
+		t.Fatal("the URL entered the bundle")
+	}
+	before := requests
+	buildBytes(t, opt)
+	if requests != before {
+		t.Fatalf("a pinned, cached library was fetched again (%d requests)", requests-before)
+	}
+	opt.Libraries[0].URL = srv.URL + "/community.zip#sha256=" + strings.Repeat("0", 64)
+	if _, err := Build(opt, &bytes.Buffer{}); err == nil {
+		t.Fatal("a wrong pin was accepted")
 	}
 }

@@ -112,12 +112,16 @@ func loadSkill(fsys fs.FS, realDir bool, sd skillDir, ns string, noScripts bool,
 	}
 	fm, err := ParseFrontmatter(files[0].data)
 	if err != nil {
-		rule := "invalid-yaml"
 		var fe *FrontmatterError
 		if errors.As(err, &fe) {
-			rule = fe.Rule
+			file := manifest.SkillFile
+			if fe.Line > 0 {
+				file = fmt.Sprintf("%s:%d", file, fe.Line)
+			}
+			l.problem(file, fe.Rule, "%v", fe.Err)
+		} else {
+			l.problem(manifest.SkillFile, "invalid-yaml", "%v", err)
 		}
-		l.problem(manifest.SkillFile, rule, "%v", err)
 		return l
 	}
 	name := path.Base(sd.path)
