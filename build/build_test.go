@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -496,5 +497,59 @@ func TestURLLibrary(t *testing.T) {
 	opt.Libraries[0].URL = srv.URL + "/community.zip#sha256=" + strings.Repeat("0", 64)
 	if _, err := Build(opt, &bytes.Buffer{}); err == nil {
 		t.Fatal("a wrong pin was accepted")
+	}
+}
+
+// TestGolden builds each skill tree in testdata/golden/*.txtar and compares
+// the manifest with the archive's want.manifest.json section. The comment
+// header sets namespace=NS. -update rewrites the want sections.
+func TestGolden(t *testing.T) {
+	files, _ := filepath.Glob("testdata/golden/*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no golden files")
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ns := ""
+			for _, line := range strings.Split(string(ar.Comment), "\n") {
+				if v, ok := strings.CutPrefix(line, "namespace="); ok {
+					ns = v
+				}
+			}
+			root := t.TempDir()
+			var want []byte
+			kept := ar.Files[:0]
+			for _, f := range ar.Files {
+				if f.Name == "want.manifest.json" {
+					want = f.Data
+					continue
+				}
+				kept = append(kept, f)
+				p := filepath.Join(root, f.Name)
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, res := buildBytes(t, Options{Libraries: []Library{{Namespace: ns, Root: root}}})
+			got, err := manifest.Marshal(res.Manifest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if *update {
+				ar.Files = append(kept, txtar.File{Name: "want.manifest.json", Data: got})
+				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("manifest differs from %s (rerun with -update and check the diff):\n%s", file, got)
+			}
+		})
 	}
 }
