@@ -727,7 +727,6 @@ func newScan(file string, data []byte) *scan {
 		starts: starts,
 		flags:  make([]uint8, len(lines)),
 		text:   string(lower),
-		where:  map[string][]int{},
 	}
 	switch {
 	case isMarkdown(file):
@@ -857,10 +856,14 @@ func (s *scan) lowerLine(i int) string {
 	return s.text[s.starts[i] : s.starts[i]+len(s.lines[i])]
 }
 
-// linesWith returns the lines that hold key (lower case), ascending. One
-// search over the whole file is much faster than one per line.
+// linesWith returns the lines that hold key (lower case), ascending. The
+// first call finds every rule key in one pass over the file; a key outside
+// the rules is searched on its own.
 func (s *scan) linesWith(key string) []int {
-	if ls, ok := s.where[key]; ok {
+	if s.where == nil {
+		s.indexKeys()
+	}
+	if ls, ok := s.where[key]; ok || ruleKeys[key] {
 		return ls
 	}
 	var ls []int
@@ -882,6 +885,57 @@ func (s *scan) linesWith(key string) []int {
 	}
 	s.where[key] = ls
 	return ls
+}
+
+// ruleKeys holds every pattern key; keysByFirst indexes them by first byte,
+// and secondByte[c] is the set of second bytes of the keys starting with c.
+var ruleKeys, keysByFirst, secondByte = func() (map[string]bool, *[256][]string, *[256][4]uint64) {
+	set := map[string]bool{}
+	var t [256][]string
+	var second [256][4]uint64
+	for _, r := range rules {
+		for _, p := range r.pats {
+			for _, k := range p.keys {
+				if !set[k] {
+					set[k] = true
+					t[k[0]] = append(t[k[0]], k)
+					if len(k) < 2 {
+						second[k[0]] = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+					} else {
+						second[k[0]][k[1]>>6] |= 1 << (k[1] & 63)
+					}
+				}
+			}
+		}
+	}
+	return set, &t, &second
+}()
+
+// indexKeys records, in one pass over the lower-cased text, the lines that
+// hold each rule key: at each byte only the keys starting with it are tried.
+func (s *scan) indexKeys() {
+	s.where = make(map[string][]int)
+	text, line := s.text, 0
+	for j := 0; j < len(text); j++ {
+		c, d := text[j], byte(0)
+		if j+1 < len(text) {
+			d = text[j+1]
+		}
+		if secondByte[c][d>>6]&(1<<(d&63)) == 0 {
+			continue
+		}
+		ks := keysByFirst[c]
+		for line+1 < len(s.starts) && s.starts[line+1] <= j {
+			line++
+		}
+		for _, k := range ks {
+			if strings.HasPrefix(text[j:], k) {
+				if ls := s.where[k]; len(ls) == 0 || ls[len(ls)-1] != line {
+					s.where[k] = append(ls, line)
+				}
+			}
+		}
+	}
 }
 
 // find returns the finding of rule r in the file, if any.
