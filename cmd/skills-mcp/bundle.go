@@ -1,0 +1,310 @@
+package main
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/manifest"
+)
+
+// BuildCmd is `skills-mcp build`.
+type BuildCmd struct {
+	Lib    LibraryFlags `embed:""`
+	Output string       `short:"o" name:"output" required:"" placeholder:"FILE.skb" help:"Where to write the bundle (atomically: temp file, fsync, rename)."`
+	Strict bool         `help:"Fail, writing nothing, when any skill is withheld (for CI jobs that must not publish a partial library)."`
+	Stats  bool         `help:"Print catalog statistics as JSON on stdout."`
+	Sign   string       `name:"sign" placeholder:"KEY" help:"Sign the manifest with this private key (SSHSIG and minisign, stored in the bundle; see skills-mcp sign --help)."`
+}
+
+// Run builds the bundle.
+func (c *BuildCmd) Run(ctx context.Context, log *slog.Logger) error {
+	var key ed25519.PrivateKey
+	if c.Sign != "" {
+		k, err := loadKey(c.Sign)
+		if err != nil {
+			return err
+		}
+		key = k
+	}
+	opt, err := c.Lib.Options(log)
+	if err != nil {
+		return err
+	}
+	opt.Context = ctx
+	opt.Warn = func(s string) { fmt.Fprintf(os.Stderr, "skills-mcp: warning: %s\n", s) }
+	opt.Progress = progress("building")
+	var res *build.Result
+	errStrict := errors.New("withheld skills")
+	err = manifest.WriteFileAtomic(c.Output, 0o644, func(w io.Writer) error {
+		var err error
+		if key != nil {
+			res, err = buildSigned(opt, key, w)
+		} else {
+			res, err = build.Build(opt, w)
+		}
+		if err == nil && c.Strict && len(res.Manifest.Withheld) > 0 {
+			return errStrict
+		}
+		return err
+	})
+	if errors.Is(err, errStrict) {
+		return fmt.Errorf("--strict: %d skill(s) withheld, no bundle written (first: %s:%s: %s)", len(res.Manifest.Withheld),
+			nsLabel(res.Manifest.Withheld[0].Library), res.Manifest.Withheld[0].Path, res.Manifest.Withheld[0].Reason)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "skills-mcp: wrote %s: %s, %d skills (%d hidden, %d withheld), %d files\n", c.Output, res.ID,
+		res.Stats.Skills, res.Stats.Hidden, res.Stats.Withheld, res.Stats.Files)
+	if key != nil {
+		fmt.Fprintf(os.Stderr, "skills-mcp: signed by %s (SSHSIG namespace %s, and minisign)\n",
+			manifest.SSHFingerprint(key.Public().(ed25519.PublicKey)), manifest.SignatureNamespace)
+	}
+	if c.Stats {
+		return writeJSON(os.Stdout, res.Stats)
+	}
+	return nil
+}
+
+// LintCmd is `skills-mcp lint`.
+type LintCmd struct {
+	Lib   LibraryFlags `embed:""`
+	JSON  bool         `name:"json" xor:"format" help:"Print the report as JSON."`
+	SARIF bool         `name:"sarif" xor:"format" help:"Print the report as SARIF 2.1.0, for code-scanning annotations."`
+}
+
+// Run lints the libraries without writing a bundle.
+func (c *LintCmd) Run(ctx context.Context, log *slog.Logger) error {
+	opt, err := c.Lib.Options(log)
+	if err != nil {
+		return err
+	}
+	opt.Context = ctx
+	res, err := build.Build(opt, io.Discard)
+	if err != nil {
+		return err
+	}
+	m := res.Manifest
+	rep := &build.LintReport{Withheld: m.Withheld}
+	for i := range m.Skills {
+		s := &m.Skills[i]
+		if len(s.Findings) > 0 {
+			below := strings.TrimPrefix(strings.TrimPrefix(s.Path, s.Library), "/")
+			rep.Skills = append(rep.Skills, build.LintedSkill{Library: s.Library, Path: s.Path, URI: s.Entry.URI,
+				Findings: s.Findings, Dir: res.Folder(s.Library, below)})
+		}
+	}
+	switch {
+	case c.SARIF:
+		// SARIF locates a withheld skill by its folder below the library.
+		rep.Withheld = nil
+		for _, w := range m.Withheld {
+			w.Path = res.Folder(w.Library, w.Path)
+			rep.Withheld = append(rep.Withheld, w)
+		}
+		roots := map[string]string{}
+		for _, l := range opt.Libraries {
+			roots[l.Namespace] = l.Root
+		}
+		if err := build.WriteSARIF(os.Stdout, rep, func(ns string) string { return roots[ns] }); err != nil {
+			return err
+		}
+	case c.JSON:
+		if err := writeJSON(os.Stdout, rep); err != nil {
+			return err
+		}
+	default:
+		for _, s := range rep.Skills {
+			for _, f := range s.Findings {
+				fmt.Printf("%s/%s:%d: %s: %s [%s]\n", s.Path, f.File, f.Line, f.Severity, f.Excerpt, f.Rule)
+			}
+		}
+		for _, w := range rep.Withheld {
+			fmt.Printf("%s:%s: withheld: %s\n", nsLabel(w.Library), w.Path, w.Reason)
+		}
+		fmt.Printf("%d skills, %d with findings, %d withheld\n", res.Stats.Skills, res.Stats.FlaggedSkills, res.Stats.Withheld)
+	}
+	if len(m.Withheld) > 0 {
+		return &exitError{1, fmt.Errorf("%d skill(s) withheld", len(m.Withheld))}
+	}
+	return nil
+}
+
+// InspectCmd is `skills-mcp inspect`.
+type InspectCmd struct {
+	Bundle string `arg:"" placeholder:"BUNDLE.skb" help:"The bundle to describe."`
+	JSON   bool   `name:"json" help:"Print the whole description as JSON."`
+}
+
+// inspection is inspect's JSON shape.
+type inspection struct {
+	ID         string              `json:"id"`
+	Size       int64               `json:"size"`
+	Blobs      int                 `json:"blobs"`
+	Signatures int                 `json:"signatures"`
+	Created    string              `json:"created,omitempty"`
+	Libraries  []manifest.Library  `json:"libraries"`
+	Skills     []inspectedSkill    `json:"skills"`
+	Withheld   []manifest.Withheld `json:"withheld"`
+	Warnings   []string            `json:"warnings"`
+}
+
+type inspectedSkill struct {
+	URI             string             `json:"uri"`
+	Library         string             `json:"library"`
+	Hidden          bool               `json:"hidden,omitempty"`
+	Files           int                `json:"files"`
+	Bytes           int64              `json:"bytes"`
+	ScriptsWithheld int                `json:"scriptsWithheld,omitempty"`
+	Findings        []manifest.Finding `json:"findings,omitempty"`
+}
+
+// Run describes the bundle.
+func (c *InspectCmd) Run() error {
+	b, err := manifest.OpenFile(c.Bundle)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	m, err := b.Manifest()
+	if err != nil {
+		return err
+	}
+	in := inspection{ID: b.ID().String(), Size: b.Size(), Blobs: b.NumBlobs(), Signatures: len(b.Signatures()),
+		Created: m.Created, Libraries: m.Libraries, Withheld: m.Withheld, Warnings: m.Warnings}
+	for i := range m.Skills {
+		s := &m.Skills[i]
+		is := inspectedSkill{URI: s.Entry.URI, Library: s.Library, Hidden: s.Hidden, Files: len(s.Files),
+			ScriptsWithheld: s.ScriptsWithheld, Findings: s.Findings}
+		for _, r := range s.Entry.Resources {
+			is.Bytes += r.Size
+		}
+		in.Skills = append(in.Skills, is)
+	}
+	if c.JSON {
+		return writeJSON(os.Stdout, in)
+	}
+	w := os.Stdout
+	fmt.Fprintf(w, "bundle     %s\nid         %s\nsize       %d bytes, %d blobs, %d signature(s)\n", c.Bundle, in.ID, in.Size, in.Blobs, in.Signatures)
+	if in.Created != "" {
+		fmt.Fprintf(w, "created    %s\n", in.Created)
+	}
+	fmt.Fprintf(w, "libraries  %d\n", len(in.Libraries))
+	for _, l := range in.Libraries {
+		extra := []string{l.Kind}
+		for _, s := range []string{l.Title, l.Source, l.Version} {
+			if s != "" {
+				extra = append(extra, s)
+			}
+		}
+		fmt.Fprintf(w, "  %-12s %d skills (%d hidden)  %s\n", nsLabel(l.Namespace), l.Skills, l.Hidden, strings.Join(extra, ", "))
+	}
+	fmt.Fprintf(w, "skills     %d\n", len(in.Skills))
+	for _, s := range in.Skills {
+		flags := ""
+		if s.Hidden {
+			flags += " hidden"
+		}
+		if s.ScriptsWithheld > 0 {
+			flags += fmt.Sprintf(" scripts-withheld=%d", s.ScriptsWithheld)
+		}
+		if len(s.Findings) > 0 {
+			flags += fmt.Sprintf(" findings=%d", len(s.Findings))
+		}
+		fmt.Fprintf(w, "  %s  %d files, %d bytes%s\n", s.URI, s.Files, s.Bytes, flags)
+		for _, f := range s.Findings {
+			fmt.Fprintf(w, "      %s:%d %s (%s): %s\n", f.File, f.Line, f.Rule, f.Severity, f.Excerpt)
+		}
+	}
+	if len(in.Withheld) > 0 {
+		fmt.Fprintf(w, "withheld   %d\n", len(in.Withheld))
+		for _, h := range in.Withheld {
+			fmt.Fprintf(w, "  %s:%s: %s\n", nsLabel(h.Library), h.Path, h.Reason)
+		}
+	}
+	if len(in.Warnings) > 0 {
+		fmt.Fprintf(w, "warnings   %d\n", len(in.Warnings))
+		for _, s := range in.Warnings {
+			fmt.Fprintf(w, "  %s\n", s)
+		}
+	}
+	return nil
+}
+
+// VerifyCmd is `skills-mcp verify`.
+type VerifyCmd struct {
+	Bundle string `arg:"" placeholder:"BUNDLE.skb" help:"The bundle to check."`
+	Trust  string `placeholder:"FILE" help:"Also require a valid signature by a key in FILE: an allowed_signers file, ssh-ed25519 lines or a minisign public key. Exit 3: unsigned; 4: no valid signature by a trusted key."`
+}
+
+// Run re-hashes every blob and reports the first mismatch (exit 1), then,
+// with --trust, checks the signatures (exit 3 or 4).
+func (c *VerifyCmd) Run() error {
+	b, err := manifest.OpenFile(c.Bundle)
+	if err != nil {
+		return &exitError{exitFailed, err}
+	}
+	defer b.Close()
+	if err := b.Verify(); err != nil {
+		return &exitError{exitFailed, fmt.Errorf("%s: tampered or corrupt: %w", c.Bundle, err)}
+	}
+	signed := ""
+	if c.Trust != "" {
+		who, err := checkTrust(b, c.Trust)
+		if err != nil {
+			var ee *exitError
+			if errors.As(err, &ee) && ee.code != exitUsage {
+				ee.err = fmt.Errorf("%s: %w", c.Bundle, ee.err)
+			}
+			return err
+		}
+		signed = ", signed by " + who
+	} else if n := len(b.Signatures()); n > 0 {
+		fmt.Fprintf(os.Stderr, "skills-mcp: note: %d signature(s) not checked; give --trust FILE to check them\n", n)
+	}
+	fmt.Printf("%s: ok: %s, %d skills, %d blobs verified%s\n", c.Bundle, b.ID(), b.NumSkills(), b.NumBlobs(), signed)
+	return nil
+}
+
+func nsLabel(ns string) string {
+	if ns == "" {
+		return "(root)"
+	}
+	return ns
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// progress returns a progress callback that redraws one line on stderr when
+// stderr is a terminal, and nil (quiet) otherwise.
+func progress(verb string) func(done, total int) {
+	fi, err := os.Stderr.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return nil
+	}
+	last := -1
+	return func(done, total int) {
+		pct := done * 100 / max(total, 1)
+		if pct == last && done != total {
+			return
+		}
+		last = pct
+		fmt.Fprintf(os.Stderr, "\r%s: %d/%d skills (%d%%)", verb, done, total, pct)
+		if done == total {
+			fmt.Fprintln(os.Stderr)
+		}
+	}
+}

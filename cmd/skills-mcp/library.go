@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/manifest"
+)
+
+// LibraryFlags are the flags and variables that name skill libraries and the
+// scan policy. build, lint and serve share them.
+type LibraryFlags struct {
+	Root   string   `name:"root" env:"SKILLS_ROOT" placeholder:"DIR|ZIP|URL" help:"One un-namespaced library: a folder, a .zip, or an https .zip URL (#sha256=<hex> pins it)."`
+	Lib    []string `name:"lib" env:"SKILLS_LIBS" sep:"," placeholder:"NS=DIR" help:"A namespaced library (repeatable): NS=DIR, NS=FILE.zip or NS=https://…zip#sha256=<hex>."`
+	Config string   `name:"config" env:"SKILLS_CONFIG" placeholder:"FILE" help:"JSON file listing libraries ({\"libraries\":[{\"namespace\",\"root\"|\"url\",…}]}); relative roots resolve against the file."`
+
+	Exclude      []string `name:"exclude" env:"SKILLS_EXCLUDE" sep:"," default:"_archive,_audit" help:"Folder names never entered during discovery."`
+	Depth        int      `name:"depth" env:"SKILLS_DEPTH" default:"4" help:"How many folder levels below a root a skill may sit."`
+	NoScripts    bool     `name:"no-scripts" env:"SKILLS_NO_SCRIPTS" help:"Leave executable files (.sh .py .js …) out of every skill."`
+	Lint         bool     `name:"lint" env:"SKILLS_LINT" default:"true" negatable:"" help:"Run the risk linter (--no-lint turns it off)."`
+	MaxFileBytes int64    `name:"max-file-bytes" env:"SKILLS_MAX_FILE_BYTES" default:"4194304" help:"Largest file a skill may hold; a skill with a larger one is withheld."`
+
+	CacheDir        string `name:"cache-dir" env:"SKILLS_CACHE_DIR" help:"Where https libraries are cached by digest (default: the user cache folder)."`
+	MaxArchiveBytes int64  `name:"max-archive-bytes" env:"SKILLS_MAX_ARCHIVE_BYTES" default:"268435456" help:"Total bytes an archive library may inflate to."`
+	MaxArchiveFiles int    `name:"max-archive-entries" env:"SKILLS_MAX_ARCHIVE_ENTRIES" default:"8192" help:"Most entries an archive library may hold."`
+	MaxDownload     int64  `name:"max-download-bytes" env:"SKILLS_MAX_DOWNLOAD_BYTES" default:"268435456" help:"Largest download of an https library."`
+	FetchTimeoutMS  int    `name:"fetch-timeout-ms" env:"SKILLS_FETCH_TIMEOUT_MS" default:"60000" help:"Timeout of one https request."`
+}
+
+// Given reports whether any library was named.
+func (f *LibraryFlags) Given() bool { return f.Root != "" || len(f.Lib) > 0 || f.Config != "" }
+
+// Options turns the flags into build options.
+func (f *LibraryFlags) Options(log *slog.Logger) (build.Options, error) {
+	opt := build.Options{
+		Depth: f.Depth, Exclude: f.Exclude, NoScripts: f.NoScripts, NoLint: !f.Lint, MaxFileBytes: f.MaxFileBytes,
+	}
+	if f.Root != "" {
+		lib := build.Library{Root: f.Root}
+		if isHTTP(f.Root) {
+			lib = build.Library{URL: f.Root}
+		}
+		opt.Libraries = append(opt.Libraries, lib)
+	}
+	for _, s := range f.Lib {
+		lib, err := build.ParseLib(strings.TrimSpace(s))
+		if err != nil {
+			return opt, err
+		}
+		opt.Libraries = append(opt.Libraries, lib)
+	}
+	if f.Config != "" {
+		c, err := build.LoadConfig(f.Config)
+		if err != nil {
+			return opt, err
+		}
+		opt.Libraries = append(opt.Libraries, c.Libraries...)
+		opt.NoScripts = opt.NoScripts || c.NoScripts
+		if c.Lint != nil && !*c.Lint {
+			opt.NoLint = true
+		}
+	}
+	if err := build.CheckLibraries(opt.Libraries); err != nil {
+		return opt, err
+	}
+	if sde := os.Getenv("SOURCE_DATE_EPOCH"); sde != "" {
+		sec, err := strconv.ParseInt(sde, 10, 64)
+		if err != nil {
+			return opt, fmt.Errorf("SOURCE_DATE_EPOCH %q: not a whole number of seconds", sde)
+		}
+		opt.Created = time.Unix(sec, 0).UTC()
+	}
+	opt.Archive = build.ArchiveLimits{MaxEntries: f.MaxArchiveFiles, MaxEntryBytes: 16 * f.MaxFileBytes, MaxTotalBytes: f.MaxArchiveBytes}
+	cache := f.CacheDir
+	if cache == "" {
+		if d, err := os.UserCacheDir(); err == nil {
+			cache = filepath.Join(d, "skills-mcp")
+		}
+	}
+	opt.Fetch = build.FetchOptions{
+		CacheDir: cache, MaxBytes: f.MaxDownload, Timeout: time.Duration(f.FetchTimeoutMS) * time.Millisecond,
+		Token: firstEnv("SKILLS_FETCH_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"),
+		Logf:  func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) },
+	}
+	return opt, nil
+}
+
+// BuildBundle builds the named libraries into a bundle held in memory.
+func (f *LibraryFlags) BuildBundle(ctx context.Context, log *slog.Logger) (*manifest.Bundle, error) {
+	opt, err := f.Options(log)
+	if err != nil {
+		return nil, err
+	}
+	opt.Context = ctx
+	opt.Warn = func(s string) { log.Warn(s) }
+	var buf bytes.Buffer
+	if _, err := build.Build(opt, &buf); err != nil {
+		return nil, err
+	}
+	return manifest.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+}
+
+func isHTTP(s string) bool {
+	l := strings.ToLower(s)
+	return strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "http://")
+}
+
+func firstEnv(names ...string) string {
+	for _, n := range names {
+		if v := os.Getenv(n); v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,95 @@
+// Command skills-mcp builds, inspects, verifies and serves bundles of Agent
+// Skills over the Model Context Protocol.
+//
+// This package is only the command line: kong wiring around the manifest,
+// build, serve and pull packages. It is the one place that exits.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/alecthomas/kong"
+)
+
+// version is the tool's version, set at link time with -ldflags "-X main.version=…".
+var version = "dev"
+
+// CLI is the command tree.
+type CLI struct {
+	Build   BuildCmd         `cmd:"" help:"Scan skill libraries and write one content-addressed bundle (.skb)."`
+	Lint    LintCmd          `cmd:"" help:"Validate and lint skill libraries; exit 1 when a skill is withheld."`
+	Inspect InspectCmd       `cmd:"" help:"Describe a bundle: id, libraries, skills, files, warnings, findings."`
+	Verify  VerifyCmd        `cmd:"" help:"Re-hash every blob of a bundle against its manifest; with --trust, also require a trusted signature."`
+	Serve   ServeCmd         `cmd:"" default:"withargs" help:"Serve bundles (or library folders) over MCP: stdio, or streamable HTTP with --http."`
+	Keygen  KeygenCmd        `cmd:"" help:"Write an Ed25519 signing key pair (OpenSSH private key, ssh-ed25519, allowed_signers and minisign public keys)."`
+	Sign    SignCmd          `cmd:"" help:"Sign a bundle's manifest (SSHSIG and minisign); the bundle id does not change."`
+	Export  ExportCmd        `cmd:"" help:"Write a bundle as manifest.json, its signatures, blobs/sha256/<hex> and SHA256SUMS, for stock tools."`
+	Pull    PullCmd          `cmd:"" help:"Copy skills to disk from a bundle, an https bundle, an export folder or a live SEP-2640 server, verifying every byte."`
+	Version kong.VersionFlag `help:"Print the version and exit."`
+}
+
+// Exit statuses. verify and pull use exitFailed for a tampered or corrupt
+// bundle (and pull for skills it abandoned), exitUnsigned and exitUntrusted
+// when --trust is not met.
+const (
+	exitOK        = 0
+	exitFailed    = 1 // the command failed; verify: the bundle is tampered or corrupt
+	exitUsage     = 2 // bad command line, unreadable key or trust file
+	exitUnsigned  = 3 // --trust: the bundle carries no signature
+	exitUntrusted = 4 // --trust: signatures, but none valid by a trusted key
+)
+
+// exitError carries a specific exit status up to main.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	args, serverArgv := splitCommand(args)
+	var cli CLI
+	parser, err := kong.New(&cli,
+		kong.Name("skills-mcp"),
+		kong.Description("Publish Agent Skills (folders with SKILL.md) to AI agents over MCP, from immutable, verifiable bundles."),
+		kong.UsageOnError(),
+		kong.Vars{"version": version},
+	)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "skills-mcp: error: %v\n", err)
+		return exitUsage
+	}
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "skills-mcp: error: %v\n", err)
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	kctx.BindTo(ctx, (*context.Context)(nil))
+	kctx.Bind(log)
+	kctx.Bind(serverArgv)
+	if err := kctx.Run(); err != nil {
+		code := exitFailed
+		var ee *exitError
+		if errors.As(err, &ee) {
+			code = ee.code
+		}
+		fmt.Fprintf(os.Stderr, "skills-mcp: error: %v\n", err)
+		return code
+	}
+	return exitOK
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"skills-mcp": func() { os.Exit(run(os.Args[1:])) },
+	})
+}
+
+// TestScript runs the CLI scripts in testdata/script. Each script starts in a
+// fresh work folder; $TESTDATA is the repository's testdata folder.
+func TestScript(t *testing.T) {
+	testdata, err := filepath.Abs("../../testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(e *testscript.Env) error {
+			e.Setenv("TESTDATA", testdata)
+			e.Setenv("SKILLS_CACHE_DIR", filepath.Join(e.WorkDir, ".cache"))
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// tamper FILE OLD NEW replaces the first OLD in FILE with NEW.
+			"tamper": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 3 || neg {
+					ts.Fatalf("usage: tamper FILE OLD NEW")
+				}
+				data := ts.ReadFile(args[0])
+				if !strings.Contains(data, args[1]) {
+					ts.Fatalf("%s does not contain %q", args[0], args[1])
+				}
+				ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strings.Replace(data, args[1], args[2], 1)), 0o644))
+			},
+			// truncate FILE SIZE cuts FILE to SIZE bytes.
+			"truncate": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 2 || neg {
+					ts.Fatalf("usage: truncate FILE SIZE")
+				}
+				n, err := strconv.ParseInt(args[1], 10, 64)
+				ts.Check(err)
+				ts.Check(os.Truncate(ts.MkAbs(args[0]), n))
+			},
+		},
+	})
+}

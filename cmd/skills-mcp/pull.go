@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/pull"
+)
+
+// PullCmd is `skills-mcp pull`.
+type PullCmd struct {
+	Skills []string `arg:"" optional:"" placeholder:"SKILL" help:"Skills to pull: a bare name when unique, NS/NAME, the skill path, or the full skill:// URI."`
+
+	From    string `name:"from" placeholder:"X.skb|https://…/X.skb#sha256=<hex>|DIR" help:"Pull from a bundle file, a bundle over https (pinned by #sha256=<hex>), or a folder written by export."`
+	URL     string `name:"url" placeholder:"http://HOST:PORT/mcp" help:"Pull from a live SEP-2640 server over streamable HTTP."`
+	Command bool   `name:"command" help:"Pull from a live SEP-2640 server run over stdio: everything after --command is the server's command line (CMD ARGS…), so put it last."`
+
+	List     bool   `help:"List the skills the source offers and exit."`
+	All      bool   `help:"Pull every skill."`
+	To       string `default:"." placeholder:"DIR" help:"Folder to write skills into (created if missing)."`
+	KeepPath bool   `name:"keep-path" help:"Write each skill to DIR/<skill path> (namespace and folders) instead of DIR/<name>."`
+	Force    bool   `help:"Overwrite files of an existing skill folder that differ; extra files are kept."`
+	Sync     bool   `help:"Update existing skill folders in place: keep files that match, fetch what differs, delete files the skill no longer has."`
+	DryRun   bool   `name:"dry-run" help:"Read and verify everything, write nothing."`
+	JSON     bool   `name:"json" help:"Print a machine-readable summary (or listing) as JSON on stdout."`
+	Trust    string `placeholder:"FILE" help:"Require a valid signature by a key in FILE (allowed_signers, ssh-ed25519 lines or a minisign public key), checked before anything is written. Bundle and export sources only."`
+
+	LegacyProtocol bool  `name:"legacy-protocol" help:"Talk protocol revision 2025-11-25 to a live server instead of negotiating."`
+	MaxDownload    int64 `name:"max-download-bytes" env:"SKILLS_MAX_DOWNLOAD_BYTES" default:"268435456" help:"Largest bundle to download over https."`
+}
+
+// commandArgv is the server command line that followed `pull --command`,
+// cut from the arguments before flag parsing (see splitCommand).
+type commandArgv []string
+
+// splitCommand cuts `pull … --command CMD ARGS…` so that CMD ARGS… reach the
+// pull command untouched: they are the server's arguments, not ours. It
+// leaves a bare --command flag in their place.
+func splitCommand(args []string) ([]string, commandArgv) {
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i], "-") {
+		i++
+	}
+	if i == len(args) || args[i] != "pull" {
+		return args, nil
+	}
+	for j := i + 1; j < len(args); j++ {
+		if args[j] == "--" {
+			break
+		}
+		if args[j] == "--command" {
+			return args[: j+1 : j+1], commandArgv(args[j+1:])
+		}
+	}
+	return args, nil
+}
+
+// Run opens the source, then lists or pulls.
+func (c *PullCmd) Run(ctx context.Context, argv commandArgv) error {
+	n := 0
+	for _, given := range []bool{c.From != "", c.URL != "", c.Command} {
+		if given {
+			n++
+		}
+	}
+	if n != 1 {
+		return &exitError{exitUsage, errors.New("pull: give exactly one source: --from X.skb|URL|DIR, --url http://…/mcp or --command CMD ARGS…")}
+	}
+	if c.Command && len(argv) == 0 {
+		return &exitError{exitUsage, errors.New("pull: --command needs the server's command line after it: --command CMD ARGS…")}
+	}
+	var trusted []manifest.TrustedKey
+	if c.Trust != "" {
+		if c.From == "" {
+			return &exitError{exitUsage, errors.New("pull: --trust applies to bundles and exports; a live server's digests are unsigned (SEP-2640)")}
+		}
+		var err error
+		if trusted, err = loadTrust(c.Trust); err != nil {
+			return err
+		}
+	}
+	src, err := c.open(ctx, argv, trusted)
+	if err != nil {
+		switch {
+		case errors.Is(err, pull.ErrUnsigned):
+			return &exitError{exitUnsigned, fmt.Errorf("pull: unsigned: %w", err)}
+		case errors.Is(err, manifest.ErrUntrusted), errors.Is(err, manifest.ErrBadSignature):
+			return &exitError{exitUntrusted, fmt.Errorf("pull: untrusted: %w", err)}
+		}
+		return fmt.Errorf("pull: %w", err)
+	}
+	defer src.Close()
+	note := func(format string, args ...any) { fmt.Fprintf(os.Stderr, "skills-mcp: "+format+"\n", args...) }
+	switch {
+	case src.Kind == "server":
+		note("note: %s is a live server: its digests are unsigned (SEP-2640); they prove the files arrived as listed, not who wrote them", src.Name)
+	case src.Signed:
+		note("%s: %s signed by %s", src.Name, src.ID, src.SignedBy)
+	default:
+		note("note: %s: %s; signatures not checked (use --trust FILE to require a trusted signature)", src.Name, src.ID)
+	}
+	for _, w := range src.Warnings {
+		note("warning: skipped: %s", w)
+	}
+	if c.List {
+		return c.list(src)
+	}
+	skills, err := src.Select(ctx, c.Skills, c.All)
+	if err != nil {
+		return &exitError{exitFailed, fmt.Errorf("pull: %w", err)}
+	}
+	opt := pull.Options{To: c.To, KeepPath: c.KeepPath, Force: c.Force, Sync: c.Sync, DryRun: c.DryRun,
+		Progress: progress("pulling"), Logf: func(format string, args ...any) { note(format, args...) }}
+	res, err := pull.Pull(ctx, src, skills, opt)
+	if res != nil {
+		if c.JSON {
+			if jerr := writeJSON(os.Stdout, res); jerr != nil && err == nil {
+				err = jerr
+			}
+		}
+		dry := ""
+		if res.DryRun {
+			dry = " (dry run: nothing written)"
+		}
+		note("done: %d skill(s), %d file(s) written, %d kept, %d deleted, %d failed%s", len(res.Skills), res.Written, res.Kept, res.Deleted, res.Failed, dry)
+	}
+	if err != nil {
+		return fmt.Errorf("pull: %w", err)
+	}
+	return nil
+}
+
+func (c *PullCmd) open(ctx context.Context, argv commandArgv, trusted []manifest.TrustedKey) (*pull.Source, error) {
+	proto := ""
+	if c.LegacyProtocol {
+		proto = pull.LegacyProtocol
+	}
+	switch {
+	case c.URL != "":
+		l := strings.ToLower(c.URL)
+		if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") {
+			return nil, fmt.Errorf("--url %q: want an http:// or https:// MCP endpoint", c.URL)
+		}
+		return pull.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: c.URL},
+			pull.ConnectOptions{Name: c.URL, ProtocolVersion: proto, Version: version})
+	case c.Command:
+		stderr := &tailBuffer{max: 4 << 10}
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Stderr = stderr
+		src, err := pull.Connect(ctx, &mcp.CommandTransport{Command: cmd},
+			pull.ConnectOptions{Name: strings.Join(argv, " "), ProtocolVersion: proto, Version: version})
+		if err != nil {
+			if tail := strings.TrimSpace(stderr.String()); tail != "" {
+				err = fmt.Errorf("%w\nserver stderr (last lines):\n%s", err, tail)
+			}
+			return nil, err
+		}
+		return src, nil
+	case isHTTP(c.From):
+		return pull.Download(ctx, c.From, pull.DownloadOptions{MaxBytes: c.MaxDownload}, trusted)
+	}
+	fi, err := os.Stat(c.From)
+	if err != nil {
+		return nil, err
+	}
+	if fi.IsDir() {
+		return pull.OpenExport(c.From, trusted)
+	}
+	return pull.OpenBundle(c.From, trusted)
+}
+
+func (c *PullCmd) list(src *pull.Source) error {
+	if c.JSON {
+		return writeJSON(os.Stdout, src.Skills)
+	}
+	for _, sk := range src.Skills {
+		d := strings.Join(strings.Fields(sk.Description), " ")
+		if r := []rune(d); len(r) > 100 {
+			d = string(r[:100]) + "…"
+		}
+		fmt.Printf("%s\t%s\n", sk.Path, d)
+	}
+	return nil
+}
+
+// tailBuffer keeps the last max bytes written to it: a server's stderr, to
+// show when it fails to start.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = t.b[len(t.b)-t.max:]
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}

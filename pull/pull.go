@@ -1,0 +1,330 @@
+// Package pull copies skills to disk from a bundle file, a bundle over
+// https, a folder written by export, or any live SEP-2640 server, verifying
+// every byte.
+//
+// # Invariants
+//
+//   - Every file is checked against the size and sha256 digest its skill
+//     entry lists while it streams into a temporary file next to its target;
+//     nothing unverified is ever renamed into place.
+//   - A skill is written whole or not at all: a failure leaves its folder as
+//     it was (see the comment on writing in write.go for how).
+//   - Paths from a source are untrusted. A skill or file path with an empty,
+//     "." or ".." segment, a backslash, an encoded slash, a NUL or other
+//     control character, or a drive letter is refused, and so is a symlink
+//     anywhere in the destination. Every write goes through an os.Root.
+//   - With trusted keys, a bundle's or export's manifest signature is
+//     checked when the source is opened, before any file is read or written.
+//     A live server's digests are unsigned (SEP-2640), and Source.Signed
+//     says so.
+//   - A file whose local copy already has the listed digest is neither read
+//     from the source nor written: re-pulling an unchanged skill writes
+//     nothing.
+//
+// This package uses manifest and the MCP SDK, never build or serve.
+package pull
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Options configure Pull.
+type Options struct {
+	To       string // destination folder, created if missing; "." if empty
+	KeepPath bool   // write each skill to To/<skill path> rather than To/<name>
+	Force    bool   // overwrite files of an existing folder that differ (extra files are kept)
+	Sync     bool   // update an existing folder in place: fetch what differs, delete what the skill no longer lists
+	DryRun   bool   // read and verify everything, write nothing
+
+	// Progress, if set, is called after each skill with the number done
+	// and the total.
+	Progress func(done, total int)
+	// Logf, if set, receives one line per skill: what was done, or why not.
+	Logf func(format string, args ...any)
+}
+
+// Result summarizes a pull.
+type Result struct {
+	Skills  []SkillResult `json:"skills"`
+	Written int           `json:"written"` // files fetched and written (or, in a dry run, that would be)
+	Kept    int           `json:"kept"`    // files that already matched
+	Deleted int           `json:"deleted"` // stale files deleted (or that would be)
+	Failed  int           `json:"failed"`  // skills abandoned
+	DryRun  bool          `json:"dryRun,omitempty"`
+}
+
+// SkillResult is what happened to one skill.
+type SkillResult struct {
+	URI     string `json:"uri"`
+	Path    string `json:"path"`
+	Dest    string `json:"dest"`   // the skill folder on disk
+	Status  string `json:"status"` // "pulled", "updated", "unchanged" or "failed"
+	Written int    `json:"written"`
+	Kept    int    `json:"kept"`
+	Deleted int    `json:"deleted"`
+	Error   string `json:"error,omitempty"`
+}
+
+// ErrFailed is wrapped by Pull's error when some skills were abandoned;
+// the others were written.
+var ErrFailed = errors.New("skills failed")
+
+// Select resolves skill names to skills. Each name may be a skill's full URI,
+// its skill path ("acme/billing/refunds"), its bare name when no other skill
+// has it ("refunds"), or "<namespace>/<name>" ("acme/refunds"). An exact URI
+// or path wins; otherwise a name matching several skills is an error listing
+// them. A live server is asked with skills/get for a URI or path it does not
+// list (SEP-2640 hosts must load a skill given only its URI; hidden skills
+// are found this way). With all, every skill is selected and names are
+// ignored.
+func (s *Source) Select(ctx context.Context, names []string, all bool) ([]*Skill, error) {
+	if all {
+		return slices.Clone(s.Skills), nil
+	}
+	if len(names) == 0 {
+		return nil, errors.New("nothing selected: give skill names or paths, or --all")
+	}
+	var out []*Skill
+	for _, n := range names {
+		sk, err := s.find(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(out, sk) {
+			out = append(out, sk)
+		}
+	}
+	return out, nil
+}
+
+func (s *Source) find(ctx context.Context, name string) (*Skill, error) {
+	uri := ""
+	p := strings.TrimSuffix(strings.TrimSuffix(name, "/SKILL.md"), "/")
+	if strings.Contains(name, "://") {
+		uri = p + "/SKILL.md"
+	}
+	var byName []*Skill
+	for _, sk := range s.Skills {
+		switch {
+		case sk.URI == uri || sk.Path == p:
+			return sk, nil
+		case sk.Name == p,
+			strings.Count(p, "/") == 1 && strings.HasPrefix(sk.Path, p[:strings.IndexByte(p, '/')+1]) && sk.Name == p[strings.IndexByte(p, '/')+1:]:
+			byName = append(byName, sk)
+		}
+	}
+	switch len(byName) {
+	case 1:
+		return byName[0], nil
+	case 0:
+	default:
+		var paths []string
+		for _, sk := range byName {
+			paths = append(paths, sk.Path)
+		}
+		return nil, fmt.Errorf("skill %q is ambiguous: %s; give the full path", name, strings.Join(paths, ", "))
+	}
+	for _, r := range s.refused {
+		if r.uri != "" && (r.uri == uri || strings.HasSuffix(r.uri, "/"+p+"/SKILL.md") || r.uri == "skill://"+p+"/SKILL.md") {
+			return nil, fmt.Errorf("skill %q was refused: %w", name, r.err)
+		}
+	}
+	if uri == "" && strings.Contains(p, "/") && checkRelPath(p) == nil {
+		segs := strings.Split(p, "/")
+		for i := range segs {
+			segs[i] = url.PathEscape(segs[i])
+		}
+		uri = "skill://" + strings.Join(segs, "/") + "/SKILL.md"
+	}
+	if uri != "" && s.back != nil {
+		sk, err := s.back.get(ctx, uri)
+		if err == nil {
+			s.Skills = append(s.Skills, sk)
+			return sk, nil
+		}
+		if !errors.Is(err, ErrNotFound) {
+			return nil, err
+		}
+	}
+	return nil, fmt.Errorf("skill %q: %w in %s", name, ErrNotFound, s.Name)
+}
+
+// Pull writes skills from src below opt.To. It first maps every skill to
+// its folder (To/<name>, or To/<skill path> with KeepPath) and refuses two
+// skills with one folder. Then, skill by skill, it compares the folder with
+// the skill, fetches and verifies what is missing or different, and renames
+// it into place. An existing folder that differs is an error for that skill
+// unless Sync or Force is set. A skill that fails is left as it was and the
+// others go on; the error then wraps ErrFailed.
+func Pull(ctx context.Context, src *Source, skills []*Skill, opt Options) (*Result, error) {
+	to := opt.To
+	if to == "" {
+		to = "."
+	}
+	logf := opt.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	dirs := make([]string, len(skills))
+	owner := map[string]*Skill{}
+	for i, sk := range skills {
+		dirs[i] = sk.Name
+		if opt.KeepPath {
+			dirs[i] = sk.Path
+		}
+		if err := checkRelPath(dirs[i]); err != nil {
+			return nil, fmt.Errorf("skill %s: destination %q: %w", sk.URI, dirs[i], err)
+		}
+		if o, ok := owner[dirs[i]]; ok {
+			return nil, fmt.Errorf("skills %s and %s would both go to %s; pull them with --keep-path, or one at a time", o.Path, sk.Path, filepath.Join(to, dirs[i]))
+		}
+		owner[dirs[i]] = sk
+	}
+	root, err := openDest(to, opt.DryRun)
+	if err != nil {
+		return nil, err
+	}
+	if root != nil {
+		defer root.Close()
+	}
+	res := &Result{Skills: []SkillResult{}, DryRun: opt.DryRun}
+	var first error
+	for i, sk := range skills {
+		var nested []string
+		for _, d := range dirs {
+			if strings.HasPrefix(d, dirs[i]+"/") {
+				nested = append(nested, d)
+			}
+		}
+		sr := SkillResult{URI: sk.URI, Path: sk.Path, Dest: filepath.Join(to, filepath.FromSlash(dirs[i]))}
+		err := pullSkill(ctx, src, root, sk, dirs[i], nested, opt, &sr)
+		if err != nil {
+			sr.Status, sr.Error = "failed", err.Error()
+			res.Failed++
+			if first == nil {
+				first = fmt.Errorf("%s: %w", sk.Path, err)
+			}
+			logf("fail  %s: %v", sk.Path, err)
+		} else {
+			logf("%s", describe(&sr, len(sk.Files), opt.DryRun))
+		}
+		res.Written += sr.Written
+		res.Kept += sr.Kept
+		res.Deleted += sr.Deleted
+		res.Skills = append(res.Skills, sr)
+		if opt.Progress != nil {
+			opt.Progress(i+1, len(skills))
+		}
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
+	}
+	if res.Failed > 0 {
+		return res, fmt.Errorf("%d of %d skill(s) failed, left as they were (%w); first: %w", res.Failed, len(skills), ErrFailed, first)
+	}
+	return res, nil
+}
+
+func describe(sr *SkillResult, files int, dry bool) string {
+	would := ""
+	if dry {
+		would = "would "
+	}
+	switch sr.Status {
+	case "unchanged":
+		return fmt.Sprintf("ok    %s up to date at %s (%d files)", sr.Path, sr.Dest, files)
+	case "pulled":
+		return fmt.Sprintf("%spull  %s → %s (%d files)", would, sr.Path, sr.Dest, sr.Written)
+	}
+	return fmt.Sprintf("%supdate %s → %s (%d of %d files fetched, %d kept, %d deleted)", would, sr.Path, sr.Dest, sr.Written, files, sr.Kept, sr.Deleted)
+}
+
+// openDest opens the destination folder, creating it unless this is a dry
+// run; a dry run into a folder that does not exist gets a nil root.
+func openDest(to string, dry bool) (*os.Root, error) {
+	if !dry {
+		if err := os.MkdirAll(to, 0o755); err != nil {
+			return nil, fmt.Errorf("destination: %w", err)
+		}
+	}
+	root, err := os.OpenRoot(to)
+	if dry && errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("destination: %w", err)
+	}
+	return root, nil
+}
+
+// pullSkill brings one skill folder up to date, or leaves it as it was.
+func pullSkill(ctx context.Context, src *Source, root *os.Root, sk *Skill, dir string, nested []string, opt Options, sr *SkillResult) error {
+	p, err := scan(root, dir, sk, nested)
+	if err != nil {
+		return err
+	}
+	extra := len(p.stale)
+	if !opt.Sync {
+		p.stale = nil // only --sync deletes; --force overwrites and keeps extra files
+	}
+	sr.Kept = p.kept
+	switch {
+	case !p.exists:
+		sr.Status = "pulled"
+	case len(p.todo) == 0 && len(p.stale) == 0 && (extra == 0 || opt.Force):
+		sr.Status = "unchanged"
+		return nil
+	case !opt.Sync && !opt.Force:
+		return fmt.Errorf("%s exists and differs from the skill (%d of %d files missing or different, %d extra); use --sync to update it or --force to overwrite", sr.Dest, len(p.todo), len(sk.Files), extra)
+	default:
+		sr.Status = "updated"
+	}
+	if opt.DryRun || root == nil {
+		for _, f := range p.todo {
+			if err := verifyOnly(ctx, src.back, f); err != nil {
+				return err
+			}
+		}
+		sr.Written, sr.Deleted = len(p.todo), len(p.stale)
+		return nil
+	}
+	t := &txn{root: root}
+	for _, f := range p.todo {
+		if err := ctx.Err(); err != nil {
+			t.rollback()
+			return err
+		}
+		if err := t.fetch(ctx, src.back, dir, f); err != nil {
+			t.rollback()
+			return err
+		}
+	}
+	if err := t.commit(); err != nil {
+		t.rollback()
+		return err
+	}
+	sr.Written = len(p.todo)
+	if err := removeStale(root, dir, p.stale); err != nil {
+		return fmt.Errorf("files updated, but deleting stale files failed: %w", err)
+	}
+	sr.Deleted = len(p.stale)
+	return nil
+}
+
+func verifyOnly(ctx context.Context, back backend, f *File) error {
+	in, err := back.open(ctx, f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.Path, err)
+	}
+	defer in.Close()
+	return copyVerified(io.Discard, in, f)
+}
