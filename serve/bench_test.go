@@ -1,0 +1,350 @@
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/manifest"
+)
+
+var (
+	benchMu      sync.Mutex
+	benchBundles = map[int]string{} // skill count → bundle file, in tempDir
+)
+
+// benchBundle writes (once per process) a bundle of n skills of three small
+// files each to a file, and returns its path.
+func benchBundle(b *testing.B, n int) string {
+	b.Helper()
+	benchMu.Lock()
+	defer benchMu.Unlock()
+	if p, ok := benchBundles[n]; ok {
+		return p
+	}
+	p := filepath.Join(tempDir, fmt.Sprintf("skills-%d.skb", n))
+	f, err := os.Create(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	writeBundle(b, f, bigFixture(n))
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	benchBundles[n] = p
+	return p
+}
+
+func openBench(b *testing.B, n int) *manifest.Bundle {
+	bu, err := manifest.OpenFile(benchBundle(b, n))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { bu.Close() })
+	return bu
+}
+
+// reportPercentiles reports the median and 99th percentile of d in ms.
+func reportPercentiles(b *testing.B, d []time.Duration, unit string) {
+	if len(d) == 0 {
+		return
+	}
+	slices.Sort(d)
+	b.ReportMetric(float64(d[len(d)/2])/1e6, "p50-ms/"+unit)
+	b.ReportMetric(float64(d[len(d)*99/100])/1e6, "p99-ms/"+unit)
+}
+
+// BenchmarkServeSkillsList pages through skills/list in memory, one page per
+// iteration, with the SDK client, and reports the page latency percentiles,
+// for the default page size and for smaller and larger ones. The "server"
+// runs time the server's own part: the handler and the JSON encoding of its
+// result (the SDK then encodes the envelope and the client decodes it all).
+func BenchmarkServeSkillsList(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("skills=%d/page=%d/server", n, DefaultPageSize), func(b *testing.B) {
+			s := newServer(b, Options{}, openBench(b, n))
+			lat := make([]time.Duration, 0, b.N)
+			cursor := ""
+			b.ResetTimer()
+			for range b.N {
+				start := time.Now()
+				res, err := s.listSkills(context.Background(), nil, &ListSkillsParams{Cursor: cursor})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := json.Marshal(res); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(start))
+				cursor = res.NextCursor
+			}
+			b.StopTimer()
+			reportPercentiles(b, lat, "page")
+		})
+		for _, size := range []int{50, 100, 200} { // 100 is DefaultPageSize
+			for _, p := range protocols {
+				b.Run(fmt.Sprintf("skills=%d/page=%d/%s", n, size, p.name), func(b *testing.B) {
+					s := newServer(b, Options{PageSize: size}, openBench(b, n))
+					cs := connectMem(b, s, p.version, nil)
+					ctx := context.Background()
+					lat := make([]time.Duration, 0, b.N)
+					cursor := ""
+					b.ResetTimer()
+					for range b.N {
+						start := time.Now()
+						res, err := listSkills(ctx, cs, cursor)
+						lat = append(lat, time.Since(start))
+						if err != nil {
+							b.Fatal(err)
+						}
+						cursor = res.NextCursor
+					}
+					b.StopTimer()
+					reportPercentiles(b, lat, "page")
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkServeResourceReadHTTP reads small files over streamable HTTP
+// from 32 concurrent clients and reports requests per second. "sdk" uses
+// 32 Go SDK client sessions (2025-11-25: the 2026-07-28 client would answer
+// repeated reads from its own cache); "raw" posts 2026-07-28 requests with
+// net/http, one connection per client.
+func BenchmarkServeResourceReadHTTP(b *testing.B) {
+	const clients = 32
+	bu := openBench(b, 1000)
+	var uris []string
+	for i := range bu.NumSkills() {
+		sk, err := bu.Skill(i)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, r := range sk.Entry.Resources {
+			uris = append(uris, r.URI)
+		}
+	}
+	s := newServer(b, Options{}, bu)
+	ts := httptest.NewServer(s.HTTPHandler())
+	defer ts.Close()
+	url := ts.URL + Endpoint
+
+	b.Run("sdk", func(b *testing.B) {
+		sessions := make([]*mcp.ClientSession, clients)
+		for i := range sessions {
+			cs, err := newClient(b, nil).Connect(context.Background(),
+				&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: &http.Transport{}}},
+				&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer cs.Close()
+			sessions[i] = cs
+		}
+		var next atomic.Int64
+		b.SetParallelism((clients + 1) / 2) // × GOMAXPROCS (2) goroutines
+		b.ResetTimer()
+		b.RunParallel(func(pb *testing.PB) {
+			i := int(next.Add(1) - 1)
+			cs := sessions[i%clients]
+			for j := i * 997; pb.Next(); j++ {
+				if _, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uris[j%len(uris)]}); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
+	})
+
+	b.Run("raw", func(b *testing.B) {
+		var next atomic.Int64
+		b.SetParallelism((clients + 1) / 2)
+		b.ResetTimer()
+		b.RunParallel(func(pb *testing.PB) {
+			i := int(next.Add(1) - 1)
+			hc := &http.Client{Transport: &http.Transport{}}
+			for j := i * 997; pb.Next(); j++ {
+				uri := uris[j%len(uris)]
+				body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":%q,"_meta":{`+
+					`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`, j, uri)
+				req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+				req.Header.Set("Mcp-Method", "resources/read")
+				req.Header.Set("Mcp-Name", uri)
+				resp, err := hc.Do(req)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				data, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 || !bytes.Contains(data, []byte(`"contents"`)) {
+					b.Errorf("%s: %d %s", uri, resp.StatusCode, data)
+					return
+				}
+			}
+		})
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
+	})
+}
+
+// stdioServer is the built command serving a bundle over stdio, driven with
+// raw JSON-RPC lines.
+type stdioServer struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+func startStdio(b *testing.B, bundle string) *stdioServer {
+	cmd := exec.Command(needBinary(b), "serve", bundle)
+	cmd.Stderr = io.Discard
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	return &stdioServer{cmd, in, bufio.NewReaderSize(out, 1<<20)}
+}
+
+// call writes lines and reads responses until one has the given id.
+func (p *stdioServer) call(b *testing.B, id int, lines ...string) []byte {
+	if _, err := io.WriteString(p.in, strings.Join(lines, "\n")+"\n"); err != nil {
+		b.Fatal(err)
+	}
+	want := []byte(fmt.Sprintf(`"id":%d,`, id))
+	for {
+		line, err := p.out.ReadBytes('\n')
+		if err != nil {
+			b.Fatal(err)
+		}
+		if bytes.Contains(line, want) {
+			return line
+		}
+	}
+}
+
+// peakRSS returns the child's peak resident set so far (VmHWM), in bytes.
+// (The rusage of a child started by a Go program is no use here: Linux
+// counts in it the parent's memory, shared until exec.)
+func (p *stdioServer) peakRSS(b *testing.B) int64 {
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	if err != nil {
+		b.Skip("no /proc to read the peak RSS from")
+	}
+	for line := range strings.SplitSeq(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			var kb int64
+			fmt.Sscanf(strings.TrimSpace(v), "%d kB", &kb)
+			return kb << 10
+		}
+	}
+	b.Fatal("no VmHWM in /proc/PID/status")
+	return 0
+}
+
+// stop closes stdin and waits for the child to exit.
+func (p *stdioServer) stop(b *testing.B) {
+	p.in.Close()
+	if err := p.cmd.Wait(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+const (
+	initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`
+	initDone = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+)
+
+// BenchmarkServeStdioFirstList measures, for a 1,000-skill bundle file, the
+// time from starting `skills-mcp serve` to reading the first skills/list
+// page: initialize, initialized and skills/list are written at once, as a
+// host does. It also reports the CPU time the child used over its whole
+// life (start, three requests, exit), which a loaded machine inflates less.
+func BenchmarkServeStdioFirstList(b *testing.B) {
+	bundle := benchBundle(b, 1000)
+	lat := make([]time.Duration, 0, b.N)
+	var cpu time.Duration
+	b.ResetTimer()
+	for range b.N {
+		start := time.Now()
+		p := startStdio(b, bundle)
+		res := p.call(b, 2, initLine, initDone, `{"jsonrpc":"2.0","id":2,"method":"skills/list","params":{}}`)
+		lat = append(lat, time.Since(start))
+		b.StopTimer()
+		if !bytes.Contains(res, []byte(`"skills":[{`)) {
+			b.Fatalf("skills/list: %s", res)
+		}
+		p.stop(b)
+		cpu += p.cmd.ProcessState.UserTime() + p.cmd.ProcessState.SystemTime()
+		b.StartTimer()
+	}
+	b.StopTimer()
+	reportPercentiles(b, lat, "first-list")
+	b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/run")
+}
+
+// BenchmarkServeStdioPeakRSS serves a 10,000-skill bundle over stdio, lists
+// every skill and resource and reads 3,000 files, then reports the child's
+// peak resident set (VmHWM).
+func BenchmarkServeStdioPeakRSS(b *testing.B) {
+	bundle := benchBundle(b, 10000)
+	var peak int64
+	for range b.N {
+		p := startStdio(b, bundle)
+		p.call(b, 1, initLine, initDone)
+		id := 2
+		for _, method := range []string{"skills/list", "resources/list"} {
+			cursor := ""
+			for {
+				params := "{}"
+				if cursor != "" {
+					params = fmt.Sprintf(`{"cursor":%q}`, cursor)
+				}
+				res := p.call(b, id, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`, id, method, params))
+				id++
+				_, rest, ok := bytes.Cut(res, []byte(`"nextCursor":"`))
+				if !ok {
+					break
+				}
+				cursor = string(rest[:bytes.IndexByte(rest, '"')])
+			}
+		}
+		for i := range 3000 {
+			uri := fmt.Sprintf("skill://ns%d/skill-%05d/references/guide.md", (i*3)%10, i*3)
+			res := p.call(b, id, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":%q}}`, id, uri))
+			if !bytes.Contains(res, []byte(`"contents"`)) {
+				b.Fatalf("%s: %s", uri, res)
+			}
+			id++
+		}
+		peak = max(peak, p.peakRSS(b))
+		p.stop(b)
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "MiB-peak-rss")
+}

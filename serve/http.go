@@ -1,0 +1,192 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Endpoint is the only HTTP path a server answers; any other path is 404.
+const Endpoint = "/mcp"
+
+// shutdownGrace is how long ListenAndServe waits for requests in flight
+// when its context is cancelled.
+const shutdownGrace = 10 * time.Second
+
+// HTTPHandler returns the streamable HTTP handler, in stateless mode: every
+// POST is answered on its own, so both protocol revisions work (2026-07-28
+// is stateless by design, and 2025-11-25 clients are answered without a
+// session) and replicas behind any load balancer serve the same answers.
+//
+// It answers only at Endpoint. Every request must name, in its Host header
+// and in its Origin header when there is one, a loopback host (localhost,
+// 127.0.0.0/8, ::1) or one of allowedHosts (a host name, or host:port to
+// pin the port); anything else gets 403 with no body, which defeats DNS
+// rebinding from a browser. This check replaces the SDK's own localhost
+// protection, which knows no allow-list.
+func (s *Server) HTTPHandler(allowedHosts ...string) http.Handler {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
+		Stateless:                  true,
+		DisableLocalhostProtection: true,
+		Logger:                     s.sdkLog,
+	})
+	allowed := newHostPolicy(allowedHosts)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !allowed.allows(r.Host) {
+			s.log.Warn("http: refused host", "host", r.Host, "remote", r.RemoteAddr)
+			w.WriteHeader(http.StatusForbidden)
+			return
+		}
+		if o := r.Header.Get("Origin"); o != "" && !allowed.allowsOrigin(o) {
+			s.log.Warn("http: refused origin", "origin", o, "remote", r.RemoteAddr)
+			w.WriteHeader(http.StatusForbidden)
+			return
+		}
+		if r.URL.Path != Endpoint {
+			http.NotFound(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+type hostPolicy struct {
+	names map[string]bool // lower-case host names and host:port pairs
+}
+
+func newHostPolicy(allowed []string) *hostPolicy {
+	p := &hostPolicy{names: map[string]bool{}}
+	for _, h := range allowed {
+		h = strings.ToLower(strings.TrimSpace(h))
+		if h != "" {
+			p.names[strings.TrimSuffix(h, ".")] = true
+		}
+	}
+	return p
+}
+
+// allows reports whether a Host header value names an allowed host.
+func (p *hostPolicy) allows(hostport string) bool {
+	hostport = strings.ToLower(hostport)
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
+	if host == "" {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	if a, err := netip.ParseAddr(host); err == nil && a.Unmap().IsLoopback() && a.Zone() == "" {
+		return true
+	}
+	return p.names[host] || p.names[hostport]
+}
+
+// allowsOrigin reports whether an Origin header names an allowed host.
+// "null" (a sandboxed or file: page) is refused.
+func (p *hostPolicy) allowsOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" || u.Scheme != "http" && u.Scheme != "https" {
+		return false
+	}
+	return p.allows(u.Host)
+}
+
+// ListenAndServe serves HTTPHandler at http://addr/mcp until ctx is
+// cancelled, then stops accepting connections and waits up to 10 seconds
+// for requests in flight (subscription streams are ended at once).
+//
+// addr is [HOST:]PORT. With no host (or an empty one, as in ":8080") it
+// binds 127.0.0.1, not every interface. Binding every interface (0.0.0.0 or
+// ::) requires allowedHosts: the names clients will use to reach the server.
+// A specific bind address is allowed as a host name too.
+func (s *Server) ListenAndServe(ctx context.Context, addr string, allowedHosts []string) error {
+	hostport, err := bindAddress(addr)
+	if err != nil {
+		return err
+	}
+	host, _, _ := net.SplitHostPort(hostport)
+	if a, err := netip.ParseAddr(host); err == nil && a.IsUnspecified() {
+		if len(allowedHosts) == 0 {
+			return fmt.Errorf("serve: binding %s exposes the server on every interface: give the host names clients use (SKILLS_ALLOWED_HOSTS or --allowed-hosts)", hostport)
+		}
+	} else {
+		allowedHosts = append(allowedHosts[:len(allowedHosts):len(allowedHosts)], host)
+	}
+	ln, err := net.Listen("tcp", hostport)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return s.serveListener(ctx, ln, allowedHosts)
+}
+
+// bindAddress turns [HOST:]PORT into HOST:PORT, defaulting HOST to 127.0.0.1.
+func bindAddress(addr string) (string, error) {
+	host, port := "", addr
+	if i := strings.LastIndexByte(addr, ':'); i >= 0 {
+		h, p, err := net.SplitHostPort(addr)
+		if err != nil {
+			return "", fmt.Errorf("serve: http address %q: want [HOST:]PORT", addr)
+		}
+		host, port = h, p
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return "", fmt.Errorf("serve: http address %q: port %q is not a number from 0 to 65535", addr, port)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port), nil
+}
+
+func (s *Server) serveListener(ctx context.Context, ln net.Listener, allowedHosts []string) error {
+	streams, endStreams := context.WithCancel(context.Background())
+	defer endStreams()
+	h := s.HTTPHandler(allowedHosts...)
+	srv := &http.Server{
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			// A subscriptions/listen stream (2026-07-28) stays open until the
+			// client leaves; end it when shutting down, so draining does not
+			// wait for it.
+			if strings.TrimSpace(r.Header.Get("Mcp-Method")) == "subscriptions/listen" {
+				ctx, cancel := context.WithCancel(r.Context())
+				defer cancel()
+				defer context.AfterFunc(streams, cancel)()
+				r = r.WithContext(ctx)
+			}
+			h.ServeHTTP(w, r)
+		}),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	srv.RegisterOnShutdown(endStreams)
+	s.log.Info("listening on http://" + ln.Addr().String() + Endpoint)
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	err := srv.Shutdown(sctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		s.log.Warn("http: requests still running after the shutdown grace period; closing")
+		srv.Close()
+	}
+	<-done
+	s.log.Info("http server stopped")
+	return nil
+}

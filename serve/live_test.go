@@ -1,0 +1,705 @@
+package serve
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/build"
+)
+
+// skillMD is a SKILL.md for a skill folder named name.
+func skillMD(name, desc string) string {
+	return fmt.Sprintf("---\nname: %s\ndescription: %s\n---\n# %s\n", name, desc, name)
+}
+
+// writeFiles writes path → content under dir.
+func writeFiles(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for p, c := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// eventually polls cond until it holds or 10 s pass.
+func eventually(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// startLive builds a Live server and runs it until the test ends.
+func startLive(t testing.TB, opt LiveOptions) *Live {
+	t.Helper()
+	if opt.Server.Logger == nil {
+		opt.Server.Logger = testLogger(t)
+	}
+	if opt.Debounce == 0 {
+		opt.Debounce = 20 * time.Millisecond
+	}
+	l, err := NewLive(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- l.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+		if err := l.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return l
+}
+
+// events records notifications in arrival order.
+type events struct {
+	mu  sync.Mutex
+	got []string
+}
+
+func (e *events) add(s string) { e.mu.Lock(); e.got = append(e.got, s); e.mu.Unlock() }
+
+func (e *events) list() []string { e.mu.Lock(); defer e.mu.Unlock(); return slices.Clone(e.got) }
+
+func (e *events) count(s string) int {
+	n := 0
+	for _, g := range e.list() {
+		if g == s {
+			n++
+		}
+	}
+	return n
+}
+
+func (e *events) options() *mcp.ClientOptions {
+	return &mcp.ClientOptions{
+		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) { e.add("list_changed") },
+		ToolListChangedHandler:     func(context.Context, *mcp.ToolListChangedRequest) { e.add("tools_changed") },
+		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
+			e.add("updated " + r.Params.URI)
+		},
+	}
+}
+
+// digestOf returns the digest skills/get reports for the file uri of the
+// skill skillURI, or "" when the skill or the file is not served.
+func digestOf(t testing.TB, cs *mcp.ClientSession, skillURI, uri string) string {
+	t.Helper()
+	res, err := getSkill(context.Background(), cs, skillURI)
+	if err != nil {
+		return ""
+	}
+	var e entry
+	if err := json.Unmarshal(res.Skill, &e); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range e.Resources {
+		if r.URI == uri {
+			return r.Digest
+		}
+	}
+	return ""
+}
+
+func served(t testing.TB, cs *mcp.ClientSession) []string {
+	t.Helper()
+	return entryURIs(t, allSkills(t, cs))
+}
+
+// TestLiveEdits edits, adds and removes skill files under a watched folder
+// and sees each change reach a client, with a list_changed notification,
+// over both protocol revisions. Rescans are off: the watch alone does it.
+func TestLiveEdits(t *testing.T) {
+	for _, p := range protocols {
+		t.Run(p.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, map[string]string{
+				"alpha/SKILL.md":       skillMD("alpha", "First."),
+				"alpha/notes/guide.md": "Guide v1\n",
+				"beta/SKILL.md":        skillMD("beta", "Second."),
+			})
+			l := startLive(t, LiveOptions{Build: build.Options{Libraries: []build.Library{{Namespace: "lib", Root: dir}}}})
+			var ev events
+			cs := connectMem(t, l.Server(), p.version, ev.options())
+			const alpha, guide = "skill://lib/alpha/SKILL.md", "skill://lib/alpha/notes/guide.md"
+
+			// The notification stream may open after Connect returns
+			// (2026-07-28): change a probe file until one arrives.
+			for i := 0; ev.count("list_changed") == 0; i++ {
+				writeFiles(t, dir, map[string]string{"beta/probe.md": fmt.Sprint("probe ", i, "\n")})
+				wait := time.Now().Add(500 * time.Millisecond)
+				for ev.count("list_changed") == 0 && time.Now().Before(wait) {
+					time.Sleep(10 * time.Millisecond)
+				}
+				if i > 20 {
+					t.Fatal("no list_changed notification")
+				}
+			}
+
+			step := func(what string, change func(), done func() bool) {
+				t.Helper()
+				n := ev.count("list_changed")
+				change()
+				eventually(t, what, done)
+				eventually(t, what+": list_changed", func() bool { return ev.count("list_changed") > n })
+			}
+			before := digestOf(t, cs, alpha, guide)
+			if before == "" {
+				t.Fatal("guide.md not served")
+			}
+			step("an edited file", func() {
+				writeFiles(t, dir, map[string]string{"alpha/notes/guide.md": "Guide v2, longer\n"})
+			}, func() bool { d := digestOf(t, cs, alpha, guide); return d != "" && d != before })
+			step("a new skill", func() {
+				writeFiles(t, dir, map[string]string{"gamma/deep/SKILL.md": skillMD("deep", "Third.")})
+			}, func() bool { return slices.Contains(served(t, cs), "skill://lib/gamma/deep/SKILL.md") })
+			// gamma/deep was created after the watch started: it is watched.
+			deep := "skill://lib/gamma/deep/SKILL.md"
+			old := digestOf(t, cs, deep, deep)
+			step("an edit in a new folder", func() {
+				writeFiles(t, dir, map[string]string{"gamma/deep/SKILL.md": skillMD("deep", "Third, edited.")})
+			}, func() bool { d := digestOf(t, cs, deep, deep); return d != "" && d != old })
+			step("a removed file", func() {
+				if err := os.Remove(filepath.Join(dir, "alpha/notes/guide.md")); err != nil {
+					t.Fatal(err)
+				}
+			}, func() bool { return digestOf(t, cs, alpha, guide) == "" })
+			step("a removed skill", func() {
+				if err := os.RemoveAll(filepath.Join(dir, "beta")); err != nil {
+					t.Fatal(err)
+				}
+			}, func() bool { return !slices.Contains(served(t, cs), "skill://lib/beta/SKILL.md") })
+			if st := l.Status(); st.Watch != "on" || st.WatchedFolders == 0 || len(st.Warnings) != 0 {
+				t.Errorf("status %+v", st)
+			}
+		})
+	}
+}
+
+// TestLiveSubscriptions: a subscribed file gets notifications/resources/
+// updated when its digest changes, and only then; after unsubscribing, no
+// more; a subscribed file that disappears is reported too.
+func TestLiveSubscriptions(t *testing.T) {
+	for _, p := range protocols {
+		t.Run(p.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, map[string]string{
+				"alpha/SKILL.md":  skillMD("alpha", "First."),
+				"alpha/notes.md":  "notes 0\n",
+				"alpha/other.md":  "other 0\n",
+				"beta/SKILL.md":   skillMD("beta", "Second."),
+				"beta/refs/a.txt": "a\n",
+			})
+			l := startLive(t, LiveOptions{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: dir}}}})
+			var ev events
+			cs := connectMem(t, l.Server(), p.version, ev.options())
+			ctx := context.Background()
+			const notes, beta = "skill://alpha/notes.md", "skill://beta/SKILL.md"
+			for _, u := range []string{notes, beta} {
+				if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: u}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			version := 0
+			edit := func(rel string) {
+				t.Helper()
+				version++
+				content := fmt.Sprintf("version %d\n", version)
+				if rel == "beta/SKILL.md" {
+					content = skillMD("beta", fmt.Sprintf("Second, version %d.", version))
+				}
+				writeFiles(t, dir, map[string]string{rel: content})
+				if err := l.Refresh(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// Under 2026-07-28 the subscription streams open in the
+			// background: edit both until each has reported once.
+			for i := 0; ev.count("updated "+notes) == 0 || ev.count("updated "+beta) == 0; i++ {
+				if i > 50 {
+					t.Fatalf("subscriptions never reported: %v", ev.list())
+				}
+				edit("alpha/notes.md")
+				edit("beta/SKILL.md")
+				time.Sleep(20 * time.Millisecond)
+			}
+			// A barrier: the update for beta, which comes after everything
+			// sent before it on the same session.
+			barrier := func() []string {
+				t.Helper()
+				n := ev.count("updated " + beta)
+				start := len(ev.list())
+				edit("beta/SKILL.md")
+				eventually(t, "the barrier update", func() bool { return ev.count("updated "+beta) > n })
+				return ev.list()[start:]
+			}
+			barrier()
+
+			mark := len(ev.list())
+			edit("alpha/other.md") // not subscribed, same skill
+			edit("alpha/notes.md")
+			eventually(t, "the update of notes.md", func() bool { return ev.count("updated "+notes) > 0 && len(ev.list()) > mark })
+			got := barrier()
+			var updates []string
+			for _, e := range append(ev.list()[mark:len(ev.list())-len(got)], got...) {
+				if strings.HasPrefix(e, "updated ") {
+					updates = append(updates, e)
+				}
+			}
+			if want := []string{"updated " + notes, "updated " + beta}; !slices.Equal(updates, want) {
+				t.Errorf("updates %q, want %q", updates, want)
+			}
+
+			if err := cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: notes}); err != nil {
+				t.Fatal(err)
+			}
+			mark = len(ev.list())
+			edit("alpha/notes.md")
+			got = barrier()
+			for _, e := range ev.list()[mark:] {
+				if e == "updated "+notes {
+					t.Errorf("update of %s after unsubscribing: %q", notes, got)
+				}
+			}
+
+			// A subscribed file that disappears is reported.
+			const a = "skill://beta/refs/a.txt"
+			if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: a}); err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; ev.count("updated "+a) == 0; i++ {
+				if i > 50 {
+					t.Fatalf("the subscription to %s never reported", a)
+				}
+				edit("beta/refs/a.txt")
+				time.Sleep(20 * time.Millisecond)
+			}
+			n := ev.count("updated " + a)
+			if err := os.Remove(filepath.Join(dir, "beta/refs/a.txt")); err != nil {
+				t.Fatal(err)
+			}
+			if err := l.Refresh(ctx); err != nil {
+				t.Fatal(err)
+			}
+			eventually(t, "the update of a removed file", func() bool { return ev.count("updated "+a) > n })
+		})
+	}
+}
+
+// TestLiveNoChange: a rescan that finds nothing new swaps nothing.
+func TestLiveNoChange(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"alpha/SKILL.md": skillMD("alpha", "First.")})
+	l := startLive(t, LiveOptions{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: dir}}}})
+	snap := l.Server().Snapshot()
+	for range 3 {
+		if err := l.Refresh(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if l.Server().Snapshot() != snap {
+		t.Error("an unchanged rescan swapped the catalog")
+	}
+	// Touching a file (new time, same bytes) rebuilds the same bundle.
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(filepath.Join(dir, "alpha/SKILL.md"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if l.Server().Snapshot() != snap {
+		t.Error("a touched file swapped the catalog")
+	}
+	if st := l.Status(); st.Scans != 5 || st.Watch != "off" {
+		t.Errorf("status %+v", st)
+	}
+}
+
+// TestLiveConfig adds, re-points, breaks and removes libraries through the
+// configuration file; the command line's libraries and --no-scripts stay.
+func TestLiveConfig(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"cli/fixed/SKILL.md":   skillMD("fixed", "From the command line."),
+		"one/alpha/SKILL.md":   skillMD("alpha", "In one."),
+		"one/alpha/run.sh":     "echo hi\n",
+		"two/beta/SKILL.md":    skillMD("beta", "In two."),
+		"three/gamma/SKILL.md": skillMD("gamma", "In three."),
+	})
+	cfg := filepath.Join(dir, "skills.json")
+	setConfig := func(s string) {
+		t.Helper()
+		if err := os.WriteFile(cfg, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	setConfig(`{"libraries": [{"namespace": "one", "root": "one"}], "noScripts": false}`)
+	l := startLive(t, LiveOptions{
+		NoWatch:    true,
+		ConfigFile: cfg,
+		Build:      build.Options{Libraries: []build.Library{{Namespace: "cli", Root: filepath.Join(dir, "cli")}}, NoScripts: true},
+	})
+	cs := connectMem(t, l.Server(), "", nil)
+	ctx := context.Background()
+	refresh := func() error { t.Helper(); return l.Refresh(ctx) }
+	want := func(uris ...string) {
+		t.Helper()
+		if got := served(t, cs); !slices.Equal(got, uris) {
+			t.Fatalf("served %q, want %q", got, uris)
+		}
+	}
+	want("skill://cli/fixed/SKILL.md", "skill://one/alpha/SKILL.md")
+	if d := digestOf(t, cs, "skill://one/alpha/SKILL.md", "skill://one/alpha/run.sh"); d != "" {
+		t.Error("the file's noScripts:false undid --no-scripts")
+	}
+
+	setConfig(`{"libraries": [{"namespace": "one", "root": "one"}, {"namespace": "two", "root": "two"}]}`)
+	if err := refresh(); err != nil {
+		t.Fatal(err)
+	}
+	want("skill://cli/fixed/SKILL.md", "skill://one/alpha/SKILL.md", "skill://two/beta/SKILL.md")
+
+	setConfig(`{"libraries": [{"namespace": "one", "root": "one"}, {"namespace": "two", "root": "three"}]}`)
+	if err := refresh(); err != nil {
+		t.Fatal(err)
+	}
+	want("skill://cli/fixed/SKILL.md", "skill://one/alpha/SKILL.md", "skill://two/gamma/SKILL.md")
+
+	snap := l.Server().Snapshot()
+	for _, broken := range []string{
+		`{"libraries": [{"namespace": "one", "root": "one"}`,              // bad JSON
+		`{"libraries": [{"namespace": "cli", "root": "one"}]}`,            // clashes with the command line
+		`{"libraries": [{"namespace": "one", "root": "one", "x": true}]}`, // unknown field
+		`{"libs": []}`,
+	} {
+		setConfig(broken)
+		err := refresh()
+		if err == nil {
+			t.Fatalf("config %s was accepted", broken)
+		}
+		if l.Server().Snapshot() != snap {
+			t.Fatalf("config %s changed the catalog", broken)
+		}
+		st := l.Status()
+		if len(st.Warnings) != 1 || !strings.Contains(st.Warnings[0], "config reload failed, previous libraries kept") ||
+			strings.Contains(st.Warnings[0], dir) {
+			t.Errorf("config %s: warnings %q", broken, st.Warnings)
+		}
+	}
+	want("skill://cli/fixed/SKILL.md", "skill://one/alpha/SKILL.md", "skill://two/gamma/SKILL.md")
+
+	setConfig(`{"libraries": [{"namespace": "two", "root": "two"}], "lint": false}`)
+	if err := refresh(); err != nil {
+		t.Fatal(err)
+	}
+	want("skill://cli/fixed/SKILL.md", "skill://two/beta/SKILL.md")
+	if st := l.Status(); len(st.Warnings) != 0 || len(st.Libraries) != 2 {
+		t.Errorf("status after a good config: %+v", st)
+	}
+	if err := os.Remove(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if err := refresh(); err == nil {
+		t.Error("a missing config file was accepted")
+	}
+	want("skill://cli/fixed/SKILL.md", "skill://two/beta/SKILL.md")
+}
+
+// TestLiveLibraryFailure: a library whose folder disappears keeps serving
+// its last build with a warning, while the others keep changing; it
+// recovers when the folder is back. A single library that cannot be built
+// at the start is an error.
+func TestLiveLibraryFailure(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"a/alpha/SKILL.md": skillMD("alpha", "A."),
+		"b/beta/SKILL.md":  skillMD("beta", "B."),
+	})
+	libs := []build.Library{{Namespace: "a", Root: filepath.Join(dir, "a")}, {Namespace: "b", Root: filepath.Join(dir, "b")}}
+	l := startLive(t, LiveOptions{NoWatch: true, Build: build.Options{Libraries: libs}})
+	cs := connectMem(t, l.Server(), "2025-11-25", nil)
+	ctx := context.Background()
+	if err := os.Rename(filepath.Join(dir, "b"), filepath.Join(dir, "b-gone")); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, map[string]string{"a/second/SKILL.md": skillMD("second", "A2.")})
+	err := l.Refresh(ctx)
+	if err == nil || !strings.Contains(err.Error(), "library b") {
+		t.Fatalf("refresh with a missing library: %v", err)
+	}
+	want := []string{"skill://a/alpha/SKILL.md", "skill://a/second/SKILL.md", "skill://b/beta/SKILL.md"}
+	if got := served(t, cs); !slices.Equal(got, want) {
+		t.Fatalf("served %q, want %q", got, want)
+	}
+	st := l.Status()
+	if len(st.Warnings) != 1 || !strings.Contains(st.Warnings[0], "library b: rebuild failed, serving its previous build") ||
+		strings.Contains(st.Warnings[0], dir) || !strings.Contains(st.Warnings[0], "<b>") {
+		t.Errorf("warnings %q", st.Warnings)
+	}
+	if lb := st.Libraries[1]; lb.Namespace != "b" || !lb.Serving || lb.Error == "" {
+		t.Errorf("library b status %+v", lb)
+	}
+	if err := os.Rename(filepath.Join(dir, "b-gone"), filepath.Join(dir, "b")); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if st := l.Status(); len(st.Warnings) != 0 {
+		t.Errorf("warnings after recovery %q", st.Warnings)
+	}
+
+	_, err = NewLive(LiveOptions{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: filepath.Join(dir, "none")}}}})
+	if err == nil || !strings.Contains(err.Error(), "none") {
+		t.Errorf("NewLive of a missing library: %v", err)
+	}
+	// Several libraries, one missing from the start: the others serve.
+	l2 := startLive(t, LiveOptions{NoWatch: true, Build: build.Options{Libraries: append(libs, build.Library{Namespace: "c", Root: filepath.Join(dir, "c")})}})
+	if st := l2.Status(); len(st.Warnings) != 1 || !strings.Contains(st.Warnings[0], "library c: not served") || l2.Server().Snapshot().Len() != 3 {
+		t.Errorf("status with a missing library %+v", st)
+	}
+}
+
+// TestLiveWatchLimit: a library with more folders than the watch limit is
+// watched in part, the status says so, and a rescan still sees changes.
+func TestLiveWatchLimit(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := range 6 {
+		name := fmt.Sprintf("skill-%d", i)
+		files[name+"/SKILL.md"] = skillMD(name, "Skill.")
+	}
+	writeFiles(t, dir, files)
+	l := startLive(t, LiveOptions{MaxWatches: 3, Build: build.Options{Libraries: []build.Library{{Namespace: "big", Root: dir}}}})
+	st := l.Status()
+	if st.Watch != "partial" || st.WatchedFolders != 3 || len(st.Warnings) != 2 ||
+		!strings.Contains(strings.Join(st.Warnings, "\n"), "watch limit of 3") {
+		t.Errorf("status %+v", st)
+	}
+	writeFiles(t, dir, map[string]string{"skill-5/SKILL.md": skillMD("skill-5", "Edited.")})
+	if err := l.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	cs := connectMem(t, l.Server(), "2025-11-25", nil)
+	res, err := getSkill(context.Background(), cs, "skill://big/skill-5/SKILL.md")
+	if err != nil || !strings.Contains(string(res.Skill), "Edited.") {
+		t.Errorf("rescan missed the edit: %v %s", err, res.Skill)
+	}
+}
+
+// TestLiveWatchConfig: with the watch on, saving the configuration file
+// reloads it.
+func TestLiveWatchConfig(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"one/alpha/SKILL.md": skillMD("alpha", "In one."),
+		"two/beta/SKILL.md":  skillMD("beta", "In two."),
+		"skills.json":        `{"libraries": [{"namespace": "one", "root": "one"}]}`,
+	})
+	l := startLive(t, LiveOptions{ConfigFile: filepath.Join(dir, "skills.json")})
+	writeFiles(t, dir, map[string]string{"skills.json": `{"libraries": [{"namespace": "one", "root": "one"}, {"namespace": "two", "root": "two"}]}`})
+	eventually(t, "the new library", func() bool { return l.Server().Snapshot().Len() == 2 })
+	// The new library is watched too.
+	writeFiles(t, dir, map[string]string{"two/gamma/SKILL.md": skillMD("gamma", "New in two.")})
+	eventually(t, "a skill in the new library", func() bool { return l.Server().Snapshot().Len() == 3 })
+}
+
+// TestLiveHammer swaps catalogs under readers: every skills/list answer
+// comes from one catalog (all its descriptions carry the same generation).
+// Run it with -race.
+func TestLiveHammer(t *testing.T) {
+	dir := t.TempDir()
+	const n = 12
+	write := func(gen int) {
+		files := map[string]string{}
+		for i := range n {
+			name := fmt.Sprintf("s%02d", i)
+			files[name+"/SKILL.md"] = skillMD(name, fmt.Sprintf("Generation %d.", gen))
+			files[name+"/data.txt"] = strings.Repeat(fmt.Sprint(gen), gen%7+1)
+		}
+		writeFiles(t, dir, files)
+	}
+	write(0)
+	l := startLive(t, LiveOptions{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: dir}}}})
+	sessions := []*mcp.ClientSession{
+		connectMem(t, l.Server(), "2025-11-25", nil),
+		connectMem(t, l.Server(), "", nil),
+		connectHTTP(t, l.Server(), "", nil),
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	var reads, mixed atomic.Int64
+	var firstErr atomic.Value
+	for i := range 4 {
+		cs := sessions[i%len(sessions)]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				res, err := listSkills(context.Background(), cs, "")
+				if err != nil {
+					firstErr.CompareAndSwap(nil, err.Error())
+					return
+				}
+				gens := map[string]bool{}
+				for _, raw := range res.Skills {
+					var e entry
+					if err := json.Unmarshal(raw, &e); err != nil {
+						firstErr.CompareAndSwap(nil, err.Error())
+						return
+					}
+					gens[fmt.Sprint(e.Frontmatter["description"])] = true
+				}
+				if len(res.Skills) != n || len(gens) != 1 {
+					mixed.Add(1)
+				}
+				rr, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "skill://s03/data.txt"})
+				if err != nil || len(rr.Contents) != 1 {
+					firstErr.CompareAndSwap(nil, fmt.Sprint("read: ", err))
+					return
+				}
+				reads.Add(1)
+			}
+		}()
+	}
+	swaps := 0
+	for gen := 1; ctx.Err() == nil; gen++ {
+		write(gen)
+		if err := l.Refresh(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		swaps++
+	}
+	wg.Wait()
+	if e := firstErr.Load(); e != nil {
+		t.Fatal(e)
+	}
+	if mixed.Load() != 0 {
+		t.Errorf("%d of %d answers mixed two catalogs", mixed.Load(), reads.Load())
+	}
+	if reads.Load() == 0 || swaps < 3 {
+		t.Errorf("%d reads, %d swaps: the test did not exercise anything", reads.Load(), swaps)
+	}
+	t.Logf("%d reads during %d swaps", reads.Load(), swaps)
+}
+
+// TestLiveCatalogStatusRefresh: catalog_status refresh=true rescans the
+// libraries (here neither watched nor rescanned).
+func TestLiveCatalogStatusRefresh(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"alpha/SKILL.md": skillMD("alpha", "First.")})
+	l := startLive(t, LiveOptions{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: dir}}}})
+	for _, p := range protocols {
+		t.Run(p.name, func(t *testing.T) {
+			cs := connectMem(t, l.Server(), p.version, nil)
+			name := fmt.Sprintf("skill-%s", strings.ReplaceAll(p.name, "-", ""))
+			writeFiles(t, dir, map[string]string{name + "/SKILL.md": skillMD(name, "New.")})
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{
+				Name: "skills_mcp_catalog_status", Arguments: map[string]any{"refresh": true}})
+			if err != nil || res.IsError {
+				t.Fatalf("catalog_status: %v %+v", err, res)
+			}
+			out, _ := json.Marshal(res.StructuredContent)
+			if !strings.Contains(string(out), `"refresh":"done"`) {
+				t.Errorf("catalog_status said %s", out)
+			}
+			if !slices.Contains(served(t, cs), "skill://"+name+"/SKILL.md") {
+				t.Error("refresh=true did not rescan")
+			}
+		})
+	}
+}
+
+// TestLiveSymlinkedRoot: a root given as a symlink is watched where it
+// points.
+func TestLiveSymlinkedRoot(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	writeFiles(t, real, map[string]string{"alpha/SKILL.md": skillMD("alpha", "First.")})
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip(err)
+	}
+	l := startLive(t, LiveOptions{Build: build.Options{Libraries: []build.Library{{Root: link}}}})
+	if st := l.Status(); st.Watch != "on" {
+		t.Fatalf("status %+v", st)
+	}
+	writeFiles(t, real, map[string]string{"beta/SKILL.md": skillMD("beta", "Second.")})
+	eventually(t, "the new skill", func() bool { return l.Server().Snapshot().Len() == 2 })
+}
+
+// TestLiveZip: a zip library is rebuilt when the archive is replaced (the
+// watch follows its folder).
+func TestLiveZip(t *testing.T) {
+	dir := t.TempDir()
+	zipPath := filepath.Join(dir, "lib.zip")
+	writeZip := func(desc string) {
+		t.Helper()
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		w, err := zw.Create("lib/alpha/SKILL.md")
+		if err == nil {
+			_, err = io.WriteString(w, skillMD("alpha", desc))
+		}
+		if err == nil {
+			err = zw.Close()
+		}
+		if err == nil {
+			err = os.WriteFile(zipPath+".tmp", buf.Bytes(), 0o644)
+		}
+		if err == nil {
+			err = os.Rename(zipPath+".tmp", zipPath)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeZip("Version one.")
+	l := startLive(t, LiveOptions{Build: build.Options{Libraries: []build.Library{{Namespace: "z", Root: zipPath}}}})
+	cs := connectMem(t, l.Server(), "", nil)
+	get := func() string {
+		res, err := getSkill(context.Background(), cs, "skill://z/alpha/SKILL.md")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(res.Skill)
+	}
+	if !strings.Contains(get(), "Version one.") {
+		t.Fatal("first build")
+	}
+	writeZip("Version two.")
+	eventually(t, "the new archive", func() bool { return strings.Contains(get(), "Version two.") })
+	if st := l.Status(); st.Watch != "on" || st.Libraries[0].Watch != "on" {
+		t.Errorf("status %+v", st)
+	}
+}

@@ -1,0 +1,601 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/manifest"
+)
+
+// qualitySkill is one skill of testdata/search/skills.json (written by
+// testdata/search/gen).
+type qualitySkill struct {
+	Path        string            `json:"path"`
+	Name        string            `json:"name"`
+	Description string            `json:"description"`
+	Category    string            `json:"category,omitempty"`
+	Tags        []string          `json:"tags,omitempty"`
+	Metadata    map[string]string `json:"metadata,omitempty"`
+	Hidden      bool              `json:"hidden,omitempty"`
+	Body        string            `json:"body"`
+}
+
+// qualityQuery is a query of testdata/search/queries.json with the path of
+// the skill it should find first.
+type qualityQuery struct {
+	Query string `json:"query"`
+	Want  string `json:"want"`
+}
+
+func readJSON(t testing.TB, file string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+}
+
+// skillMarkdown renders a fixture skill as SKILL.md.
+func skillMarkdown(t testing.TB, s qualitySkill) []byte {
+	t.Helper()
+	fm := struct {
+		Name     string            `yaml:"name"`
+		Desc     string            `yaml:"description"`
+		Category string            `yaml:"category,omitempty"`
+		Tags     []string          `yaml:"tags,omitempty"`
+		Metadata map[string]string `yaml:"metadata,omitempty"`
+		Disable  bool              `yaml:"disable-model-invocation,omitempty"`
+	}{s.Name, s.Description, s.Category, s.Tags, s.Metadata, s.Hidden}
+	y, err := yaml.Marshal(fm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Appendf(nil, "---\n%s---\n\n%s", y, s.Body)
+}
+
+// buildSkills writes skills as library folders (the first path segment is
+// the namespace), builds them into a bundle with the build package and
+// opens it.
+func buildSkills(t testing.TB, skills []qualitySkill) *manifest.Bundle {
+	t.Helper()
+	data := buildSkillBytes(t, skills)
+	b, err := manifest.Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// buildSkillBytes is buildSkills without opening the bundle.
+func buildSkillBytes(t testing.TB, skills []qualitySkill) []byte {
+	t.Helper()
+	dir := t.TempDir()
+	var libs []build.Library
+	for _, s := range skills {
+		ns, _, _ := strings.Cut(s.Path, "/")
+		if !slices.ContainsFunc(libs, func(l build.Library) bool { return l.Namespace == ns }) {
+			libs = append(libs, build.Library{Namespace: ns, Root: filepath.Join(dir, ns), Title: ns + " skills"})
+		}
+		p := filepath.Join(dir, filepath.FromSlash(s.Path))
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(p, manifest.SkillFile), skillMarkdown(t, s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	res, err := build.Build(build.Options{Libraries: libs}, &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Manifest.Withheld) > 0 {
+		t.Fatalf("build withheld %+v", res.Manifest.Withheld)
+	}
+	return buf.Bytes()
+}
+
+func qualityFixture(t testing.TB) ([]qualitySkill, []qualityQuery) {
+	var skills []qualitySkill
+	var queries []qualityQuery
+	readJSON(t, "testdata/search/skills.json", &skills)
+	readJSON(t, "testdata/search/queries.json", &queries)
+	return skills, queries
+}
+
+// The reference server's scorer (thirdbrain-behaviour.md §6), for comparison
+// on the same fixture: weighted keyword hits, no folding beyond lower case,
+// no stemming, no prefixes.
+var (
+	refStop = func() map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.Fields("a an and are as at be by for from has how in is it of on or that the this to use used user when with your you") {
+			m[w] = true
+		}
+		return m
+	}()
+	refSplit = regexp.MustCompile(`[^a-z0-9]+`)
+)
+
+func refTokenize(s string) []string {
+	s = strings.NewReplacer("'", "", "’", "").Replace(strings.ToLower(s))
+	var out []string
+	for _, t := range refSplit.Split(s, -1) {
+		if len(t) > 1 && !refStop[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+type refDoc struct {
+	path, name, desc, body string
+	tags                   []string
+}
+
+// refSearch ranks docs for q like the reference: score desc, then name.
+func refSearch(q string, docs []refDoc) []int {
+	ql := strings.ToLower(strings.TrimSpace(q))
+	var terms []string
+	for _, t := range refTokenize(ql) {
+		if !slices.Contains(terms, t) {
+			terms = append(terms, t)
+		}
+	}
+	type scored struct {
+		i     int
+		score int
+	}
+	var hits []scored
+	for i, d := range docs {
+		s := 0
+		switch {
+		case ql != "" && d.name == ql:
+			s += 100
+		case ql != "" && strings.Contains(d.name, ql):
+			s += 40
+		}
+		if len(ql) > 3 && strings.Contains(strings.ToLower(d.desc), ql) {
+			s += 30
+		}
+		nameToks, descToks := refTokenize(d.name), refTokenize(d.desc)
+		var tagToks []string
+		for _, tag := range d.tags {
+			tagToks = append(tagToks, refTokenize(tag)...)
+		}
+		body := d.body
+		if len(body) > 6000 {
+			body = body[:6000]
+		}
+		bodyToks := refTokenize(body)
+		for _, t := range terms {
+			inName, inDesc := slices.Contains(nameToks, t), slices.Contains(descToks, t)
+			if inName {
+				s += 12
+			}
+			if inDesc {
+				s += 6
+			}
+			if slices.Contains(tagToks, t) {
+				s += 5
+			}
+			if !inName && !inDesc && slices.Contains(bodyToks, t) {
+				s++
+			}
+		}
+		if s > 0 {
+			hits = append(hits, scored{i, s})
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b scored) int {
+		if a.score != b.score {
+			return b.score - a.score
+		}
+		return strings.Compare(docs[a.i].name, docs[b.i].name)
+	})
+	out := make([]int, len(hits))
+	for i, h := range hits {
+		out[i] = h.i
+	}
+	return out
+}
+
+// accuracy counts the queries whose expected skill ranks first and in the
+// top three.
+type accuracy struct{ top1, top3, n int }
+
+func (a accuracy) String() string {
+	return fmt.Sprintf("top-1 %d/%d (%.1f%%), top-3 %d/%d (%.1f%%)", a.top1, a.n, 100*float64(a.top1)/float64(a.n),
+		a.top3, a.n, 100*float64(a.top3)/float64(a.n))
+}
+
+func (a *accuracy) add(rank int) {
+	a.n++
+	if rank == 0 {
+		a.top1++
+	}
+	if rank >= 0 && rank < 3 {
+		a.top3++
+	}
+}
+
+// TestSearchQuality runs the fixture's queries through our search and the
+// reference scorer and reports both accuracies, on the tuning set
+// (queries.json, which the ranking parameters were adjusted against) and
+// on the held-out set (queries-holdout.json, written after tuning and never
+// tuned against). It fails below the floors. `go test` shows the output of
+// passing packages only with -v: `go test -run TestSearchQuality -v ./serve`.
+func TestSearchQuality(t *testing.T) {
+	skills, queries := qualityFixture(t)
+	var holdout []qualityQuery
+	readJSON(t, "testdata/search/queries-holdout.json", &holdout)
+	if len(skills) < 200 || len(queries) < 40 {
+		t.Fatalf("fixture has %d skills and %d queries, want at least 200 and 40", len(skills), len(queries))
+	}
+	s := newServer(t, Options{}, buildSkills(t, skills))
+	c := &catalog{snap: s.Snapshot()}
+	ix, idocs, err := c.searchable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refDocs []refDoc
+	for _, k := range idocs {
+		doc := &c.docs[k]
+		md, err := doc.bundle.ReadBlob(doc.md)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tags []string
+		for _, sk := range skills {
+			if sk.Path == doc.path {
+				tags = append(slices.Clone(sk.Tags), doc.category)
+			}
+		}
+		refDocs = append(refDocs, refDoc{path: doc.path, name: doc.name, desc: doc.description, body: string(skillBody(md)), tags: tags})
+	}
+	measure := func(set string, queries []qualityQuery) (ours, ref accuracy) {
+		for _, q := range queries {
+			rank := -1
+			hits := ix.search(q.Query, 10, nil)
+			for i, h := range hits {
+				if c.docs[idocs[h.doc]].path == q.Want {
+					rank = i
+					break
+				}
+			}
+			ours.add(rank)
+			if rank != 0 {
+				got := "nothing"
+				if len(hits) > 0 {
+					got = c.docs[idocs[hits[0].doc]].path
+				}
+				t.Logf("%s: %q ranks %s at %d (first: %s)", set, q.Query, q.Want, rank+1, got)
+			}
+			refRank := -1
+			for i, d := range refSearch(q.Query, refDocs) {
+				if refDocs[d].path == q.Want {
+					refRank = i
+					break
+				}
+			}
+			ref.add(refRank)
+		}
+		summary := fmt.Sprintf("search quality, %s set (%d skills, %d queries): ours %s; reference scorer %s", set, len(refDocs), len(queries), ours, ref)
+		t.Log(summary)
+		fmt.Println(summary)
+		return ours, ref
+	}
+	for _, set := range []struct {
+		name           string
+		queries        []qualityQuery
+		floor1, floor3 int // percent
+	}{
+		{"tuning", queries, 90, 97},
+		{"held-out", holdout, 75, 90},
+	} {
+		ours, ref := measure(set.name, set.queries)
+		if ours.top1*100 < set.floor1*ours.n || ours.top3*100 < set.floor3*ours.n {
+			t.Errorf("%s set: search quality below the floor (top-1 %d%%, top-3 %d%%): %s", set.name, set.floor1, set.floor3, ours)
+		}
+		if ours.top1 <= ref.top1 {
+			t.Errorf("%s set: search does not beat the reference scorer: ours %s, reference %s", set.name, ours, ref)
+		}
+	}
+}
+
+// newTestIndex indexes docs given as name, description, tags, body.
+func newTestIndex(docs ...[4]string) *searchIndex {
+	var sd []searchDoc
+	var names []string
+	for _, d := range docs {
+		sd = append(sd, searchDoc{fields: d})
+		names = append(names, foldName(d[0]))
+	}
+	return newSearchIndex(sd, names)
+}
+
+func hitDocs(hits []searchHit) []int {
+	out := []int{}
+	for _, h := range hits {
+		out = append(out, h.doc)
+	}
+	return out
+}
+
+func TestTokenizer(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"PDF-Processing", []string{"pdf", "process", "pdfprocess"}},
+		{"Déclaration de TVA", []string{"declaration", "de", "tva"}},
+		{"Straße Œuvre Æsir ØRESUND", []string{"strass", "oeuvr", "aesir", "oresund"}},
+		{"e\u0301te\u0301 cafe\u0301s", []string{"ete", "cafe"}}, // decomposed accents
+		{"don't DON’T", []string{"dont", "dont"}},
+		{"CI/CD node.js snake_case", []string{"ci", "cd", "cicd", "node", "js", "nodej", "snak", "case", "snakecas"}},
+		{"a I x-ray", []string{"ray", "xray"}},
+		{"how to use the skill", []string{"skill"}},
+		{"refunds invoices policies boxes matches", []string{"refund", "invoic", "policy", "box", "match"}},
+		{"deploying deployed running planned billing string", []string{"deploy", "deploy", "run", "plan", "bill", "string"}},
+		{"normalise normalize organisation", []string{"normaliz", "normaliz", "organization"}},
+		{"end. Next, (paren) [x] 2026-01-02", []string{"end", "next", "paren", "2026", "01", "02", "20260102"}},
+		{"日本語 テキスト", []string{"日本語", "テキスト"}},
+		{"", nil},
+	} {
+		var tk tokenizer
+		var got []string
+		tk.terms(tc.in, func(b []byte) { got = append(got, string(b)) })
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("terms(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestSearchRanking(t *testing.T) {
+	ix := newTestIndex(
+		[4]string{"pdf-processing", "Extract text from PDF files", "pdf", "Run the script on the PDF."},                  // 0
+		[4]string{"csv-cleaner", "Clean CSV files", "csv", "Mentions pdf once in the body."},                             // 1
+		[4]string{"kubernetes-rollback", "Roll back a Kubernetes deployment", "k8s", "kubectl rollout undo"},             // 2
+		[4]string{"invoices", "Create customer invoices", "billing", "Invoice numbers."},                                 // 3
+		[4]string{"vat-return-fr", "Préparer la déclaration de TVA", "tva", "TVA collectée."},                            // 4
+		[4]string{"twin-a", "Same words here", "", ""},                                                                   // 5
+		[4]string{"twin-b", "Same words here", "", ""},                                                                   // 6
+		[4]string{"processing-pdf-notes", "Notes about PDF processing and other processing of PDF files", "", "pdf pdf"}, // 7
+	)
+	for _, tc := range []struct {
+		q     string
+		first int
+	}{
+		{"pdf", 0},                     // name and description beat a body mention
+		{"PDF Processing", 0},          // exact name bonus
+		{"pdf-processing", 0},          // compound
+		{"pdfprocessing", 0},           // run-together form
+		{"kube", 2},                    // prefix of the last word
+		{"roll back kubern", 2},        // prefix after full words
+		{"invoice", 3},                 // stemming
+		{"Declaration TVA", 4},         // accent folding
+		{"déclaration", 4},             //
+		{"how to clean a csv", 1},      // stop words dropped
+		{"CSV   cleaner!!!", 1},        // punctuation
+		{"the", -1},                    // stop words only: searched, nothing has them
+		{"zzz unknownword", -1},        // nothing
+		{"twin", 5},                    // tie on score: lower document (URI order) first
+		{"rollback kubernetes k8s", 2}, //
+	} {
+		hits := ix.search(tc.q, 3, nil)
+		if tc.first < 0 {
+			if len(hits) != 0 {
+				t.Errorf("search(%q) = %v, want nothing", tc.q, hitDocs(hits))
+			}
+			continue
+		}
+		if len(hits) == 0 || hits[0].doc != tc.first {
+			t.Errorf("search(%q) = %v, want %d first", tc.q, hitDocs(hits), tc.first)
+		}
+		for i := 1; i < len(hits); i++ {
+			if better(hits[i], hits[i-1]) {
+				t.Errorf("search(%q): hits out of order %+v", tc.q, hits)
+			}
+		}
+	}
+	if h := ix.search("same words", 5, nil); len(h) != 2 || h[0].score != h[1].score || h[0].doc != 5 || h[1].doc != 6 {
+		t.Errorf("tie: %+v, want docs 5 then 6 with equal scores", h)
+	}
+	if h := ix.search("pdf", 5, func(d int) bool { return d != 0 }); slices.Contains(hitDocs(h), 0) || len(h) == 0 {
+		t.Errorf("filter: %v", hitDocs(h))
+	}
+	if h := ix.search("pdf", 1, nil); len(h) != 1 {
+		t.Errorf("limit 1 gave %d hits", len(h))
+	}
+	if h := ix.search("pdf", 0, nil); len(h) != 0 {
+		t.Errorf("limit 0 gave %d hits", len(h))
+	}
+	// A query run twice gives identical results: the scratch arrays are reset.
+	a, b := ix.search("pdf files kube", 8, nil), ix.search("pdf files kube", 8, nil)
+	if !slices.Equal(a, b) {
+		t.Errorf("repeated search differs: %v vs %v", a, b)
+	}
+}
+
+func TestSearchEmptyIndex(t *testing.T) {
+	ix := newTestIndex()
+	if h := ix.search("anything", 10, nil); len(h) != 0 {
+		t.Errorf("empty index gave %v", h)
+	}
+}
+
+// TestSearchConcurrent runs queries from several goroutines on one index
+// (with -race, this checks the scratch pool).
+func TestSearchConcurrent(t *testing.T) {
+	skills, queries := qualityFixture(t)
+	var docs [][4]string
+	for _, s := range skills[:100] {
+		docs = append(docs, [4]string{s.Name, s.Description, strings.Join(s.Tags, " "), s.Body})
+	}
+	ix := newTestIndex(docs...)
+	want := make([][]searchHit, len(queries))
+	for i, q := range queries {
+		want[i] = ix.search(q.Query, 5, nil)
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range queries {
+				j := (i + g) % len(queries)
+				if got := ix.search(queries[j].Query, 5, nil); !slices.Equal(got, want[j]) {
+					t.Errorf("concurrent search(%q) = %v, want %v", queries[j].Query, got, want[j])
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// FuzzSearch feeds arbitrary text to the analyzer and the ranking: no
+// panic, at most limit hits, sorted, every score positive and finite.
+func FuzzSearch(f *testing.F) {
+	_, queries := qualityFixture(f)
+	for _, q := range queries {
+		f.Add(q.Query)
+	}
+	for _, s := range []string{"", "-", "a-", "-a", "é\u0301", "\xff\xfe", "a'", "'a", "x/y.z_w-v", "ǅ", "ﬁ"} {
+		f.Add(s)
+	}
+	ix := newTestIndex(
+		[4]string{"pdf-processing", "Extract text from PDF files", "pdf", "Run the script."},
+		[4]string{"csv-cleaner", "Clean CSV files", "csv", "Body."},
+		[4]string{"vat-return-fr", "Préparer la déclaration de TVA", "tva", "TVA collectée."},
+	)
+	f.Fuzz(func(t *testing.T, q string) {
+		var tk tokenizer
+		tk.terms(q, func(b []byte) {
+			if len(b) == 0 {
+				t.Errorf("empty term from %q", q)
+			}
+		})
+		hits := ix.search(q, 2, nil)
+		if len(hits) > 2 {
+			t.Fatalf("%d hits for limit 2", len(hits))
+		}
+		for i, h := range hits {
+			if !(h.score > 0) || h.score > 1e6 {
+				t.Errorf("search(%q): score %v", q, h.score)
+			}
+			if i > 0 && better(h, hits[i-1]) {
+				t.Errorf("search(%q): out of order %+v", q, hits)
+			}
+		}
+	})
+}
+
+// benchSkills are n skills made from the quality fixture: each a variant of
+// a fixture skill, with the bodies of four fixture skills (about 2 KiB), so
+// the vocabulary and its distribution are those of real skills.
+func benchSkills(base []qualitySkill, n int) []qualitySkill {
+	out := make([]qualitySkill, 0, n)
+	for i := range n {
+		s := base[i%len(base)]
+		v := s
+		v.Name = fmt.Sprintf("%s-%d", s.Name, i)
+		v.Path = fmt.Sprintf("ns%d/%s", i%10, v.Name)
+		v.Hidden = false
+		var body strings.Builder
+		for j := range 4 {
+			body.WriteString(base[(i*7+j*13)%len(base)].Body)
+		}
+		v.Body = s.Body + body.String()
+		out = append(out, v)
+	}
+	return out
+}
+
+var (
+	bench10kOnce   sync.Once
+	bench10kBundle []byte
+)
+
+// bench10k builds (once per process) a 10,000-skill bundle with the build
+// package and opens it.
+func bench10k(b *testing.B) *manifest.Bundle {
+	bench10kOnce.Do(func() {
+		skills, _ := qualityFixture(b)
+		bench10kBundle = buildSkillBytes(b, benchSkills(skills, 10000))
+	})
+	bu, err := manifest.Open(bytes.NewReader(bench10kBundle), int64(len(bench10kBundle)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return bu
+}
+
+// BenchmarkSearchIndexBuild10k measures the lazy index build of a
+// 10,000-skill catalog: parsing every skill record, reading every SKILL.md
+// and indexing it. It reports the index's heap size.
+func BenchmarkSearchIndexBuild10k(b *testing.B) {
+	bu := bench10k(b)
+	s := newServer(b, Options{}, bu)
+	var heap uint64
+	var records time.Duration
+	b.ResetTimer()
+	for range b.N {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		c := &catalog{snap: s.Snapshot()}
+		if _, err := c.skills(); err != nil {
+			b.Fatal(err)
+		}
+		records += time.Since(start)
+		if _, _, err := c.searchable(); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		heap = after.HeapAlloc - before.HeapAlloc
+		runtime.KeepAlive(c)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(records.Milliseconds())/float64(b.N), "ms-records")
+	b.ReportMetric(float64(heap)/(1<<20), "MiB-heap")
+}
+
+// BenchmarkSearch10k runs the fixture's queries against a 10,000-skill
+// catalog, one query per iteration, and reports the p50 and p99 latency.
+func BenchmarkSearch10k(b *testing.B) {
+	_, queries := qualityFixture(b)
+	s := newServer(b, Options{}, bench10k(b))
+	c := &catalog{snap: s.Snapshot()}
+	ix, _, err := c.searchable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		start := time.Now()
+		ix.search(queries[i%len(queries)].Query, searchDefaultLimit, nil)
+		lat = append(lat, time.Since(start))
+	}
+	b.StopTimer()
+	reportPercentiles(b, lat, "query")
+}

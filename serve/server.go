@@ -1,0 +1,253 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/manifest"
+)
+
+// Defaults for Options.
+const (
+	// DefaultName is the server name announced when Options.Name is empty.
+	DefaultName = "skills-mcp"
+	// DefaultPageSize is the number of skills in a skills/list page (and of
+	// items in a resources/list or resources/directory/read page) when
+	// Options.PageSize is 0. A skill entry is typically 0.3–2 KiB, so a page
+	// is some 30–200 KiB: the server encodes it in about half a millisecond,
+	// the whole round trip through the SDK (both ends) takes about 2 ms, and
+	// a 10,000-skill catalog lists in 100 round trips.
+	DefaultPageSize = 100
+	// CacheTTL is the ttlMs hint on every cacheable result. A served bundle
+	// never changes; the catalog changes only when the server swaps bundles
+	// (a new release), and a host that holds a stale entry finds out when a
+	// digest no longer matches. One hour bounds how long a host may keep an
+	// old listing after a release.
+	CacheTTL = time.Hour
+	// CacheScope is the cacheScope hint on every cacheable result: the
+	// catalog is the same for every client, so shared caches may keep it.
+	CacheScope = "public"
+)
+
+// maxPageBytes caps the entry bytes in one skills/list page, so that a page
+// of very large entries (512 files each) stays far below the 16 MiB line
+// limit of stdio transports. A page always holds at least one entry.
+const maxPageBytes = 4 << 20
+
+// Options configure a Server. The zero value serves with the defaults.
+type Options struct {
+	Name         string       // server name (serverInfo.name); DefaultName if empty
+	Title        string       // human-readable server title (serverInfo.title)
+	Version      string       // server version (serverInfo.version); "dev" if empty
+	ShowDisabled bool         // list hidden skills (disable-model-invocation) too
+	PageSize     int          // items per page of skills/list and resources lists; DefaultPageSize if 0
+	Instructions string       // instructions for the client, sent at initialization; built from the catalog if empty
+	Logger       *slog.Logger // where the server logs; discarded if nil
+
+	// Discovery tools (tools.go).
+	Prefix         string                          // tool name prefix; Name with - → _ if empty
+	DescribeSkills bool                            // list the skills in get_skill's description (capped at MaxDescribeBytes)
+	Refresh        func(context.Context) error     // reloads live libraries for catalog_status refresh=true; nil: fixed bundles
+	SignedBy       func(*manifest.Bundle) []string // trusted keys whose signatures on a bundle verified (--trust); nil: not checked
+}
+
+// Server serves a catalog of bundles over MCP with the SEP-2640 Skills
+// extension. It is safe for concurrent use; one Server serves any number of
+// sessions over stdio and HTTP.
+type Server struct {
+	mcp      *mcp.Server
+	log      *slog.Logger
+	sdkLog   *slog.Logger // log, warn level and up, for the SDK
+	pageSize int
+	show     bool
+	snap     atomic.Pointer[Snapshot]
+
+	swapMu sync.Mutex          // serializes Swap
+	subsMu sync.Mutex          // guards subs
+	subs   map[string]struct{} // resource URIs clients subscribed to
+}
+
+// New returns a server for bundles, which it serves together: a skill URI
+// served by two bundles (or a skill folder of one bundle inside a skill
+// folder of another) is an error naming both bundles. The caller keeps
+// ownership of the bundles and closes them after the server is done.
+func New(bundles []*manifest.Bundle, opt Options) (*Server, error) {
+	if opt.PageSize < 0 {
+		return nil, fmt.Errorf("serve: page size %d is negative", opt.PageSize)
+	}
+	snap, err := newSnapshot(bundles, opt.ShowDisabled)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{log: opt.Logger, pageSize: opt.PageSize, show: opt.ShowDisabled, subs: map[string]struct{}{}}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.pageSize == 0 {
+		s.pageSize = DefaultPageSize
+	}
+	s.sdkLog = slog.New(warnOnly{s.log.Handler()})
+	s.snap.Store(snap)
+	impl := &mcp.Implementation{Name: opt.Name, Title: opt.Title, Version: opt.Version}
+	if impl.Name == "" {
+		impl.Name = DefaultName
+	}
+	if impl.Version == "" {
+		impl.Version = "dev"
+	}
+	caps := &mcp.ServerCapabilities{
+		Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
+		Tools:     &mcp.ToolCapabilities{ListChanged: true},
+		Prompts:   &mcp.PromptCapabilities{ListChanged: true},
+	}
+	caps.AddExtension(manifest.ExtensionName, map[string]any{"directoryRead": true})
+	s.mcp = mcp.NewServer(impl, &mcp.ServerOptions{
+		Instructions:       opt.Instructions,
+		Logger:             s.sdkLog,
+		Capabilities:       caps,
+		SubscribeHandler:   s.subscribe,
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
+		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
+			*c = s.cacheable()
+		},
+	})
+	if err := registerDiscovery(s, opt, impl); err != nil { // tools.go
+		return nil, err
+	}
+	s.mcp.AddReceivingMiddleware(s.logMiddleware, s.resourceMiddleware)
+	s.mcp.AddResourceTemplate(skillTemplate, s.readTemplate)
+	s.mcp.AddResourceTemplate(fileTemplate, s.readTemplate)
+	for _, err := range []error{
+		mcp.AddReceivingCustomMethod(s.mcp, MethodListSkills, s.listSkills),
+		mcp.AddReceivingCustomMethod(s.mcp, MethodGetSkill, s.getSkill),
+		mcp.AddReceivingCustomMethod(s.mcp, MethodReadDirectory, s.readDirectory),
+	} {
+		if err != nil {
+			return nil, fmt.Errorf("serve: %w", err)
+		}
+	}
+	s.log.Info("serving skills", "skills", snap.Len(), "bundles", len(bundles), "catalog", snap.ID().String()[:19])
+	return s, nil
+}
+
+func (s *Server) cacheable() mcp.Cacheable {
+	return mcp.Cacheable{TTLMs: int(CacheTTL / time.Millisecond), CacheScope: CacheScope}
+}
+
+// MCP returns the underlying SDK server, for adding tools and prompts.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Snapshot returns the catalog being served now. It never changes; a Swap
+// installs a new one.
+func (s *Server) Snapshot() *Snapshot { return s.snap.Load() }
+
+// Swap replaces the served bundles. Requests in flight finish on the catalog
+// they started with; later ones see the new one. If the catalog changed,
+// clients get notifications/resources/list_changed, and
+// notifications/resources/updated for each subscribed resource whose bytes
+// changed or that is gone. On error nothing changes. Swap does not close the
+// old bundles: the caller closes them once requests in flight are done.
+func (s *Server) Swap(bundles []*manifest.Bundle) error {
+	next, err := newSnapshot(bundles, s.show)
+	if err != nil {
+		return err
+	}
+	s.swapMu.Lock()
+	defer s.swapMu.Unlock()
+	old := s.snap.Swap(next)
+	if old.ID() == next.ID() {
+		return nil
+	}
+	s.log.Info("catalog swapped", "skills", next.Len(), "bundles", len(bundles), "catalog", next.ID().String()[:19])
+	// Re-adding an identical template is how the SDK is asked to send
+	// notifications/resources/list_changed (debounced) to every session.
+	s.mcp.AddResourceTemplate(skillTemplate, s.readTemplate)
+	s.subsMu.Lock()
+	var changed []string
+	for uri := range s.subs {
+		_, osk, oj, _ := old.file(uri)
+		_, nsk, nj, err := next.file(uri)
+		if err != nil {
+			delete(s.subs, uri)
+		}
+		if osk == nil || nsk == nil || osk.Entry.Resources[oj].Digest != nsk.Entry.Resources[nj].Digest {
+			changed = append(changed, uri)
+		}
+	}
+	s.subsMu.Unlock()
+	for _, uri := range changed {
+		_ = s.mcp.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: uri})
+	}
+	return nil
+}
+
+// subscribe accepts a subscription to any file the catalog serves; the URI
+// is remembered so that Swap can report its change.
+func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
+	uri := req.Params.URI
+	if err := checkURI("resources/subscribe", uri); err != nil {
+		return err
+	}
+	if _, _, _, err := s.snap.Load().file(uri); err != nil {
+		return notFound(uri, "resources/subscribe: no resource is served at %s", uri)
+	}
+	s.subsMu.Lock()
+	s.subs[uri] = struct{}{}
+	s.subsMu.Unlock()
+	return nil
+}
+
+// readTemplate is the handler of the registered templates. Reads are
+// answered by resourceMiddleware before the SDK matches templates, so this
+// only runs if that middleware is bypassed; it answers the same way.
+func (s *Server) readTemplate(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	c, err := s.read(req.Params.URI)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}, Cacheable: s.cacheable()}, nil
+}
+
+// ServeStdio serves one session over stdin and stdout until the client
+// closes stdin or ctx is cancelled. Logs must go elsewhere (stderr).
+func (s *Server) ServeStdio(ctx context.Context) error {
+	err := s.mcp.Run(ctx, &mcp.StdioTransport{})
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// logMiddleware logs every request at debug level, and failures other than
+// refused input (-32602), such as an unreadable bundle, at error level.
+func (s *Server) logMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		start := time.Now()
+		res, err := next(ctx, method, req)
+		var jerr *jsonrpc.Error
+		switch {
+		case err != nil && (!errors.As(err, &jerr) || jerr.Code != jsonrpc.CodeInvalidParams):
+			s.log.Error("request failed", "method", method, "err", err)
+		case s.log.Enabled(ctx, slog.LevelDebug):
+			s.log.Debug("request", "method", method, "took", time.Since(start), "err", err)
+		}
+		return res, err
+	}
+}
+
+// warnOnly passes the SDK's own log records on only from warn level up: its
+// info records (one per session and subscription) would drown ours.
+type warnOnly struct{ slog.Handler }
+
+func (h warnOnly) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && h.Handler.Enabled(ctx, l)
+}
+func (h warnOnly) WithAttrs(a []slog.Attr) slog.Handler { return warnOnly{h.Handler.WithAttrs(a)} }
+func (h warnOnly) WithGroup(n string) slog.Handler      { return warnOnly{h.Handler.WithGroup(n)} }

@@ -1,0 +1,211 @@
+package serve
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/skills-mcp/skills-mcp/manifest"
+)
+
+// Snapshot is the immutable catalog a server answers from: every skill of
+// every served bundle, merged in bytewise URI order and numbered from 0 to
+// Len()-1. A request loads the current snapshot once and answers from it to
+// the end, so a Swap never changes the catalog under a request in flight.
+//
+// Handlers added later (discovery tools, prompts) get it from
+// Server.Snapshot and use the same numbering.
+type Snapshot struct {
+	id           manifest.Digest
+	bundles      []*manifest.Bundle
+	showDisabled bool
+	order        []skillRef // all skills, sorted by URI; nil for one bundle (identity)
+	pos          [][]int32  // pos[b][i] is the number of bundle b's skill i; nil for one bundle
+	n            int
+}
+
+type skillRef struct{ b, i int32 }
+
+// newSnapshot merges bundles into one catalog. It refuses a skill URI served
+// by two bundles, and a skill of one bundle that lies inside a skill of
+// another (their files would overlap), naming both bundles.
+func newSnapshot(bundles []*manifest.Bundle, showDisabled bool) (*Snapshot, error) {
+	s := &Snapshot{bundles: slices.Clone(bundles), showDisabled: showDisabled}
+	h := sha256.New()
+	fmt.Fprintf(h, "skills-mcp serve snapshot v1\nshow-disabled=%v\n", showDisabled)
+	ids := make([]manifest.Digest, 0, len(bundles))
+	for i, b := range bundles {
+		if b == nil {
+			return nil, fmt.Errorf("serve: bundle %d is nil", i)
+		}
+		if b.NumSkills() > 1<<31-1 {
+			return nil, fmt.Errorf("serve: bundle %s: too many skills", b.ID())
+		}
+		ids = append(ids, b.ID())
+		s.n += b.NumSkills()
+	}
+	slices.SortFunc(ids, func(a, b manifest.Digest) int { return bytes.Compare(a[:], b[:]) })
+	for _, id := range ids {
+		h.Write(id[:])
+	}
+	h.Sum(s.id[:0])
+	if len(bundles) <= 1 {
+		return s, nil
+	}
+	if err := s.merge(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// merge builds the URI order over several bundles and checks that no two
+// bundles serve the same skill folder or nested folders.
+func (s *Snapshot) merge() error {
+	uris := make([]string, 0, s.n)
+	s.order = make([]skillRef, 0, s.n)
+	s.pos = make([][]int32, len(s.bundles))
+	for b, bu := range s.bundles {
+		s.pos[b] = make([]int32, bu.NumSkills())
+		for i := range bu.NumSkills() {
+			s.order = append(s.order, skillRef{int32(b), int32(i)})
+			uris = append(uris, bu.SkillURI(i))
+		}
+	}
+	idx := make([]int, len(uris))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(uris[a], uris[b]) })
+	order := make([]skillRef, len(idx))
+	for k, i := range idx {
+		order[k] = s.order[i]
+		s.pos[order[k].b][order[k].i] = int32(k)
+		if k > 0 && uris[idx[k-1]] == uris[i] {
+			return fmt.Errorf("serve: skill %s is served by bundle %s and by bundle %s",
+				uris[i], s.bundles[order[k-1].b].ID(), s.bundles[order[k].b].ID())
+		}
+	}
+	s.order = order
+	for k, r := range s.order {
+		root := strings.TrimSuffix(uris[idx[k]], "/"+manifest.SkillFile)
+		for b, other := range s.bundles {
+			if int32(b) == r.b {
+				continue
+			}
+			if j, ok := other.SkillFor(root); ok {
+				return fmt.Errorf("serve: skill %s of bundle %s lies inside skill %s of bundle %s",
+					uris[idx[k]], s.bundles[r.b].ID(), other.SkillURI(j), other.ID())
+			}
+		}
+	}
+	return nil
+}
+
+// ID identifies the catalog: a digest of the served bundles' ids (in any
+// order) and of the ShowDisabled setting. Cursors carry part of it.
+func (s *Snapshot) ID() manifest.Digest { return s.id }
+
+// Bundles returns the served bundles in the order New or Swap got them. The
+// caller must not modify the slice.
+func (s *Snapshot) Bundles() []*manifest.Bundle { return s.bundles }
+
+// Len returns the number of skills, hidden ones included.
+func (s *Snapshot) Len() int { return s.n }
+
+func (s *Snapshot) ref(k int) (*manifest.Bundle, int) {
+	if s.order == nil {
+		return s.bundles[0], k
+	}
+	r := s.order[k]
+	return s.bundles[r.b], int(r.i)
+}
+
+// Bundle returns the bundle that serves skill k and the skill's number in it.
+func (s *Snapshot) Bundle(k int) (*manifest.Bundle, int) { return s.ref(k) }
+
+// URI returns the URI of skill k's SKILL.md.
+func (s *Snapshot) URI(k int) string { b, i := s.ref(k); return b.SkillURI(i) }
+
+// Hidden reports whether skill k is hidden (disable-model-invocation).
+func (s *Snapshot) Hidden(k int) bool { b, i := s.ref(k); return b.Hidden(i) }
+
+// Listed reports whether skill k appears in listings: skills/list,
+// resources/list and the folders above skill roots. Hidden skills are
+// listed only with Options.ShowDisabled; every skill is readable.
+func (s *Snapshot) Listed(k int) bool { return s.showDisabled || !s.Hidden(k) }
+
+// EntryJSON returns skill k's SEP-2640 entry exactly as it goes on the wire.
+// The caller must not modify the bytes.
+func (s *Snapshot) EntryJSON(k int) []byte { b, i := s.ref(k); return b.EntryJSON(i) }
+
+// Skill parses and returns skill k's full manifest record.
+func (s *Snapshot) Skill(k int) (*manifest.Skill, error) { b, i := s.ref(k); return b.Skill(i) }
+
+func (s *Snapshot) number(b, i int) int {
+	if s.pos == nil {
+		return i
+	}
+	return int(s.pos[b][i])
+}
+
+// Find returns the number of the skill whose SKILL.md has the given URI.
+func (s *Snapshot) Find(uri string) (int, bool) {
+	for b, bu := range s.bundles {
+		if i, ok := bu.FindSkill(uri); ok {
+			return s.number(b, i), true
+		}
+	}
+	return 0, false
+}
+
+// SkillFor returns the innermost skill whose folder holds the resource or
+// folder uri. No two bundles serve nested folders (New refuses them), so at
+// most one bundle can answer.
+func (s *Snapshot) SkillFor(uri string) (int, bool) {
+	for b, bu := range s.bundles {
+		if i, ok := bu.SkillFor(uri); ok {
+			return s.number(b, i), true
+		}
+	}
+	return 0, false
+}
+
+// Search returns the first skill number whose URI is >= uri.
+func (s *Snapshot) Search(uri string) int {
+	lo, hi := 0, s.n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if s.URI(m) < uri {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// errNoFile is returned by file for a URI the catalog does not serve.
+var errNoFile = errors.New("no such file")
+
+// file finds the resource uri in the skill that holds it: the bundle that
+// serves it, the skill's parsed record and the resource's index in it.
+func (s *Snapshot) file(uri string) (*manifest.Bundle, *manifest.Skill, int, error) {
+	k, ok := s.SkillFor(uri)
+	if !ok {
+		return nil, nil, 0, errNoFile
+	}
+	b, i := s.ref(k)
+	sk, err := b.Skill(i)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	for j := range sk.Entry.Resources {
+		if sk.Entry.Resources[j].URI == uri {
+			return b, sk, j, nil
+		}
+	}
+	return nil, nil, 0, errNoFile
+}

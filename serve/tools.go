@@ -1,0 +1,1568 @@
+package serve
+
+// Discovery tools, for hosts that do not speak SEP-2640 and reach skills
+// through tools: search → get_skill → read_skill_file, so that only the
+// chosen skill enters the model's context.
+//
+// Decisions:
+//   - Every tool reads the snapshot current at call time, so a Swap (new
+//     bundles, a live-library reload) is seen by the next call. What a tool
+//     derives from a snapshot (its catalog: one record per skill, the
+//     library list, the search index) is built on first use and kept until
+//     the next snapshot.
+//   - Hidden skills (disable-model-invocation) are left out of search,
+//     list_skills and list_categories, as out of skills/list, unless the
+//     server shows disabled skills. get_skill, read_skill_file and the
+//     use-skill prompt answer them when named, as skills/get and
+//     resources/read do: a user who names a skill may use it. Their output
+//     says the skill is meant for explicit use only.
+//   - A skill argument is the skill:// URI (with or without /SKILL.md), the
+//     skill path, "namespace/name", or a bare name when only one skill has
+//     it; an ambiguous name is refused with every candidate path.
+//   - A category is the frontmatter "category" if set, else
+//     "metadata.category", else the folders between the library namespace
+//     and the skill folder ("billing" for acme/billing/refunds), else
+//     "uncategorized".
+//   - Bad arguments and unknown skills come back as tool results with
+//     isError set and a message that says what to do, never as protocol
+//     errors: the model reads them and can correct itself.
+//   - Nothing a tool returns holds a local path: a bundle has none.
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"maps"
+	"net/url"
+	"path"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/manifest"
+)
+
+// Limits of the discovery tools.
+const (
+	// MaxReadBytes caps the file bytes one read_skill_file answer carries
+	// (a folder read sums its files). 1 MiB of text is some 250,000 tokens,
+	// more than a model's context holds, so a larger answer could not be
+	// used and would only crowd out the conversation; base64 and the JSON
+	// copy in structuredContent make the message about 2.7 times as large,
+	// still far below the 16 MiB stdio line limit. Larger files are read
+	// with resources/read or copied with `skills-mcp pull`, which write them
+	// to disk and check their digests.
+	MaxReadBytes = 1 << 20
+	// MaxDescribeBytes caps the <available_skills> catalog that
+	// --describe-skills puts in the get_skill tool's description. A tool
+	// description is sent to the model with every request; 8 KiB (about
+	// 2,000 tokens, some 50 skills) is about what the seven tools' own
+	// definitions cost, and beyond it a catalog costs more context than
+	// search does.
+	MaxDescribeBytes = 8 << 10
+	// searchDefaultLimit and searchMaxLimit bound search_skills' limit.
+	searchDefaultLimit = 10
+	searchMaxLimit     = 50
+	// listDefaultLimit and listMaxLimit bound list_skills' limit.
+	listDefaultLimit = 50
+	listMaxLimit     = 200
+)
+
+// discovery serves the tools, the use-skill prompt, argument completion and
+// the default instructions of one Server.
+type discovery struct {
+	srv          *Server
+	name         string // server name, in provenance lines
+	title        string
+	prefix       string
+	describe     bool
+	showDisabled bool
+	instructions string // Options.Instructions; "" means built from the catalog
+	refresh      func(context.Context) error
+	signedBy     func(*manifest.Bundle) []string
+
+	ready chan struct{} // closed once the tools and the prompt are registered
+
+	mu  sync.Mutex
+	cat *catalog // of the newest snapshot seen
+}
+
+// toolPrefixRE is what a tool prefix may hold: MCP tool names are letters,
+// digits, _, - and ., at most 128 characters (the longest suffix is 17).
+var toolPrefixRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
+
+// registerDiscovery adds the discovery tools, the use-skill prompt, argument
+// completion and default instructions to s.
+//
+// The tools and the prompt are registered in the background: the SDK infers
+// and resolves each tool's JSON schemas when it is added, which costs 5 to
+// 15 ms in a fresh process, more than the rest of start-up. Requests for
+// tools and prompts wait until they are registered (see middleware); the
+// SEP-2640 methods never wait.
+func registerDiscovery(s *Server, opt Options, impl *mcp.Implementation) error {
+	d := &discovery{srv: s, name: impl.Name, title: impl.Title, prefix: opt.Prefix, describe: opt.DescribeSkills,
+		showDisabled: opt.ShowDisabled, instructions: opt.Instructions, refresh: opt.Refresh, signedBy: opt.SignedBy,
+		ready: make(chan struct{})}
+	if d.prefix == "" {
+		d.prefix = strings.ReplaceAll(d.name, "-", "_")
+	}
+	if !toolPrefixRE.MatchString(d.prefix) {
+		return fmt.Errorf("serve: tool prefix %q: use letters, digits, _, - and . only, at most 100", d.prefix)
+	}
+	s.mcp.AddReceivingMiddleware(d.middleware)
+	go func() {
+		defer close(d.ready)
+		d.addTools()
+		d.addPrompt()
+	}()
+	return nil
+}
+
+// addTools registers the seven discovery tools.
+func (d *discovery) addTools() {
+	s := d.srv
+	// Reads of a catalog never change it; catalog_status refresh=true may
+	// swap the snapshot, but does not change the server's state otherwise.
+	ro := func(idempotent bool) *mcp.ToolAnnotations {
+		f := false
+		return &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: idempotent, OpenWorldHint: &f, DestructiveHint: &f}
+	}
+	p := d.prefix
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: p + "_search_skills", Title: "Search skills", Annotations: ro(true),
+		Description: "Find skills for a task: ranked full-text search over skill names, descriptions, tags and instructions. " +
+			"Returns name, path, description, score, provenance and risk flags. Then load the best match with " + p + "_get_skill."},
+		d.searchSkills)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: p + "_list_skills", Title: "List skills", Annotations: ro(true),
+		Description: "Browse skills in path order, optionally in one library or category, a page at a time (pass nextCursor back as cursor)."},
+		d.listSkills)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: p + "_list_libraries", Title: "List libraries", Annotations: ro(true),
+		Description: "The skill libraries served: namespace, title, source, version and skill counts. Pass a namespace as library to scope search and listing."},
+		d.listLibraries)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: p + "_list_categories", Title: "List categories", Annotations: ro(true),
+		Description: "Skill categories with their skill counts, optionally in one library. A category is the skill's frontmatter category " +
+			"(or metadata.category), else the folders between the library and the skill folder, else \"uncategorized\"."},
+		d.listCategories)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: p + "_get_skill", Title: "Get skill", Annotations: ro(true),
+		Description: getSkillDescription(p)}, d.getSkill)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: p + "_read_skill_file", Title: "Read skill file", Annotations: ro(true),
+		Description: fmt.Sprintf("Read a file of a skill (references/, templates/, scripts/, assets/) by its path relative to the skill folder: "+
+			"text as is, binary as base64, always with its sha256 digest. A folder path returns every file in it; an empty path lists "+
+			"the skill's files. One answer carries at most %d KiB of files.", MaxReadBytes>>10)},
+		d.readSkillFile)
+	mcp.AddTool(s.mcp, &mcp.Tool{Name: p + "_catalog_status", Title: "Catalog status", Annotations: ro(false),
+		Description: "What is being served: bundle ids, signatures, counts, skills withheld at build time with the reason, lint findings " +
+			"and build warnings (include_warnings). refresh=true reloads live libraries first, when the server has any."},
+		d.catalogStatus)
+}
+
+func getSkillDescription(p string) string {
+	return "Load a skill: its SKILL.md instructions, its files with sizes and sha256 digests, its source and provenance, " +
+		"risk flags, and how to run bundled scripts safely. The skill argument is the path from " + p + "_search_skills, " +
+		"namespace/name, a bare name when unique, or the skill:// URI. Read bundled files with " + p + "_read_skill_file."
+}
+
+// catalogFor returns the catalog of snap: the one kept if it is of snap,
+// else a new one, kept if snap is the server's current snapshot.
+func (d *discovery) catalogFor(snap *Snapshot) *catalog {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.cat != nil && d.cat.snap == snap {
+		return d.cat
+	}
+	c := &catalog{snap: snap}
+	if snap == d.srv.Snapshot() {
+		d.cat = c
+	}
+	return c
+}
+
+// current returns the catalog of the snapshot served now.
+func (d *discovery) current() *catalog { return d.catalogFor(d.srv.Snapshot()) }
+
+// catalog is what the discovery tools derive from one snapshot, each part
+// built on first use.
+type catalog struct {
+	snap *Snapshot
+
+	headOnce sync.Once
+	heads    []*manifest.Manifest // each bundle's manifest without its skills
+	headErr  error
+
+	docsOnce  sync.Once
+	docs      []skillDoc // by snapshot number
+	byName    map[string][]int
+	byLibName map[string][]int
+	byPath    map[string]int
+	docsErr   error
+
+	indexOnce sync.Once
+	index     *searchIndex
+	indexDocs []int // index document → snapshot number
+	indexErr  error
+
+	describeOnce sync.Once
+	describe     string
+
+	instrOnce sync.Once
+	instr     string
+}
+
+// skillDoc is what list and search results say about a skill.
+type skillDoc struct {
+	name, path, library, uri, description, category string
+	tags                                            []string
+	hidden, listed                                  bool
+	files, scripts, findings, scriptsWithheld       int
+	bytes                                           int64
+	rules                                           []string
+	trust                                           map[string]any
+	bundle                                          *manifest.Bundle
+	md                                              manifest.Digest // SKILL.md
+}
+
+// manifestHead decodes a bundle's manifest up to its skills: libraries,
+// withheld skills and warnings, without the cost of every skill record.
+func manifestHead(b *manifest.Bundle) (*manifest.Manifest, error) {
+	dec := json.NewDecoder(bytes.NewReader(b.ManifestBytes()))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, fmt.Errorf("bundle %s: manifest is not a JSON object", b.ID())
+	}
+	m := &manifest.Manifest{}
+	fields := map[string]any{"mediaType": &m.MediaType, "generator": &m.Generator, "created": &m.Created,
+		"libraries": &m.Libraries, "withheld": &m.Withheld, "warnings": &m.Warnings}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("bundle %s: manifest: %w", b.ID(), err)
+		}
+		key, _ := t.(string)
+		if key == "skills" {
+			break
+		}
+		dst, ok := fields[key]
+		if !ok {
+			dst = new(json.RawMessage)
+		}
+		if err := dec.Decode(dst); err != nil {
+			return nil, fmt.Errorf("bundle %s: manifest field %s: %w", b.ID(), key, err)
+		}
+	}
+	return m, nil
+}
+
+// headers returns each bundle's manifest head, in the snapshot's order.
+func (c *catalog) headers() ([]*manifest.Manifest, error) {
+	c.headOnce.Do(func() {
+		for _, b := range c.snap.Bundles() {
+			m, err := manifestHead(b)
+			if err != nil {
+				c.headErr = err
+				return
+			}
+			c.heads = append(c.heads, m)
+		}
+	})
+	return c.heads, c.headErr
+}
+
+// libraries returns every served library with the bundle that serves it.
+func (c *catalog) libraries() ([]LibraryInfo, error) {
+	heads, err := c.headers()
+	if err != nil {
+		return nil, err
+	}
+	var out []LibraryInfo
+	for i, m := range heads {
+		for _, l := range m.Libraries {
+			li := LibraryInfo{Namespace: l.Namespace, Kind: l.Kind, Title: l.Title, Source: l.Source, Version: l.Version,
+				Metadata: l.Metadata, NoScripts: l.NoScripts, Skills: l.Skills, Hidden: l.Hidden, Bundle: c.snap.Bundles()[i].ID().String()}
+			if l.Digest != nil {
+				li.Digest = l.Digest.String()
+			}
+			out = append(out, li)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b LibraryInfo) int { return strings.Compare(a.Namespace, b.Namespace) })
+	return out, nil
+}
+
+// skills returns one record per skill, by snapshot number. The records
+// are parsed in parallel, in contiguous chunks.
+func (c *catalog) skills() ([]skillDoc, error) {
+	c.docsOnce.Do(func() {
+		n := c.snap.Len()
+		docs := make([]skillDoc, n)
+		workers := max(1, min(runtime.GOMAXPROCS(0), n/256))
+		errs := make([]error, workers)
+		chunk := (n + workers - 1) / workers
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() {
+				for k := w * chunk; k < min(n, (w+1)*chunk); k++ {
+					sk, err := c.snap.Skill(k)
+					if err != nil {
+						errs[w] = err
+						return
+					}
+					docs[k] = newSkillDoc(sk)
+					docs[k].listed = c.snap.Listed(k)
+					docs[k].bundle, _ = c.snap.Bundle(k)
+				}
+			})
+		}
+		wg.Wait()
+		if c.docsErr = errors.Join(errs...); c.docsErr != nil {
+			return
+		}
+		c.docs = docs
+		c.byName, c.byLibName, c.byPath = map[string][]int{}, map[string][]int{}, make(map[string]int, n)
+		for k := range docs {
+			doc := &docs[k]
+			c.byName[doc.name] = append(c.byName[doc.name], k)
+			c.byLibName[doc.library+"/"+doc.name] = append(c.byLibName[doc.library+"/"+doc.name], k)
+			c.byPath[doc.path] = k
+		}
+	})
+	return c.docs, c.docsErr
+}
+
+func newSkillDoc(sk *manifest.Skill) skillDoc {
+	var fm map[string]any
+	_ = json.Unmarshal(sk.Entry.Frontmatter, &fm) // the bundle holds an object
+	doc := skillDoc{name: sk.Name(), path: sk.Path, library: sk.Library, uri: sk.Entry.URI, hidden: sk.Hidden,
+		files: len(sk.Files), findings: len(sk.Findings), scriptsWithheld: sk.ScriptsWithheld, trust: sk.Provenance,
+		md: sk.Entry.Resources[0].Digest}
+	if s, ok := fm["name"].(string); ok && s != "" {
+		doc.name = s
+	}
+	if s, ok := fm["description"].(string); ok {
+		doc.description = strings.TrimSpace(s)
+	}
+	doc.category = skillCategory(fm, sk.Library, sk.Path)
+	for _, k := range []string{"tags", "keywords", "dev-tags", "trigger-phrases", "triggers"} {
+		doc.tags = appendStrings(doc.tags, fm[k])
+	}
+	if md, ok := fm["metadata"].(map[string]any); ok {
+		for _, k := range slices.Sorted(maps.Keys(md)) {
+			doc.tags = appendStrings(doc.tags, md[k])
+		}
+	}
+	for i, f := range sk.Files {
+		doc.bytes += sk.Entry.Resources[i].Size
+		if f.Script {
+			doc.scripts++
+		}
+	}
+	for _, f := range sk.Findings {
+		if !slices.Contains(doc.rules, f.Rule) {
+			doc.rules = append(doc.rules, f.Rule)
+		}
+	}
+	return doc
+}
+
+// appendStrings appends v if it is a string, or its strings if it is a list.
+func appendStrings(dst []string, v any) []string {
+	switch v := v.(type) {
+	case string:
+		if s := strings.TrimSpace(v); s != "" {
+			dst = append(dst, s)
+		}
+	case []any:
+		for _, e := range v {
+			if s, ok := e.(string); ok && strings.TrimSpace(s) != "" {
+				dst = append(dst, strings.TrimSpace(s))
+			}
+		}
+	}
+	return dst
+}
+
+// skillCategory is the frontmatter category, else metadata.category, else
+// the folders between the namespace and the skill folder, else
+// "uncategorized".
+func skillCategory(fm map[string]any, library, skillPath string) string {
+	if s, ok := fm["category"].(string); ok && strings.TrimSpace(s) != "" {
+		return strings.TrimSpace(s)
+	}
+	if md, ok := fm["metadata"].(map[string]any); ok {
+		if s, ok := md["category"].(string); ok && strings.TrimSpace(s) != "" {
+			return strings.TrimSpace(s)
+		}
+	}
+	rest := skillPath
+	if library != "" {
+		rest = strings.TrimPrefix(skillPath, library+"/")
+	}
+	if i := strings.LastIndexByte(rest, '/'); i > 0 {
+		return rest[:i]
+	}
+	return "uncategorized"
+}
+
+// searchable returns the search index over the listed skills, built on
+// first use, and the snapshot number of each index document.
+func (c *catalog) searchable() (*searchIndex, []int, error) {
+	c.indexOnce.Do(func() {
+		docs, err := c.skills()
+		if err != nil {
+			c.indexErr = err
+			return
+		}
+		var sdocs []searchDoc
+		var names []string
+		for k := range docs {
+			doc := &docs[k]
+			if !doc.listed {
+				continue
+			}
+			md, err := doc.bundle.ReadBlob(doc.md)
+			if err != nil {
+				c.indexErr = fmt.Errorf("read %s: %w", doc.uri, err)
+				return
+			}
+			body := skillBody(md)
+			if len(body) > maxBodyIndex {
+				body = body[:maxBodyIndex]
+			}
+			tags := strings.Join(append(slices.Clip(doc.tags), doc.category), " \n ")
+			sdocs = append(sdocs, searchDoc{fields: [numFields]string{doc.name, doc.description, tags, string(body)}})
+			names = append(names, foldName(doc.name))
+			c.indexDocs = append(c.indexDocs, k)
+		}
+		c.index = newSearchIndex(sdocs, names)
+	})
+	return c.index, c.indexDocs, c.indexErr
+}
+
+// skillBody returns SKILL.md without its frontmatter: what follows the
+// first line that is "---" (spaces, tabs and a CR allowed after it) after
+// the opening one. The bundle's build checked that both lines exist.
+func skillBody(md []byte) []byte {
+	md = bytes.TrimPrefix(md, []byte("\uFEFF"))
+	_, rest, ok := bytes.Cut(md, []byte("\n"))
+	if !ok || strings.TrimRight(string(md[:len(md)-len(rest)]), " \t\r\n") != "---" {
+		return md
+	}
+	for off := 0; off < len(rest); {
+		line, after, _ := bytes.Cut(rest[off:], []byte("\n"))
+		if string(bytes.TrimRight(line, " \t\r")) == "---" {
+			return bytes.TrimLeft(after, "\r\n")
+		}
+		off = len(rest) - len(after)
+		if len(after) == 0 {
+			break
+		}
+	}
+	return md
+}
+
+// toolError is a refusal of a tool's arguments: it becomes a result with
+// isError set.
+func toolError(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// resolve finds the skill named by arg (see the package decisions).
+func (d *discovery) resolve(c *catalog, arg string) (int, error) {
+	arg = strings.TrimSpace(arg)
+	if arg == "" {
+		return 0, toolError("the skill argument is empty: pass a name, namespace/name, skill path or skill:// URI (find one with %s_search_skills)", d.prefix)
+	}
+	if strings.HasPrefix(arg, manifest.URIScheme) {
+		root := strings.TrimSuffix(strings.TrimSuffix(arg, "/"), "/"+manifest.SkillFile)
+		if k, ok := c.snap.Find(root + "/" + manifest.SkillFile); ok {
+			return k, nil
+		}
+		return 0, toolError("no skill is served at %s; find one with %s_search_skills", arg, d.prefix)
+	}
+	p := strings.TrimSuffix(strings.Trim(arg, "/"), "/"+manifest.SkillFile)
+	if strings.Contains(p, "/") {
+		if k, ok := c.snap.Find(manifest.URIScheme + escapePath(p) + "/" + manifest.SkillFile); ok {
+			return k, nil
+		}
+	}
+	docs, err := c.skills()
+	if err != nil {
+		return 0, err
+	}
+	if k, ok := c.byPath[p]; ok {
+		return k, nil
+	}
+	var cands []int
+	if lib, name, ok := strings.Cut(p, "/"); ok && !strings.Contains(name, "/") {
+		cands = c.byLibName[lib+"/"+name]
+	} else if !ok {
+		cands = c.byName[p]
+	}
+	switch len(cands) {
+	case 1:
+		return cands[0], nil
+	case 0:
+		msg := fmt.Sprintf("no skill %q is served", arg)
+		if hits := d.suggest(c, p); len(hits) > 0 {
+			msg += "; did you mean " + strings.Join(hits, ", ") + "?"
+		}
+		return 0, toolError("%s; find skills with %s_search_skills", msg, d.prefix)
+	}
+	paths := make([]string, len(cands))
+	for i, k := range cands {
+		paths[i] = docs[k].path
+	}
+	return 0, toolError("skill name %q is ambiguous: %s; pass one of these paths", arg, strings.Join(paths, ", "))
+}
+
+// suggest returns the paths of up to three skills that search finds for q.
+func (d *discovery) suggest(c *catalog, q string) []string {
+	ix, idocs, err := c.searchable()
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, h := range ix.search(q, 3, nil) {
+		out = append(out, c.docs[idocs[h.doc]].path)
+	}
+	return out
+}
+
+// escapePath percent-encodes each segment of a slash-separated path, as
+// skill URIs are written.
+func escapePath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
+}
+
+// checkLibrary refuses a library filter that names no served library. "" is
+// no filter; "(root)" names an un-namespaced library.
+func (d *discovery) checkLibrary(c *catalog, lib string) (string, error) {
+	if lib == "" {
+		return "", nil
+	}
+	libs, err := c.libraries()
+	if err != nil {
+		return "", err
+	}
+	var names []string
+	for _, l := range libs {
+		ns := l.Namespace
+		if ns == "" {
+			ns = "(root)"
+		}
+		if ns == lib {
+			return l.Namespace, nil
+		}
+		names = append(names, ns)
+	}
+	return "", toolError("unknown library %q; served: %s", lib, strings.Join(names, ", "))
+}
+
+// filter holds the library and category filters of search and list.
+type filter struct {
+	library  string // namespace; only used when byLib
+	byLib    bool
+	category string // "" for any
+}
+
+func (f filter) keep(doc *skillDoc) bool {
+	return (!f.byLib || f.library == doc.library) && (f.category == "" || strings.EqualFold(f.category, doc.category))
+}
+
+// newFilter checks the filters against the catalog.
+func (d *discovery) newFilter(c *catalog, library, category string) (filter, error) {
+	lib, err := d.checkLibrary(c, strings.TrimSpace(library))
+	if err != nil {
+		return filter{}, err
+	}
+	f := filter{library: lib, byLib: strings.TrimSpace(library) != "", category: strings.TrimSpace(category)}
+	if f.category == "" {
+		return f, nil
+	}
+	docs, err := c.skills()
+	if err != nil {
+		return filter{}, err
+	}
+	cats := map[string]bool{}
+	for i := range docs {
+		if docs[i].listed && (!f.byLib || docs[i].library == f.library) {
+			if strings.EqualFold(docs[i].category, f.category) {
+				return f, nil
+			}
+			cats[docs[i].category] = true
+		}
+	}
+	list := slices.Sorted(maps.Keys(cats))
+	if len(list) > 30 {
+		list = append(list[:30], "…")
+	}
+	return filter{}, toolError("unknown category %q; categories: %s (see %s_list_categories)", category, strings.Join(list, ", "), d.prefix)
+}
+
+// SkillSummary describes a skill in search and list results.
+type SkillSummary struct {
+	Name        string         `json:"name" jsonschema:"the skill's name"`
+	Path        string         `json:"path" jsonschema:"the skill path (namespace, folders, name): pass it as the skill argument of the other tools"`
+	URI         string         `json:"uri" jsonschema:"the skill:// URI of the skill's SKILL.md"`
+	Library     string         `json:"library" jsonschema:"the library namespace; empty for an un-namespaced library"`
+	Category    string         `json:"category"`
+	Description string         `json:"description"`
+	Files       int            `json:"files" jsonschema:"number of files, SKILL.md included"`
+	Hidden      bool           `json:"hidden,omitempty" jsonschema:"disable-model-invocation: use only when the user asks for it"`
+	Trust       map[string]any `json:"trust,omitempty" jsonschema:"provenance from the frontmatter (origin, license, risk, allowed-tools, …)"`
+	RiskFlags   []string       `json:"riskFlags,omitempty" jsonschema:"lint rules that matched the skill's files; get_skill shows file:line"`
+}
+
+func (doc *skillDoc) summary() SkillSummary {
+	return SkillSummary{Name: doc.name, Path: doc.path, URI: doc.uri, Library: doc.library, Category: doc.category,
+		Description: doc.description, Files: doc.files, Hidden: doc.hidden, Trust: doc.trust, RiskFlags: doc.rules}
+}
+
+// SearchInput are the arguments of search_skills.
+type SearchInput struct {
+	Query    string `json:"query" jsonschema:"what the skill should do, in a few words"`
+	Library  string `json:"library,omitempty" jsonschema:"only skills of this library namespace"`
+	Category string `json:"category,omitempty" jsonschema:"only skills of this category (see list_categories)"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"most results to return, 1 to 50; 10 if absent"`
+}
+
+// SearchHit is one search result.
+type SearchHit struct {
+	SkillSummary
+	Score float64 `json:"score" jsonschema:"relevance; higher is better; comparable within one search only"`
+}
+
+// SearchOutput is the result of search_skills.
+type SearchOutput struct {
+	Query   string      `json:"query"`
+	Results []SearchHit `json:"results"`
+	Hint    string      `json:"hint,omitempty"`
+}
+
+func (d *discovery) searchSkills(_ context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, SearchOutput, error) {
+	var out SearchOutput
+	q := strings.TrimSpace(in.Query)
+	if q == "" {
+		return nil, out, toolError("query is empty: describe the task in a few words, or browse with %s_list_skills", d.prefix)
+	}
+	if len(q) > 1000 {
+		return nil, out, toolError("query is %d bytes; keep it under 1000", len(q))
+	}
+	limit, err := checkLimit(in.Limit, searchDefaultLimit, searchMaxLimit)
+	if err != nil {
+		return nil, out, err
+	}
+	c := d.current()
+	f, err := d.newFilter(c, in.Library, in.Category)
+	if err != nil {
+		return nil, out, err
+	}
+	ix, idocs, err := c.searchable()
+	if err != nil {
+		return nil, out, err
+	}
+	hits := ix.search(q, limit, func(doc int) bool { return f.keep(&c.docs[idocs[doc]]) })
+	out = SearchOutput{Query: q, Results: make([]SearchHit, 0, len(hits))}
+	var text strings.Builder
+	for i, h := range hits {
+		doc := &c.docs[idocs[h.doc]]
+		out.Results = append(out.Results, SearchHit{SkillSummary: doc.summary(), Score: roundScore(h.score)})
+		fmt.Fprintf(&text, "%d. %s  [%s]  score %.2f%s\n   %s\n", i+1, doc.path, doc.category, h.score, flagNote(doc), oneLine(doc.description, 300))
+	}
+	if len(hits) == 0 {
+		out.Hint = fmt.Sprintf("No skill matches. Try other or fewer words, drop the filters, or browse with %s_list_categories and %s_list_skills.", d.prefix, d.prefix)
+		text.WriteString(out.Hint)
+	} else {
+		fmt.Fprintf(&text, "\nNext: %s_get_skill(skill=\"<path>\") with the chosen path.", d.prefix)
+	}
+	return textResult(text.String()), out, nil
+}
+
+func roundScore(s float64) float64 { return float64(int64(s*1e4+0.5)) / 1e4 }
+
+// flagNote marks a listed skill with risk flags or hidden.
+func flagNote(doc *skillDoc) string {
+	var s string
+	if len(doc.rules) > 0 {
+		s += "  ⚠ " + strings.Join(doc.rules, ", ")
+	}
+	if doc.hidden {
+		s += "  (explicit use only)"
+	}
+	return s
+}
+
+// oneLine returns s on one line, cut to at most n runes.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+func checkLimit(v, def, max int) (int, error) {
+	switch {
+	case v == 0:
+		return def, nil
+	case v < 0 || v > max:
+		return 0, toolError("limit %d is out of range: give 1 to %d", v, max)
+	}
+	return v, nil
+}
+
+func textResult(s string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+// ListSkillsInput are the arguments of list_skills.
+type ListSkillsInput struct {
+	Library  string `json:"library,omitempty" jsonschema:"only skills of this library namespace"`
+	Category string `json:"category,omitempty" jsonschema:"only skills of this category"`
+	Cursor   string `json:"cursor,omitempty" jsonschema:"nextCursor of the previous page"`
+	Limit    int    `json:"limit,omitempty" jsonschema:"skills per page, 1 to 200; 50 if absent"`
+}
+
+// ListSkillsOutput is a page of list_skills.
+type ListSkillsOutput struct {
+	Total      int            `json:"total" jsonschema:"skills that pass the filters, on every page"`
+	Skills     []SkillSummary `json:"skills"`
+	NextCursor string         `json:"nextCursor,omitempty" jsonschema:"pass it as cursor for the next page; absent on the last page"`
+}
+
+func (d *discovery) listSkills(_ context.Context, _ *mcp.CallToolRequest, in ListSkillsInput) (*mcp.CallToolResult, ListSkillsOutput, error) {
+	var out ListSkillsOutput
+	limit, err := checkLimit(in.Limit, listDefaultLimit, listMaxLimit)
+	if err != nil {
+		return nil, out, err
+	}
+	c := d.current()
+	f, err := d.newFilter(c, in.Library, in.Category)
+	if err != nil {
+		return nil, out, err
+	}
+	docs, err := c.skills()
+	if err != nil {
+		return nil, out, err
+	}
+	var match []int
+	for k := range docs {
+		if docs[k].listed && f.keep(&docs[k]) {
+			match = append(match, k)
+		}
+	}
+	key := fnvKey(f.library + "\x00" + strings.ToLower(f.category))
+	start, err := decodeListCursor(in.Cursor, c.snap, key, len(match))
+	if err != nil {
+		return nil, out, err
+	}
+	out = ListSkillsOutput{Total: len(match), Skills: []SkillSummary{}}
+	end := min(start+limit, len(match))
+	var text strings.Builder
+	for _, k := range match[start:end] {
+		out.Skills = append(out.Skills, docs[k].summary())
+		fmt.Fprintf(&text, "- %s  [%s]%s  %s\n", docs[k].path, docs[k].category, flagNote(&docs[k]), oneLine(docs[k].description, 200))
+	}
+	if end < len(match) {
+		out.NextCursor = encodeListCursor(c.snap, key, end)
+		fmt.Fprintf(&text, "… %d more; pass cursor %q.\n", len(match)-end, out.NextCursor)
+	}
+	if len(match) == 0 {
+		text.WriteString("No skills.\n")
+	}
+	return textResult(text.String()), out, nil
+}
+
+func fnvKey(s string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	return h.Sum32()
+}
+
+// A list_skills cursor is base64url of the first 8 bytes of the snapshot
+// id, the filters' hash and the index to resume at: opaque, stable for a
+// catalog, and refused for another catalog or other filters.
+func encodeListCursor(snap *Snapshot, key uint32, i int) string {
+	var b [16]byte
+	id := snap.ID()
+	copy(b[:8], id[:8])
+	binary.BigEndian.PutUint32(b[8:], key)
+	binary.BigEndian.PutUint32(b[12:], uint32(i))
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+func decodeListCursor(cur string, snap *Snapshot, key uint32, n int) (int, error) {
+	if cur == "" {
+		return 0, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(cur)
+	id := snap.ID()
+	switch {
+	case err != nil || len(b) != 16:
+		return 0, toolError("invalid cursor %q: pass nextCursor from the previous page, or no cursor to start over", cur)
+	case !bytes.Equal(b[:8], id[:8]):
+		return 0, toolError("cursor %q belongs to another catalog (the served skills changed); list again without a cursor", cur)
+	case binary.BigEndian.Uint32(b[8:]) != key:
+		return 0, toolError("cursor %q was issued for other filters; pass the same library and category, or no cursor", cur)
+	}
+	i := int(binary.BigEndian.Uint32(b[12:]))
+	if i > n {
+		return 0, toolError("invalid cursor %q: pass nextCursor from the previous page", cur)
+	}
+	return i, nil
+}
+
+// LibraryInfo describes a served library: what it is, never where it lives.
+type LibraryInfo struct {
+	Namespace string            `json:"namespace" jsonschema:"the first segment of its skill paths; empty for an un-namespaced library"`
+	Kind      string            `json:"kind" jsonschema:"directory, archive or url"`
+	Title     string            `json:"title,omitempty"`
+	Source    string            `json:"source,omitempty" jsonschema:"the vault, repository or team the library comes from"`
+	Version   string            `json:"version,omitempty"`
+	Metadata  map[string]string `json:"metadata,omitempty"`
+	Digest    string            `json:"digest,omitempty" jsonschema:"sha256 of the archive, for archive and url libraries"`
+	NoScripts bool              `json:"noScripts,omitempty" jsonschema:"executable files were withheld"`
+	Skills    int               `json:"skills"`
+	Hidden    int               `json:"hidden" jsonschema:"skills with disable-model-invocation, included in skills"`
+	Bundle    string            `json:"bundle" jsonschema:"id of the bundle that serves it"`
+}
+
+// ListLibrariesOutput is the result of list_libraries.
+type ListLibrariesOutput struct {
+	Libraries []LibraryInfo `json:"libraries"`
+}
+
+func (d *discovery) listLibraries(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, ListLibrariesOutput, error) {
+	libs, err := d.current().libraries()
+	if err != nil {
+		return nil, ListLibrariesOutput{}, err
+	}
+	out := ListLibrariesOutput{Libraries: libs}
+	if out.Libraries == nil {
+		out.Libraries = []LibraryInfo{}
+	}
+	var text strings.Builder
+	for _, l := range libs {
+		fmt.Fprintf(&text, "- %s: %d skills (%d hidden)", libraryName(l.Namespace), l.Skills, l.Hidden)
+		if desc := libraryDesc(l); desc != "" {
+			fmt.Fprintf(&text, "  %s", desc)
+		}
+		if l.NoScripts {
+			text.WriteString("  [scripts withheld]")
+		}
+		text.WriteString("\n")
+	}
+	if len(libs) == 0 {
+		text.WriteString("No libraries.\n")
+	}
+	return textResult(text.String()), out, nil
+}
+
+func libraryName(ns string) string {
+	if ns == "" {
+		return "(root)"
+	}
+	return ns
+}
+
+// libraryDesc joins a library's public description: title, source,
+// version, the archive digest and metadata.
+func libraryDesc(l LibraryInfo) string {
+	var parts []string
+	if l.Title != "" {
+		parts = append(parts, l.Title)
+	}
+	if l.Source != "" {
+		parts = append(parts, "from "+l.Source)
+	}
+	if l.Version != "" {
+		parts = append(parts, "version "+l.Version)
+	}
+	if l.Digest != "" {
+		parts = append(parts, l.Kind+" "+strings.TrimPrefix(l.Digest, "sha256:")[:12])
+	}
+	for _, k := range slices.Sorted(maps.Keys(l.Metadata)) {
+		parts = append(parts, k+"="+l.Metadata[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ListCategoriesInput are the arguments of list_categories.
+type ListCategoriesInput struct {
+	Library string `json:"library,omitempty" jsonschema:"only skills of this library namespace"`
+}
+
+// CategoryCount is a category with its number of skills.
+type CategoryCount struct {
+	Category string `json:"category"`
+	Skills   int    `json:"skills"`
+}
+
+// ListCategoriesOutput is the result of list_categories.
+type ListCategoriesOutput struct {
+	Categories  []CategoryCount `json:"categories" jsonschema:"by number of skills, most first"`
+	TotalSkills int             `json:"totalSkills"`
+}
+
+func (d *discovery) listCategories(_ context.Context, _ *mcp.CallToolRequest, in ListCategoriesInput) (*mcp.CallToolResult, ListCategoriesOutput, error) {
+	out := ListCategoriesOutput{Categories: []CategoryCount{}}
+	c := d.current()
+	f, err := d.newFilter(c, in.Library, "")
+	if err != nil {
+		return nil, out, err
+	}
+	docs, err := c.skills()
+	if err != nil {
+		return nil, out, err
+	}
+	counts := map[string]int{}
+	for i := range docs {
+		if docs[i].listed && f.keep(&docs[i]) {
+			counts[docs[i].category]++
+			out.TotalSkills++
+		}
+	}
+	for cat, n := range counts {
+		out.Categories = append(out.Categories, CategoryCount{cat, n})
+	}
+	slices.SortFunc(out.Categories, func(a, b CategoryCount) int {
+		if a.Skills != b.Skills {
+			return b.Skills - a.Skills
+		}
+		return strings.Compare(a.Category, b.Category)
+	})
+	var text strings.Builder
+	for _, cc := range out.Categories {
+		fmt.Fprintf(&text, "- %s: %d\n", cc.Category, cc.Skills)
+	}
+	fmt.Fprintf(&text, "%d skills. Browse one with %s_list_skills(category=…), or search within it with %s_search_skills(query, category=…).\n",
+		out.TotalSkills, d.prefix, d.prefix)
+	return textResult(text.String()), out, nil
+}
+
+// GetSkillInput are the arguments of get_skill.
+type GetSkillInput struct {
+	Skill string `json:"skill" jsonschema:"the skill path from search or list, namespace/name, a bare name when unique, or the skill:// URI"`
+}
+
+// SkillFile is one file of a skill, without its content.
+type SkillFile struct {
+	Path        string `json:"path" jsonschema:"relative to the skill folder"`
+	URI         string `json:"uri"`
+	MimeType    string `json:"mimeType"`
+	Size        int64  `json:"size"`
+	Digest      string `json:"digest" jsonschema:"sha256:<hex> of the file's bytes"`
+	Script      bool   `json:"script,omitempty" jsonschema:"an executable file: never run it from tool output"`
+	Interpreter string `json:"interpreter,omitempty" jsonschema:"how to run the script, from a verified local copy of the skill"`
+}
+
+// RiskFlag is one lint finding: a rule that matched a line of a file.
+type RiskFlag struct {
+	Rule     string `json:"rule"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Severity string `json:"severity"`
+	Excerpt  string `json:"excerpt"`
+}
+
+// GetSkillOutput is the result of get_skill.
+type GetSkillOutput struct {
+	Name            string         `json:"name"`
+	Path            string         `json:"path"`
+	URI             string         `json:"uri"`
+	Library         string         `json:"library"`
+	Category        string         `json:"category"`
+	Description     string         `json:"description"`
+	Source          string         `json:"source" jsonschema:"the MCP server the skill comes from; it is not installed locally"`
+	Hidden          bool           `json:"hidden,omitempty" jsonschema:"disable-model-invocation: follow it only when the user asked for it"`
+	Frontmatter     map[string]any `json:"frontmatter"`
+	Instructions    string         `json:"instructions" jsonschema:"SKILL.md without its frontmatter"`
+	Files           []SkillFile    `json:"files" jsonschema:"every file, SKILL.md first"`
+	Trust           map[string]any `json:"trust,omitempty" jsonschema:"provenance from the frontmatter"`
+	RiskFlags       []RiskFlag     `json:"riskFlags,omitempty" jsonschema:"lint findings: review them before following the skill"`
+	ScriptsWithheld int            `json:"scriptsWithheld,omitempty" jsonschema:"executable files the server's policy left out"`
+	RunScripts      []string       `json:"runScripts,omitempty" jsonschema:"the steps to run a bundled script safely"`
+}
+
+// loaded is a resolved skill with its record and SKILL.md.
+type loaded struct {
+	k   int
+	sk  *manifest.Skill
+	doc skillDoc
+	b   *manifest.Bundle
+	md  []byte
+}
+
+func (d *discovery) load(c *catalog, arg string) (*loaded, error) {
+	k, err := d.resolve(c, arg)
+	if err != nil {
+		return nil, err
+	}
+	sk, err := c.snap.Skill(k)
+	if err != nil {
+		return nil, err
+	}
+	l := &loaded{k: k, sk: sk, doc: newSkillDoc(sk)}
+	l.b, _ = c.snap.Bundle(k)
+	if l.md, err = l.b.ReadBlob(sk.Entry.Resources[0].Digest); err != nil {
+		return nil, fmt.Errorf("read %s: %w", sk.Entry.URI, err)
+	}
+	return l, nil
+}
+
+func (d *discovery) getSkill(_ context.Context, req *mcp.CallToolRequest, in GetSkillInput) (*mcp.CallToolResult, GetSkillOutput, error) {
+	var out GetSkillOutput
+	l, err := d.load(d.current(), in.Skill)
+	if err != nil {
+		return nil, out, err
+	}
+	doc, sk := &l.doc, l.sk
+	out = GetSkillOutput{Name: doc.name, Path: doc.path, URI: doc.uri, Library: doc.library, Category: doc.category,
+		Description: doc.description, Source: d.name, Hidden: doc.hidden, Instructions: strings.TrimSpace(string(skillBody(l.md))),
+		Trust: doc.trust, ScriptsWithheld: sk.ScriptsWithheld}
+	_ = json.Unmarshal(sk.Entry.Frontmatter, &out.Frontmatter)
+	for i, f := range sk.Files {
+		r := sk.Entry.Resources[i]
+		out.Files = append(out.Files, SkillFile{Path: f.Path, URI: r.URI, MimeType: f.MimeType, Size: r.Size,
+			Digest: r.Digest.String(), Script: f.Script, Interpreter: interpreter(f)})
+	}
+	for _, f := range sk.Findings {
+		out.RiskFlags = append(out.RiskFlags, RiskFlag(f))
+	}
+	out.RunScripts = d.scriptSteps(doc.path, out.Files, req.Extra)
+
+	var t strings.Builder
+	fmt.Fprintf(&t, "# Skill: %s", doc.name)
+	if doc.library != "" {
+		fmt.Fprintf(&t, "  (library: %s)", doc.library)
+	}
+	t.WriteString("\n" + d.sourceLine())
+	if p := provenanceLine(doc.trust); p != "" {
+		t.WriteString("\n" + p)
+	}
+	if doc.hidden {
+		t.WriteString("\nExplicit use only (disable-model-invocation): follow this skill only when the user asked for it.")
+	}
+	if b := riskBanner(sk.Findings); b != "" {
+		t.WriteString("\n\n" + b)
+	}
+	fmt.Fprintf(&t, "\n\n%s\n\n---\nFiles (%d), paths relative to the skill folder; read one with %s_read_skill_file(skill=%q, path=\"<path>\"):\n",
+		out.Instructions, len(out.Files), d.prefix, doc.path)
+	for _, f := range out.Files {
+		fmt.Fprintf(&t, "- %s (%d B, %s", f.Path, f.Size, f.Digest)
+		if f.Script {
+			t.WriteString(", script")
+			if f.Interpreter != "" {
+				t.WriteString(", run with " + f.Interpreter)
+			}
+		}
+		t.WriteString(")\n")
+	}
+	if sk.ScriptsWithheld > 0 {
+		fmt.Fprintf(&t, "(%d executable file(s) withheld by the server's policy)\n", sk.ScriptsWithheld)
+	}
+	if len(out.RunScripts) > 0 {
+		t.WriteString("\n" + strings.Join(out.RunScripts, "\n") + "\n")
+	}
+	return textResult(t.String()), out, nil
+}
+
+// sourceLine labels everything a skill says with where it comes from.
+func (d *discovery) sourceLine() string {
+	return fmt.Sprintf("Source: %s (MCP-served skill, not installed locally)", d.name)
+}
+
+// provenanceLine renders a skill's provenance as "Provenance: k=v, …".
+func provenanceLine(trust map[string]any) string {
+	if len(trust) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(trust)) {
+		var v string
+		switch x := trust[k].(type) {
+		case string:
+			v = x
+		case []any:
+			var s []string
+			for _, e := range x {
+				s = append(s, fmt.Sprint(e))
+			}
+			v = strings.Join(s, "|")
+		default:
+			b, _ := json.Marshal(x)
+			v = string(b)
+		}
+		parts = append(parts, k+"="+oneLine(v, 200))
+	}
+	return "Provenance: " + strings.Join(parts, ", ")
+}
+
+// riskBanner lists lint findings with file:line.
+func riskBanner(fs []manifest.Finding) string {
+	if len(fs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("⚠ Risk flags (review before following or running anything):")
+	for _, f := range fs {
+		fmt.Fprintf(&b, "\n- %s at %s:%d (%s): %s", f.Rule, f.File, f.Line, f.Severity, oneLine(f.Excerpt, 160))
+	}
+	return b.String()
+}
+
+// interpreters maps script extensions to the command that runs them.
+var interpreters = map[string]string{
+	".py": "python", ".sh": "bash", ".bash": "bash", ".zsh": "zsh", ".js": "node", ".mjs": "node", ".cjs": "node",
+	".ts": "npx tsx", ".ps1": "pwsh -File", ".bat": "cmd /c", ".cmd": "cmd /c", ".rb": "ruby", ".pl": "perl", ".php": "php",
+}
+
+func interpreter(f manifest.File) string {
+	if !f.Script {
+		return ""
+	}
+	return interpreters[strings.ToLower(path.Ext(f.Path))]
+}
+
+// cacheDir is where the safe-run steps copy a skill: outside every folder a
+// host scans for skills, one folder per server.
+func (d *discovery) cacheDir() string { return "~/.cache/skills-mcp-client/" + d.name }
+
+// pullCommand is the command that copies a skill into cacheDir, verified.
+// A request that came over HTTP gets the --url form, one over stdio the
+// --command form (which must come last).
+func (d *discovery) pullCommand(skillPath string, extra *mcp.RequestExtra) string {
+	cmd := fmt.Sprintf("skills-mcp pull --sync --keep-path --to %s %s", d.cacheDir(), skillPath)
+	if extra != nil && extra.Header != nil {
+		return cmd + " --url <this server's URL, as your MCP client has it>"
+	}
+	return cmd + " --command <the command your MCP client runs to start this server>"
+}
+
+// scriptSteps are the steps to run a skill's bundled scripts, or nil when
+// it has none.
+func (d *discovery) scriptSteps(skillPath string, files []SkillFile, extra *mcp.RequestExtra) []string {
+	var scripts []string
+	example := ""
+	for _, f := range files {
+		if f.Script {
+			scripts = append(scripts, f.Path)
+			if example == "" && f.Interpreter != "" {
+				example = f.Interpreter + " " + f.Path
+			}
+		}
+	}
+	if len(scripts) == 0 {
+		return nil
+	}
+	if example == "" {
+		example = "<interpreter> " + scripts[0]
+	}
+	if len(scripts) > 8 {
+		scripts = append(scripts[:8], fmt.Sprintf("and %d more", len(scripts)-8))
+	}
+	return []string{
+		fmt.Sprintf("Bundled scripts (%s) come from %s over MCP and are not installed locally. Never run one from this output; to run one:", strings.Join(scripts, ", "), d.name),
+		fmt.Sprintf("1. Copy the whole skill (scripts read their sibling files) into a cache folder that no host scans for skills, with every digest verified: `%s`. "+
+			"Re-running it each session is cheap (--sync keeps files whose digest matches). Only if the CLI cannot run: fetch each file with %s_read_skill_file "+
+			"and write it byte for byte at its relative path, checking its sha256 against the list above; never retype a file.", d.pullCommand(skillPath, extra), d.prefix),
+		"2. Show the user what will run (the script and the exact command) and get their approval for this skill.",
+		fmt.Sprintf("3. Run it from %s/%s/ through its interpreter, e.g. `%s`, never as ./%s.", d.cacheDir(), skillPath, example, strings.TrimPrefix(example[strings.LastIndexByte(example, ' ')+1:], "./")),
+	}
+}
+
+// ReadFileInput are the arguments of read_skill_file.
+type ReadFileInput struct {
+	Skill string `json:"skill" jsonschema:"the skill path, namespace/name, a bare name when unique, or the skill:// URI"`
+	Path  string `json:"path,omitempty" jsonschema:"a file or folder relative to the skill folder (references/FORMS.md, templates); empty lists the skill's files"`
+}
+
+// FileContent is one file of read_skill_file: its description, and its
+// content unless the answer is a listing.
+type FileContent struct {
+	SkillFile
+	Encoding string `json:"encoding,omitempty" jsonschema:"text or base64; absent in a listing"`
+	Text     string `json:"text,omitempty"`
+	Base64   string `json:"base64,omitempty"`
+	Note     string `json:"note,omitempty" jsonschema:"for scripts: how to run it safely"`
+}
+
+// ReadFileOutput is the result of read_skill_file.
+type ReadFileOutput struct {
+	Skill  string        `json:"skill" jsonschema:"the skill path"`
+	Source string        `json:"source" jsonschema:"the MCP server the skill comes from"`
+	Path   string        `json:"path" jsonschema:"the path asked for"`
+	Kind   string        `json:"kind" jsonschema:"file, folder, or listing (an empty path: every file, without content)"`
+	Files  []FileContent `json:"files"`
+}
+
+// checkRelPath refuses what cannot be a path inside a skill: a URI, an
+// absolute path, a backslash, a control character, and empty, . or ..
+// segments. One trailing slash (a folder) is allowed.
+func checkRelPath(p string) (string, error) {
+	switch {
+	case strings.Contains(p, "://"):
+		return "", toolError("path %q is a URI; pass a path relative to the skill folder, such as references/FORMS.md", p)
+	case strings.HasPrefix(p, "/"):
+		return "", toolError("path %q is absolute; pass a path relative to the skill folder", p)
+	case strings.Contains(p, `\`):
+		return "", toolError("path %q holds a backslash; use / between folders", p)
+	case strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return "", toolError("path %q holds a control character", p)
+	}
+	p = strings.TrimSuffix(p, "/")
+	for seg := range strings.SplitSeq(p, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return "", toolError("path %q has an empty, . or .. segment; paths stay inside the skill folder", p)
+		}
+	}
+	return p, nil
+}
+
+func (d *discovery) readSkillFile(_ context.Context, req *mcp.CallToolRequest, in ReadFileInput) (*mcp.CallToolResult, ReadFileOutput, error) {
+	var out ReadFileOutput
+	rel := in.Path
+	if rel != "" {
+		var err error
+		if rel, err = checkRelPath(rel); err != nil {
+			return nil, out, err
+		}
+	}
+	l, err := d.load(d.current(), in.Skill)
+	if err != nil {
+		return nil, out, err
+	}
+	sk := l.sk
+	out = ReadFileOutput{Skill: l.doc.path, Source: d.name, Path: in.Path, Files: []FileContent{}}
+	describe := func(i int) FileContent {
+		f, r := sk.Files[i], sk.Entry.Resources[i]
+		return FileContent{SkillFile: SkillFile{Path: f.Path, URI: r.URI, MimeType: f.MimeType, Size: r.Size,
+			Digest: r.Digest.String(), Script: f.Script, Interpreter: interpreter(f)}}
+	}
+	var t strings.Builder
+	if rel == "" {
+		out.Kind = "listing"
+		fmt.Fprintf(&t, "Files of %s (%s), paths relative to the skill folder:\n", l.doc.path, d.sourceLine())
+		for i := range sk.Files {
+			fc := describe(i)
+			out.Files = append(out.Files, fc)
+			fmt.Fprintf(&t, "- %s (%d B, %s, %s)\n", fc.Path, fc.Size, fc.MimeType, fc.Digest)
+		}
+		return textResult(t.String()), out, nil
+	}
+	var idx []int
+	var total int64
+	for i, f := range sk.Files {
+		if f.Path == rel || strings.HasPrefix(f.Path, rel+"/") {
+			idx = append(idx, i)
+			total += sk.Entry.Resources[i].Size
+		}
+	}
+	switch {
+	case len(idx) == 1 && sk.Files[idx[0]].Path == rel:
+		out.Kind = "file"
+	case len(idx) > 0:
+		out.Kind = "folder"
+	default:
+		var names []string
+		for _, f := range sk.Files {
+			names = append(names, f.Path)
+		}
+		if len(names) > 20 {
+			names = append(names[:20], "…")
+		}
+		return nil, out, toolError("no file or folder %q in skill %s; its files: %s", rel, l.doc.path, strings.Join(names, ", "))
+	}
+	if total > MaxReadBytes {
+		what := fmt.Sprintf("file %s is %d bytes", rel, total)
+		if out.Kind == "folder" {
+			what = fmt.Sprintf("folder %s holds %d files, %d bytes", rel, len(idx), total)
+		}
+		return nil, out, toolError("%s, more than the %d bytes one answer may carry; read the files one by one, read them with resources/read on their skill:// URIs, or copy the skill with skills-mcp pull (see %s_get_skill)",
+			what, MaxReadBytes, d.prefix)
+	}
+	for _, i := range idx {
+		fc := describe(i)
+		data, err := l.b.ReadBlob(sk.Entry.Resources[i].Digest)
+		if err != nil {
+			return nil, out, fmt.Errorf("read %s: %w", fc.URI, err)
+		}
+		if fc.Script {
+			fc.Note = d.scriptNote(l.doc.path, fc)
+		}
+		fmt.Fprintf(&t, "=== %s (%s, %d B, %s) ===\n", fc.Path, fc.MimeType, fc.Size, fc.Digest)
+		if fc.Note != "" {
+			t.WriteString(fc.Note + "\n\n")
+		}
+		if sk.Files[i].Text {
+			fc.Encoding, fc.Text = "text", string(data)
+			t.WriteString(fc.Text)
+		} else {
+			fc.Encoding, fc.Base64 = "base64", base64.StdEncoding.EncodeToString(data)
+			t.WriteString("base64:\n" + fc.Base64)
+		}
+		t.WriteString("\n")
+		out.Files = append(out.Files, fc)
+	}
+	return textResult(t.String()), out, nil
+}
+
+// scriptNote is the short safe-run note on an executable file.
+func (d *discovery) scriptNote(skillPath string, f FileContent) string {
+	run := f.Interpreter
+	if run == "" {
+		run = "<interpreter>"
+	}
+	return fmt.Sprintf("Executable content from %s (MCP-served, not a local file). Do not run it from this output: copy the whole skill with "+
+		"`skills-mcp pull --sync --keep-path` (steps in %s_get_skill(%q)), check it against %s, get the user's approval, and run it "+
+		"from the cache folder as `%s %s`.", d.name, d.prefix, skillPath, f.Digest, run, f.Path)
+}
+
+// CatalogStatusInput are the arguments of catalog_status.
+type CatalogStatusInput struct {
+	IncludeWarnings bool `json:"include_warnings,omitempty" jsonschema:"include the build warnings (skipped files and other notes)"`
+	Refresh         bool `json:"refresh,omitempty" jsonschema:"reload live libraries first, when the server has any"`
+}
+
+// BundleStatus describes one served bundle.
+type BundleStatus struct {
+	ID             string   `json:"id" jsonschema:"sha256 of the bundle's manifest"`
+	Created        string   `json:"created,omitempty"`
+	Libraries      []string `json:"libraries"`
+	Skills         int      `json:"skills"`
+	Signatures     int      `json:"signatures" jsonschema:"signatures stored in the bundle"`
+	SignatureKinds []string `json:"signatureKinds,omitempty" jsonschema:"ssh or minisign, per signature"`
+	VerifiedBy     []string `json:"verifiedBy,omitempty" jsonschema:"trusted keys whose signatures verified, when the server was given trusted keys"`
+}
+
+// WithheldSkill is a skill the build found but did not publish.
+type WithheldSkill struct {
+	Library string   `json:"library"`
+	Path    string   `json:"path"`
+	Rules   []string `json:"rules"`
+	Reason  string   `json:"reason"`
+}
+
+// LintSummary counts lint findings.
+type LintSummary struct {
+	FlaggedSkills int            `json:"flaggedSkills"`
+	Findings      int            `json:"findings"`
+	Rules         map[string]int `json:"rules" jsonschema:"findings per rule"`
+}
+
+// CatalogStatusOutput is the result of catalog_status.
+type CatalogStatusOutput struct {
+	Server          string          `json:"server"`
+	Catalog         string          `json:"catalog" jsonschema:"identifies the set of served bundles"`
+	Bundles         []BundleStatus  `json:"bundles"`
+	Libraries       int             `json:"libraries"`
+	Skills          int             `json:"skills"`
+	Listed          int             `json:"listed" jsonschema:"skills in search and listings"`
+	Hidden          int             `json:"hidden" jsonschema:"skills with disable-model-invocation"`
+	Files           int             `json:"files"`
+	Bytes           int64           `json:"bytes"`
+	Withheld        []WithheldSkill `json:"withheld" jsonschema:"skills the build refused, with the rules they broke"`
+	ScriptsWithheld int             `json:"scriptsWithheld"`
+	Lint            LintSummary     `json:"lint"`
+	WarningCount    int             `json:"warningCount"`
+	Warnings        []string        `json:"warnings,omitempty"`
+	Refresh         string          `json:"refresh,omitempty" jsonschema:"what refresh=true did"`
+}
+
+func (d *discovery) catalogStatus(ctx context.Context, _ *mcp.CallToolRequest, in CatalogStatusInput) (*mcp.CallToolResult, CatalogStatusOutput, error) {
+	var out CatalogStatusOutput
+	if in.Refresh {
+		switch {
+		case d.refresh == nil:
+			out.Refresh = "not available: this server serves fixed bundles; its catalog changes when the server is given new bundles"
+		default:
+			if err := d.refresh(ctx); err != nil {
+				d.srv.log.Error("catalog refresh failed", "err", err)
+				out.Refresh = "failed (the server log has the details); the previous catalog is still served"
+			} else {
+				out.Refresh = "done"
+			}
+		}
+	}
+	c := d.current()
+	heads, err := c.headers()
+	if err != nil {
+		return nil, out, err
+	}
+	docs, err := c.skills()
+	if err != nil {
+		return nil, out, err
+	}
+	id := c.snap.ID()
+	out.Server, out.Catalog = d.name, id.String()
+	out.Withheld = []WithheldSkill{}
+	out.Lint.Rules = map[string]int{}
+	for i, b := range c.snap.Bundles() {
+		m := heads[i]
+		bs := BundleStatus{ID: b.ID().String(), Created: m.Created, Libraries: []string{}, Skills: b.NumSkills(), Signatures: len(b.Signatures())}
+		for _, l := range m.Libraries {
+			bs.Libraries = append(bs.Libraries, libraryName(l.Namespace))
+		}
+		for _, s := range b.Signatures() {
+			bs.SignatureKinds = append(bs.SignatureKinds, signatureKind(s.Kind))
+		}
+		if d.signedBy != nil {
+			bs.VerifiedBy = d.signedBy(b)
+		}
+		out.Bundles = append(out.Bundles, bs)
+		out.Libraries += len(m.Libraries)
+		for _, w := range m.Withheld {
+			out.Withheld = append(out.Withheld, WithheldSkill(w))
+		}
+		out.WarningCount += len(m.Warnings)
+		if in.IncludeWarnings {
+			out.Warnings = append(out.Warnings, m.Warnings...)
+		}
+	}
+	for i := range docs {
+		doc := &docs[i]
+		out.Skills++
+		if doc.listed {
+			out.Listed++
+		}
+		if doc.hidden {
+			out.Hidden++
+		}
+		out.Files += doc.files
+		out.Bytes += doc.bytes
+		out.ScriptsWithheld += doc.scriptsWithheld
+		if doc.findings > 0 {
+			out.Lint.FlaggedSkills++
+			out.Lint.Findings += doc.findings
+		}
+	}
+	if out.Lint.Findings > 0 {
+		for k := range docs {
+			sk, err := c.snap.Skill(k)
+			if err != nil {
+				return nil, out, err
+			}
+			for _, f := range sk.Findings {
+				out.Lint.Rules[f.Rule]++
+			}
+		}
+	}
+	return nil, out, nil
+}
+
+func signatureKind(k manifest.SignatureKind) string {
+	switch k {
+	case manifest.SignatureSSH:
+		return "ssh"
+	case manifest.SignatureMinisign:
+		return "minisign"
+	}
+	return fmt.Sprintf("kind-%d", k)
+}
+
+// middleware answers completion requests, holds requests for tools and
+// prompts until they are registered, and completes what the server
+// announces: the default instructions and the completions capability on
+// initialize and server/discover, and with --describe-skills the skill
+// catalog in get_skill's description on tools/list. Each is built from the
+// snapshot current at the time, so a Swap shows in the next one.
+func (d *discovery) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch r := req.(type) {
+		case *mcp.CompleteRequest:
+			return d.complete(r)
+		case *mcp.ListToolsRequest, *mcp.CallToolRequest, *mcp.ListPromptsRequest, *mcp.GetPromptRequest:
+			select {
+			case <-d.ready:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		res, err := next(ctx, method, req)
+		if err != nil {
+			return res, err
+		}
+		switch r := res.(type) {
+		case *mcp.InitializeResult:
+			r.Instructions = d.instructionsFor(r.Instructions)
+			if r.Capabilities != nil {
+				r.Capabilities.Completions = &mcp.CompletionCapabilities{}
+			}
+		case *mcp.DiscoverResult:
+			r.Instructions = d.instructionsFor(r.Instructions)
+			if r.Capabilities != nil {
+				r.Capabilities.Completions = &mcp.CompletionCapabilities{}
+			}
+		case *mcp.ListToolsResult:
+			if d.describe {
+				r.Tools = d.describeTools(r.Tools)
+			}
+		}
+		return res, err
+	}
+}
+
+// describeTools returns tools with get_skill's description extended by the
+// catalog. The registered tools are shared, so the changed one is a copy.
+func (d *discovery) describeTools(tools []*mcp.Tool) []*mcp.Tool {
+	out := slices.Clone(tools)
+	for i, t := range out {
+		if t.Name == d.prefix+"_get_skill" {
+			c := *t
+			c.Description = getSkillDescription(d.prefix) + d.current().availableSkills(d.prefix)
+			out[i] = &c
+		}
+	}
+	return out
+}
+
+// availableSkills is the <available_skills> catalog of listed skills,
+// names and descriptions, cut at MaxDescribeBytes.
+func (c *catalog) availableSkills(prefix string) string {
+	c.describeOnce.Do(func() {
+		docs, err := c.skills()
+		if err != nil {
+			return
+		}
+		var b strings.Builder
+		b.WriteString("\n\n# Skills\n\nWhen a task matches a skill below, load it with this tool and follow its instructions.\n\n<available_skills>\n")
+		listed := 0
+		for i := range docs {
+			if docs[i].listed {
+				listed++
+			}
+		}
+		shown := 0
+		for i := range docs {
+			doc := &docs[i]
+			if !doc.listed {
+				continue
+			}
+			e := fmt.Sprintf("<skill><name>%s</name><description>%s</description></skill>\n", xmlText(doc.path), xmlText(oneLine(doc.description, 200)))
+			if b.Len()+len(e) > MaxDescribeBytes-200 {
+				break
+			}
+			b.WriteString(e)
+			shown++
+		}
+		b.WriteString("</available_skills>")
+		if shown < listed {
+			fmt.Fprintf(&b, "\n…and %d more: find them with %s_search_skills.", listed-shown, prefix)
+		}
+		c.describe = b.String()
+	})
+	return c.describe
+}
+
+func xmlText(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
