@@ -31,6 +31,7 @@ type Options struct {
 	Progress     func(done, total int)
 	Warn         func(msg string) // receives each warning as it happens (may be nil)
 	Context      context.Context  // cancels a long build; nil means Background
+	Cache        *Cache           // what the previous build learned (incremental rebuilds); may be nil
 }
 
 // Defaults for Options.
@@ -87,6 +88,7 @@ type source struct {
 	rootName string
 	info     manifest.Library
 	close    func() error
+	key      string // names the tree in a Cache: its folder, or its archive's digest
 }
 
 // Build scans every library, validates, lints and hashes every skill, and
@@ -118,6 +120,8 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 	}
 	var jobs []job
 	var srcs []*source
+	opt.Cache.begin()
+	defer opt.Cache.end()
 	defer func() {
 		for _, s := range srcs {
 			if s.close != nil {
@@ -174,7 +178,7 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 			for i := range next {
 				j := jobs[i]
 				noScripts := opt.NoScripts || j.src.lib.NoScripts
-				results[i] <- loadSkill(j.src.fsys, j.src.realDir, j.sd, j.src.lib.Namespace, noScripts, &opt)
+				results[i] <- loadSkill(j.src.fsys, j.src.realDir, j.sd, j.src.lib.Namespace, j.src.key, noScripts, &opt)
 			}
 		}()
 	}
@@ -210,6 +214,7 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 			return nil, ctx.Err()
 		}
 		<-window
+		opt.Cache.keep(l)
 		if opt.Progress != nil {
 			opt.Progress(i+1, len(jobs))
 		}
@@ -267,6 +272,7 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 		return nil, err
 	}
 	res.ID = id
+	opt.Cache.commit(&opt, id)
 	st.Libraries = len(m.Libraries)
 	st.Withheld = len(m.Withheld)
 	st.Warnings = len(m.Warnings)
@@ -341,6 +347,9 @@ func openSource(opt *Options, lib Library) (*source, error) {
 	}}
 	archive := lib.Root
 	if lib.URL != "" {
+		if opt.Cache.cachedURL(src) {
+			return src, nil
+		}
 		u, pin, err := ParseLibraryURL(lib.URL)
 		if err != nil {
 			return nil, err
@@ -373,6 +382,13 @@ func openSource(opt *Options, lib Library) (*source, error) {
 			f.Close()
 			return nil, fmt.Errorf("library %s: %w", displayNS(lib.Namespace), err)
 		}
+		if ok, err := opt.Cache.cachedArchive(src, archive, f, fi); ok || err != nil {
+			f.Close()
+			if err != nil {
+				return nil, fmt.Errorf("library %s: %w", displayNS(lib.Namespace), err)
+			}
+			return src, nil
+		}
 		h := manifest.NewHash()
 		if _, err := io.Copy(h, f); err != nil {
 			f.Close()
@@ -385,7 +401,8 @@ func openSource(opt *Options, lib Library) (*source, error) {
 			f.Close()
 			return nil, fmt.Errorf("library %s: archive %s: %w", displayNS(lib.Namespace), filepath.Base(archive), err)
 		}
-		src.fsys, src.close = unwrap(fsys), f.Close
+		src.fsys, src.close, src.key = unwrap(fsys), f.Close, "zip:"+d.Hex()
+		opt.Cache.keepArchive(src, archive, f, fi)
 		return src, nil
 	}
 	fi, err := os.Stat(lib.Root)
@@ -400,7 +417,7 @@ func openSource(opt *Options, lib Library) (*source, error) {
 		return nil, fmt.Errorf("library %s: %w", displayNS(lib.Namespace), err)
 	}
 	abs, _ := filepath.Abs(lib.Root)
-	src.fsys, src.realDir, src.close = root.FS(), true, root.Close
+	src.fsys, src.realDir, src.close, src.key = opt.Cache.dirFS(abs, root.FS()), true, root.Close, "dir:"+abs
 	src.rootName = filepath.Base(abs)
 	return src, nil
 }

@@ -1,7 +1,6 @@
 package build
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -69,16 +68,26 @@ type loaded struct {
 	blobs    [][]byte
 	problems []Problem
 	warnings []string
+
+	cache *Cache     // nil: no cache
+	key   string     // the library's cache key
+	seen  []seenFile // what the next build may reuse
 }
 
 type srcFile struct {
 	path string
 	data []byte
+
+	fsPath string       // path in the library's fs (with a cache)
+	info   fs.FileInfo  // the file's listing (with a cache)
+	hit    *cachedFile  // the cache entry the bytes came from, or nil
+	fm     *Frontmatter // the parse of a SKILL.md read from disk (with a cache)
 }
 
-// loadSkill reads, checks, hashes and lints one skill folder.
-func loadSkill(fsys fs.FS, realDir bool, sd skillDir, ns string, noScripts bool, opt *Options) *loaded {
-	l := &loaded{}
+// loadSkill reads, checks, hashes and lints one skill folder. key names the
+// library in opt.Cache.
+func loadSkill(fsys fs.FS, realDir bool, sd skillDir, ns, key string, noScripts bool, opt *Options) *loaded {
+	l := &loaded{cache: opt.Cache, key: key}
 	files := l.collect(fsys, realDir, sd.dir, opt.MaxFileBytes)
 	if len(l.problems) == 0 {
 		l.checkFiles(files)
@@ -110,7 +119,7 @@ func loadSkill(fsys fs.FS, realDir bool, sd skillDir, ns string, noScripts bool,
 		}
 		return l
 	}
-	fm, err := ParseFrontmatter(files[0].data)
+	fm, err := l.frontmatter(&files[0])
 	if err != nil {
 		var fe *FrontmatterError
 		if errors.As(err, &fe) {
@@ -150,17 +159,17 @@ func loadSkill(fsys fs.FS, realDir bool, sd skillDir, ns string, noScripts bool,
 		}
 	}
 	for _, f := range files {
-		text := utf8.Valid(f.data) && bytes.IndexByte(f.data, 0) < 0
+		c := l.facts(f, !opt.NoLint)
 		script := IsScript(f.path)
 		s.Entry.Resources = append(s.Entry.Resources, manifest.Resource{
 			URI:    root + "/" + escapePath(f.path),
-			Digest: manifest.Sum(f.data),
+			Digest: c.digest,
 			Size:   int64(len(f.data)),
 		})
-		s.Files = append(s.Files, manifest.File{Path: f.path, MimeType: mimeType(f.path, text), Text: text, Script: script})
+		s.Files = append(s.Files, manifest.File{Path: f.path, MimeType: mimeType(f.path, c.text), Text: c.text, Script: script})
 		l.blobs = append(l.blobs, f.data)
-		if !opt.NoLint && (text || script) && len(f.data) <= MaxLintBytes {
-			s.Findings = append(s.Findings, Lint(f.path, f.data)...)
+		if !opt.NoLint && (c.text || script) && len(f.data) <= MaxLintBytes {
+			s.Findings = append(s.Findings, c.findingsAt(f.path)...)
 		}
 	}
 	return l
@@ -216,7 +225,7 @@ func (l *loaded) collect(fsys fs.FS, realDir bool, dir string, maxFile int64) []
 		if len(files) >= maxCollectedFiles {
 			return fs.SkipAll
 		}
-		data, err := readFile(fsys, realDir, p, d, maxFile)
+		data, hit, info, err := l.read(fsys, realDir, p, d, maxFile)
 		if err != nil {
 			if errors.Is(err, errTooLarge) {
 				l.problem(rel, RuleFileTooLarge, "larger than SKILLS_MAX_FILE_BYTES (%d bytes)", maxFile)
@@ -225,7 +234,7 @@ func (l *loaded) collect(fsys fs.FS, realDir bool, dir string, maxFile int64) []
 			}
 			return nil
 		}
-		files = append(files, srcFile{rel, data})
+		files = append(files, srcFile{path: rel, data: data, fsPath: p, info: info, hit: hit})
 		return nil
 	})
 	if err != nil {

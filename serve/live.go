@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/build"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
@@ -78,6 +79,13 @@ type LiveOptions struct {
 // (catalog_status refresh=true, SIGHUP). A rebuild that changes nothing
 // swaps nothing and notifies nobody.
 //
+// A periodic rescan first asks each library's cache whether anything it
+// looked at changed (build.Cache.Unchanged: one stat per folder and file)
+// and rebuilds only the libraries where something did; a watch event
+// rebuilds its library at once. Each library's bundle lives in memory,
+// about the size of its files; a rebuild holds the old and the new one
+// until the swap.
+//
 // Failures never empty a live catalog: a library whose rebuild fails keeps
 // serving its last good bundle, and Status says so, until it builds again
 // or leaves the configuration. A library that fails on its first build is
@@ -129,8 +137,8 @@ type libState struct {
 
 // NewLive loads the configuration file, builds every library and returns a
 // Live server ready to serve; Run keeps it fresh. It fails when the
-// configuration is invalid, when no library could be built (or the only
-// one failed) and there are no fixed bundles, or when the bundles conflict.
+// configuration is invalid, when the only library or every library fails
+// to build, or when the bundles conflict (a skill URI served twice).
 func NewLive(opt LiveOptions) (*Live, error) {
 	if opt.Debounce <= 0 {
 		opt.Debounce = DefaultDebounce
@@ -158,7 +166,7 @@ func NewLive(opt LiveOptions) (*Live, error) {
 	for _, lib := range libs {
 		st := &libState{lib: lib, cache: build.NewCache()}
 		l.states[lib.Namespace] = st
-		if err := l.buildLib(ctx, st); err != nil {
+		if err := l.buildLib(ctx, st, false); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -344,7 +352,7 @@ func (l *Live) rescan(ctx context.Context, dirty []string, config bool) error {
 		if st == nil {
 			continue
 		}
-		if err := l.buildLib(ctx, st); err != nil {
+		if err := l.buildLib(ctx, st, full); err != nil {
 			if st.err == "" {
 				errs = append(errs, err) // cancelled
 			} else {
@@ -426,13 +434,20 @@ func (l *Live) readConfig() ([]build.Library, bool, bool, error) {
 // buildLib rebuilds one library into memory. On success the new bundle
 // replaces the last one unless it is the same (same id); on failure the
 // last one stays, and st.err says why without local paths (the error
-// returned has them, for the operator). Called with l.mu held.
-func (l *Live) buildLib(ctx context.Context, st *libState) error {
+// returned has them, for the operator). With check, a library whose files
+// and folders all look as they did for its last build is not rebuilt
+// (build.Cache.Unchanged): that is what makes a periodic rescan cheap.
+// Called with l.mu held.
+func (l *Live) buildLib(ctx context.Context, st *libState, check bool) error {
 	opt := l.opt.Build
 	opt.Libraries = []build.Library{st.lib}
 	opt.NoScripts, opt.NoLint = l.noScripts, l.noLint
 	opt.Cache, opt.Context = st.cache, ctx
 	ns := displayNamespace(st.lib.Namespace)
+	if check && st.bundle != nil && st.cache.Unchanged(opt) {
+		st.err = ""
+		return nil
+	}
 	opt.Warn = func(s string) { l.log.Debug("build warning", "library", ns, "warning", s) }
 	var buf bytes.Buffer
 	if st.bundle != nil {
@@ -447,7 +462,7 @@ func (l *Live) buildLib(ctx context.Context, st *libState) error {
 	}
 	var b *manifest.Bundle
 	if err == nil {
-		b, err = manifest.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+		b, err = build.OpenMemory(buf.Bytes())
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -909,4 +924,30 @@ func (w *watcher) addTree(t watchTarget, p string) {
 	} else if p == t.path {
 		w.state[t.ns] = watchState{mode: "on"}
 	}
+}
+
+// describeChanged tells clients that the tool list changed when a swap
+// changed get_skill's description, which with --describe-skills lists the
+// skills; tool descriptions change in no other way, so no other swap sends
+// notifications/tools/list_changed. Re-adding the registered tool is how
+// the SDK is asked to send it. Before the tools are registered no client
+// has seen them, so there is nothing to tell.
+func (d *discovery) describeChanged(old, next *Snapshot) {
+	if !d.describe {
+		return
+	}
+	select {
+	case <-d.ready:
+	default:
+		return
+	}
+	if d.describeDiffers(old, next) {
+		mcp.AddTool(d.srv.mcp, d.getSkillTool, d.getSkill)
+	}
+}
+
+// describeDiffers reports whether get_skill's description differs between
+// two snapshots.
+func (d *discovery) describeDiffers(old, next *Snapshot) bool {
+	return d.catalogFor(old).availableSkills(d.prefix) != d.catalogFor(next).availableSkills(d.prefix)
 }

