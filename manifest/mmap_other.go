@@ -4,6 +4,7 @@ package manifest
 
 import (
 	"fmt"
+	"io"
 	"os"
 )
 
@@ -19,4 +20,17 @@ func OpenFile(path string) (*Bundle, error) {
 		return nil, fmt.Errorf("open bundle: %w", err)
 	}
 	return openReader(f, fi.Size(), path)
+}
+
+func openReader(f interface {
+	io.ReaderAt
+	io.Closer
+}, size int64, name string) (*Bundle, error) {
+	b, err := open(f, size, name)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	b.closer = f
+	return b, nil
 }

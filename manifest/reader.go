@@ -461,16 +461,3 @@ func (b *Bundle) WriteSigned(w io.Writer, sigs []Signature) error {
 	}
 	return nil
 }
-
-func openReader(f interface {
-	io.ReaderAt
-	io.Closer
-}, size int64, name string) (*Bundle, error) {
-	b, err := open(f, size, name)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	b.closer = f
-	return b, nil
-}

@@ -73,10 +73,12 @@ func addDiagnosticTools(s *mcp.Server) {
 	}
 	mcp.AddTool(s, &mcp.Tool{Name: "test_missing_capability", Description: "Fails with -32021 unless the client declared sampling."},
 		func(_ context.Context, req *mcp.CallToolRequest, _ any) (*mcp.CallToolResult, any, error) {
+			//lint:ignore SA1019 the conformance suite probes the deprecated sampling capability
 			if c := req.ClientCapabilities(); c != nil && c.Sampling != nil {
 				return text("sampling declared"), nil, nil
 			}
 			data, _ := json.Marshal(mcp.MissingRequiredClientCapabilityData{
+				//lint:ignore SA1019 the conformance suite probes the deprecated sampling capability
 				RequiredCapabilities: &mcp.ClientCapabilities{Sampling: &mcp.SamplingCapabilities{}}})
 			return nil, nil, &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Message: "the sampling capability is required", Data: data}
 		})
@@ -86,6 +88,7 @@ func addDiagnosticTools(s *mcp.Server) {
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "test_logging_tool", Description: "Logs; the SDK drops it unless the request set a log level."},
 		func(ctx context.Context, req *mcp.CallToolRequest, _ any) (*mcp.CallToolResult, any, error) {
+			//lint:ignore SA1019 the conformance suite probes the deprecated logging feature
 			req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Data: "logged"})
 			return text("logged"), nil, nil
 		})

@@ -179,6 +179,9 @@ func NewLive(opt LiveOptions) (*Live, error) {
 	if sopt.Refresh == nil {
 		sopt.Refresh = l.Refresh
 	}
+	if sopt.LiveStatus == nil {
+		sopt.LiveStatus = l.Status
+	}
 	srv, err := New(bundles, sopt)
 	if err != nil {
 		l.closeCaches()

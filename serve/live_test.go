@@ -485,6 +485,16 @@ func TestLiveLibraryFailure(t *testing.T) {
 	if lb := st.Libraries[1]; lb.Namespace != "b" || !lb.Serving || lb.Error == "" {
 		t.Errorf("library b status %+v", lb)
 	}
+	// catalog_status carries the live state and its warning, without paths.
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "skills_mcp_catalog_status", Arguments: map[string]any{"include_warnings": true}})
+	if err != nil || res.IsError {
+		t.Fatalf("catalog_status: %v %+v", err, res)
+	}
+	out, _ := json.Marshal(res.StructuredContent)
+	if !strings.Contains(string(out), `"live":{"lastScan"`) || !strings.Contains(string(out), `"watchedFolders":0`) || !strings.Contains(string(out), "library b: rebuild failed") ||
+		strings.Contains(string(out), dir) {
+		t.Errorf("catalog_status = %s", out)
+	}
 	if err := os.Rename(filepath.Join(dir, "b-gone"), filepath.Join(dir, "b")); err != nil {
 		t.Fatal(err)
 	}

@@ -55,6 +55,7 @@ type Options struct {
 	Prefix         string                          // tool name prefix; Name with - → _ if empty
 	DescribeSkills bool                            // list the skills in get_skill's description (capped at MaxDescribeBytes)
 	Refresh        func(context.Context) error     // reloads live libraries for catalog_status refresh=true; nil: fixed bundles
+	LiveStatus     func() LiveStatus               // the live libraries' watch and scan state for catalog_status; nil: fixed bundles
 	SignedBy       func(*manifest.Bundle) []string // trusted keys whose signatures on a bundle verified (--trust); nil: not checked
 }
 

@@ -89,6 +89,7 @@ type discovery struct {
 	showDisabled bool
 	instructions string // Options.Instructions; "" means built from the catalog
 	refresh      func(context.Context) error
+	liveStatus   func() LiveStatus
 	signedBy     func(*manifest.Bundle) []string
 
 	ready        chan struct{} // closed once the tools and the prompt are registered
@@ -112,7 +113,7 @@ var toolPrefixRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
 // SEP-2640 methods never wait.
 func registerDiscovery(s *Server, opt Options, impl *mcp.Implementation) error {
 	d := &discovery{srv: s, name: impl.Name, title: impl.Title, prefix: opt.Prefix, describe: opt.DescribeSkills,
-		showDisabled: opt.ShowDisabled, instructions: opt.Instructions, refresh: opt.Refresh, signedBy: opt.SignedBy,
+		showDisabled: opt.ShowDisabled, instructions: opt.Instructions, refresh: opt.Refresh, liveStatus: opt.LiveStatus, signedBy: opt.SignedBy,
 		ready: make(chan struct{})}
 	if d.prefix == "" {
 		d.prefix = strings.ReplaceAll(d.name, "-", "_")
@@ -1379,6 +1380,7 @@ type CatalogStatusOutput struct {
 	WarningCount    int             `json:"warningCount"`
 	Warnings        []string        `json:"warnings,omitempty"`
 	Refresh         string          `json:"refresh,omitempty" jsonschema:"what refresh=true did"`
+	Live            *LiveStatus     `json:"live,omitempty" jsonschema:"for live libraries: watch state, last scan, per-library state and warnings"`
 }
 
 func (d *discovery) catalogStatus(ctx context.Context, _ *mcp.CallToolRequest, in CatalogStatusInput) (*mcp.CallToolResult, CatalogStatusOutput, error) {
@@ -1457,6 +1459,14 @@ func (d *discovery) catalogStatus(ctx context.Context, _ *mcp.CallToolRequest, i
 			for _, f := range sk.Findings {
 				out.Lint.Rules[f.Rule]++
 			}
+		}
+	}
+	if d.liveStatus != nil {
+		st := d.liveStatus()
+		out.Live = &st
+		out.WarningCount += len(st.Warnings)
+		if in.IncludeWarnings {
+			out.Warnings = append(out.Warnings, st.Warnings...)
 		}
 	}
 	return nil, out, nil
