@@ -335,12 +335,21 @@ func TestCacheArchive(t *testing.T) {
 // with rebuild a whole build with the cache (every byte from the previous
 // bundle, the bundle written again), which is what a rescan costs once
 // something changed. It reports the time as a percentage of the cold build.
-func benchmarkRescan(b *testing.B, n int, rebuild bool) {
+func benchmarkRescan(b *testing.B, n int, rebuild, zipped bool) {
 	root, _, _ := genLibrary(b, n)
 	if err := backdate(root, time.Now().Add(-time.Hour)); err != nil {
 		b.Fatal(err)
 	}
-	opt := Options{Libraries: []Library{{Namespace: "gen", Root: root}}}
+	lib := Library{Namespace: "gen", Root: root}
+	if zipped { // the same library as one .zip archive
+		lib.Root = filepath.Join(b.TempDir(), "gen.zip")
+		zipFolder(b, root, lib.Root, "")
+		old := time.Now().Add(-time.Hour)
+		if err := os.Chtimes(lib.Root, old, old); err != nil {
+			b.Fatal(err)
+		}
+	}
+	opt := Options{Libraries: []Library{lib}}
 	start := time.Now()
 	if _, err := Build(opt, io.Discard); err != nil {
 		b.Fatal(err)
@@ -387,10 +396,14 @@ func benchmarkRescan(b *testing.B, n int, rebuild bool) {
 // periodic rescan of an unchanged library (target ≤ 10 % of a cold build);
 // BenchmarkRebuildUnchanged1k and 10k a full build with the cache of the
 // same unchanged library.
-func BenchmarkRescanUnchanged1k(b *testing.B)   { benchmarkRescan(b, 1000, false) }
-func BenchmarkRescanUnchanged10k(b *testing.B)  { benchmarkRescan(b, 10000, false) }
-func BenchmarkRebuildUnchanged1k(b *testing.B)  { benchmarkRescan(b, 1000, true) }
-func BenchmarkRebuildUnchanged10k(b *testing.B) { benchmarkRescan(b, 10000, true) }
+func BenchmarkRescanUnchanged1k(b *testing.B)   { benchmarkRescan(b, 1000, false, false) }
+func BenchmarkRescanUnchanged10k(b *testing.B)  { benchmarkRescan(b, 10000, false, false) }
+func BenchmarkRebuildUnchanged1k(b *testing.B)  { benchmarkRescan(b, 1000, true, false) }
+func BenchmarkRebuildUnchanged10k(b *testing.B) { benchmarkRescan(b, 10000, true, false) }
+
+// BenchmarkRescanUnchangedZip1k times the rescan of an unchanged .zip
+// library: one stat of the archive, no re-validation or re-extraction.
+func BenchmarkRescanUnchangedZip1k(b *testing.B) { benchmarkRescan(b, 1000, false, true) }
 
 // TestCacheUnchanged: Unchanged is true after a build of a settled tree and
 // false after any change a build would see: a file's bytes, a file or
