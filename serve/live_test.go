@@ -9,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -731,26 +730,6 @@ func TestLiveZip(t *testing.T) {
 	}
 }
 
-// startLiveStdio starts `skills-mcp args…` with env added, and connects to it.
-func startLiveStdio(t *testing.T, version string, env []string, args ...string) (*mcp.ClientSession, *exec.Cmd) {
-	t.Helper()
-	cmd := exec.Command(needBinary(t), args...)
-	cmd.Env = append(os.Environ(), env...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	cs, err := newClient(t, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd},
-		&mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
-	}
-	t.Cleanup(func() {
-		if err := cs.Close(); err != nil {
-			t.Errorf("close: %v\nstderr:\n%s", err, stderr.String())
-		}
-	})
-	return cs, cmd
-}
-
 // TestLiveStdioSIGHUP: the built command, serving a configuration file with
 // the watch and rescans off, reloads it on SIGHUP.
 func TestLiveStdioSIGHUP(t *testing.T) {
@@ -768,7 +747,7 @@ func TestLiveStdioSIGHUP(t *testing.T) {
 	for _, p := range protocols {
 		t.Run(p.name, func(t *testing.T) {
 			writeFiles(t, dir, map[string]string{"skills.json": one})
-			cs, cmd := startLiveStdio(t, p.version, nil, "serve", "--config", cfg, "--no-watch", "--rescan-seconds", "0")
+			cs, cmd := connectCommand(t, p.version, nil, "serve", "--config", cfg, "--no-watch", "--rescan-seconds", "0")
 			if got := served(t, cs); !slices.Equal(got, []string{"skill://one/alpha/SKILL.md"}) {
 				t.Fatalf("served %q", got)
 			}
@@ -807,14 +786,14 @@ func TestLiveStdioArguments(t *testing.T) {
 		{"with --lib", nil, []string{"--lib", "x=" + a, b}, []string{"skill://beta-lib/beta/SKILL.md", "skill://x/alpha/SKILL.md"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cs, _ := startLiveStdio(t, "", tc.env, append([]string{"serve"}, tc.args...)...)
+			cs, _ := connectCommand(t, "", tc.env, append([]string{"serve"}, tc.args...)...)
 			if got := served(t, cs); !slices.Equal(got, tc.want) {
 				t.Errorf("served %q, want %q", got, tc.want)
 			}
 		})
 	}
 	t.Run("live edit", func(t *testing.T) {
-		cs, _ := startLiveStdio(t, "", nil, "serve", a)
+		cs, _ := connectCommand(t, "", nil, "serve", a)
 		writeFiles(t, a, map[string]string{"gamma/SKILL.md": skillMD("gamma", "G.")})
 		eventually(t, "the new skill over stdio", func() bool {
 			return slices.Contains(served(t, cs), "skill://gamma/SKILL.md")

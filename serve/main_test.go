@@ -54,7 +54,16 @@ func needBinary(t testing.TB) string {
 // connectStdio starts `skills-mcp serve args…` and connects to it.
 func connectStdio(t testing.TB, version string, args ...string) *mcp.ClientSession {
 	t.Helper()
-	cmd := exec.Command(needBinary(t), append([]string{"serve"}, args...)...)
+	cs, _ := connectCommand(t, version, nil, append([]string{"serve"}, args...)...)
+	return cs
+}
+
+// connectCommand starts `skills-mcp args…` with env added, and connects to it;
+// the session is closed, and the process waited for, when the test ends.
+func connectCommand(t testing.TB, version string, env []string, args ...string) (*mcp.ClientSession, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(needBinary(t), args...)
+	cmd.Env = append(os.Environ(), env...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	cs, err := newClient(t, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd},
@@ -67,7 +76,7 @@ func connectStdio(t testing.TB, version string, args ...string) *mcp.ClientSessi
 			t.Errorf("close: %v\nstderr:\n%s", err, stderr.String())
 		}
 	})
-	return cs
+	return cs, cmd
 }
 
 func TestStdio(t *testing.T) {
