@@ -117,6 +117,7 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 	type job struct {
 		src *source
 		sd  skillDir
+		uri string // the skill's SKILL.md URI: the sort key
 	}
 	var jobs []job
 	var srcs []*source
@@ -146,16 +147,14 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 		for _, sd := range discover(src.fsys, src.rootName, opt.Depth, exclude, func(s string) {
 			warn(fmt.Sprintf("library %s: %s", displayNS(lib.Namespace), s))
 		}) {
-			jobs = append(jobs, job{src, sd})
+			jobs = append(jobs, job{src, sd, skillURI(lib.Namespace, sd.path)})
 		}
 	}
 	// URI order is skill-path order with the namespace in front.
-	sort.SliceStable(jobs, func(i, j int) bool {
-		return skillURI(jobs[i].src.lib.Namespace, jobs[i].sd.path) < skillURI(jobs[j].src.lib.Namespace, jobs[j].sd.path)
-	})
+	sort.SliceStable(jobs, func(i, j int) bool { return jobs[i].uri < jobs[j].uri })
 	for i := 1; i < len(jobs); i++ {
-		if a, b := skillURI(jobs[i-1].src.lib.Namespace, jobs[i-1].sd.path), skillURI(jobs[i].src.lib.Namespace, jobs[i].sd.path); a == b {
-			return nil, fmt.Errorf("two skills have the uri %s (libraries %s and %s)", a,
+		if jobs[i-1].uri == jobs[i].uri {
+			return nil, fmt.Errorf("two skills have the uri %s (libraries %s and %s)", jobs[i].uri,
 				displayNS(jobs[i-1].src.lib.Namespace), displayNS(jobs[i].src.lib.Namespace))
 		}
 	}

@@ -49,7 +49,7 @@ func buildFrom(t testing.TB, files map[string]map[string]string) ([]byte, *Manif
 		name := sp[strings.LastIndexByte(sp, '/')+1:]
 		s := Skill{Library: sp[:strings.IndexByte(sp, '/')], Path: sp, Hidden: name == "hidden"}
 		s.Entry.URI = URIScheme + sp + "/" + SkillFile
-		s.Entry.Frontmatter = json.RawMessage(fmt.Sprintf(`{"name":%q,"description":"d <&>"}`, name))
+		s.Entry.Frontmatter = json.RawMessage(fmt.Sprintf(`{"name":%q,"description":"d <&> } ] \\\" {"}`, name))
 		paths := []string{SkillFile}
 		for p := range fm {
 			if p != SkillFile {
@@ -129,7 +129,7 @@ func TestRoundTrip(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(exp) {
 			t.Errorf("entry %d: %s\nwant %s", i, b.EntryJSON(i), want)
 		}
-		if !bytes.Contains(b.EntryJSON(i), []byte(`"d <&>"`)) {
+		if !bytes.Contains(b.EntryJSON(i), []byte(`"d <&> } ] \\\" {"`)) {
 			t.Errorf("entry %d is HTML-escaped: %s", i, b.EntryJSON(i))
 		}
 		if b.Hidden(i) != strings.Contains(b.SkillURI(i), "hidden") {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -192,12 +191,12 @@ func skillIndex(mb []byte, m *Manifest) ([]byte, error) {
 			return nil, fmt.Errorf("bundle: skill %s: record not found", s.Entry.URI)
 		}
 		rec := bytes.TrimSuffix(mb[start:start+end], []byte(","))
-		entry, err := encodeEntry(&s.Entry)
-		if err != nil {
-			return nil, err
-		}
-		if !bytes.HasPrefix(rec, append([]byte(recordPrefix), entry...)) {
+		if !bytes.HasPrefix(rec, []byte(recordPrefix+entryPrefix+s.Entry.URI+`"`)) {
 			return nil, fmt.Errorf("bundle: skill %s: record does not start with its entry", s.Entry.URI)
+		}
+		entryLen := objectLen(rec[len(recordPrefix):])
+		if entryLen < 0 {
+			return nil, fmt.Errorf("bundle: skill %s: entry is not a JSON object", s.Entry.URI)
 		}
 		var flags uint32
 		if s.Hidden {
@@ -205,7 +204,7 @@ func skillIndex(mb []byte, m *Manifest) ([]byte, error) {
 		}
 		binary.LittleEndian.PutUint32(e[0:], uint32(start))
 		binary.LittleEndian.PutUint32(e[4:], uint32(len(rec)))
-		binary.LittleEndian.PutUint32(e[8:], uint32(len(entry)))
+		binary.LittleEndian.PutUint32(e[8:], uint32(entryLen))
 		binary.LittleEndian.PutUint32(e[12:], uint32(len(s.Entry.URI)))
 		binary.LittleEndian.PutUint32(e[16:], flags)
 		out = append(out, e[:]...)
@@ -214,14 +213,28 @@ func skillIndex(mb []byte, m *Manifest) ([]byte, error) {
 	return out, nil
 }
 
-func encodeEntry(e *Entry) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(e); err != nil {
-		return nil, fmt.Errorf("bundle: encode entry %s: %w", e.URI, err)
+// objectLen returns the length of the JSON object at the start of b (whose
+// strings the encoder has escaped), or -1 if it does not close.
+func objectLen(b []byte) int {
+	depth, inString := 0, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return -1
 }
 
 func encodeSignatures(sigs []Signature) []byte {
