@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
@@ -32,7 +31,7 @@ type Config struct {
 	Lint      *bool     `json:"lint,omitempty"`
 }
 
-var namespaceRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
+var namespaceRE = &lazyRE{expr: `^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`}
 
 // LoadConfig reads a configuration file. Relative roots resolve against the
 // file's folder. Unknown fields are an error, so a typo is caught.

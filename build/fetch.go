@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -256,7 +255,7 @@ func (f *fetcher) refresh(ctx context.Context, pin *manifest.Digest) (string, ma
 }
 
 // sidecarDigest finds the first 64-hex token of a sidecar body.
-var sidecarDigest = regexp.MustCompile(`(?i)\b[0-9a-f]{64}\b`)
+var sidecarDigest = &lazyRE{expr: `(?i)\b[0-9a-f]{64}\b`}
 
 // sidecar returns the digest named by <url>.sha256, or nil when there is none.
 func (f *fetcher) sidecar(ctx context.Context) (*manifest.Digest, error) {

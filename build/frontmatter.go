@@ -46,7 +46,6 @@ import (
 	"io"
 	"math"
 	"math/big"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -176,7 +175,7 @@ func isFrontmatterMarker(line []byte, marker string) bool {
 }
 
 // yamlErrorLine matches the line number yaml.v3 puts in its messages.
-var yamlErrorLine = regexp.MustCompile(`^yaml: line ([0-9]+): `)
+var yamlErrorLine = &lazyRE{expr: `^yaml: line ([0-9]+): `}
 
 // yamlParserProblems are the yaml.v3 v3.0.1 parser (not scanner) error
 // messages. For these yaml.v3 reports a 0-based line, for scanner errors a
@@ -519,14 +518,14 @@ func skipYAMLSeparation(src []byte, p int) int {
 
 // The YAML 1.2 core schema (YAML 1.2.2 §10.3.2) for plain scalars.
 var (
-	coreNull   = regexp.MustCompile(`^(?:null|Null|NULL|~|)$`)
-	coreTrue   = regexp.MustCompile(`^(?:true|True|TRUE)$`)
-	coreFalse  = regexp.MustCompile(`^(?:false|False|FALSE)$`)
-	coreInt10  = regexp.MustCompile(`^[-+]?[0-9]+$`)
-	coreInt8   = regexp.MustCompile(`^0o[0-7]+$`)
-	coreInt16  = regexp.MustCompile(`^0x[0-9a-fA-F]+$`)
-	coreFloat  = regexp.MustCompile(`^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$`)
-	coreInfNaN = regexp.MustCompile(`^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
+	coreNull   = &lazyRE{expr: `^(?:null|Null|NULL|~|)$`}
+	coreTrue   = &lazyRE{expr: `^(?:true|True|TRUE)$`}
+	coreFalse  = &lazyRE{expr: `^(?:false|False|FALSE)$`}
+	coreInt10  = &lazyRE{expr: `^[-+]?[0-9]+$`}
+	coreInt8   = &lazyRE{expr: `^0o[0-7]+$`}
+	coreInt16  = &lazyRE{expr: `^0x[0-9a-fA-F]+$`}
+	coreFloat  = &lazyRE{expr: `^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$`}
+	coreInfNaN = &lazyRE{expr: `^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`}
 )
 
 // resolveCoreScalar resolves the text of a plain scalar by the YAML 1.2

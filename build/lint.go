@@ -2,9 +2,9 @@ package build
 
 import (
 	"path"
-	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -169,14 +169,12 @@ type rule struct {
 type pattern struct {
 	keys []string // lowercase, not empty: the line must hold one of them before re runs
 	all  []string // lowercase: the line must also hold each of them
-	re   *regexp.Regexp
+	re   *lazyRE
 	sev  string
 	// check, when set, decides on a match m (submatch indexes into line i):
 	// it returns the severity, or "" to reject the match.
 	check func(s *scan, i int, m []int) string
 }
-
-var rx = regexp.MustCompile
 
 // shell names a Unix shell or PowerShell, with an optional /bin/ or
 // /usr/local/bin/ path, at a word boundary.
@@ -863,7 +861,7 @@ func (s *scan) linesWith(key string) []int {
 	if s.where == nil {
 		s.indexKeys()
 	}
-	if ls, ok := s.where[key]; ok || ruleKeys[key] {
+	if ls, ok := s.where[key]; ok || ruleKeys().set[key] {
 		return ls
 	}
 	var ls []int
@@ -887,44 +885,49 @@ func (s *scan) linesWith(key string) []int {
 	return ls
 }
 
-// ruleKeys holds every pattern key; keysByFirst indexes them by first byte,
-// and secondByte[c] is the set of second bytes of the keys starting with c.
-var ruleKeys, keysByFirst, secondByte = func() (map[string]bool, *[256][]string, *[256][4]uint64) {
-	set := map[string]bool{}
-	var t [256][]string
-	var second [256][4]uint64
+// ruleKeyIndex is what indexKeys needs to know about the rules' keys, built
+// on first use.
+type ruleKeyIndex struct {
+	set     map[string]bool // every pattern key
+	byFirst [256][]string   // the keys by first byte
+	second  [256][4]uint64  // second[c]: the set of second bytes of the keys starting with c
+}
+
+var ruleKeys = sync.OnceValue(func() *ruleKeyIndex {
+	x := &ruleKeyIndex{set: map[string]bool{}}
 	for _, r := range rules {
 		for _, p := range r.pats {
 			for _, k := range p.keys {
-				if !set[k] {
-					set[k] = true
-					t[k[0]] = append(t[k[0]], k)
+				if !x.set[k] {
+					x.set[k] = true
+					x.byFirst[k[0]] = append(x.byFirst[k[0]], k)
 					if len(k) < 2 {
-						second[k[0]] = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+						x.second[k[0]] = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
 					} else {
-						second[k[0]][k[1]>>6] |= 1 << (k[1] & 63)
+						x.second[k[0]][k[1]>>6] |= 1 << (k[1] & 63)
 					}
 				}
 			}
 		}
 	}
-	return set, &t, &second
-}()
+	return x
+})
 
 // indexKeys records, in one pass over the lower-cased text, the lines that
 // hold each rule key: at each byte only the keys starting with it are tried.
 func (s *scan) indexKeys() {
 	s.where = make(map[string][]int)
 	text, line := s.text, 0
+	keys := ruleKeys()
 	for j := 0; j < len(text); j++ {
 		c, d := text[j], byte(0)
 		if j+1 < len(text) {
 			d = text[j+1]
 		}
-		if secondByte[c][d>>6]&(1<<(d&63)) == 0 {
+		if keys.second[c][d>>6]&(1<<(d&63)) == 0 {
 			continue
 		}
-		ks := keysByFirst[c]
+		ks := keys.byFirst[c]
 		for line+1 < len(s.starts) && s.starts[line+1] <= j {
 			line++
 		}

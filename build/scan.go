@@ -7,20 +7,23 @@ import (
 	"strings"
 )
 
-// ignoredDirs are folders never entered, at any depth: tool caches and
-// installed dependencies that are not part of a skill.
-var ignoredDirs = map[string]bool{
-	".venv": true, "venv": true, "node_modules": true, "__pycache__": true, ".git": true,
-	".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true, "site-packages": true,
-}
-
-// ignoredExts are compiled artefacts, left out of a skill silently.
-var ignoredExts = map[string]bool{
-	".pyc": true, ".pyo": true, ".so": true, ".dylib": true, ".dll": true, ".whl": true, ".o": true, ".class": true,
-}
-
+// ignoredDir reports the folders never entered, at any depth: tool caches
+// and installed dependencies that are not part of a skill.
 func ignoredDir(name string) bool {
-	return ignoredDirs[name] || strings.HasSuffix(name, ".dist-info") || strings.HasSuffix(name, ".egg-info")
+	switch name {
+	case ".venv", "venv", "node_modules", "__pycache__", ".git", ".pytest_cache", ".mypy_cache", ".ruff_cache", "site-packages":
+		return true
+	}
+	return strings.HasSuffix(name, ".dist-info") || strings.HasSuffix(name, ".egg-info")
+}
+
+// ignoredExt reports compiled artefacts, left out of a skill silently.
+func ignoredExt(name string) bool {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".pyc", ".pyo", ".so", ".dylib", ".dll", ".whl", ".o", ".class":
+		return true
+	}
+	return false
 }
 
 // skillDir is a folder holding SKILL.md, found below a library's root.

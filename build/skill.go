@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"os"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -19,33 +18,35 @@ import (
 
 // Rules that withhold a skill. Each problem names one of them.
 const (
-	RuleSymlink          = "symlink"
-	RuleIrregularFile    = "irregular-file"
-	RulePathInvalid      = "path-invalid"
-	RuleCaseCollision    = "case-collision"
-	RuleArchive          = "archive"
-	RuleFileTooLarge     = "file-too-large"
-	RuleTooManyFiles     = "too-many-files"
-	RuleTooLarge         = "too-large"
-	RuleNameMissing      = "name-missing"
-	RuleNameInvalid      = "name-invalid"
-	RuleNameTooLong      = "name-too-long"
-	RuleNameMismatch     = "name-mismatch"
-	RuleDescMissing      = "description-missing"
-	RuleDescTooLong      = "description-too-long"
-	RuleCompatTooLong    = "compatibility-too-long"
-	RuleUnreadable       = "unreadable"
-	maxNameLen           = 64
-	maxDescriptionLen    = 1024
-	maxCompatibilityLen  = 500
-	maxCollectedFiles    = 2 * manifest.MaxSkillFiles
-	provenanceFieldsNote = "origin, origin-repo, risk, outbound, outbound_targets, gate_required, dev-status, pricing-tier, license, allowed-tools"
+	RuleSymlink         = "symlink"
+	RuleIrregularFile   = "irregular-file"
+	RulePathInvalid     = "path-invalid"
+	RuleCaseCollision   = "case-collision"
+	RuleArchive         = "archive"
+	RuleFileTooLarge    = "file-too-large"
+	RuleTooManyFiles    = "too-many-files"
+	RuleTooLarge        = "too-large"
+	RuleNameMissing     = "name-missing"
+	RuleNameInvalid     = "name-invalid"
+	RuleNameTooLong     = "name-too-long"
+	RuleNameMismatch    = "name-mismatch"
+	RuleDescMissing     = "description-missing"
+	RuleDescTooLong     = "description-too-long"
+	RuleCompatTooLong   = "compatibility-too-long"
+	RuleUnreadable      = "unreadable"
+	maxNameLen          = 64
+	maxDescriptionLen   = 1024
+	maxCompatibilityLen = 500
+	maxCollectedFiles   = 2 * manifest.MaxSkillFiles
 )
 
 // ProvenanceFields are the frontmatter fields recorded as a skill's provenance.
-var ProvenanceFields = strings.Split(provenanceFieldsNote, ", ")
+var ProvenanceFields = []string{
+	"origin", "origin-repo", "risk", "outbound", "outbound_targets", "gate_required", "dev-status", "pricing-tier",
+	"license", "allowed-tools",
+}
 
-var nameRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+var nameRE = &lazyRE{expr: `^[a-z0-9]+(-[a-z0-9]+)*$`}
 
 // Problem is one reason to withhold a skill: a rule broken by a file.
 type Problem struct {
@@ -215,7 +216,7 @@ func (l *loaded) collect(fsys fs.FS, realDir bool, dir string, maxFile int64) []
 		case !d.Type().IsRegular():
 			l.problem(rel, RuleIrregularFile, "not a regular file (%v)", d.Type())
 			return nil
-		case ignoredExts[strings.ToLower(path.Ext(name))]:
+		case ignoredExt(name):
 			return nil
 		}
 		if msg := badName(name); msg != "" {

@@ -1,0 +1,31 @@
+package build
+
+import (
+	"regexp"
+	"testing"
+)
+
+// TestPatternsCompile compiles every pattern of the package: they are
+// compiled on first use, so a bad one would otherwise panic only when some
+// input first reaches it.
+func TestPatternsCompile(t *testing.T) {
+	all := []*lazyRE{
+		namespaceRE, sidecarDigest, nameRE, yamlErrorLine,
+		coreNull, coreTrue, coreFalse, coreInt10, coreInt8, coreInt16, coreFloat, coreInfNaN,
+		keyTools, placeholder, secretVar, cliOption, shellRedirect, negation, installWord,
+	}
+	for _, r := range rules {
+		for _, p := range r.pats {
+			all = append(all, p.re)
+		}
+	}
+	for _, l := range all {
+		if _, err := regexp.Compile(l.expr); err != nil {
+			t.Errorf("pattern %s: %v", l, err)
+		}
+		first := l.get()
+		if first == nil || l.get() != first {
+			t.Errorf("pattern %s: not compiled once", l)
+		}
+	}
+}
