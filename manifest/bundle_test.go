@@ -213,7 +213,8 @@ func TestOpenFileFS(t *testing.T) {
 }
 
 // TestTruncatedWhileMapped shows that a bundle truncated under a mapping gives
-// an error on the next read, not a crash (SIGBUS).
+// an error (or nothing found) on every later read, not a crash (SIGBUS): the
+// blobs and the metadata are both read from the map.
 func TestTruncatedWhileMapped(t *testing.T) {
 	big := strings.Repeat("x", 1<<20)
 	data, m := buildFrom(t, map[string]map[string]string{"a/big": {"SKILL.md": "---\nname: big\n---\n", "big.txt": big}})
@@ -224,6 +225,9 @@ func TestTruncatedWhileMapped(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
+	if !b.mapped {
+		t.Skip("the bundle is not memory-mapped here")
+	}
 	if err := os.Truncate(path, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -232,6 +236,76 @@ func TestTruncatedWhileMapped(t *testing.T) {
 		t.Fatal("read of a truncated mapped bundle succeeded")
 	}
 	t.Log(err)
+	checkChanged(t, b, m)
+}
+
+// TestOverwrittenWhileMapped overwrites a mapped bundle's metadata in place
+// with bytes that break every invariant Open checked: the accessors fail or
+// find nothing, and nothing panics.
+func TestOverwrittenWhileMapped(t *testing.T) {
+	data, m := testBundle(t)
+	path := filepath.Join(t.TempDir(), "x.skb")
+	os.WriteFile(path, data, 0o644)
+	b, err := OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if !b.mapped {
+		t.Skip("the bundle is not memory-mapped here")
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	junk := bytes.Repeat([]byte{0xff}, int(b.t.sigOff-b.t.manifestOff))
+	if _, err := f.WriteAt(junk, b.t.manifestOff); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	checkChanged(t, b, m)
+}
+
+// checkChanged calls every accessor of b, whose file changed under its map.
+func checkChanged(t *testing.T, b *Bundle, m *Manifest) {
+	t.Helper()
+	sk := m.Skills[0]
+	if p := b.EntryJSON(0); p != nil {
+		t.Errorf("EntryJSON = %.40q", p)
+	}
+	if _, ok := b.FindSkill(sk.Entry.URI); ok {
+		t.Error("FindSkill found a skill")
+	}
+	if _, ok := b.SkillFor(sk.Entry.Resources[0].URI); ok {
+		t.Error("SkillFor found a skill")
+	}
+	if u := b.SkillURI(0); u != "" {
+		t.Errorf("SkillURI = %q", u)
+	}
+	b.Hidden(0)
+	if b.HasBlob(sk.Entry.Resources[0].Digest) {
+		t.Error("HasBlob found a blob")
+	}
+	if _, err := b.Skill(0); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("Skill: %v", err)
+	}
+	if _, err := b.Manifest(); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("Manifest: %v", err)
+	}
+	if _, err := b.ManifestBytes(); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("ManifestBytes: %v", err)
+	} else {
+		t.Log(err)
+	}
+	if _, err := io.ReadAll(b.ManifestReader()); err == nil {
+		t.Error("ManifestReader read the manifest")
+	}
+	if err := b.Verify(); err == nil {
+		t.Error("Verify passed")
+	}
+	if _, err := b.ReadFile(strings.TrimPrefix(sk.Entry.URI, URIScheme)); err == nil {
+		t.Error("ReadFile read SKILL.md")
+	}
 }
 
 func TestCorruptionRefused(t *testing.T) {

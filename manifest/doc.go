@@ -48,9 +48,14 @@
 //
 // # Serving safely from a mapped file
 //
-// OpenFile memory-maps the bundle on unix. A mapped file that is truncated or
-// overwritten in place can make a read fault; the reader turns such a fault
-// into an error instead of a crash. To roll out a new bundle, write a new file
+// OpenFile memory-maps the bundle on unix and reads blobs, manifest and
+// indexes in place: opening costs one hash of the manifest and no copy of it.
+// A mapped file that is truncated or overwritten in place can make a read
+// fault, or break an invariant Open checked. Every accessor reads the map
+// under a guard that turns a fault or a failed bounds check into an error (or
+// "not found") instead of a crash, and no slice of the map escapes the
+// package: what an accessor returns is a copy. ManifestBytes hashes its copy
+// again, so signatures are only ever checked against the verified manifest. To roll out a new bundle, write a new file
 // (WriteFileAtomic does this) and rename it over the old one: the running
 // server keeps reading the old inode until it reopens.
 package manifest

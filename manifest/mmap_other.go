@@ -26,7 +26,7 @@ func openReader(f interface {
 	io.ReaderAt
 	io.Closer
 }, size int64, name string) (*Bundle, error) {
-	b, err := open(f, size, name)
+	b, err := open(f, size, name, nil)
 	if err != nil {
 		f.Close()
 		return nil, err

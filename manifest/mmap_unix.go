@@ -56,20 +56,25 @@ func OpenFile(path string) (*Bundle, error) {
 		f.Close()
 		return nil, corrupt(path, "%d bytes is too short", size)
 	}
-	// The manifest and indexes are read with one pread (cheaper than faulting
-	// them in through the map); blobs are then read through the map.
-	b, err := open(f, size, path)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
 	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil { // a filesystem that cannot map: read through the file
+		b, err := open(f, size, path, nil)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
 		b.closer = f
 		return b, nil
 	}
 	f.Close()
+	// The metadata is checked and read in place: the kernel maps page-cache
+	// pages, where a copy would fault in as many fresh pages of heap.
 	m := &mapping{data}
-	b.r, b.closer = m, m
+	b, err := open(m, size, path, data)
+	if err != nil {
+		m.Close()
+		return nil, err
+	}
+	b.closer = m
 	return b, nil
 }

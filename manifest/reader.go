@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"math"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -25,14 +27,22 @@ var ErrNotFound = errors.New("not found")
 // of its manifest, so the accessors below cannot fail on the bundle's layout;
 // reading a blob can still fail if the underlying file changes under it.
 //
+// A bundle opened by OpenFile on unix reads its manifest and indexes straight
+// from the memory map, not from a copy: no byte of the metadata leaves the
+// map except through an accessor that copies it under a guard (see access).
+// If the file is truncated or overwritten in place while mapped, which must
+// never be done, an accessor fails cleanly or reports nothing found; it
+// never crashes the process.
+//
 // A Bundle is safe for concurrent use.
 type Bundle struct {
 	r        io.ReaderAt
 	closer   io.Closer
 	name     string
 	size     int64
+	mapped   bool // meta is part of a shared file mapping, not private memory
 	t        trailer
-	meta     []byte // manifest, padding and both indexes, held in memory
+	meta     []byte // manifest, padding, both indexes and signatures
 	man      []byte // manifest bytes, a prefix of meta
 	blobIdx  []byte
 	skillIdx []byte
@@ -41,6 +51,32 @@ type Bundle struct {
 	treeOnce sync.Once
 	tree     *dirTree
 	treeErr  error
+}
+
+// access runs f, which reads b.meta, and returns its error. For a mapped
+// bundle a fault (the file was truncated under the map) or a failed bounds
+// check (it was overwritten in place, so its bytes no longer say what Open
+// checked) becomes an error instead of a crash. f must only read the bundle,
+// and must not let a slice of a mapped b.meta escape (see own).
+func (b *Bundle) access(f func() error) (err error) {
+	if b.mapped {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("bundle %s: the mapped file changed while in use (truncated or overwritten in place: replace a bundle by renaming a new file over it): %v: %w", b.name, r, ErrCorrupt)
+			}
+		}()
+	}
+	return f()
+}
+
+// own returns p, a slice of b.meta, as bytes the caller may keep: p itself
+// for a bundle held in memory, a copy for a mapped one. Call it inside access.
+func (b *Bundle) own(p []byte) []byte {
+	if b.mapped {
+		return bytes.Clone(p)
+	}
+	return p
 }
 
 func corrupt(name, format string, args ...any) error {
@@ -54,66 +90,81 @@ func corrupt(name, format string, args ...any) error {
 // Open parses no JSON: its cost does not grow with the number of skills beyond
 // hashing the manifest once.
 func Open(r io.ReaderAt, size int64) (*Bundle, error) {
-	return open(r, size, "<reader>")
+	return open(r, size, "<reader>", nil)
 }
 
-func open(r io.ReaderAt, size int64, name string) (*Bundle, error) {
-	b := &Bundle{r: r, size: size, name: name}
+// open reads the bundle of the given size from r. When mapped is not nil it
+// is the whole file, mapped: the metadata is checked and then read in place.
+func open(r io.ReaderAt, size int64, name string, mapped []byte) (*Bundle, error) {
+	b := &Bundle{r: r, size: size, name: name, mapped: mapped != nil}
+	if err := b.access(func() error { return b.load(mapped) }); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// load reads and checks the header, the trailer and the metadata; see Open.
+func (b *Bundle) load(mapped []byte) error {
+	r, size, name := b.r, b.size, b.name
 	if size < blobsStart+trailerSize {
-		return nil, corrupt(name, "%d bytes is too short", size)
+		return corrupt(name, "%d bytes is too short", size)
 	}
 	var head [headerSize]byte
 	if _, err := r.ReadAt(head[:], 0); err != nil {
-		return nil, fmt.Errorf("bundle %s: read header: %w", name, err)
+		return fmt.Errorf("bundle %s: read header: %w", name, err)
 	}
 	if !bytes.Equal(head[:8], headerMagic[:]) {
-		return nil, corrupt(name, "not a skills bundle (bad magic)")
+		return corrupt(name, "not a skills bundle (bad magic)")
 	}
 	if v := binary.LittleEndian.Uint32(head[8:]); v != formatVersion {
-		return nil, fmt.Errorf("bundle %s: format version %d is not supported (want %d)", name, v, formatVersion)
+		return fmt.Errorf("bundle %s: format version %d is not supported (want %d)", name, v, formatVersion)
 	}
 	if f := binary.LittleEndian.Uint32(head[12:]); f != 0 {
-		return nil, fmt.Errorf("bundle %s: unknown header flags %#x", name, f)
+		return fmt.Errorf("bundle %s: unknown header flags %#x", name, f)
 	}
 	var tb [trailerSize]byte
 	if _, err := r.ReadAt(tb[:], size-trailerSize); err != nil {
-		return nil, fmt.Errorf("bundle %s: read trailer: %w", name, err)
+		return fmt.Errorf("bundle %s: read trailer: %w", name, err)
 	}
 	if !bytes.Equal(tb[trailerSize-8:], trailerMagic[:]) {
-		return nil, corrupt(name, "bad trailer (truncated or not a bundle)")
+		return corrupt(name, "bad trailer (truncated or not a bundle)")
 	}
 	t := decodeTrailer(tb[:])
 	if err := t.check(size); err != nil {
-		return nil, corrupt(name, "%v", err)
+		return corrupt(name, "%v", err)
 	}
 	b.t = t
-	b.meta = make([]byte, t.sigOff+t.sigLen-t.manifestOff)
-	if _, err := r.ReadAt(b.meta, t.manifestOff); err != nil {
-		return nil, fmt.Errorf("bundle %s: read manifest: %w", name, err)
+	if mapped != nil {
+		b.meta = mapped[t.manifestOff : t.sigOff+t.sigLen : t.sigOff+t.sigLen]
+	} else {
+		b.meta = make([]byte, t.sigOff+t.sigLen-t.manifestOff)
+		if _, err := r.ReadAt(b.meta, t.manifestOff); err != nil {
+			return fmt.Errorf("bundle %s: read manifest: %w", name, err)
+		}
 	}
 	b.man = b.meta[:t.manifestLen]
 	if Sum(b.man) != t.manifestDigest {
-		return nil, corrupt(name, "manifest digest mismatch")
+		return corrupt(name, "manifest digest mismatch")
 	}
 	for _, c := range b.meta[t.manifestLen : t.blobIndexOff-t.manifestOff] {
 		if c != 0 {
-			return nil, corrupt(name, "non-zero padding after manifest")
+			return corrupt(name, "non-zero padding after manifest")
 		}
 	}
 	b.blobIdx = b.meta[t.blobIndexOff-t.manifestOff : t.skillIndexOff-t.manifestOff]
 	b.skillIdx = b.meta[t.skillIndexOff-t.manifestOff : t.sigOff-t.manifestOff]
 	if err := b.checkBlobIndex(); err != nil {
-		return nil, err
+		return err
 	}
 	if err := b.checkSkillIndex(); err != nil {
-		return nil, err
+		return err
 	}
 	sigs, err := decodeSignatures(b.meta[t.sigOff-t.manifestOff:])
 	if err != nil {
-		return nil, corrupt(name, "%v", err)
+		return corrupt(name, "%v", err)
 	}
 	b.sigs = sigs
-	return b, nil
+	return nil
 }
 
 func align8(n int64) int64 { return (n + 7) &^ 7 }
@@ -216,17 +267,56 @@ func (b *Bundle) ID() Digest { return b.t.manifestDigest }
 // Size returns the size of the bundle in bytes.
 func (b *Bundle) Size() int64 { return b.size }
 
+// ManifestSize returns the length of the manifest in bytes.
+func (b *Bundle) ManifestSize() int { return len(b.man) }
+
 // ManifestBytes returns the exact manifest bytes: what signatures cover. The
-// caller must not modify them.
-func (b *Bundle) ManifestBytes() []byte { return b.man }
+// caller must not modify them. For a mapped bundle they are a copy, hashed
+// again, so they always match the bundle id.
+func (b *Bundle) ManifestBytes() (p []byte, err error) {
+	err = b.access(func() error {
+		if p = b.own(b.man); b.mapped && Sum(p) != b.t.manifestDigest {
+			return corrupt(b.name, "the mapped file changed while in use: manifest digest mismatch")
+		}
+		return nil
+	})
+	return p, err
+}
+
+// ManifestReader returns a reader over the manifest bytes, for a caller that
+// needs only part of a large manifest. For a mapped bundle it copies them as
+// it goes and hashes them again: reading to the end fails if they no longer
+// match the bundle id.
+func (b *Bundle) ManifestReader() io.Reader {
+	if b.mapped {
+		return &checkedReader{r: io.NewSectionReader(b.r, b.t.manifestOff, b.t.manifestLen), h: NewHash(), b: b}
+	}
+	return bytes.NewReader(b.man)
+}
+
+// checkedReader reads a mapped manifest and checks its digest at the end.
+type checkedReader struct {
+	r io.Reader
+	h hash.Hash
+	b *Bundle
+}
+
+func (c *checkedReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.h.Write(p[:n])
+	if err == io.EOF && DigestOf(c.h) != c.b.t.manifestDigest {
+		err = corrupt(c.b.name, "the mapped file changed while in use: manifest digest mismatch")
+	}
+	return n, err
+}
 
 // Manifest parses the whole manifest, checking that it is canonical.
-func (b *Bundle) Manifest() (*Manifest, error) {
-	m, err := Parse(b.man)
-	if err != nil {
-		return nil, fmt.Errorf("bundle %s: %w: %w", b.name, err, ErrCorrupt)
+func (b *Bundle) Manifest() (m *Manifest, err error) {
+	err = b.access(func() (err error) { m, err = Parse(b.man); return err })
+	if err != nil && !errors.Is(err, ErrCorrupt) {
+		err = fmt.Errorf("bundle %s: %w: %w", b.name, err, ErrCorrupt)
 	}
-	return m, nil
+	return m, err
 }
 
 // Signatures returns the signatures stored in the bundle, outside the manifest.
@@ -238,38 +328,62 @@ func (b *Bundle) NumSkills() int { return len(b.skillIdx) / skillIndexSize }
 // NumBlobs returns the number of distinct blobs.
 func (b *Bundle) NumBlobs() int { return len(b.blobIdx) / blobIndexEntry }
 
-// SkillURI returns the URI of skill i's SKILL.md. Skills are numbered in
-// bytewise URI order, from 0 to NumSkills()-1.
-func (b *Bundle) SkillURI(i int) string { return string(b.uri(i)) }
+// SkillURI returns the URI of skill i's SKILL.md, or "" if a mapped file
+// changed under the bundle. Skills are numbered in bytewise URI order, from 0
+// to NumSkills()-1.
+func (b *Bundle) SkillURI(i int) (uri string) {
+	b.access(func() error { uri = string(b.uri(i)); return nil })
+	return uri
+}
 
 // Hidden reports whether skill i is hidden (disable-model-invocation).
-func (b *Bundle) Hidden(i int) bool { return b.rec(i).flags&flagHidden != 0 }
+func (b *Bundle) Hidden(i int) (hidden bool) {
+	b.access(func() error { hidden = b.rec(i).flags&flagHidden != 0; return nil })
+	return hidden
+}
 
 // EntryJSON returns skill i's SEP-2640 entry exactly as it goes on the wire,
-// without parsing it. The caller must not modify the bytes.
-func (b *Bundle) EntryJSON(i int) []byte {
-	r := b.rec(i)
-	s := r.off + len(recordPrefix)
-	return b.man[s : s+r.entryLen]
+// without parsing it, or nil if a mapped file changed under the bundle. The
+// caller must not modify the bytes.
+func (b *Bundle) EntryJSON(i int) (p []byte) {
+	b.access(func() error {
+		r := b.rec(i)
+		s := r.off + len(recordPrefix)
+		p = b.own(b.man[s : s+r.entryLen])
+		return nil
+	})
+	return p
 }
 
 // Skill parses and returns skill i's full record.
-func (b *Bundle) Skill(i int) (*Skill, error) {
-	r := b.rec(i)
-	s := new(Skill)
-	dec := json.NewDecoder(bytes.NewReader(b.man[r.off : r.off+r.len]))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(s); err != nil {
-		return nil, corrupt(b.name, "skill %s: %v", b.uri(i), err)
-	}
-	if s.Entry.URI != string(b.uri(i)) || len(s.Files) != len(s.Entry.Resources) || len(s.Files) == 0 {
-		return nil, corrupt(b.name, "skill %s: record does not match its index", b.uri(i))
+func (b *Bundle) Skill(i int) (s *Skill, err error) {
+	err = b.access(func() error {
+		r := b.rec(i)
+		s = new(Skill)
+		dec := json.NewDecoder(bytes.NewReader(b.man[r.off : r.off+r.len]))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(s); err != nil {
+			return corrupt(b.name, "skill %s: %v", b.uri(i), err)
+		}
+		if s.Entry.URI != string(b.uri(i)) || len(s.Files) != len(s.Entry.Resources) || len(s.Files) == 0 {
+			return corrupt(b.name, "skill %s: record does not match its index", b.uri(i))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return s, nil
 }
 
 // FindSkill returns the number of the skill whose SKILL.md has the given URI.
-func (b *Bundle) FindSkill(uri string) (int, bool) {
+// It finds nothing if a mapped file changed under the bundle.
+func (b *Bundle) FindSkill(uri string) (i int, ok bool) {
+	b.access(func() error { i, ok = b.findSkill(uri); return nil })
+	return i, ok
+}
+
+func (b *Bundle) findSkill(uri string) (int, bool) {
 	n := b.NumSkills()
 	i := sort.Search(n, func(i int) bool { return string(b.uri(i)) >= uri })
 	return i, i < n && string(b.uri(i)) == uri
@@ -277,23 +391,27 @@ func (b *Bundle) FindSkill(uri string) (int, bool) {
 
 // SkillFor returns the innermost skill whose folder holds the resource or
 // folder uri: the skill with the longest root that is a prefix of uri.
-func (b *Bundle) SkillFor(uri string) (int, bool) {
+func (b *Bundle) SkillFor(uri string) (i int, ok bool) {
 	if !strings.HasPrefix(uri, URIScheme) {
 		return 0, false
 	}
-	for p := uri; len(p) > len(URIScheme); {
-		if i, ok := b.FindSkill(p + "/" + SkillFile); ok {
-			return i, true
+	b.access(func() error {
+		for p := uri; len(p) > len(URIScheme); {
+			if i, ok = b.findSkill(p + "/" + SkillFile); ok {
+				return nil
+			}
+			j := strings.LastIndexByte(p, '/')
+			if j < len(URIScheme) {
+				break
+			}
+			p = p[:j]
 		}
-		j := strings.LastIndexByte(p, '/')
-		if j < len(URIScheme) {
-			break
-		}
-		p = p[:j]
-	}
-	return 0, false
+		return nil
+	})
+	return i, ok
 }
 
+// findBlob looks d up in the blob index. Call it inside access.
 func (b *Bundle) findBlob(d Digest) (off, n int64, ok bool) {
 	cnt := b.NumBlobs()
 	i := sort.Search(cnt, func(i int) bool {
@@ -307,15 +425,30 @@ func (b *Bundle) findBlob(d Digest) (off, n int64, ok bool) {
 }
 
 // HasBlob reports whether the bundle holds a blob with digest d.
-func (b *Bundle) HasBlob(d Digest) bool { _, _, ok := b.findBlob(d); return ok }
+func (b *Bundle) HasBlob(d Digest) (ok bool) {
+	b.access(func() error { _, _, ok = b.findBlob(d); return nil })
+	return ok
+}
+
+// blob returns the offset and size of the blob with digest d.
+func (b *Bundle) blob(d Digest) (off, n int64, err error) {
+	var ok bool
+	if err := b.access(func() error { off, n, ok = b.findBlob(d); return nil }); err != nil {
+		return 0, 0, err
+	}
+	if !ok {
+		return 0, 0, fmt.Errorf("bundle %s: blob %s: %w", b.name, d, ErrNotFound)
+	}
+	return off, n, nil
+}
 
 // ReadBlob returns a copy of the blob with digest d. It does not re-hash the
 // bytes (Verify does); it fails cleanly, never crashes, if the file under a
 // mapped bundle was truncated or overwritten.
 func (b *Bundle) ReadBlob(d Digest) ([]byte, error) {
-	off, n, ok := b.findBlob(d)
-	if !ok {
-		return nil, fmt.Errorf("bundle %s: blob %s: %w", b.name, d, ErrNotFound)
+	off, n, err := b.blob(d)
+	if err != nil {
+		return nil, err
 	}
 	p := make([]byte, n)
 	if _, err := b.r.ReadAt(p, off); err != nil {
@@ -327,9 +460,9 @@ func (b *Bundle) ReadBlob(d Digest) ([]byte, error) {
 // BlobReader returns a reader over the blob with digest d, without copying it
 // into memory first.
 func (b *Bundle) BlobReader(d Digest) (*io.SectionReader, error) {
-	off, n, ok := b.findBlob(d)
-	if !ok {
-		return nil, fmt.Errorf("bundle %s: blob %s: %w", b.name, d, ErrNotFound)
+	off, n, err := b.blob(d)
+	if err != nil {
+		return nil, err
 	}
 	return io.NewSectionReader(b.r, off, n), nil
 }
@@ -366,9 +499,14 @@ func (b *Bundle) Verify() error {
 	if err != nil {
 		return err
 	}
-	idx, err := skillIndex(b.man, m)
-	if err != nil || !bytes.Equal(idx, b.skillIdx) {
-		return corrupt(b.name, "skill index does not match the manifest")
+	if err := b.access(func() error {
+		idx, err := skillIndex(b.man, m)
+		if err != nil || !bytes.Equal(idx, b.skillIdx) {
+			return corrupt(b.name, "skill index does not match the manifest")
+		}
+		return nil
+	}); err != nil {
+		return err
 	}
 	done := make(map[Digest]bool)
 	buf := make([]byte, 256<<10)
@@ -377,9 +515,12 @@ func (b *Bundle) Verify() error {
 			if done[r.Digest] {
 				continue
 			}
-			off, n, ok := b.findBlob(r.Digest)
-			if !ok {
+			off, n, err := b.blob(r.Digest)
+			if errors.Is(err, ErrNotFound) {
 				return &VerifyError{URI: r.URI, Want: r.Digest, Err: fmt.Errorf("blob %s missing: %w", r.Digest, ErrCorrupt)}
+			}
+			if err != nil {
+				return &VerifyError{URI: r.URI, Want: r.Digest, Err: err}
 			}
 			if n != r.Size {
 				return &VerifyError{URI: r.URI, Want: r.Digest, Err: fmt.Errorf("blob size %d, manifest says %d: %w", n, r.Size, ErrCorrupt)}
@@ -432,7 +573,7 @@ func decodeSignatures(p []byte) ([]Signature, error) {
 		if l < 0 || padded > len(p) || padded < 8 {
 			return nil, errors.New("signature length out of range")
 		}
-		sigs = append(sigs, Signature{Kind: kind, Data: p[8 : 8+l : 8+l]})
+		sigs = append(sigs, Signature{Kind: kind, Data: bytes.Clone(p[8 : 8+l])})
 		for _, c := range p[8+l : padded] {
 			if c != 0 {
 				return nil, errors.New("non-zero signature padding")

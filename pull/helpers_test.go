@@ -89,13 +89,15 @@ func openBundle(t testing.TB, data []byte) *manifest.Bundle {
 func signBundle(t testing.TB, data []byte, key ed25519.PrivateKey) []byte {
 	t.Helper()
 	b := openBundle(t, data)
-	mini, err := manifest.SignMinisign(key, b.ManifestBytes(), "test")
+	msg, err := b.ManifestBytes()
+	must(t, err)
+	mini, err := manifest.SignMinisign(key, msg, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
 	if err := b.WriteSigned(&out, []manifest.Signature{
-		{Kind: manifest.SignatureSSH, Data: manifest.SignSSH(key, b.ManifestBytes())},
+		{Kind: manifest.SignatureSSH, Data: manifest.SignSSH(key, msg)},
 		{Kind: manifest.SignatureMinisign, Data: mini},
 	}); err != nil {
 		t.Fatal(err)
@@ -119,7 +121,9 @@ func writeExport(t testing.TB, data []byte) string {
 	b := openBundle(t, data)
 	dir := t.TempDir()
 	must(t, os.MkdirAll(filepath.Join(dir, "blobs", "sha256"), 0o755))
-	must(t, os.WriteFile(filepath.Join(dir, pull.ExportManifest), b.ManifestBytes(), 0o644))
+	msg, err := b.ManifestBytes()
+	must(t, err)
+	must(t, os.WriteFile(filepath.Join(dir, pull.ExportManifest), msg, 0o644))
 	names := pull.ExportSignatureFiles(b.Signatures())
 	for i, s := range b.Signatures() {
 		must(t, os.WriteFile(filepath.Join(dir, names[i]), s.Data, 0o644))

@@ -130,7 +130,11 @@ func OpenBundle(path string, trusted []manifest.TrustedKey) (*Source, error) {
 
 func fromBundle(b *manifest.Bundle, name string, trusted []manifest.TrustedKey) (*Source, error) {
 	src := &Source{Name: name, Kind: "bundle", ID: b.ID().String()}
-	if err := src.verifyTrust(b.ManifestBytes(), b.Signatures(), trusted); err != nil {
+	msg, err := b.ManifestBytes()
+	if err != nil {
+		return nil, err
+	}
+	if err := src.verifyTrust(msg, b.Signatures(), trusted); err != nil {
 		return nil, err
 	}
 	m, err := b.Manifest()

@@ -236,7 +236,7 @@ type skillDoc struct {
 // manifestHead decodes a bundle's manifest up to its skills: libraries,
 // withheld skills and warnings, without the cost of every skill record.
 func manifestHead(b *manifest.Bundle) (*manifest.Manifest, error) {
-	dec := json.NewDecoder(bytes.NewReader(b.ManifestBytes()))
+	dec := json.NewDecoder(b.ManifestReader())
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return nil, fmt.Errorf("bundle %s: manifest is not a JSON object", b.ID())
 	}

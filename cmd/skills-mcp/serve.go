@@ -231,7 +231,7 @@ func tuneGC(bundles []*manifest.Bundle) {
 	}
 	var live int64
 	for _, b := range bundles {
-		live += int64(len(b.ManifestBytes()))
+		live += int64(b.ManifestSize())
 	}
 	debug.SetGCPercent(400)
 	debug.SetMemoryLimit(max(26<<20, live+16<<20))

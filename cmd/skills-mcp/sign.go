@@ -91,7 +91,10 @@ func loadKey(path string) (ed25519.PrivateKey, error) {
 // minisign. Both are deterministic: the same key and bundle always give the
 // same bytes.
 func signManifest(key ed25519.PrivateKey, b *manifest.Bundle) ([]manifest.Signature, error) {
-	msg := b.ManifestBytes()
+	msg, err := b.ManifestBytes()
+	if err != nil {
+		return nil, err
+	}
 	mini, err := manifest.SignMinisign(key, msg, "skills bundle "+b.ID().String())
 	if err != nil {
 		return nil, err
@@ -110,9 +113,13 @@ func addSignatures(b *manifest.Bundle, key ed25519.PrivateKey) ([]manifest.Signa
 		return nil, err
 	}
 	own := []manifest.TrustedKey{{Key: key.Public().(ed25519.PublicKey)}}
+	msg, err := b.ManifestBytes()
+	if err != nil {
+		return nil, err
+	}
 	var out []manifest.Signature
 	for _, s := range b.Signatures() {
-		if _, err := pull.VerifySignatures(b.ManifestBytes(), []manifest.Signature{s}, own); err == nil {
+		if _, err := pull.VerifySignatures(msg, []manifest.Signature{s}, own); err == nil {
 			continue // by this key: replaced below
 		}
 		out = append(out, s)
@@ -232,7 +239,11 @@ func (c *ExportCmd) Run() error {
 	if err := writeBytes(filepath.Join(c.To, pull.ExportSums), []byte(sums.String())); err != nil {
 		return err
 	}
-	if err := writeBytes(filepath.Join(c.To, pull.ExportManifest), b.ManifestBytes()); err != nil {
+	msg, err := b.ManifestBytes()
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if err := writeBytes(filepath.Join(c.To, pull.ExportManifest), msg); err != nil {
 		return err
 	}
 	sigs := b.Signatures()
@@ -294,7 +305,11 @@ func checkTrust(b *manifest.Bundle, trustFile string) (who string, err error) {
 	if err != nil {
 		return "", err
 	}
-	k, err := pull.VerifySignatures(b.ManifestBytes(), b.Signatures(), keys)
+	msg, err := b.ManifestBytes()
+	if err != nil {
+		return "", err
+	}
+	k, err := pull.VerifySignatures(msg, b.Signatures(), keys)
 	switch {
 	case errors.Is(err, pull.ErrUnsigned):
 		return "", &exitError{exitUnsigned, fmt.Errorf("unsigned: the bundle carries no signature (sign it with skills-mcp sign --key KEY)")}
