@@ -87,11 +87,12 @@ const (
 	exactNameBonus = 4.0
 )
 
-// stopWords are dropped from documents and queries: English function words
+// stops holds the stop words, dropped from documents and queries (built on
+// first use): English function words
 // (pronouns, determiners, auxiliaries, conjunctions and prepositions, after
 // the usual Snowball list), and the words requests are wrapped in ("I need
 // to …", "please use …").
-var stopWords = func() map[string]bool {
+var stops = sync.OnceValue(func() stopList {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`i me my myself we our ours ourselves you your yours yourself yourselves
 		he him his himself she her hers herself it its itself they them their theirs themselves
@@ -104,21 +105,22 @@ var stopWords = func() map[string]bool {
 		please need needs want wants use used using`) {
 		m[w] = true
 	}
-	return m
-}()
-
-// maxStopLen is the length of the longest stop word.
-var maxStopLen = func() int {
 	n := 0
-	for w := range stopWords {
+	for w := range m {
 		n = max(n, len(w))
 	}
-	return n
-}()
+	return stopList{m, n}
+})
 
-// foldTable maps lower-case Latin letters with diacritics (Latin-1
+// stopList is the set of stop words and the length of the longest.
+type stopList struct {
+	words  map[string]bool
+	maxLen int
+}
+
+// foldTable (built on first use) maps lower-case Latin letters with diacritics (Latin-1
 // Supplement and Latin Extended-A) and a few ligatures to plain ASCII.
-var foldTable = func() map[rune]string {
+var foldTable = sync.OnceValue(func() map[rune]string {
 	m := map[rune]string{'ß': "ss", 'æ': "ae", 'œ': "oe", 'ĳ': "ij", 'þ': "th", 'ð': "d", 'ŋ': "n", 'ſ': "s"}
 	for base, variants := range map[string]string{
 		"a": "àáâãäåāăą", "c": "çćĉċč", "d": "ďđ", "e": "èéêëēĕėęě", "g": "ĝğġģ", "h": "ĥħ",
@@ -130,7 +132,7 @@ var foldTable = func() map[rune]string {
 		}
 	}
 	return m
-}()
+})
 
 // isJoiner reports whether r joins the words of a compound.
 func isJoiner(r rune) bool { return r == '-' || r == '_' || r == '/' || r == '.' }
@@ -155,7 +157,7 @@ func appendFolded(b []byte, r rune) []byte {
 		return append(b, byte(r))
 	}
 	r = unicode.ToLower(r)
-	if s, ok := foldTable[r]; ok {
+	if s, ok := foldTable()[r]; ok {
 		return append(b, s...)
 	}
 	return utf8.AppendRune(b, r)
@@ -171,7 +173,7 @@ type tokenizer struct {
 // to emit is only valid during the call.
 func (tk *tokenizer) terms(text string, emit func(term []byte)) {
 	tk.words(text, func(w []byte, compound bool) {
-		if len(w) < 2 || !compound && len(w) <= maxStopLen && stopWords[string(w)] {
+		if len(w) < 2 || !compound && len(w) <= stops().maxLen && stops().words[string(w)] {
 			return
 		}
 		tk.stemmed = appendStem(tk.stemmed[:0], w)
@@ -509,7 +511,7 @@ func (ix *searchIndex) search(query string, limit int, keep func(doc int) bool) 
 	// The last word's exact term is scored with its prefix expansions,
 	// taking the best per document.
 	lastTerm := ""
-	if lastWord != "" && !stopWords[lastWord] {
+	if lastWord != "" && !stops().words[lastWord] {
 		lastTerm = string(appendStem(nil, []byte(lastWord)))
 	}
 	sc := ix.scratch.Get().(*queryScratch)

@@ -40,7 +40,6 @@ import (
 	"maps"
 	"net/url"
 	"path"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -99,9 +98,20 @@ type discovery struct {
 	cat *catalog // of the newest snapshot seen
 }
 
-// toolPrefixRE is what a tool prefix may hold: MCP tool names are letters,
-// digits, _, - and ., at most 128 characters (the longest suffix is 17).
-var toolPrefixRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
+// validToolPrefix reports whether p may prefix tool names: MCP tool names
+// are letters, digits, _, - and ., at most 128 characters (the longest
+// suffix is 17).
+func validToolPrefix(p string) bool {
+	if len(p) == 0 || len(p) > 100 {
+		return false
+	}
+	for _, c := range []byte(p) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // registerDiscovery adds the discovery tools, the use-skill prompt, argument
 // completion and default instructions to s.
@@ -118,7 +128,7 @@ func registerDiscovery(s *Server, opt Options, impl *mcp.Implementation) error {
 	if d.prefix == "" {
 		d.prefix = strings.ReplaceAll(d.name, "-", "_")
 	}
-	if !toolPrefixRE.MatchString(d.prefix) {
+	if !validToolPrefix(d.prefix) {
 		return fmt.Errorf("serve: tool prefix %q: use letters, digits, _, - and . only, at most 100", d.prefix)
 	}
 	s.mcp.AddReceivingMiddleware(d.middleware)
