@@ -416,7 +416,7 @@ func TestTrust(t *testing.T) {
 	if _, err := pull.OpenBundle(signed, other); !errors.Is(err, manifest.ErrUntrusted) {
 		t.Errorf("other key: err = %v", err)
 	}
-	if _, err := pull.OpenBundle(writeBundle(t, data), trusted); !errors.Is(err, pull.ErrUnsigned) {
+	if _, err := pull.OpenBundle(writeBundle(t, data), trusted); !errors.Is(err, manifest.ErrUnsigned) {
 		t.Errorf("unsigned: err = %v", err)
 	}
 	// A manifest changed after signing (trailer digest fixed up by

@@ -81,11 +81,11 @@ func (s *Source) verifyTrust(msg []byte, sigs []manifest.Signature, trusted []ma
 	if trusted == nil {
 		return nil
 	}
-	k, err := VerifySignatures(msg, sigs, trusted)
+	k, err := manifest.VerifySignatures(msg, sigs, trusted)
 	if err != nil {
 		return fmt.Errorf("%s: %w", s.Name, err)
 	}
-	s.SignedBy, s.Signed = Signer(k), true
+	s.SignedBy, s.Signed = manifest.Signer(k), true
 	return nil
 }
 

@@ -89,7 +89,7 @@ func (c *PullCmd) Run(ctx context.Context, argv commandArgv) error {
 	src, err := c.open(ctx, argv, trusted)
 	if err != nil {
 		switch {
-		case errors.Is(err, pull.ErrUnsigned):
+		case errors.Is(err, manifest.ErrUnsigned):
 			return &exitError{exitUnsigned, fmt.Errorf("pull: unsigned: %w", err)}
 		case errors.Is(err, manifest.ErrUntrusted), errors.Is(err, manifest.ErrBadSignature):
 			return &exitError{exitUntrusted, fmt.Errorf("pull: untrusted: %w", err)}

@@ -119,7 +119,7 @@ func addSignatures(b *manifest.Bundle, key ed25519.PrivateKey) ([]manifest.Signa
 	}
 	var out []manifest.Signature
 	for _, s := range b.Signatures() {
-		if _, err := pull.VerifySignatures(msg, []manifest.Signature{s}, own); err == nil {
+		if _, err := manifest.VerifySignatures(msg, []manifest.Signature{s}, own); err == nil {
 			continue // by this key: replaced below
 		}
 		out = append(out, s)
@@ -309,12 +309,12 @@ func checkTrust(b *manifest.Bundle, trustFile string) (who string, err error) {
 	if err != nil {
 		return "", err
 	}
-	k, err := pull.VerifySignatures(msg, b.Signatures(), keys)
+	k, err := manifest.VerifySignatures(msg, b.Signatures(), keys)
 	switch {
-	case errors.Is(err, pull.ErrUnsigned):
+	case errors.Is(err, manifest.ErrUnsigned):
 		return "", &exitError{exitUnsigned, fmt.Errorf("unsigned: the bundle carries no signature (sign it with skills-mcp sign --key KEY)")}
 	case err != nil:
 		return "", &exitError{exitUntrusted, fmt.Errorf("untrusted: %w", err)}
 	}
-	return pull.Signer(k), nil
+	return manifest.Signer(k), nil
 }
