@@ -303,6 +303,9 @@ func checkChanged(t *testing.T, b *Bundle, m *Manifest) {
 	if err := b.Verify(); err == nil {
 		t.Error("Verify passed")
 	}
+	if err := b.Fault(); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("Fault() = %v", err)
+	}
 	if _, err := b.ReadFile(strings.TrimPrefix(sk.Entry.URI, URIScheme)); err == nil {
 		t.Error("ReadFile read SKILL.md")
 	}

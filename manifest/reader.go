@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // ErrCorrupt is wrapped by every error that reports a bundle whose structure
@@ -41,6 +42,7 @@ type Bundle struct {
 	name     string
 	size     int64
 	mapped   bool // meta is part of a shared file mapping, not private memory
+	fault    atomic.Pointer[error]
 	t        trailer
 	meta     []byte // manifest, padding, both indexes and signatures
 	man      []byte // manifest bytes, a prefix of meta
@@ -64,10 +66,22 @@ func (b *Bundle) access(f func() error) (err error) {
 		defer func() {
 			if r := recover(); r != nil {
 				err = fmt.Errorf("bundle %s: the mapped file changed while in use (truncated or overwritten in place: replace a bundle by renaming a new file over it): %v: %w", b.name, r, ErrCorrupt)
+				b.fault.CompareAndSwap(nil, &err)
 			}
 		}()
 	}
 	return f()
+}
+
+// Fault returns the error of the first access that found the mapped file
+// changed under the bundle (see access), or nil. An accessor without an
+// error result reports such a change as "nothing found" or nil: a caller
+// that gets one can ask Fault whether that was the reason.
+func (b *Bundle) Fault() error {
+	if p := b.fault.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 // own returns p, a slice of b.meta, as bytes the caller may keep: p itself
