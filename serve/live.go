@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/build"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
@@ -933,19 +932,10 @@ func (w *watcher) addTree(t watchTarget, p string) {
 // changed get_skill's description, which with --describe-skills lists the
 // skills; tool descriptions change in no other way, so no other swap sends
 // notifications/tools/list_changed. Re-adding the registered tool is how
-// the SDK is asked to send it. Before the tools are registered no client
-// has seen them, so there is nothing to tell.
+// the SDK is asked to send it.
 func (d *discovery) describeChanged(old, next *Snapshot) {
-	if !d.describe {
-		return
-	}
-	select {
-	case <-d.ready:
-	default:
-		return
-	}
-	if d.describeDiffers(old, next) {
-		mcp.AddTool(d.srv.mcp, d.getSkillTool, d.getSkill)
+	if d.describe && d.describeDiffers(old, next) {
+		addTool(d, d.getSkillTool, d.getSkill)
 	}
 }
 

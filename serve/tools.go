@@ -40,12 +40,14 @@ import (
 	"maps"
 	"net/url"
 	"path"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
@@ -91,8 +93,9 @@ type discovery struct {
 	liveStatus   func() LiveStatus
 	signedBy     func(*manifest.Bundle) []string
 
-	ready        chan struct{} // closed once the tools and the prompt are registered
-	getSkillTool *mcp.Tool     // as registered, set before ready is closed
+	getSkillTool *mcp.Tool               // as registered
+	outputTypes  map[string]reflect.Type // tool name → the type of its structured output
+	outputSchema func() map[string]*jsonschema.Schema
 
 	mu  sync.Mutex
 	cat *catalog // of the newest snapshot seen
@@ -115,16 +118,11 @@ func validToolPrefix(p string) bool {
 
 // registerDiscovery adds the discovery tools, the use-skill prompt, argument
 // completion and default instructions to s.
-//
-// The tools and the prompt are registered in the background: the SDK infers
-// and resolves each tool's JSON schemas when it is added, which costs 5 to
-// 15 ms in a fresh process, more than the rest of start-up. Requests for
-// tools and prompts wait until they are registered (see middleware); the
-// SEP-2640 methods never wait.
 func registerDiscovery(s *Server, opt Options, impl *mcp.Implementation) error {
 	d := &discovery{srv: s, name: impl.Name, title: impl.Title, prefix: opt.Prefix, describe: opt.DescribeSkills,
 		showDisabled: opt.ShowDisabled, instructions: opt.Instructions, refresh: opt.Refresh, liveStatus: opt.LiveStatus, signedBy: opt.SignedBy,
-		ready: make(chan struct{})}
+		outputTypes: map[string]reflect.Type{}}
+	d.outputSchema = sync.OnceValue(d.inferOutputSchemas)
 	if d.prefix == "" {
 		d.prefix = strings.ReplaceAll(d.name, "-", "_")
 	}
@@ -133,17 +131,46 @@ func registerDiscovery(s *Server, opt Options, impl *mcp.Implementation) error {
 	}
 	s.mcp.AddReceivingMiddleware(d.middleware)
 	s.afterSwap = append(s.afterSwap, d.describeChanged) // live.go
-	go func() {
-		defer close(d.ready)
-		d.addTools()
-		d.addPrompt()
-	}()
+	d.addTools()
+	d.addPrompt()
 	return nil
+}
+
+// addTool registers a typed discovery tool, as mcp.AddTool does, except for
+// its output schema. The SDK infers and resolves a tool's output schema when
+// the tool is added, to check each result against it: for these tools, whose
+// outputs nest several structs, that was 15 ms of CPU at every start-up of
+// the server, more than the rest of it. Here the tool is registered with an
+// untyped output (the SDK still sends the result as structuredContent, and
+// still infers, resolves and checks the small input schema), and its output
+// schema is inferred on the first tools/list and added to the result there
+// (see middleware). The tests check every result against that schema.
+func addTool[In, Out any](d *discovery, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
+	mcp.AddTool(d.srv.mcp, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		res, out, err := h(ctx, req, in)
+		return res, out, err
+	})
+	if _, ok := d.outputTypes[t.Name]; !ok { // re-added by describeChanged
+		d.outputTypes[t.Name] = reflect.TypeFor[Out]()
+	}
+}
+
+// inferOutputSchemas infers each tool's output schema from its type, as the
+// SDK would have.
+func (d *discovery) inferOutputSchemas() map[string]*jsonschema.Schema {
+	m := make(map[string]*jsonschema.Schema, len(d.outputTypes))
+	for name, t := range d.outputTypes {
+		s, err := jsonschema.ForType(t, &jsonschema.ForOptions{})
+		if err != nil {
+			panic(fmt.Sprintf("serve: output schema of tool %s: %v", name, err)) // a bug in an output type
+		}
+		m[name] = s
+	}
+	return m
 }
 
 // addTools registers the seven discovery tools.
 func (d *discovery) addTools() {
-	s := d.srv
 	// Reads of a catalog never change it; catalog_status refresh=true may
 	// swap the snapshot, but does not change the server's state otherwise.
 	ro := func(idempotent bool) *mcp.ToolAnnotations {
@@ -151,28 +178,28 @@ func (d *discovery) addTools() {
 		return &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: idempotent, OpenWorldHint: &f, DestructiveHint: &f}
 	}
 	p := d.prefix
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: p + "_search_skills", Title: "Search skills", Annotations: ro(true),
+	addTool(d, &mcp.Tool{Name: p + "_search_skills", Title: "Search skills", Annotations: ro(true),
 		Description: "Find skills for a task: ranked full-text search over skill names, descriptions, tags and instructions. " +
 			"Returns name, path, description, score, provenance and risk flags. Then load the best match with " + p + "_get_skill."},
 		d.searchSkills)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: p + "_list_skills", Title: "List skills", Annotations: ro(true),
+	addTool(d, &mcp.Tool{Name: p + "_list_skills", Title: "List skills", Annotations: ro(true),
 		Description: "Browse skills in path order, optionally in one library or category, a page at a time (pass nextCursor back as cursor)."},
 		d.listSkills)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: p + "_list_libraries", Title: "List libraries", Annotations: ro(true),
+	addTool(d, &mcp.Tool{Name: p + "_list_libraries", Title: "List libraries", Annotations: ro(true),
 		Description: "The skill libraries served: namespace, title, source, version and skill counts. Pass a namespace as library to scope search and listing."},
 		d.listLibraries)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: p + "_list_categories", Title: "List categories", Annotations: ro(true),
+	addTool(d, &mcp.Tool{Name: p + "_list_categories", Title: "List categories", Annotations: ro(true),
 		Description: "Skill categories with their skill counts, optionally in one library. A category is the skill's frontmatter category " +
 			"(or metadata.category), else the folders between the library and the skill folder, else \"uncategorized\"."},
 		d.listCategories)
 	d.getSkillTool = &mcp.Tool{Name: p + "_get_skill", Title: "Get skill", Annotations: ro(true), Description: getSkillDescription(p)}
-	mcp.AddTool(s.mcp, d.getSkillTool, d.getSkill)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: p + "_read_skill_file", Title: "Read skill file", Annotations: ro(true),
+	addTool(d, d.getSkillTool, d.getSkill)
+	addTool(d, &mcp.Tool{Name: p + "_read_skill_file", Title: "Read skill file", Annotations: ro(true),
 		Description: fmt.Sprintf("Read a file of a skill (references/, templates/, scripts/, assets/) by its path relative to the skill folder: "+
 			"text as is, binary as base64, always with its sha256 digest. A folder path returns every file in it; an empty path lists "+
 			"the skill's files. One answer carries at most %d KiB of files.", MaxReadBytes>>10)},
 		d.readSkillFile)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: p + "_catalog_status", Title: "Catalog status", Annotations: ro(false),
+	addTool(d, &mcp.Tool{Name: p + "_catalog_status", Title: "Catalog status", Annotations: ro(false),
 		Description: "What is being served: bundle ids, signatures, counts, skills withheld at build time with the reason, lint findings " +
 			"and build warnings (include_warnings). refresh=true reloads live libraries first, when the server has any."},
 		d.catalogStatus)
@@ -1503,12 +1530,6 @@ func (d *discovery) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		switch r := req.(type) {
 		case *mcp.CompleteRequest:
 			return d.complete(r)
-		case *mcp.ListToolsRequest, *mcp.CallToolRequest, *mcp.ListPromptsRequest, *mcp.GetPromptRequest:
-			select {
-			case <-d.ready:
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
 		}
 		res, err := next(ctx, method, req)
 		if err != nil {
@@ -1526,24 +1547,32 @@ func (d *discovery) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				r.Capabilities.Completions = &mcp.CompletionCapabilities{}
 			}
 		case *mcp.ListToolsResult:
-			if d.describe {
-				r.Tools = d.describeTools(r.Tools)
-			}
+			r.Tools = d.completeTools(r.Tools)
 		}
 		return res, err
 	}
 }
 
-// describeTools returns tools with get_skill's description extended by the
-// catalog. The registered tools are shared, so the changed one is a copy.
-func (d *discovery) describeTools(tools []*mcp.Tool) []*mcp.Tool {
+// completeTools returns tools with their output schemas (see addTool) and,
+// with --describe-skills, get_skill's description extended by the catalog.
+// The registered tools are shared, so the changed ones are copies.
+func (d *discovery) completeTools(tools []*mcp.Tool) []*mcp.Tool {
 	out := slices.Clone(tools)
+	schemas := d.outputSchema()
 	for i, t := range out {
-		if t.Name == d.prefix+"_get_skill" {
-			c := *t
-			c.Description = getSkillDescription(d.prefix) + d.current().availableSkills(d.prefix)
-			out[i] = &c
+		s, ok := schemas[t.Name]
+		describe := d.describe && t.Name == d.prefix+"_get_skill"
+		if !ok && !describe {
+			continue
 		}
+		c := *t
+		if ok && c.OutputSchema == nil {
+			c.OutputSchema = s
+		}
+		if describe {
+			c.Description = getSkillDescription(d.prefix) + d.current().availableSkills(d.prefix)
+		}
+		out[i] = &c
 	}
 	return out
 }

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -888,5 +889,26 @@ func TestStdioDiscoveryFlags(t *testing.T) {
 	out2, err := exec.Command(needBinary(t), "serve", "--prefix", "bad prefix", bundle).CombinedOutput()
 	if err == nil || !strings.Contains(string(out2), "tool prefix") {
 		t.Errorf("bad --prefix: %v\n%s", err, out2)
+	}
+}
+
+// TestNoListChangedAtStart checks that a client connecting right after the
+// server starts is not told that the tools or prompts changed: they are
+// registered before the server serves (they were once registered in the
+// background, and every new session got four list_changed notifications).
+func TestNoListChangedAtStart(t *testing.T) {
+	var changes atomic.Int32
+	opts := &mcp.ClientOptions{
+		ToolListChangedHandler:   func(context.Context, *mcp.ToolListChangedRequest) { changes.Add(1) },
+		PromptListChangedHandler: func(context.Context, *mcp.PromptListChangedRequest) { changes.Add(1) },
+	}
+	cs := connectMem(t, newServer(t, Options{}, exampleBuilt(t)), "2025-11-25", opts)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil || len(res.Tools) != 7 {
+		t.Fatalf("tools/list: %d tools, %v", len(res.Tools), err)
+	}
+	time.Sleep(100 * time.Millisecond) // the SDK sends list_changed 10 ms after a change
+	if n := changes.Load(); n != 0 {
+		t.Errorf("got %d list_changed notifications at start", n)
 	}
 }
