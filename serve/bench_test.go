@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -181,30 +182,255 @@ func BenchmarkServeResourceReadHTTP(b *testing.B) {
 			i := int(next.Add(1) - 1)
 			hc := &http.Client{Transport: &http.Transport{}}
 			for j := i * 997; pb.Next(); j++ {
-				uri := uris[j%len(uris)]
-				body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":%q,"_meta":{`+
-					`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`, j, uri)
-				req, _ := http.NewRequest("POST", url, strings.NewReader(body))
-				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set("Accept", "application/json, text/event-stream")
-				req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-				req.Header.Set("Mcp-Method", "resources/read")
-				req.Header.Set("Mcp-Name", uri)
-				resp, err := hc.Do(req)
-				if err != nil {
+				if err := rawRead(hc, url, j, uris[j%len(uris)]); err != nil {
 					b.Error(err)
-					return
-				}
-				data, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != 200 || !bytes.Contains(data, []byte(`"contents"`)) {
-					b.Errorf("%s: %d %s", uri, resp.StatusCode, data)
 					return
 				}
 			}
 		})
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
 	})
+}
+
+// benchPost posts one 2026-07-28 request (its params carry the _meta triple)
+// and returns the response body: SSE or JSON, whichever the server chose.
+func benchPost(hc *http.Client, url string, id int, method, name, params string) ([]byte, error) {
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":{%s"_meta":{`+
+		`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`, id, method, params)
+	req, err := http.NewRequest("POST", url, strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", method)
+	if name != "" {
+		req.Header.Set("Mcp-Name", name)
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != 200 {
+		return nil, fmt.Errorf("%s %s: %d %s", method, name, resp.StatusCode, data)
+	}
+	return data, nil
+}
+
+// rawRead reads one resource with benchPost and checks that contents came back.
+func rawRead(hc *http.Client, url string, id int, uri string) error {
+	data, err := benchPost(hc, url, id, "resources/read", uri, fmt.Sprintf(`"uri":%q,`, uri))
+	if err != nil {
+		return err
+	}
+	if !bytes.Contains(data, []byte(`"contents"`)) {
+		return fmt.Errorf("resources/read %s: %s", uri, data)
+	}
+	return nil
+}
+
+// rawListPage gets one skills/list page with benchPost and returns the next
+// cursor ("" after the last page).
+func rawListPage(hc *http.Client, url string, id int, cursor string) (string, error) {
+	params := ""
+	if cursor != "" {
+		params = fmt.Sprintf(`"cursor":%q,`, cursor)
+	}
+	data, err := benchPost(hc, url, id, "skills/list", "", params)
+	if err != nil {
+		return "", err
+	}
+	if !bytes.Contains(data, []byte(`"skills":[{`)) {
+		return "", fmt.Errorf("skills/list: %.200s", data)
+	}
+	_, rest, ok := bytes.Cut(data, []byte(`"nextCursor":"`))
+	if !ok {
+		return "", nil
+	}
+	return string(rest[:bytes.IndexByte(rest, '"')]), nil
+}
+
+// httpServer is the built command serving a bundle over streamable HTTP.
+type httpServer struct {
+	cmd *exec.Cmd
+	url string // the MCP endpoint
+}
+
+// startHTTP runs `skills-mcp serve --http 127.0.0.1:0 bundle` (with env
+// added) and waits until it logs the address it listens on. The server is
+// interrupted and waited for when the benchmark ends.
+func startHTTP(b *testing.B, bundle string, env ...string) *httpServer {
+	b.Helper()
+	cmd := exec.Command(needBinary(b), "serve", "--http", "127.0.0.1:0", bundle)
+	cmd.Env = append(os.Environ(), env...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		cmd.Wait()
+	})
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if _, rest, ok := strings.Cut(sc.Text(), "listening on http://"); ok {
+				found <- "http://" + strings.TrimRight(rest, `"`)
+				break
+			}
+		}
+		close(found)
+		io.Copy(io.Discard, stderr)
+	}()
+	select {
+	case url, ok := <-found:
+		if !ok {
+			b.Fatal("skills-mcp serve --http exited before listening")
+		}
+		return &httpServer{cmd, url}
+	case <-time.After(10 * time.Second):
+		b.Fatal("skills-mcp serve --http: not listening after 10s")
+	}
+	return nil
+}
+
+// cpuTime returns the user+system CPU time the server has used so far, all
+// threads included (/proc/PID/stat, in USER_HZ ticks: 10 ms on Linux).
+func (p *httpServer) cpuTime(b *testing.B) time.Duration {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+	if err != nil {
+		b.Skip("no /proc to read the server's CPU time from")
+	}
+	// The fields after the command name (which may hold spaces) start at
+	// field 3 (state); utime and stime are fields 14 and 15.
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	var ticks int64
+	for _, v := range f[11:13] {
+		var n int64
+		fmt.Sscan(v, &n)
+		ticks += n
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond
+}
+
+// selfCPU returns the user+system CPU time this process has used so far.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkServeHTTPBinary measures what users run: the built command
+// serving a 1,000-skill bundle file with `serve --http`, with its production
+// GC settings, in its own process. "read" drives it with 32 concurrent
+// keep-alive clients posting resources/read for small files, and reports
+// requests per second and the server's CPU time per request (user+system,
+// all threads: the figure that a loaded machine inflates least). "list"
+// pages through skills/list (default page size) from one client and
+// reports the page latency; "list-under-load" does the same while the 32
+// clients keep reading, and reports their rate too.
+//
+// BENCH_SERVER_ENV adds variables to the server's environment, to compare
+// GC settings with the built-in ones: BENCH_SERVER_ENV="GOGC=200 GOMEMLIMIT=64MiB".
+func BenchmarkServeHTTPBinary(b *testing.B) {
+	const clients = 32
+	bu := openBench(b, 1000)
+	var uris []string
+	for i := range bu.NumSkills() {
+		for _, r := range mustSkill(b, bu, i).Entry.Resources {
+			uris = append(uris, r.URI)
+		}
+	}
+	srv := startHTTP(b, benchBundle(b, 1000), strings.Fields(os.Getenv("BENCH_SERVER_ENV"))...)
+	url := srv.url
+
+	b.Run("read", func(b *testing.B) {
+		var next atomic.Int64
+		b.SetParallelism((clients + 1) / 2) // × GOMAXPROCS (2) goroutines
+		cpu0, self0 := srv.cpuTime(b), selfCPU()
+		b.ResetTimer()
+		b.RunParallel(func(pb *testing.PB) {
+			i := int(next.Add(1) - 1)
+			hc := &http.Client{Transport: &http.Transport{}}
+			for j := i * 997; pb.Next(); j++ {
+				if err := rawRead(hc, url, j, uris[j%len(uris)]); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+		b.StopTimer()
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
+		b.ReportMetric(float64(srv.cpuTime(b)-cpu0)/float64(b.N)/1e3, "server-cpu-µs/req")
+		b.ReportMetric(float64(selfCPU()-self0)/float64(b.N)/1e3, "client-cpu-µs/req")
+		b.ReportMetric(float64(procPeakRSS(b, srv.cmd.Process.Pid))/(1<<20), "MiB-peak-rss")
+	})
+
+	listPages := func(b *testing.B) {
+		hc := &http.Client{Transport: &http.Transport{}}
+		lat := make([]time.Duration, 0, b.N)
+		cursor := ""
+		b.ResetTimer()
+		for i := range b.N {
+			start := time.Now()
+			next, err := rawListPage(hc, url, i, cursor)
+			lat = append(lat, time.Since(start))
+			if err != nil {
+				b.Fatal(err)
+			}
+			cursor = next
+		}
+		b.StopTimer()
+		reportPercentiles(b, lat, "page")
+	}
+	b.Run("list", listPages)
+
+	b.Run("list-under-load", func(b *testing.B) {
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		var reads atomic.Int64
+		for i := range clients {
+			wg.Go(func() {
+				hc := &http.Client{Transport: &http.Transport{}}
+				for j := i * 997; ; j++ {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					if err := rawRead(hc, url, j, uris[j%len(uris)]); err != nil {
+						b.Error(err)
+						return
+					}
+					reads.Add(1)
+				}
+			})
+		}
+		time.Sleep(100 * time.Millisecond) // let the load settle
+		r0, t0 := reads.Load(), time.Now()
+		listPages(b)
+		b.ReportMetric(float64(reads.Load()-r0)/time.Since(t0).Seconds(), "load-req/s")
+		close(stop)
+		wg.Wait()
+	})
+}
+
+func mustSkill(b *testing.B, bu *manifest.Bundle, i int) *manifest.Skill {
+	sk, err := bu.Skill(i)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return sk
 }
 
 // stdioServer is the built command serving a bundle over stdio, driven with
@@ -252,8 +478,11 @@ func (p *stdioServer) call(b *testing.B, id int, lines ...string) []byte {
 // peakRSS returns the child's peak resident set so far (VmHWM), in bytes.
 // (The rusage of a child started by a Go program is no use here: Linux
 // counts in it the parent's memory, shared until exec.)
-func (p *stdioServer) peakRSS(b *testing.B) int64 {
-	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+func (p *stdioServer) peakRSS(b *testing.B) int64 { return procPeakRSS(b, p.cmd.Process.Pid) }
+
+// procPeakRSS returns the peak resident set (VmHWM) of process pid so far.
+func procPeakRSS(b *testing.B, pid int) int64 {
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		b.Skip("no /proc to read the peak RSS from")
 	}

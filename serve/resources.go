@@ -193,7 +193,7 @@ func (s *Server) read(uri string) (*mcp.ResourceContents, error) {
 		return nil, err
 	}
 	snap := s.snap.Load()
-	b, sk, j, err := snap.file(uri)
+	b, f, err := snap.resource(uri)
 	if errors.Is(err, errNoFile) {
 		if _, ok := snap.directory(uri); ok {
 			return nil, notFound(uri, "resources/read: %s is a directory; list it with %s", uri, MethodReadDirectory)
@@ -203,16 +203,15 @@ func (s *Server) read(uri string) (*mcp.ResourceContents, error) {
 	if err != nil {
 		return nil, internalError("resources/read %s: %v", uri, err)
 	}
-	r, f := sk.Entry.Resources[j], sk.Files[j]
-	data, err := b.ReadBlob(r.Digest)
+	data, err := b.ReadBlob(f.digest)
 	if err != nil {
 		return nil, internalError("resources/read %s: %v", uri, err)
 	}
-	c := &mcp.ResourceContents{URI: uri, MIMEType: f.MimeType}
+	c := &mcp.ResourceContents{URI: uri, MIMEType: f.mime}
 	if c.MIMEType == "" {
 		c.MIMEType = "application/octet-stream"
 	}
-	if f.Text {
+	if f.text {
 		c.Text = string(data)
 	} else {
 		c.Blob = data

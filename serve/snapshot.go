@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
+	"unique"
 
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
@@ -25,6 +27,7 @@ type Snapshot struct {
 	order        []skillRef // all skills, sorted by URI; nil for one bundle (identity)
 	pos          [][]int32  // pos[b][i] is the number of bundle b's skill i; nil for one bundle
 	n            int
+	files        []atomic.Pointer[skillFiles] // files[k]: skill k's files, once a read has needed them
 }
 
 type skillRef struct{ b, i int32 }
@@ -47,6 +50,7 @@ func newSnapshot(bundles []*manifest.Bundle, showDisabled bool) (*Snapshot, erro
 		ids = append(ids, b.ID())
 		s.n += b.NumSkills()
 	}
+	s.files = make([]atomic.Pointer[skillFiles], s.n)
 	slices.SortFunc(ids, func(a, b manifest.Digest) int { return bytes.Compare(a[:], b[:]) })
 	for _, id := range ids {
 		h.Write(id[:])
@@ -208,4 +212,80 @@ func (s *Snapshot) file(uri string) (*manifest.Bundle, *manifest.Skill, int, err
 		}
 	}
 	return nil, nil, 0, errNoFile
+}
+
+// fileInfo is what resources/read needs to serve one file of a skill.
+type fileInfo struct {
+	rel    string // the file's URI below the skill's folder ("references/guide.md")
+	digest manifest.Digest
+	mime   string // interned: a catalog has few distinct types
+	text   bool
+}
+
+// skillFiles are the files of one skill, taken from its parsed record the
+// first time a read needs them, so that later reads parse no JSON. They hold
+// only what a read needs (some 90 bytes a file), and only for skills that
+// have been read.
+type skillFiles struct {
+	rootLen int // length of the skill folder's URI
+	files   []fileInfo
+}
+
+// resource finds the file uri in the skill that holds it: the bundle that
+// serves it and what a read needs to know about it. It returns errNoFile for
+// a URI the catalog does not serve, and an error if the skill's record
+// cannot be read.
+func (s *Snapshot) resource(uri string) (*manifest.Bundle, *fileInfo, error) {
+	k, ok := s.SkillFor(uri)
+	if !ok {
+		return nil, nil, errNoFile
+	}
+	b, i := s.ref(k)
+	fs := s.files[k].Load()
+	if fs == nil {
+		sk, err := b.Skill(i)
+		if err != nil {
+			return nil, nil, err
+		}
+		fs = newSkillFiles(sk)
+		s.files[k].Store(fs)
+	}
+	if len(uri) <= fs.rootLen || uri[fs.rootLen] != '/' {
+		return nil, nil, errNoFile
+	}
+	rel := uri[fs.rootLen+1:]
+	for j := range fs.files {
+		if fs.files[j].rel == rel {
+			return b, &fs.files[j], nil
+		}
+	}
+	return nil, nil, errNoFile
+}
+
+func newSkillFiles(sk *manifest.Skill) *skillFiles {
+	root := sk.Entry.Root()
+	n := 0
+	for _, r := range sk.Entry.Resources {
+		n += len(r.URI) - len(root)
+	}
+	// One string holds every relative URI; each fileInfo.rel is a part of it.
+	var all strings.Builder
+	all.Grow(n)
+	for _, r := range sk.Entry.Resources {
+		if rel, ok := strings.CutPrefix(r.URI, root+"/"); ok {
+			all.WriteString(rel)
+		}
+	}
+	rels := all.String()
+	fs := &skillFiles{rootLen: len(root), files: make([]fileInfo, 0, len(sk.Entry.Resources))}
+	for j, r := range sk.Entry.Resources {
+		rel, ok := strings.CutPrefix(r.URI, root+"/")
+		if !ok {
+			continue // not below the skill's folder: never served
+		}
+		f := sk.Files[j]
+		fs.files = append(fs.files, fileInfo{rel: rels[:len(rel)], digest: r.Digest, mime: unique.Make(f.MimeType).Value(), text: f.Text})
+		rels = rels[len(rel):]
+	}
+	return fs
 }
