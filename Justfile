@@ -12,9 +12,9 @@ conformance_flags := ""
 staticcheck := "go run honnef.co/go/tools/cmd/staticcheck@v0.8.2"
 fuzztime := "20s"
 
-# Build the binary into bin/skills-mcp.
+# Build the binary into bin/skills-mcp, static (see the README).
 build:
-    go build -o bin/skills-mcp ./cmd/skills-mcp
+    CGO_ENABLED=0 go build -trimpath -o bin/skills-mcp ./cmd/skills-mcp
 
 # Run every test (the README's test command).
 test:

@@ -29,7 +29,10 @@ func TestMain(m *testing.M) {
 	}
 	tempDir = dir
 	serverBin = filepath.Join(dir, "skills-mcp")
-	out, err := exec.Command("go", "build", "-o", serverBin, "../cmd/skills-mcp").CombinedOutput()
+	// Built as the README says to install it: static.
+	build := exec.Command("go", "build", "-o", serverBin, "../cmd/skills-mcp")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	out, err := build.CombinedOutput()
 	if err != nil {
 		serverBin, serverBinErr = "", fmt.Errorf("go build ../cmd/skills-mcp: %v\n%s", err, out)
 	}
