@@ -2,6 +2,7 @@ package build
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -83,7 +84,8 @@ type Stats struct {
 // source is an opened library: the tree to scan and its public description.
 type source struct {
 	lib      Library
-	fsys     fs.FS
+	fsys     fs.FS // the tree as an fs.FS; nil when tree reads a folder by descriptors
+	tree     tree
 	realDir  bool
 	rootName string
 	info     manifest.Library
@@ -140,11 +142,14 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 			continue
 		}
 		srcs = append(srcs, src)
+		if src.tree == nil {
+			src.tree = &fsTree{fsys: src.fsys, realDir: src.realDir}
+		}
 		exclude := map[string]bool{}
 		for _, e := range opt.Exclude {
 			exclude[e] = true
 		}
-		for _, sd := range discover(src.fsys, src.rootName, opt.Depth, exclude, func(s string) {
+		for _, sd := range discover(src.tree, src.rootName, opt.Depth, exclude, func(s string) {
 			warn(fmt.Sprintf("library %s: %s", displayNS(lib.Namespace), s))
 		}) {
 			jobs = append(jobs, job{src, sd, skillURI(lib.Namespace, sd.path)})
@@ -177,7 +182,7 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 			for i := range next {
 				j := jobs[i]
 				noScripts := opt.NoScripts || j.src.lib.NoScripts
-				results[i] <- loadSkill(j.src.fsys, j.src.realDir, j.sd, j.src.lib.Namespace, j.src.key, noScripts, &opt)
+				results[i] <- loadSkill(j.src.tree, j.sd, j.src.lib.Namespace, j.src.key, noScripts, &opt)
 			}
 		}()
 	}
@@ -411,13 +416,23 @@ func openSource(opt *Options, lib Library) (*source, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("library %s: root %s is not a folder or a .zip", displayNS(lib.Namespace), lib.Root)
 	}
+	abs, _ := filepath.Abs(lib.Root)
+	src.realDir, src.rootName = true, filepath.Base(abs)
+	if opt.Cache == nil {
+		// Without a cache, files are read through directory descriptors
+		// where the system has them.
+		if t, err := openDirTree(lib.Root); err == nil {
+			src.tree, src.close, src.key = t, t.close, "dir:"+abs
+			return src, nil
+		} else if !errors.Is(err, errors.ErrUnsupported) {
+			return nil, fmt.Errorf("library %s: %w", displayNS(lib.Namespace), err)
+		}
+	}
 	root, err := os.OpenRoot(lib.Root)
 	if err != nil {
 		return nil, fmt.Errorf("library %s: %w", displayNS(lib.Namespace), err)
 	}
-	abs, _ := filepath.Abs(lib.Root)
-	src.fsys, src.realDir, src.close, src.key = opt.Cache.dirFS(abs, root.FS()), true, root.Close, "dir:"+abs
-	src.rootName = filepath.Base(abs)
+	src.fsys, src.close, src.key = opt.Cache.dirFS(abs, root.FS()), root.Close, "dir:"+abs
 	return src, nil
 }
 

@@ -337,13 +337,14 @@ type seenFile struct {
 	file *cachedFile
 }
 
-// read returns the bytes of the file at name in the library's fs: from the
-// cache's bundle when the file is unchanged, else from disk. It returns the
-// cache entry it used (nil when the file was read) and the file's listing.
-func (l *loaded) read(fsys fs.FS, realDir bool, name string, d fs.DirEntry, max int64) ([]byte, *cachedFile, fs.FileInfo, error) {
+// read returns the bytes of the file name in the folder f, at path p in the
+// library's tree: from the cache's bundle when the file is unchanged, else
+// from disk. It returns the cache entry it used (nil when the file was read)
+// and the file's listing (with a cache).
+func (l *loaded) read(f folder, p, name string, d fs.DirEntry, max int64) ([]byte, *cachedFile, fs.FileInfo, error) {
 	c := l.cache
 	if c == nil {
-		data, err := readFile(fsys, realDir, name, d, max)
+		data, err := f.read(name, d, max)
 		return data, nil, nil, err
 	}
 	fi, err := d.Info()
@@ -355,20 +356,20 @@ func (l *loaded) read(fsys fs.FS, realDir bool, name string, d fs.DirEntry, max 
 		c.incomplete.Store(true)
 		return nil, nil, nil, errTooLarge
 	}
-	if e := c.files[fileKey{l.key, name}]; e != nil && c.bundle != nil && sameFile(e.info, fi) {
+	if e := c.files[fileKey{l.key, p}]; e != nil && c.bundle != nil && sameFile(e.info, fi) {
 		if data, err := c.blob(e.digest); err == nil && int64(len(data)) == e.size {
-			l.seen = append(l.seen, seenFile{fileKey{l.key, name}, e})
+			l.seen = append(l.seen, seenFile{fileKey{l.key, p}, e})
 			return data, e, fi, nil
 		}
 	}
-	data, err := readFile(fsys, realDir, name, d, max)
+	data, err := f.read(name, d, max)
 	switch {
 	case err != nil || !l.settled(fi):
 		c.incomplete.Store(true)
 	default:
 		// The file's identity, for Unchanged, even if its skill is
 		// withheld; facts replaces it with everything else it learns.
-		l.seen = append(l.seen, seenFile{fileKey{l.key, name}, &cachedFile{info: fi, size: fi.Size()}})
+		l.seen = append(l.seen, seenFile{fileKey{l.key, p}, &cachedFile{info: fi, size: fi.Size()}})
 	}
 	return data, nil, fi, err
 }

@@ -28,8 +28,9 @@ func ignoredExt(name string) bool {
 
 // skillDir is a folder holding SKILL.md, found below a library's root.
 type skillDir struct {
-	dir  string // path in the library's fs.FS
-	path string // skill path below the library, slash-separated
+	dir  string        // path in the library's tree
+	path string        // skill path below the library, slash-separated
+	ents []fs.DirEntry // the folder's listing, taken during discovery
 }
 
 // discover finds every skill folder below the library root, to depth levels,
@@ -38,17 +39,13 @@ type skillDir struct {
 // and the skills nested in it below that name. It never follows a symlink,
 // and skips dot-folders, excluded names and ignored folders. The result is
 // sorted by skill path.
-func discover(fsys fs.FS, rootName string, depth int, exclude map[string]bool, warn func(string)) []skillDir {
+func discover(t tree, rootName string, depth int, exclude map[string]bool, warn func(string)) []skillDir {
 	var out []skillDir
-	var walk func(dir, rel string, level int)
-	walk = func(dir, rel string, level int) {
-		ents, err := fs.ReadDir(fsys, dir)
-		if err != nil {
-			warn(rel + ": cannot read folder: " + err.Error())
-			return
-		}
+	// walk looks at the folder f at dir, listed as ents.
+	var walk func(f folder, ents []fs.DirEntry, dir, rel string, level int)
+	walk = func(f folder, ents []fs.DirEntry, dir, rel string, level int) {
 		if hasSkillFile(ents) && rel != "" {
-			out = append(out, skillDir{dir: dir, path: rel})
+			out = append(out, skillDir{dir: dir, path: rel, ents: ents})
 		}
 		if level >= depth {
 			return
@@ -64,19 +61,62 @@ func discover(fsys fs.FS, rootName string, depth int, exclude map[string]bool, w
 			case !e.IsDir(), level == 0 && dir == "." && name == "skills":
 				continue // the skills/ folder is scanned as a root of its own
 			}
-			walk(path.Join(dir, name), path.Join(rel, name), level+1)
+			childRel := path.Join(rel, name)
+			sub, err := f.sub(name)
+			if err != nil {
+				warn(childRel + ": cannot read folder: " + err.Error())
+				continue
+			}
+			subEnts, err := sub.list()
+			if err != nil {
+				warn(childRel + ": cannot read folder: " + err.Error())
+			} else {
+				walk(sub, subEnts, path.Join(dir, name), childRel, level+1)
+			}
+			sub.close()
 		}
 	}
-	for _, root := range []string{".", "skills", ".claude/skills"} {
-		ents, err := fs.ReadDir(fsys, root)
-		if err != nil || root != "." && isSymlink(fsys, root) {
-			continue
+	root, err := t.open(".")
+	if err != nil {
+		return nil
+	}
+	defer root.close()
+	ents, err := root.list()
+	if err != nil {
+		return nil
+	}
+	rel := ""
+	if hasSkillFile(ents) {
+		rel = rootName
+	}
+	walk(root, ents, ".", rel, 0)
+	// skills/ and .claude/skills/, unless a symlink.
+	for _, p := range [][]string{{"skills"}, {".claude", "skills"}} {
+		f, fents, dir := root, ents, "."
+		for _, name := range p {
+			if !isFolder(fents, name) {
+				f = nil
+				break
+			}
+			sub, err := f.sub(name)
+			if f != root {
+				f.close()
+			}
+			if err != nil {
+				f = nil
+				break
+			}
+			f, dir = sub, path.Join(dir, name)
+			if fents, err = f.list(); err != nil {
+				f.close()
+				f = nil
+				break
+			}
 		}
-		rel := ""
-		if root == "." && hasSkillFile(ents) {
-			rel = rootName
+		if f != nil {
+			walk(f, fents, dir, "", 0)
+			f.close()
 		}
-		walk(root, rel, 0)
 	}
 	slices.SortFunc(out, func(a, b skillDir) int { return strings.Compare(a.path, b.path) })
 	return out
@@ -91,17 +131,11 @@ func hasSkillFile(ents []fs.DirEntry) bool {
 	return false
 }
 
-// isSymlink reports whether name, or any folder above it, is a symlink.
-func isSymlink(fsys fs.FS, name string) bool {
-	for p := name; p != "."; p = path.Dir(p) {
-		ents, err := fs.ReadDir(fsys, path.Dir(p))
-		if err != nil {
-			return true
-		}
-		for _, e := range ents {
-			if e.Name() == path.Base(p) && e.Type()&fs.ModeSymlink != 0 {
-				return true
-			}
+// isFolder reports whether ents lists name as a folder (not a symlink).
+func isFolder(ents []fs.DirEntry, name string) bool {
+	for _, e := range ents {
+		if e.Name() == name {
+			return e.IsDir()
 		}
 	}
 	return false

@@ -87,9 +87,9 @@ type srcFile struct {
 
 // loadSkill reads, checks, hashes and lints one skill folder. key names the
 // library in opt.Cache.
-func loadSkill(fsys fs.FS, realDir bool, sd skillDir, ns, key string, noScripts bool, opt *Options) *loaded {
+func loadSkill(t tree, sd skillDir, ns, key string, noScripts bool, opt *Options) *loaded {
 	l := &loaded{cache: opt.Cache, key: key}
-	files := l.collect(fsys, realDir, sd.dir, opt.MaxFileBytes)
+	files := l.collect(t, sd, opt.MaxFileBytes)
 	if len(l.problems) == 0 {
 		l.checkFiles(files)
 	}
@@ -180,70 +180,23 @@ func (l *loaded) problem(file, rule, format string, args ...any) {
 	l.problems = append(l.problems, Problem{File: file, Rule: rule, Msg: fmt.Sprintf(format, args...)})
 }
 
-// collect walks a skill folder and reads every file that belongs to it,
-// SKILL.md first and the rest sorted bytewise by path.
-func (l *loaded) collect(fsys fs.FS, realDir bool, dir string, maxFile int64) []srcFile {
-	var files []srcFile
-	var skipped []string
-	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
-		rel := strings.TrimPrefix(strings.TrimPrefix(p, dir), "/")
-		if dir == "." {
-			rel = p
-		}
-		if err != nil {
-			l.problem(rel, RuleUnreadable, "%v", err)
-			return nil
-		}
-		if p == dir {
-			return nil
-		}
-		name := d.Name()
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			l.problem(rel, RuleSymlink, "symlinks are not followed; copy the file into the skill")
-			return skipIfDir(d)
-		case d.IsDir() && ignoredDir(name):
-			return fs.SkipDir
-		case strings.HasPrefix(name, "."):
-			skipped = append(skipped, rel)
-			return skipIfDir(d)
-		case d.IsDir():
-			if msg := badName(name); msg != "" {
-				l.problem(rel, RulePathInvalid, "%s", msg)
-				return fs.SkipDir
-			}
-			return nil
-		case !d.Type().IsRegular():
-			l.problem(rel, RuleIrregularFile, "not a regular file (%v)", d.Type())
-			return nil
-		case ignoredExt(name):
-			return nil
-		}
-		if msg := badName(name); msg != "" {
-			l.problem(rel, RulePathInvalid, "%s", msg)
-			return nil
-		}
-		if len(files) >= maxCollectedFiles {
-			return fs.SkipAll
-		}
-		data, hit, info, err := l.read(fsys, realDir, p, d, maxFile)
-		if err != nil {
-			if errors.Is(err, errTooLarge) {
-				l.problem(rel, RuleFileTooLarge, "larger than SKILLS_MAX_FILE_BYTES (%d bytes)", maxFile)
-			} else {
-				l.problem(rel, RuleUnreadable, "%v", err)
-			}
-			return nil
-		}
-		files = append(files, srcFile{path: rel, data: data, fsPath: p, info: info, hit: hit})
-		return nil
-	})
+// collect walks a skill folder, whose listing discovery took, and reads
+// every file that belongs to it, SKILL.md first and the rest sorted
+// bytewise by path. Folders are visited depth first in name order, so
+// problems come in the order of the paths that caused them.
+func (l *loaded) collect(t tree, sd skillDir, maxFile int64) []srcFile {
+	f, err := t.open(sd.dir)
 	if err != nil {
 		l.problem("", RuleUnreadable, "%v", err)
+		return nil
 	}
-	if len(skipped) > 0 {
-		l.warnings = append(l.warnings, fmt.Sprintf("%d dotfile(s) skipped: %s", len(skipped), strings.Join(firstN(skipped, 3), ", ")))
+	c := collector{l: l, max: maxFile}
+	c.walk(f, sd.ents, sd.dir, "")
+	f.close()
+	if len(c.skipped) > 0 {
+		l.warnings = append(l.warnings, fmt.Sprintf("%d dotfile(s) skipped: %s", len(c.skipped), strings.Join(firstN(c.skipped, 3), ", ")))
 	}
+	files := c.files
 	slices.SortFunc(files, func(a, b srcFile) int {
 		switch {
 		case a.path == b.path:
@@ -258,11 +211,76 @@ func (l *loaded) collect(fsys fs.FS, realDir bool, dir string, maxFile int64) []
 	return files
 }
 
-func skipIfDir(d fs.DirEntry) error {
-	if d.IsDir() {
-		return fs.SkipDir
+// collector is the state of one skill folder's walk.
+type collector struct {
+	l       *loaded
+	max     int64
+	files   []srcFile
+	skipped []string // dotfiles and dot-folders
+}
+
+// walk reads the folder f, listed as ents, at dir in the tree and rel in the
+// skill. It returns false when the walk must stop: the skill holds more
+// files than it may.
+func (c *collector) walk(f folder, ents []fs.DirEntry, dir, rel string) bool {
+	l := c.l
+	for _, d := range ents {
+		name := d.Name()
+		r, p := path.Join(rel, name), path.Join(dir, name)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			l.problem(r, RuleSymlink, "symlinks are not followed; copy the file into the skill")
+			continue
+		case d.IsDir() && ignoredDir(name):
+			continue
+		case strings.HasPrefix(name, "."):
+			c.skipped = append(c.skipped, r)
+			continue
+		case d.IsDir():
+			if msg := badName(name); msg != "" {
+				l.problem(r, RulePathInvalid, "%s", msg)
+				continue
+			}
+			sub, err := f.sub(name)
+			if err != nil {
+				l.problem(r, RuleUnreadable, "%v", err)
+				continue
+			}
+			subEnts, err := sub.list()
+			if err != nil {
+				l.problem(r, RuleUnreadable, "%v", err)
+			}
+			more := c.walk(sub, subEnts, p, r)
+			sub.close()
+			if !more {
+				return false
+			}
+			continue
+		case !d.Type().IsRegular():
+			l.problem(r, RuleIrregularFile, "not a regular file (%v)", d.Type())
+			continue
+		case ignoredExt(name):
+			continue
+		}
+		if msg := badName(name); msg != "" {
+			l.problem(r, RulePathInvalid, "%s", msg)
+			continue
+		}
+		if len(c.files) >= maxCollectedFiles {
+			return false
+		}
+		data, hit, info, err := l.read(f, p, name, d, c.max)
+		if err != nil {
+			if errors.Is(err, errTooLarge) {
+				l.problem(r, RuleFileTooLarge, "larger than SKILLS_MAX_FILE_BYTES (%d bytes)", c.max)
+			} else {
+				l.problem(r, RuleUnreadable, "%v", err)
+			}
+			continue
+		}
+		c.files = append(c.files, srcFile{path: r, data: data, fsPath: p, info: info, hit: hit})
 	}
-	return nil
+	return true
 }
 
 func firstN(s []string, n int) []string {
