@@ -139,13 +139,14 @@ func IsScript(p string) bool {
 // shells, and more token kinds.
 func Lint(file string, data []byte) []manifest.Finding {
 	s := newScan(file, data)
+	defer s.free()
 	var out []manifest.Finding
 	for i := range rules {
 		r := &rules[i]
 		if r.applies != nil && !r.applies(file) {
 			continue
 		}
-		if f, ok := s.find(r); ok {
+		if f, ok := s.find(i); ok {
 			f.File = file
 			out = append(out, f)
 		}
@@ -293,7 +294,7 @@ var rules = []rule{
 			{
 				keys:  []string{"/etc/"},
 				re:    rx(`/etc/(shadow|gshadow|passwd)\b`),
-				check: func(s *scan, i int, m []int) string { return sevIf(s.lines[i][m[2]:m[3]] != "passwd") },
+				check: func(s *scan, i int, m []int) string { return sevIf(s.line(i)[m[2]:m[3]] != "passwd") },
 			},
 		},
 	},
@@ -411,7 +412,7 @@ func sevIf(warn bool) string {
 
 // destructiveRm accepts a recursive rm of a root-like target.
 func destructiveRm(s *scan, i int, m []int) string {
-	line := s.lines[i]
+	line := s.line(i)
 	recursive := false
 	for _, opt := range strings.Fields(line[m[2]:m[3]]) {
 		if opt == "--recursive" || !strings.HasPrefix(opt, "--") && strings.ContainsAny(opt, "rR") {
@@ -435,7 +436,7 @@ func destructiveRm(s *scan, i int, m []int) string {
 // sensitiveHome grades a path under a home directory: secrets are warnings,
 // configuration is a note.
 func sensitiveHome(s *scan, i int, m []int) string {
-	line := s.lines[i]
+	line := s.line(i)
 	dir := strings.ToLower(line[m[2]:m[3]])
 	name := ""
 	if m[4] >= 0 {
@@ -468,7 +469,7 @@ var placeholder = rx(`(?i)example|sample|dummy|placeholder|your|redacted|xxxx|00
 
 // credential rejects placeholder tokens.
 func credential(s *scan, i int, m []int) string {
-	line := s.lines[i]
+	line := s.line(i)
 	for g := 2; g+1 < len(m); g += 2 {
 		if g == 2 || m[g] < 0 {
 			continue
@@ -500,8 +501,8 @@ func hasRun(s string, n int) bool {
 // privateKey accepts a PEM private key header only when key material follows
 // within three lines.
 func privateKey(s *scan, i int, m []int) string {
-	for j := i + 1; j < len(s.lines) && j <= i+3; j++ {
-		t := strings.TrimSpace(s.lines[j])
+	for j := i + 1; j < s.n && j <= i+3; j++ {
+		t := strings.TrimSpace(s.line(j))
 		if len(t) >= 40 && strings.Trim(t, b64Chars+"=") == "" {
 			return SeverityWarning
 		}
@@ -519,7 +520,7 @@ var (
 // secretInBody accepts curl or wget when a secret variable stands in the
 // request body: the last option before it is a data or form option.
 func secretInBody(s *scan, i int, m []int) string {
-	line := s.lines[i][m[0]:]
+	line := s.line(i)[m[0]:]
 	for _, v := range secretVar.FindAllStringIndex(line, -1) {
 		opts := cliOption.FindAllStringSubmatch(line[:v[0]], -1)
 		if len(opts) == 0 {
@@ -546,7 +547,7 @@ var shellRedirect = rx(`(?:>&|&>|<>)\s*/dev/(?:tcp|udp)/|\b0>&1\b|\b0<&\d|\b(?:b
 // devTCP accepts bash's /dev/tcp when a shell's input and output go to it
 // (>& /dev/tcp, <>, 0>&1, sh -i); a lone redirection is a port check.
 func devTCP(s *scan, i int, m []int) string {
-	if shellRedirect.MatchString(s.lines[i]) {
+	if shellRedirect.MatchString(s.line(i)) {
 		return SeverityWarning
 	}
 	return ""
@@ -554,7 +555,7 @@ func devTCP(s *scan, i int, m []int) string {
 
 // quotedNote lowers a phrase that the line quotes rather than says.
 func quotedNote(s *scan, i int, m []int) string {
-	line := s.lines[i]
+	line := s.line(i)
 	before, after := line[:m[0]], line[m[1]:]
 	for _, q := range []string{`"`, "`"} {
 		if strings.Count(before, q)%2 == 1 && strings.Contains(after, q) {
@@ -571,7 +572,7 @@ func quotedNote(s *scan, i int, m []int) string {
 // blob starting there: 3 or more lines of 40 or more such characters that add
 // up to 200, not after a certificate or public key header.
 func base64Blob(s *scan, i int) (int, string) {
-	line := s.lines[i]
+	line := s.line(i)
 	if start := longBase64(line); start >= 0 {
 		prefix := strings.ToLower(line[:start])
 		if strings.HasSuffix(prefix, ";base64,") && (strings.Contains(prefix, "data:image/") || strings.Contains(prefix, "data:font/")) {
@@ -579,19 +580,19 @@ func base64Blob(s *scan, i int) (int, string) {
 		}
 		return start, SeverityWarning
 	}
-	if !isBase64Line(line) || i > 0 && isBase64Line(s.lines[i-1]) {
+	if !isBase64Line(line) || i > 0 && isBase64Line(s.line(i-1)) {
 		return -1, ""
 	}
 	if i > 0 {
-		prev := s.lines[i-1]
+		prev := s.line(i - 1)
 		if strings.Contains(prev, "-----BEGIN") && (strings.Contains(prev, "CERTIFICATE") || strings.Contains(prev, "PUBLIC KEY")) {
 			return -1, ""
 		}
 	}
 	n, total := 0, 0
-	for j := i; j < len(s.lines) && isBase64Line(s.lines[j]); j++ {
+	for j := i; j < s.n && isBase64Line(s.line(j)); j++ {
 		n++
-		total += len(strings.TrimSpace(s.lines[j]))
+		total += len(strings.TrimSpace(s.line(j)))
 	}
 	if n >= 3 && total >= 200 {
 		return len(line) - len(strings.TrimLeft(line, " \t\"'")), SeverityWarning
@@ -684,63 +685,72 @@ var (
 	installWord = rx(`(?i)\b(?:install\w*|setup|set[ -]up|getting\s+started|quick\s*start|prerequisites?)\b`)
 )
 
-// Line flags computed before the rules run.
+// Line flags, worked out when a rule first needs them.
 const (
 	lineProse   = 1 << iota // prose: a prose warning can clear a match
 	lineInstall             // Markdown install context
 )
 
 // scan is one file split into lines, with what the rules need to know about
-// each.
+// each. One pass over the bytes finds the lines and the rule keys each line
+// holds; the line flags are worked out only when a pattern matches, and a
+// file that holds no key costs nothing more.
 type scan struct {
-	lines  []string // without "\n" and a final "\r"
-	starts []int    // starts[i]: offset of line i in text
-	flags  []uint8
-	text   string           // the whole file with ASCII letters in lower case: offsets are unchanged
-	where  map[string][]int // key: the lines that hold it, ascending
+	file    string
+	text    string   // the whole file
+	starts  []int    // starts[i]: offset of line i in text; starts[n] ends line n-1 (see line)
+	n       int      // the number of lines
+	hits    []int    // the lines that hold a rule key, ascending
+	hitKeys []keySet // hitKeys[h]: the keys line hits[h] holds
+	flags   []uint8  // empty until flag is first called
 }
 
+// scans keeps the buffers of finished scans: a build lints every file.
+var scans = sync.Pool{New: func() any { return new(scan) }}
+
 func newScan(file string, data []byte) *scan {
-	lower := make([]byte, len(data))
-	for i, c := range data {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		lower[i] = c
+	s := scans.Get().(*scan)
+	s.file, s.text = file, string(data)
+	s.index(data)
+	return s
+}
+
+// free gives the scan's buffers back; nothing may use s after.
+func (s *scan) free() {
+	*s = scan{starts: s.starts[:0], hits: s.hits[:0], hitKeys: s.hitKeys[:0], flags: s.flags[:0]}
+	scans.Put(s)
+}
+
+// line returns line i without its "\n" and a final "\r".
+func (s *scan) line(i int) string {
+	return strings.TrimSuffix(s.text[s.starts[i]:s.starts[i+1]-1], "\r")
+}
+
+// flag returns the flags of line i.
+func (s *scan) flag(i int) uint8 {
+	if len(s.flags) != s.n {
+		s.setFlags()
 	}
-	raw := string(data)
-	lines := strings.Split(raw, "\n")
-	if len(lines) > 1 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1] // a final newline ends the last line
-	}
-	starts := make([]int, len(lines))
-	off := 0
-	for i, l := range lines {
-		starts[i] = off
-		off += len(l) + 1
-		lines[i] = strings.TrimSuffix(l, "\r")
-	}
-	s := &scan{
-		lines:  lines,
-		starts: starts,
-		flags:  make([]uint8, len(lines)),
-		text:   string(lower),
-	}
+	return s.flags[i]
+}
+
+// setFlags works out every line's flags: they depend on the lines before.
+func (s *scan) setFlags() {
+	s.flags = append(s.flags[:0], make([]uint8, s.n)...)
 	switch {
-	case isMarkdown(file):
+	case isMarkdown(s.file):
 		s.markdown()
-	case isPlainText(file):
+	case isPlainText(s.file):
 		for i := range s.flags {
 			s.flags[i] = lineProse
 		}
 	default:
-		for i, l := range lines {
-			if isComment(l) {
+		for i := range s.n {
+			if isComment(s.line(i)) {
 				s.flags[i] = lineProse
 			}
 		}
 	}
-	return s
 }
 
 // markdown sets the line flags of a Markdown file: fenced code blocks, their
@@ -760,7 +770,8 @@ func (s *scan) markdown() {
 		}
 		return false
 	}
-	for i, l := range s.lines {
+	for i := range s.n {
+		l := s.line(i)
 		if fence != "" {
 			t := strings.TrimSpace(l)
 			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
@@ -787,7 +798,7 @@ func (s *scan) markdown() {
 				heads[j] = false
 			}
 		}
-		if underInstall() || saysInstall(s.lowerLine(i)) {
+		if underInstall() || saysInstall(l) {
 			s.flags[i] |= lineInstall
 		}
 		if strings.TrimSpace(l) != "" {
@@ -849,142 +860,205 @@ func saysInstall(text string) bool {
 
 var installKeys = []string{"install", "setup", "set up", "set-up", "started", "quick", "prerequisite"}
 
-// lowerLine returns line i with ASCII letters in lower case.
-func (s *scan) lowerLine(i int) string {
-	return s.text[s.starts[i] : s.starts[i]+len(s.lines[i])]
-}
+// keySet is a set of rule keys, by their number in ruleKeyIndex.
+type keySet [2]uint64
 
-// linesWith returns the lines that hold key (lower case), ascending. The
-// first call finds every rule key in one pass over the file; a key outside
-// the rules is searched on its own.
-func (s *scan) linesWith(key string) []int {
-	if s.where == nil {
-		s.indexKeys()
-	}
-	if ls, ok := s.where[key]; ok || ruleKeys().set[key] {
-		return ls
-	}
-	var ls []int
-	for off := 0; ; {
-		j := strings.Index(s.text[off:], key)
-		if j < 0 {
-			break
-		}
-		// The line holding offset off+j: the last start at or before it.
-		i, _ := slices.BinarySearch(s.starts, off+j+1)
-		i--
-		if len(ls) == 0 || ls[len(ls)-1] != i {
-			ls = append(ls, i)
-		}
-		if i+1 >= len(s.starts) {
-			break
-		}
-		off = s.starts[i+1] // the next line: one hit per line is enough
-	}
-	s.where[key] = ls
-	return ls
-}
+func (k *keySet) add(id int)         { k[id>>6] |= 1 << (id & 63) }
+func (k keySet) meets(o keySet) bool { return k[0]&o[0] != 0 || k[1]&o[1] != 0 }
+func (k *keySet) union(o keySet)     { k[0] |= o[0]; k[1] |= o[1] }
 
-// ruleKeyIndex is what indexKeys needs to know about the rules' keys, built
-// on first use.
+// ruleKeyIndex numbers the rules' keys, built on first use.
 type ruleKeyIndex struct {
-	set     map[string]bool // every pattern key
-	byFirst [256][]string   // the keys by first byte
-	second  [256][4]uint64  // second[c]: the set of second bytes of the keys starting with c
+	keys    []string        // by number
+	head    []uint32        // head[id]: the first bytes of keys[id], up to 4, little-endian
+	mask    []uint32        // mask[id]: the bytes of head[id] that count
+	byFirst [256][]int      // the numbers of the keys by first byte
+	bigrams [1 << 10]uint64 // bit a|b<<8: some key starts with bytes a, b, in any case
+	lower   [256]byte       // each byte, with ASCII letters in lower case
+	pats    [][]keySet      // pats[r][k]: the keys of rules[r].pats[k]
+	rules   []keySet        // rules[r]: the keys of all of rules[r]'s patterns
 }
 
 var ruleKeys = sync.OnceValue(func() *ruleKeyIndex {
-	x := &ruleKeyIndex{set: map[string]bool{}}
-	for _, r := range rules {
-		for _, p := range r.pats {
-			for _, k := range p.keys {
-				if !x.set[k] {
-					x.set[k] = true
-					x.byFirst[k[0]] = append(x.byFirst[k[0]], k)
-					if len(k) < 2 {
-						x.second[k[0]] = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
-					} else {
-						x.second[k[0]][k[1]>>6] |= 1 << (k[1] & 63)
+	x := &ruleKeyIndex{pats: make([][]keySet, len(rules)), rules: make([]keySet, len(rules))}
+	for i := range x.lower {
+		x.lower[i] = byte(i)
+		if 'A' <= i && i <= 'Z' {
+			x.lower[i] += 'a' - 'A'
+		}
+	}
+	ids := map[string]int{}
+	for r := range rules {
+		x.pats[r] = make([]keySet, len(rules[r].pats))
+		for p, pat := range rules[r].pats {
+			for _, k := range pat.keys {
+				id, ok := ids[k]
+				if !ok {
+					id = len(x.keys)
+					if id >= len(keySet{})*64 || len(k) < 2 {
+						panic("lint: a rule key is shorter than 2 bytes, or there are too many for a keySet")
+					}
+					ids[k] = id
+					x.keys = append(x.keys, k)
+					var head, mask uint32
+					for i := range min(len(k), 4) {
+						head |= uint32(k[i]) << (8 * i)
+						mask |= 0xff << (8 * i)
+					}
+					x.head, x.mask = append(x.head, head), append(x.mask, mask)
+					x.byFirst[k[0]] = append(x.byFirst[k[0]], id)
+					for _, a := range caseVariants(k[0]) {
+						for _, b := range caseVariants(k[1]) {
+							i := uint(a) | uint(b)<<8
+							x.bigrams[i>>6] |= 1 << (i & 63)
+						}
 					}
 				}
+				x.pats[r][p].add(id)
 			}
+			x.rules[r].union(x.pats[r][p])
 		}
 	}
 	return x
 })
 
-// indexKeys records, in one pass over the lower-cased text, the lines that
-// hold each rule key: at each byte only the keys starting with it are tried.
-func (s *scan) indexKeys() {
-	s.where = make(map[string][]int)
-	text, line := s.text, 0
-	keys := ruleKeys()
-	for j := 0; j < len(text); j++ {
-		c, d := text[j], byte(0)
-		if j+1 < len(text) {
-			d = text[j+1]
+// index finds the lines of the text and the rule keys each line holds,
+// comparing ASCII letters without case: a key is tried only where the text
+// holds its first two bytes.
+func (s *scan) index(data []byte) {
+	x := ruleKeys()
+	text := s.text
+	s.starts = append(slices.Grow(s.starts[:0], strings.Count(text, "\n")+2), 0)
+	for off := 0; ; {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 {
+			break
 		}
-		if keys.second[c][d>>6]&(1<<(d&63)) == 0 {
+		off += i + 1
+		s.starts = append(s.starts, off)
+	}
+	line := 0
+	var cur keySet // the keys of line
+	for j := 0; j+1 < len(data); j++ {
+		if b := uint(data[j]) | uint(data[j+1])<<8; x.bigrams[b>>6]&(1<<(b&63)) == 0 {
 			continue
 		}
-		ks := keys.byFirst[c]
-		for line+1 < len(s.starts) && s.starts[line+1] <= j {
-			line++
+		c0, c1 := x.lower[text[j]], x.lower[text[j+1]]
+		// The next four bytes, in lower case, to compare with each key's
+		// head; a key longer than four bytes is compared in full after.
+		w := uint32(c0) | uint32(c1)<<8
+		if j+2 < len(text) {
+			w |= uint32(x.lower[text[j+2]]) << 16
 		}
-		for _, k := range ks {
-			if strings.HasPrefix(text[j:], k) {
-				if ls := s.where[k]; len(ls) == 0 || ls[len(ls)-1] != line {
-					s.where[k] = append(ls, line)
+		if j+3 < len(text) {
+			w |= uint32(x.lower[text[j+3]]) << 24
+		}
+		for _, id := range x.byFirst[c0] {
+			if w&x.mask[id] != x.head[id] || len(x.keys[id]) > 4 && !x.hasPrefixFold(text[j:], x.keys[id]) {
+				continue
+			}
+			if line+1 < len(s.starts) && s.starts[line+1] <= j {
+				if cur != (keySet{}) {
+					s.hits = append(s.hits, line)
+					s.hitKeys = append(s.hitKeys, cur)
+					cur = keySet{}
+				}
+				for line+1 < len(s.starts) && s.starts[line+1] <= j {
+					line++
 				}
 			}
+			cur.add(id)
 		}
+	}
+	if cur != (keySet{}) {
+		s.hits = append(s.hits, line)
+		s.hitKeys = append(s.hitKeys, cur)
+	}
+	s.n = len(s.starts)
+	if s.n > 1 && s.starts[s.n-1] == len(text) {
+		s.n-- // a final newline ends the last line
+	} else {
+		s.starts = append(s.starts, len(text)+1)
 	}
 }
 
-// find returns the finding of rule r in the file, if any.
-func (s *scan) find(r *rule) (manifest.Finding, bool) {
-	// The candidate lines: those holding a key of a pattern, or all of them
-	// for a multi-line matcher.
-	var cand []int
-	if r.multi != nil {
-		cand = make([]int, len(s.lines))
-		for i := range cand {
-			cand[i] = i
-		}
-	} else {
-		for k := range r.pats {
-			for _, key := range r.pats[k].keys {
-				cand = append(cand, s.linesWith(key)...)
-			}
-		}
-		slices.Sort(cand)
-		cand = slices.Compact(cand)
+// caseVariants returns c and, for a lower-case ASCII letter, its upper case.
+func caseVariants(c byte) []byte {
+	if 'a' <= c && c <= 'z' {
+		return []byte{c, c - 'a' + 'A'}
 	}
+	return []byte{c}
+}
+
+// hasPrefixFold reports whether s starts with key (lower case), comparing
+// ASCII letters without case.
+func (x *ruleKeyIndex) hasPrefixFold(s, key string) bool {
+	if len(s) < len(key) {
+		return false
+	}
+	for i := range len(key) {
+		if x.lower[s[i]] != key[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// find returns the finding of rule r (rules[ri]) in the file, if any.
+func (s *scan) find(ri int) (manifest.Finding, bool) {
+	r := &rules[ri]
 	var note manifest.Finding
 	found := false
-	for _, i := range cand {
-		start, sev := s.matchLine(r, i)
+	// look reports whether the search is over: line i gave a warning.
+	look := func(i int, keys keySet) bool {
+		start, sev := s.matchLine(ri, i, keys)
 		if sev == "" {
-			continue
+			return false
 		}
-		f := manifest.Finding{Rule: r.id, Line: i + 1, Severity: sev, Excerpt: excerpt(s.lines[i], start)}
+		f := manifest.Finding{Rule: r.id, Line: i + 1, Severity: sev, Excerpt: excerpt(s.line(i), start)}
 		if sev == SeverityWarning {
-			return f, true
+			note, found = f, true
+			return true
 		}
 		if !found {
 			note, found = f, true
+		}
+		return false
+	}
+	// The candidate lines: those holding a key of a pattern, or all of them
+	// for a multi-line matcher.
+	if r.multi != nil {
+		h := 0
+		for i := range s.n {
+			var keys keySet
+			if h < len(s.hits) && s.hits[h] == i {
+				keys = s.hitKeys[h]
+				h++
+			}
+			if look(i, keys) {
+				break
+			}
+		}
+		return note, found
+	}
+	want := ruleKeys().rules[ri]
+	for h, i := range s.hits {
+		if s.hitKeys[h].meets(want) && look(i, s.hitKeys[h]) {
+			break
 		}
 	}
 	return note, found
 }
 
-// matchLine returns where rule r matches line i and with what severity, the
-// first warning if there is one, or "" for no match.
-func (s *scan) matchLine(r *rule, i int) (int, string) {
-	line := s.lines[i]
+// matchLine returns where rule r (rules[ri]) matches line i, which holds the
+// keys keys, and with what severity: the first warning if there is one, or
+// "" for no match.
+func (s *scan) matchLine(ri, i int, keys keySet) (int, string) {
+	r := &rules[ri]
+	line := s.line(i)
 	start, best := -1, ""
 	consider := func(at int, sev string) bool {
-		if r.install && sev == SeverityWarning && s.flags[i]&lineInstall != 0 {
+		if r.install && sev == SeverityWarning && s.flag(i)&lineInstall != 0 {
 			sev = SeverityNote
 		}
 		if best == "" || sev == SeverityWarning && best != SeverityWarning {
@@ -992,9 +1066,12 @@ func (s *scan) matchLine(r *rule, i int) (int, string) {
 		}
 		return best == SeverityWarning
 	}
+	pats := ruleKeys().pats[ri]
 	for k := range r.pats {
 		p := &r.pats[k]
-		if l := s.lowerLine(i); !containsAny(l, p.keys) || !containsAll(l, p.all) {
+		// The keys of p.all hold no letters (a test checks), so the line's
+		// case does not matter.
+		if !keys.meets(pats[k]) || !containsAll(line, p.all) {
 			continue
 		}
 		for _, m := range p.re.FindAllStringSubmatchIndex(line, -1) {
@@ -1002,7 +1079,7 @@ func (s *scan) matchLine(r *rule, i int) (int, string) {
 			if p.check != nil {
 				sev = p.check(s, i, m)
 			}
-			if sev == "" || r.prose && s.flags[i]&lineProse != 0 && negation.MatchString(line[:m[0]]) {
+			if sev == "" || r.prose && s.flag(i)&lineProse != 0 && negation.MatchString(line[:m[0]]) {
 				continue
 			}
 			if consider(m[0], sev) {

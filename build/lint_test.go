@@ -328,6 +328,12 @@ func TestLintRulesMatchTable(t *testing.T) {
 					t.Errorf("rule %s: key %q is not lower case", r.id, k)
 				}
 			}
+			// matchLine looks for these in the line as it is.
+			for _, k := range p.all {
+				if strings.ContainsFunc(k, func(r rune) bool { return 'a' <= r && r <= 'z' }) {
+					t.Errorf("rule %s: key %q of all holds a letter", r.id, k)
+				}
+			}
 		}
 	}
 }
@@ -618,6 +624,35 @@ func BenchmarkLint(b *testing.B) {
 	for b.Loop() {
 		for _, name := range names {
 			Lint(name, files[name])
+		}
+	}
+}
+
+// BenchmarkLintQuiet lints the files of a generated benchmark skill
+// (genLibrary's shape): ordinary prose and code that holds few rule keys
+// and no finding, the common case.
+func BenchmarkLintQuiet(b *testing.B) {
+	root, files, size := genLibrary(b, 4)
+	type file struct {
+		name string
+		data []byte
+	}
+	var fs []file
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rel, _ := filepath.Rel(root, p)
+		fs = append(fs, file{filepath.ToSlash(rel), data})
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, f := range fs {
+			if got := Lint(f.name, f.data); len(got) != 0 {
+				b.Fatalf("%s: %v", f.name, got)
+			}
 		}
 	}
 }
