@@ -3,8 +3,11 @@ package build
 import (
 	"io/fs"
 	"path"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // ignoredDir reports the folders never entered, at any depth: tool caches
@@ -28,9 +31,37 @@ func ignoredExt(name string) bool {
 
 // skillDir is a folder holding SKILL.md, found below a library's root.
 type skillDir struct {
-	dir  string        // path in the library's tree
-	path string        // skill path below the library, slash-separated
-	ents []fs.DirEntry // the folder's listing, taken during discovery
+	dir  string   // path in the library's tree
+	path string   // skill path below the library, slash-separated
+	list *listing // the folder's listing, taken during discovery
+}
+
+// listing is a folder's entries as discovery read them, with the listings
+// of the folders below it that discovery entered, so that loading a skill
+// lists no folder twice.
+type listing struct {
+	ents []fs.DirEntry
+	subs []*listing // subs[i]: the listing of folder ents[i], or nil; nil when none
+}
+
+// sub returns the listing of the entry i, or nil.
+func (l *listing) sub(i int) *listing {
+	if l == nil || l.subs == nil {
+		return nil
+	}
+	return l.subs[i]
+}
+
+// discovery is the state of discover for one library.
+type discovery struct {
+	depth   int
+	exclude map[string]bool
+}
+
+// found is what a walk found: skill folders, and warnings in walk order.
+type found struct {
+	skills []skillDir
+	warns  []string
 }
 
 // discover finds every skill folder below the library root, to depth levels,
@@ -38,44 +69,11 @@ type skillDir struct {
 // of their own. A root that is itself a skill is published under rootName,
 // and the skills nested in it below that name. It never follows a symlink,
 // and skips dot-folders, excluded names and ignored folders. The result is
-// sorted by skill path.
+// sorted by skill path; warnings come in the order of a walk in name order.
+//
+// The folders just below each root are walked in parallel.
 func discover(t tree, rootName string, depth int, exclude map[string]bool, warn func(string)) []skillDir {
-	var out []skillDir
-	// walk looks at the folder f at dir, listed as ents.
-	var walk func(f folder, ents []fs.DirEntry, dir, rel string, level int)
-	walk = func(f folder, ents []fs.DirEntry, dir, rel string, level int) {
-		if hasSkillFile(ents) && rel != "" {
-			out = append(out, skillDir{dir: dir, path: rel, ents: ents})
-		}
-		if level >= depth {
-			return
-		}
-		for _, e := range ents {
-			name := e.Name()
-			switch {
-			case strings.HasPrefix(name, "."), exclude[name], ignoredDir(name):
-				continue
-			case e.Type()&fs.ModeSymlink != 0:
-				warn(path.Join(rel, name) + ": symlink not followed (rule symlink)")
-				continue
-			case !e.IsDir(), level == 0 && dir == "." && name == "skills":
-				continue // the skills/ folder is scanned as a root of its own
-			}
-			childRel := path.Join(rel, name)
-			sub, err := f.sub(name)
-			if err != nil {
-				warn(childRel + ": cannot read folder: " + err.Error())
-				continue
-			}
-			subEnts, err := sub.list()
-			if err != nil {
-				warn(childRel + ": cannot read folder: " + err.Error())
-			} else {
-				walk(sub, subEnts, path.Join(dir, name), childRel, level+1)
-			}
-			sub.close()
-		}
-	}
+	d := &discovery{depth: depth, exclude: exclude}
 	root, err := t.open(".")
 	if err != nil {
 		return nil
@@ -85,16 +83,55 @@ func discover(t tree, rootName string, depth int, exclude map[string]bool, warn 
 	if err != nil {
 		return nil
 	}
+	// The top of each root is read here; below it, each folder is a task.
+	// A part of the result is a warning, or the output of a task.
+	type part struct {
+		warn string
+		task int // -1: none
+	}
+	var (
+		parts  []part
+		tasks  []func(*found)
+		out    found
+		opened []folder
+	)
+	top := func(f folder, l *listing, dir, rel string) {
+		if hasSkillFile(l.ents) && rel != "" {
+			out.skills = append(out.skills, skillDir{dir: dir, path: rel, list: l})
+		}
+		if d.depth <= 0 {
+			return
+		}
+		for i, e := range l.ents {
+			if w, ok := d.enter(e, dir, rel, 0); !ok {
+				if w != "" {
+					parts = append(parts, part{warn: w, task: -1})
+				}
+				continue
+			}
+			name := e.Name()
+			if l.subs == nil {
+				l.subs = make([]*listing, len(l.ents))
+			}
+			slot := &l.subs[i]
+			parts = append(parts, part{task: len(tasks)})
+			tasks = append(tasks, func(o *found) {
+				*slot = d.walkSub(f, name, path.Join(dir, name), path.Join(rel, name), 1, o)
+			})
+		}
+	}
+	rootList := &listing{ents: ents}
 	rel := ""
 	if hasSkillFile(ents) {
 		rel = rootName
 	}
-	walk(root, ents, ".", rel, 0)
+	top(root, rootList, ".", rel)
 	// skills/ and .claude/skills/, unless a symlink.
 	for _, p := range [][]string{{"skills"}, {".claude", "skills"}} {
-		f, fents, dir := root, ents, "."
+		f, l, dir := root, rootList, "."
 		for _, name := range p {
-			if !isFolder(fents, name) {
+			i := slices.IndexFunc(l.ents, func(e fs.DirEntry) bool { return e.Name() == name })
+			if i < 0 || !l.ents[i].IsDir() {
 				f = nil
 				break
 			}
@@ -106,36 +143,115 @@ func discover(t tree, rootName string, depth int, exclude map[string]bool, warn 
 				f = nil
 				break
 			}
-			f, dir = sub, path.Join(dir, name)
-			if fents, err = f.list(); err != nil {
-				f.close()
+			ents, err := sub.list()
+			if err != nil {
+				sub.close()
 				f = nil
 				break
 			}
+			f, l, dir = sub, &listing{ents: ents}, path.Join(dir, name)
 		}
 		if f != nil {
-			walk(f, fents, dir, "", 0)
-			f.close()
+			top(f, l, dir, "")
+			opened = append(opened, f)
 		}
 	}
-	slices.SortFunc(out, func(a, b skillDir) int { return strings.Compare(a.path, b.path) })
-	return out
+
+	results := make([]found, len(tasks))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), 8, len(tasks)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(tasks) {
+					return
+				}
+				tasks[i](&results[i])
+			}
+		}()
+	}
+	wg.Wait()
+	for _, f := range opened {
+		f.close()
+	}
+	for _, p := range parts {
+		if p.task < 0 {
+			warn(p.warn)
+			continue
+		}
+		r := &results[p.task]
+		out.skills = append(out.skills, r.skills...)
+		for _, w := range r.warns {
+			warn(w)
+		}
+	}
+	slices.SortFunc(out.skills, func(a, b skillDir) int { return strings.Compare(a.path, b.path) })
+	return out.skills
+}
+
+// enter reports whether discovery enters the entry e of the folder dir (rel
+// in the library, level below its root), and when not, the warning to give,
+// if any.
+func (d *discovery) enter(e fs.DirEntry, dir, rel string, level int) (string, bool) {
+	name := e.Name()
+	switch {
+	case strings.HasPrefix(name, "."), d.exclude[name], ignoredDir(name):
+		return "", false
+	case e.Type()&fs.ModeSymlink != 0:
+		return path.Join(rel, name) + ": symlink not followed (rule symlink)", false
+	case !e.IsDir(), level == 0 && dir == "." && name == "skills":
+		return "", false // the skills/ folder is scanned as a root of its own
+	}
+	return "", true
+}
+
+// walkSub opens and lists the folder name of f, at dir in the tree and rel
+// in the library, level below its root, and walks it; it returns its
+// listing, or nil when it cannot be read.
+func (d *discovery) walkSub(f folder, name, dir, rel string, level int, out *found) *listing {
+	sub, err := f.sub(name)
+	if err != nil {
+		out.warns = append(out.warns, rel+": cannot read folder: "+err.Error())
+		return nil
+	}
+	defer sub.close()
+	ents, err := sub.list()
+	if err != nil {
+		out.warns = append(out.warns, rel+": cannot read folder: "+err.Error())
+		return nil
+	}
+	l := &listing{ents: ents}
+	if hasSkillFile(ents) {
+		out.skills = append(out.skills, skillDir{dir: dir, path: rel, list: l})
+	}
+	if level >= d.depth {
+		return l
+	}
+	for i, e := range ents {
+		if w, ok := d.enter(e, dir, rel, level); !ok {
+			if w != "" {
+				out.warns = append(out.warns, w)
+			}
+			continue
+		}
+		child := d.walkSub(sub, e.Name(), path.Join(dir, e.Name()), path.Join(rel, e.Name()), level+1, out)
+		if child != nil {
+			if l.subs == nil {
+				l.subs = make([]*listing, len(ents))
+			}
+			l.subs[i] = child
+		}
+	}
+	return l
 }
 
 func hasSkillFile(ents []fs.DirEntry) bool {
 	for _, e := range ents {
 		if e.Name() == "SKILL.md" && e.Type().IsRegular() {
 			return true
-		}
-	}
-	return false
-}
-
-// isFolder reports whether ents lists name as a folder (not a symlink).
-func isFolder(ents []fs.DirEntry, name string) bool {
-	for _, e := range ents {
-		if e.Name() == name {
-			return e.IsDir()
 		}
 	}
 	return false

@@ -191,7 +191,7 @@ func (l *loaded) collect(t tree, sd skillDir, maxFile int64) []srcFile {
 		return nil
 	}
 	c := collector{l: l, max: maxFile}
-	c.walk(f, sd.ents, sd.dir, "")
+	c.walk(f, sd.list, sd.dir, "")
 	f.close()
 	if len(c.skipped) > 0 {
 		l.warnings = append(l.warnings, fmt.Sprintf("%d dotfile(s) skipped: %s", len(c.skipped), strings.Join(firstN(c.skipped, 3), ", ")))
@@ -219,12 +219,12 @@ type collector struct {
 	skipped []string // dotfiles and dot-folders
 }
 
-// walk reads the folder f, listed as ents, at dir in the tree and rel in the
-// skill. It returns false when the walk must stop: the skill holds more
+// walk reads the folder f, listed as list, at dir in the tree and rel in
+// the skill. It returns false when the walk must stop: the skill holds more
 // files than it may.
-func (c *collector) walk(f folder, ents []fs.DirEntry, dir, rel string) bool {
+func (c *collector) walk(f folder, list *listing, dir, rel string) bool {
 	l := c.l
-	for _, d := range ents {
+	for i, d := range list.ents {
 		name := d.Name()
 		r, p := path.Join(rel, name), path.Join(dir, name)
 		switch {
@@ -246,11 +246,15 @@ func (c *collector) walk(f folder, ents []fs.DirEntry, dir, rel string) bool {
 				l.problem(r, RuleUnreadable, "%v", err)
 				continue
 			}
-			subEnts, err := sub.list()
-			if err != nil {
-				l.problem(r, RuleUnreadable, "%v", err)
+			subList := list.sub(i)
+			if subList == nil {
+				ents, err := sub.list()
+				if err != nil {
+					l.problem(r, RuleUnreadable, "%v", err)
+				}
+				subList = &listing{ents: ents}
 			}
-			more := c.walk(sub, subEnts, p, r)
+			more := c.walk(sub, subList, p, r)
 			sub.close()
 			if !more {
 				return false
