@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/skills-mcp/skills-mcp/manifest"
@@ -164,45 +165,6 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 		}
 	}
 
-	results := make([]chan *loaded, len(jobs))
-	for i := range results {
-		results[i] = make(chan *loaded, 1)
-	}
-	ctx, cancel := context.WithCancel(opt.Context)
-	defer cancel()
-	var wg sync.WaitGroup
-	next := make(chan int)
-	workers := min(runtime.GOMAXPROCS(0), 8)
-	// A window bounds the skills held in memory ahead of the writer.
-	window := make(chan struct{}, 4*workers)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				j := jobs[i]
-				noScripts := opt.NoScripts || j.src.lib.NoScripts
-				results[i] <- loadSkill(j.src.tree, j.sd, j.src.lib.Namespace, j.src.key, noScripts, &opt)
-			}
-		}()
-	}
-	go func() {
-		defer close(next)
-		for i := range jobs {
-			select {
-			case window <- struct{}{}:
-			case <-ctx.Done():
-				return
-			}
-			select {
-			case next <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	defer wg.Wait()
-
 	bw := manifest.NewWriter(w)
 	perLib := map[string]*manifest.Library{}
 	for _, s := range srcs {
@@ -210,14 +172,10 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 	}
 	res := &Result{Manifest: m, Stats: Stats{PerLibrary: map[string]int{}}, folders: map[[2]string]string{}}
 	st := &res.Stats
-	for i, j := range jobs {
-		var l *loaded
-		select {
-		case l = <-results[i]:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-		<-window
+	// emit adds skill i, loaded as l, to the manifest and its blobs to the
+	// bundle. Skills are emitted one at a time, in order.
+	emit := func(i int, l *loaded) error {
+		j := jobs[i]
 		opt.Cache.keep(l)
 		if opt.Progress != nil {
 			opt.Progress(i+1, len(jobs))
@@ -243,11 +201,11 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 			wh.Reason = strings.Join(reasons, "; ")
 			m.Withheld = append(m.Withheld, wh)
 			warn(label + ": " + wh.Reason + "; skill withheld")
-			continue
+			return nil
 		}
 		for k, r := range l.skill.Entry.Resources {
 			if err := bw.AddBlob(r.Digest, l.blobs[k]); err != nil {
-				return nil, err
+				return err
 			}
 			st.Files++
 			st.Bytes += r.Size
@@ -266,6 +224,14 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 		}
 		st.ScriptsWithheld += l.skill.ScriptsWithheld
 		m.Skills = append(m.Skills, l.skill)
+		return nil
+	}
+	if err := loadAll(opt.Context, len(jobs), func(i int) *loaded {
+		j := jobs[i]
+		noScripts := opt.NoScripts || j.src.lib.NoScripts
+		return loadSkill(j.src.tree, j.sd, j.src.lib.Namespace, j.src.key, noScripts, &opt)
+	}, emit); err != nil {
+		return nil, err
 	}
 	for _, s := range srcs {
 		m.Libraries = append(m.Libraries, s.info)
@@ -282,6 +248,95 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 	st.Warnings = len(m.Warnings)
 	st.Blobs = countBlobs(m)
 	return res, nil
+}
+
+// loadAll loads n skills with load, by parallel workers, and hands each to
+// emit in order, from one worker at a time: the worker that finishes the
+// skill emit needs next emits it, and every later one already loaded. A
+// worker starts a skill at most a window ahead of the one emit needs next,
+// which bounds the skills held in memory. No goroutine waits for another
+// while the work flows. The first error of emit or the context stops the
+// work and is returned once every worker has stopped.
+func loadAll(ctx context.Context, n int, load func(i int) *loaded, emit func(i int, l *loaded) error) error {
+	workers := min(runtime.GOMAXPROCS(0), 8, max(n, 1))
+	window := make(chan struct{}, 4*workers) // a slot per skill started, not yet emitted
+	var (
+		next     atomic.Int64 // the next skill to start
+		results  = make([]atomic.Pointer[loaded], n)
+		emitMu   sync.Mutex   // held by the worker emitting
+		emitted  atomic.Int64 // skills emitted; written with emitMu held
+		failed   error
+		failOnce sync.Once
+		stop     = make(chan struct{}) // closed on the first error
+	)
+	fail := func(err error) {
+		failOnce.Do(func() {
+			failed = err
+			close(stop)
+		})
+	}
+	stopped := func() bool {
+		select {
+		case <-stop:
+			return true
+		default:
+			return false
+		}
+	}
+	// drain emits the loaded skills emit needs next, unless another worker
+	// is at it. A worker that stores a skill while another drains leaves
+	// it to that one, which looks again after letting go of emitMu.
+	drain := func() {
+		for emitMu.TryLock() {
+			e := int(emitted.Load())
+			for ; e < n && !stopped(); e++ {
+				l := results[e].Load()
+				if l == nil {
+					break
+				}
+				results[e].Store(nil)
+				if err := emit(e, l); err != nil {
+					fail(err)
+				}
+				emitted.Store(int64(e + 1))
+				<-window
+			}
+			emitMu.Unlock()
+			e = int(emitted.Load())
+			if e >= n || results[e].Load() == nil || stopped() {
+				return
+			}
+		}
+	}
+	work := func() {
+		for {
+			select {
+			case window <- struct{}{}:
+			case <-stop:
+				return
+			case <-ctx.Done():
+				fail(ctx.Err())
+				return
+			}
+			i := int(next.Add(1) - 1)
+			if i >= n {
+				return
+			}
+			results[i].Store(load(i))
+			drain()
+		}
+	}
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	work()
+	wg.Wait()
+	return failed
 }
 
 func countBlobs(m *manifest.Manifest) int {

@@ -3,7 +3,9 @@ package build
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -12,8 +14,11 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -551,5 +556,69 @@ func TestGolden(t *testing.T) {
 				t.Errorf("manifest differs from %s (rerun with -update and check the diff):\n%s", file, got)
 			}
 		})
+	}
+}
+
+// TestLoadAll checks that loadAll emits every skill once and in order,
+// whatever order the loads finish in, never holds more than its window
+// ahead of emit, and stops on emit's first error and on a cancelled
+// context.
+func TestLoadAll(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 500} {
+		var mu sync.Mutex
+		started, emittedN, maxAhead := 0, 0, 0
+		load := func(i int) *loaded {
+			mu.Lock()
+			started++
+			maxAhead = max(maxAhead, started-emittedN)
+			mu.Unlock()
+			time.Sleep(time.Duration(rand.IntN(200)) * time.Microsecond)
+			return &loaded{warnings: []string{fmt.Sprint(i)}}
+		}
+		var got []int
+		emit := func(i int, l *loaded) error {
+			if l.warnings[0] != fmt.Sprint(i) {
+				t.Errorf("emit(%d) got the skill %s", i, l.warnings[0])
+			}
+			mu.Lock()
+			emittedN++
+			mu.Unlock()
+			got = append(got, i)
+			return nil
+		}
+		if err := loadAll(context.Background(), n, load, emit); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != n || !slices.IsSorted(got) || n > 0 && got[n-1] != n-1 {
+			t.Fatalf("n=%d: emitted %v", n, got)
+		}
+		if limit := 4 * min(runtime.GOMAXPROCS(0), 8); maxAhead > limit {
+			t.Errorf("n=%d: %d skills loaded ahead of emit, the window is %d", n, maxAhead, limit)
+		}
+	}
+
+	boom := errors.New("boom")
+	emits := 0
+	err := loadAll(context.Background(), 1000, func(i int) *loaded { return &loaded{} }, func(i int, l *loaded) error {
+		emits++
+		if i == 10 {
+			return boom
+		}
+		return nil
+	})
+	if err != boom || emits != 11 {
+		t.Fatalf("loadAll = %v after %d emits, want boom after 11", err, emits)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	loads := atomic.Int64{}
+	err = loadAll(ctx, 1000, func(i int) *loaded {
+		if loads.Add(1) == 20 {
+			cancel()
+		}
+		return &loaded{}
+	}, func(int, *loaded) error { return nil })
+	if !errors.Is(err, context.Canceled) || loads.Load() >= 1000 {
+		t.Fatalf("loadAll = %v after %d loads, want a cancellation", err, loads.Load())
 	}
 }
