@@ -175,6 +175,7 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 	// emit adds skill i, loaded as l, to the manifest and its blobs to the
 	// bundle. Skills are emitted one at a time, in order.
 	emit := func(i int, l *loaded) error {
+		defer l.release()
 		j := jobs[i]
 		opt.Cache.keep(l)
 		if opt.Progress != nil {

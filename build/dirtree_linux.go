@@ -196,8 +196,8 @@ func (e *dirEntry) path() string {
 func (e *dirEntry) Info() (fs.FileInfo, error) { return os.Lstat(e.path()) }
 
 // read opens the file name in the folder without following a symlink and
-// without blocking on a FIFO, and reads it whole if it is a regular file of
-// at most max bytes. The open by one name under O_NOFOLLOW is what keeps a
+// without blocking on a FIFO, and reads it whole, into a buffer of getBuf,
+// if it is a regular file of at most max bytes. The open by one name under O_NOFOLLOW is what keeps a
 // swapped-in symlink out: an entry swapped for another regular file of the
 // same folder is read as it is.
 func (f *dirFolder) read(name string, _ fs.DirEntry, max int64) ([]byte, error) {
@@ -226,13 +226,14 @@ func (f *dirFolder) read(name string, _ fs.DirEntry, max int64) ([]byte, error) 
 		return nil, errTooLarge
 	}
 	// Room for one byte more than fstat said, to see a file that grew.
-	data := make([]byte, 0, min(size, max)+1)
+	data := getBuf(int(min(size, max)) + 1)
 	for {
 		n, err := syscall.Read(fd, data[len(data):cap(data)])
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
+			putBuf(data)
 			return nil, &fs.PathError{Op: "read", Path: path.Join(f.dir, name), Err: err}
 		}
 		if n == 0 {
@@ -240,6 +241,7 @@ func (f *dirFolder) read(name string, _ fs.DirEntry, max int64) ([]byte, error) 
 		}
 		data = data[:len(data)+n]
 		if int64(len(data)) > max {
+			putBuf(data)
 			return nil, errTooLarge
 		}
 		if int64(len(data)) == size {

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -183,5 +184,18 @@ func TestDirTreeList(t *testing.T) {
 	c.close()
 	if _, err := openDirTree(filepath.Join(root, "z.md")); err == nil {
 		t.Fatal("opened a file as a tree")
+	}
+}
+
+// TestBuildReusesBuffers builds a library twice in a row without a cache,
+// the second time from buffers the first gave back, and wants the same
+// bytes.
+func TestBuildReusesBuffers(t *testing.T) {
+	root, _, _ := genLibrary(t, 60)
+	opt := Options{Libraries: []Library{{Namespace: "gen", Root: root}}}
+	a, _ := buildBytes(t, opt)
+	b, _ := buildBytes(t, opt)
+	if !bytes.Equal(a, b) {
+		t.Fatal("a second build from reused buffers differs")
 	}
 }

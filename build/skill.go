@@ -73,6 +73,19 @@ type loaded struct {
 	cache *Cache     // nil: no cache
 	key   string     // the library's cache key
 	seen  []seenFile // what the next build may reuse
+
+	readBufs [][]byte // the buffers files were read into, for release (without a cache)
+}
+
+// release gives back the buffers the skill's files were read into. Only a
+// build without a cache releases them: with one, a parsed SKILL.md is kept
+// for the next build, and its Body shares the file's bytes. Nothing may
+// use the skill's blobs after.
+func (l *loaded) release() {
+	for _, b := range l.readBufs {
+		putBuf(b)
+	}
+	l.readBufs, l.blobs = nil, nil
 }
 
 type srcFile struct {
@@ -281,6 +294,9 @@ func (c *collector) walk(f folder, list *listing, dir, rel string) bool {
 				l.problem(r, RuleUnreadable, "%v", err)
 			}
 			continue
+		}
+		if l.cache == nil {
+			l.readBufs = append(l.readBufs, data)
 		}
 		c.files = append(c.files, srcFile{path: r, data: data, fsPath: p, info: info, hit: hit})
 	}
