@@ -229,8 +229,7 @@ type frontmatterRenderer struct {
 	src       []byte                    // the YAML text, to look at node properties
 	buf       bytes.Buffer              // the JSON written so far
 	active    map[*yaml.Node]bool       // anchored nodes being rendered, to catch alias cycles
-	runeStart []int                     // byte offset of each character of src, built on first use
-	lineRunes []int                     // index in runeStart of each line's first character
+	lineStart []int                     // byte offset of each line of src, built on first use
 	resolved  map[*yaml.Node]coreScalar // scalars already resolved, for aliases to reuse
 }
 
@@ -466,25 +465,28 @@ func (r *frontmatterRenderer) properties(n *yaml.Node, crossLines bool) (tag str
 // column as yaml.v3 counts them (columns in characters; LF, CRLF and CR
 // end a line), or len(src) for a position past the end.
 func (r *frontmatterRenderer) offset(line, column int) int {
-	if r.lineRunes == nil {
-		r.lineRunes = []int{0}
-		for p := 0; p < len(r.src); {
-			_, size := utf8.DecodeRune(r.src[p:])
-			r.runeStart = append(r.runeStart, p)
-			c := r.src[p]
-			p += size
-			if c == '\n' || (c == '\r' && (p == len(r.src) || r.src[p] != '\n')) {
-				r.lineRunes = append(r.lineRunes, len(r.runeStart))
+	if r.lineStart == nil {
+		// CR and LF are single bytes that never occur inside a UTF-8
+		// sequence, valid or not.
+		r.lineStart = []int{0}
+		for p, c := range r.src {
+			if c == '\n' || c == '\r' && (p+1 == len(r.src) || r.src[p+1] != '\n') {
+				r.lineStart = append(r.lineStart, p+1)
 			}
 		}
 	}
-	if line < 1 || line > len(r.lineRunes) || column < 1 {
+	if line < 1 || line > len(r.lineStart) || column < 1 {
 		return len(r.src)
 	}
-	if i := r.lineRunes[line-1] + column - 1; i < len(r.runeStart) {
-		return r.runeStart[i]
+	p := r.lineStart[line-1]
+	for range column - 1 {
+		if p >= len(r.src) {
+			break
+		}
+		_, size := utf8.DecodeRune(r.src[p:])
+		p += size
 	}
-	return len(r.src)
+	return min(p, len(r.src))
 }
 
 // isYAMLAnchorChar reports whether c may appear in an anchor name as
