@@ -13,19 +13,23 @@ import (
 	"syscall"
 )
 
-// dirTree reads a library folder on disk through directory descriptors:
-// every folder and file is opened by one name relative to its parent's
-// descriptor, with O_NOFOLLOW, so no symlink is ever followed below the
-// root and nothing outside it can be reached, whatever is swapped in during
-// the build. That is the guarantee os.Root gives (which also follows
-// symlinks that stay inside the root), at a fraction of the system calls:
-// os.Root opens every component of a path for each file, and each *os.File
-// tries to register with the poller. A file costs openat, fstat, one read
-// (two when it grew or the file system reads short) and close; a folder
-// openat, two getdents64 and close.
+// dirTree reads a library folder on disk through directory descriptors.
+// Every folder and file is opened relative to a folder's descriptor
+// without following a symlink: by one name with O_NOFOLLOW, or, where
+// Linux has openat2 (5.6 on), by a path below the folder resolved with
+// RESOLVE_BENEATH and RESOLVE_NO_SYMLINKS. So no symlink is ever followed
+// below the root and nothing outside it can be reached, whatever is swapped
+// in during the build. That is the guarantee os.Root gives (which also
+// follows symlinks that stay inside the root), at a fraction of the system
+// calls: os.Root opens every component of a path for each file, and each
+// *os.File tries to register with the poller. A file costs openat, fstat,
+// one read (two when it grew or the file system reads short) and close; a
+// folder openat, two getdents64 and close when it is listed, and nothing
+// more, with openat2, when it is not.
 type dirTree struct {
-	fd  int    // the root folder
-	abs string // its absolute path, for Info and messages
+	fd      int    // the root folder
+	abs     string // its absolute path, for Info and messages
+	beneath bool   // openat2 resolves paths below a folder
 }
 
 // openDirTree opens the folder root, following a symlink there as os.Root
@@ -39,9 +43,12 @@ func openDirTree(root string) (tree, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: root, Err: err}
 	}
-	return &dirTree{fd: fd, abs: abs}, nil
+	return &dirTree{fd: fd, abs: abs, beneath: hasOpenat2(fd)}, nil
 }
 
+// open opens the folder dir below the root: with openat2 it opens nothing
+// until the folder is listed, the folder's files being opened by their
+// path from the root.
 func (t *dirTree) open(dir string) (folder, error) {
 	if !fs.ValidPath(dir) {
 		return nil, &fs.PathError{Op: "openat", Path: dir, Err: fs.ErrInvalid}
@@ -49,9 +56,12 @@ func (t *dirTree) open(dir string) (folder, error) {
 	if dir == "." {
 		return &dirFolder{t: t, fd: t.fd, dir: "."}, nil
 	}
+	if t.beneath {
+		return &dirFolder{t: t, fd: t.fd, rel: dir, dir: dir}, nil
+	}
 	fd := t.fd
 	for _, name := range strings.Split(dir, "/") {
-		sub, err := openSubdir(fd, name)
+		sub, err := openat(fd, name, dirFlags)
 		if fd != t.fd {
 			syscall.Close(fd)
 		}
@@ -60,16 +70,20 @@ func (t *dirTree) open(dir string) (folder, error) {
 		}
 		fd = sub
 	}
-	return &dirFolder{t: t, fd: fd, dir: dir}, nil
+	return &dirFolder{t: t, fd: fd, owned: true, dir: dir}, nil
 }
 
 func (t *dirTree) close() error { return syscall.Close(t.fd) }
 
-// dirFolder is an open folder of a dirTree, at dir below the root.
+// dirFolder is a folder of a dirTree, at dir below the root. It holds its
+// own descriptor, or, with openat2, that of a folder above it and the path
+// from there.
 type dirFolder struct {
-	t   *dirTree
-	fd  int
-	dir string
+	t     *dirTree
+	fd    int    // this folder when rel is "", else a folder above it
+	rel   string // the path from fd to this folder, or ""
+	owned bool   // fd is closed with the folder
+	dir   string
 }
 
 const (
@@ -77,8 +91,6 @@ const (
 	dirFlags  = syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_NOFOLLOW | syscall.O_CLOEXEC
 	fileFlags = syscall.O_RDONLY | syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
 )
-
-func openSubdir(parent int, name string) (int, error) { return openat(parent, name, dirFlags) }
 
 // openat opens name relative to the folder dirfd, retrying on EINTR.
 func openat(dirfd int, name string, flags int) (int, error) {
@@ -90,17 +102,34 @@ func openat(dirfd int, name string, flags int) (int, error) {
 	}
 }
 
+// openIn opens the entry name of the folder with flags, never following
+// a symlink.
+func (f *dirFolder) openIn(name string, flags int) (int, error) {
+	if f.rel == "" {
+		return openat(f.fd, name, flags)
+	}
+	return openBeneath(f.fd, f.rel+"/"+name, flags)
+}
+
 func (f *dirFolder) sub(name string) (folder, error) {
-	fd, err := openSubdir(f.fd, name)
+	if f.t.beneath {
+		rel := name
+		if f.rel != "" {
+			rel = f.rel + "/" + name
+		}
+		return &dirFolder{t: f.t, fd: f.fd, rel: rel, dir: path.Join(f.dir, name)}, nil
+	}
+	fd, err := f.openIn(name, dirFlags)
 	if err != nil {
 		return nil, &fs.PathError{Op: "openat", Path: path.Join(f.dir, name), Err: err}
 	}
-	return &dirFolder{t: f.t, fd: fd, dir: path.Join(f.dir, name)}, nil
+	return &dirFolder{t: f.t, fd: fd, owned: true, dir: path.Join(f.dir, name)}, nil
 }
 
 func (f *dirFolder) close() {
-	if f.fd != f.t.fd {
+	if f.owned {
 		syscall.Close(f.fd)
+		f.owned = false
 	}
 }
 
@@ -108,6 +137,14 @@ func (f *dirFolder) close() {
 // from the listing; a file system that leaves it out (DT_UNKNOWN) gets an
 // lstat.
 func (f *dirFolder) list() ([]fs.DirEntry, error) {
+	if f.rel != "" {
+		// The folder gets a descriptor of its own, kept for its files.
+		fd, err := openBeneath(f.fd, f.rel, dirFlags)
+		if err != nil {
+			return nil, &fs.PathError{Op: "openat", Path: f.dir, Err: err}
+		}
+		f.fd, f.rel, f.owned = fd, "", true
+	}
 	var buf [8 << 10]byte
 	var ents []dirEntry
 	for {
@@ -201,7 +238,7 @@ func (e *dirEntry) Info() (fs.FileInfo, error) { return os.Lstat(e.path()) }
 // swapped-in symlink out: an entry swapped for another regular file of the
 // same folder is read as it is.
 func (f *dirFolder) read(name string, _ fs.DirEntry, max int64) ([]byte, error) {
-	fd, err := openat(f.fd, name, fileFlags)
+	fd, err := f.openIn(name, fileFlags)
 	if err == syscall.ELOOP {
 		return nil, fmt.Errorf("file changed while reading (rule %s)", RuleSymlink)
 	}

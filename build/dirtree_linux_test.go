@@ -128,23 +128,45 @@ func TestDirTreeRefusesSwaps(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(root, "sub")); err != nil {
 		t.Fatal(err)
 	}
-	if f, err := tr.open("sub"); err == nil {
-		f.close()
-		t.Fatal("opened a folder swapped for a symlink")
+	// Opening it may fail, or succeed and open nothing yet (with
+	// openat2); listing it or reading from it fails.
+	refused := func(how string, f folder, err error) {
+		t.Helper()
+		if err != nil {
+			return
+		}
+		defer f.close()
+		if data, err := f.read("a.md", ents[0], 1<<20); err == nil {
+			t.Fatalf("%s: read %q through a folder swapped for a symlink", how, data)
+		}
+		if ents, err := f.list(); err == nil {
+			t.Fatalf("%s: listed %v through a folder swapped for a symlink", how, ents)
+		}
 	}
+	f, err := tr.open("sub")
+	refused("open", f, err)
 	rootF, err := tr.open(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f, err := rootF.sub("sub"); err == nil {
-		f.close()
-		t.Fatal("sub followed a symlink")
-	}
+	f, err = rootF.sub("sub")
+	refused("sub", f, err)
 	for _, bad := range []string{"..", "../x", "/etc", "sub/../..", ""} {
 		if f, err := tr.open(bad); err == nil {
 			f.close()
 			t.Errorf("open(%q) succeeded", bad)
 		}
+	}
+	// Both ways of opening: by openat2 paths and one name at a time.
+	if dt := tr.(*dirTree); dt.beneath {
+		dt.beneath = false
+		defer func() { dt.beneath = true }()
+		f, err := tr.open("sub")
+		refused("open without openat2", f, err)
+		f, err = rootF.sub("sub")
+		refused("sub without openat2", f, err)
+	} else {
+		t.Log("openat2 is not available here")
 	}
 }
 
@@ -197,5 +219,36 @@ func TestBuildReusesBuffers(t *testing.T) {
 	b, _ := buildBytes(t, opt)
 	if !bytes.Equal(a, b) {
 		t.Fatal("a second build from reused buffers differs")
+	}
+}
+
+// TestDirTreeWithoutOpenat2 builds the example and a library of refusals
+// with and without openat2 and wants the same bytes.
+func TestDirTreeWithoutOpenat2(t *testing.T) {
+	root := t.TempDir()
+	writeSkill(t, root, "ok-skill", map[string]string{"references/a.md": "a", "x/y/z.txt": "z"})
+	bad := writeSkill(t, root, "cat/bad-skill", map[string]string{"notes/Notes.md": "A", "notes/notes.md": "B"})
+	os.Symlink("/etc/passwd", filepath.Join(bad, "passwd.md"))
+	os.Symlink("/etc", filepath.Join(bad, "notes", "etc"))
+	syscall.Mkfifo(filepath.Join(bad, "pipe"), 0o644)
+	os.Symlink(root, filepath.Join(root, "cat", "loop"))
+	libs := []Options{exampleOptions(t), {Libraries: []Library{{Namespace: "x", Root: root}}}}
+
+	tr, err := openDirTree(root) // probes for openat2
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.close()
+	if !openat2Probe.ok {
+		t.Skip("openat2 is not available here")
+	}
+	for _, opt := range libs {
+		with, _ := buildBytes(t, opt)
+		openat2Probe.ok = false
+		without, _ := buildBytes(t, opt)
+		openat2Probe.ok = true
+		if !bytes.Equal(with, without) {
+			t.Fatal("builds with and without openat2 differ")
+		}
 	}
 }

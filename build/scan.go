@@ -136,16 +136,17 @@ func discover(t tree, rootName string, depth int, exclude map[string]bool, warn 
 				break
 			}
 			sub, err := f.sub(name)
+			var ents []fs.DirEntry
+			if err == nil {
+				ents, err = sub.list()
+			}
 			if f != root {
-				f.close()
+				f.close() // sub, listed, no longer needs it
 			}
 			if err != nil {
-				f = nil
-				break
-			}
-			ents, err := sub.list()
-			if err != nil {
-				sub.close()
+				if sub != nil {
+					sub.close()
+				}
 				f = nil
 				break
 			}

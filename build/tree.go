@@ -24,8 +24,10 @@ type tree interface {
 type folder interface {
 	// list returns the folder's entries, sorted by name.
 	list() ([]fs.DirEntry, error)
-	// sub opens the entry name, which its listing says is a folder. It
-	// never follows a symlink swapped in since.
+	// sub opens the entry name, which its listing says is a folder. On
+	// disk it never follows a symlink swapped in since. The sub-folder may
+	// use this folder's descriptor: keep this one open while the other is
+	// in use, until it is listed.
 	sub(name string) (folder, error)
 	// read returns the bytes of the entry name, listed as d, a regular
 	// file of at most max bytes: errTooLarge for a bigger one, and an
