@@ -117,13 +117,13 @@ func (f *dirFolder) sub(name string) (folder, error) {
 		if f.rel != "" {
 			rel = f.rel + "/" + name
 		}
-		return &dirFolder{t: f.t, fd: f.fd, rel: rel, dir: path.Join(f.dir, name)}, nil
+		return &dirFolder{t: f.t, fd: f.fd, rel: rel, dir: joinName(f.dir, name)}, nil
 	}
 	fd, err := f.openIn(name, dirFlags)
 	if err != nil {
 		return nil, &fs.PathError{Op: "openat", Path: path.Join(f.dir, name), Err: err}
 	}
-	return &dirFolder{t: f.t, fd: fd, owned: true, dir: path.Join(f.dir, name)}, nil
+	return &dirFolder{t: f.t, fd: fd, owned: true, dir: joinName(f.dir, name)}, nil
 }
 
 func (f *dirFolder) close() {

@@ -116,7 +116,7 @@ func discover(t tree, rootName string, depth int, exclude map[string]bool, warn 
 			slot := &l.subs[i]
 			parts = append(parts, part{task: len(tasks)})
 			tasks = append(tasks, func(o *found) {
-				*slot = d.walkSub(f, name, path.Join(dir, name), path.Join(rel, name), 1, o)
+				*slot = d.walkSub(f, name, joinName(dir, name), joinName(rel, name), 1, o)
 			})
 		}
 	}
@@ -238,7 +238,7 @@ func (d *discovery) walkSub(f folder, name, dir, rel string, level int, out *fou
 			}
 			continue
 		}
-		child := d.walkSub(sub, e.Name(), path.Join(dir, e.Name()), path.Join(rel, e.Name()), level+1, out)
+		child := d.walkSub(sub, e.Name(), joinName(dir, e.Name()), joinName(rel, e.Name()), level+1, out)
 		if child != nil {
 			if l.subs == nil {
 				l.subs = make([]*listing, len(ents))

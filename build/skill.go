@@ -239,7 +239,7 @@ func (c *collector) walk(f folder, list *listing, dir, rel string) bool {
 	l := c.l
 	for i, d := range list.ents {
 		name := d.Name()
-		r, p := path.Join(rel, name), path.Join(dir, name)
+		r, p := joinName(rel, name), joinName(dir, name)
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
 			l.problem(r, RuleSymlink, "symlinks are not followed; copy the file into the skill")

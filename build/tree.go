@@ -1,9 +1,6 @@
 package build
 
-import (
-	"io/fs"
-	"path"
-)
+import "io/fs"
 
 // A tree is a library's files as discovery and skill loading see them. Two
 // kinds exist: any fs.FS (archives, and folders seen through a Cache), and,
@@ -57,11 +54,20 @@ type fsFolder struct {
 func (f *fsFolder) list() ([]fs.DirEntry, error) { return fs.ReadDir(f.t.fsys, f.dir) }
 
 func (f *fsFolder) sub(name string) (folder, error) {
-	return &fsFolder{f.t, path.Join(f.dir, name)}, nil
+	return &fsFolder{f.t, joinName(f.dir, name)}, nil
 }
 
 func (f *fsFolder) read(name string, d fs.DirEntry, max int64) ([]byte, error) {
-	return readFile(f.t.fsys, f.t.realDir, path.Join(f.dir, name), d, max)
+	return readFile(f.t.fsys, f.t.realDir, joinName(f.dir, name), d, max)
 }
 
 func (f *fsFolder) close() {}
+
+// joinName is path.Join(dir, name) for a name listed in the folder dir: one
+// path element, never "." or "..", so nothing needs cleaning.
+func joinName(dir, name string) string {
+	if dir == "" || dir == "." {
+		return name
+	}
+	return dir + "/" + name
+}
