@@ -46,6 +46,7 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -132,25 +133,11 @@ func ParseFrontmatter(data []byte) (*Frontmatter, error) {
 		return nil, &FrontmatterError{Rule: "invalid-yaml", Line: 2 + bytes.Count(text[:i], []byte("\n")),
 			Err: fmt.Errorf("raw %U is read differently by YAML parsers; write it as an escape in a double-quoted string", r)}
 	}
-	root, err := decodeFrontmatterYAML(text)
-	if err != nil {
-		return nil, err
-	}
-	r := frontmatterRenderer{src: text, active: map[*yaml.Node]bool{}, resolved: map[*yaml.Node]coreScalar{}}
-	if root == nil {
-		r.buf.WriteString("{}")
-	} else {
-		if root.Kind != yaml.MappingNode {
-			return nil, r.errorf("frontmatter-not-mapping", root, "frontmatter must be a mapping of field names to values, not %s", yamlNodeKindName(root))
-		}
-		if err := r.render(root, 0); err != nil {
+	r := frontmatterRenderer{src: text}
+	if !r.renderPlainPairs() {
+		r.buf.Reset()
+		if err := r.renderYAML(); err != nil {
 			return nil, err
-		}
-		if r.buf.Len() > MaxFrontmatterJSONSize {
-			return nil, r.errorf("frontmatter-too-large", root, "frontmatter expands to more than %d bytes of JSON", MaxFrontmatterJSONSize)
-		}
-		if last := lastYAMLNode(root); r.keepChomped(last) {
-			return nil, r.errorf("frontmatter-value", last, "a block scalar with keep chomping (|+ or >+) at the end of the frontmatter reads differently depending on where a host cuts the frontmatter; use | or >, or add a field after it")
 		}
 	}
 	fm := &Frontmatter{JSON: json.RawMessage(r.buf.Bytes()), Body: body}
@@ -160,6 +147,111 @@ func ParseFrontmatter(data []byte) (*Frontmatter, error) {
 		return nil, fmt.Errorf("frontmatter: rendered JSON does not decode (a bug): %w", err)
 	}
 	return fm, nil
+}
+
+// renderYAML parses r.src with yaml.v3 and renders it.
+func (r *frontmatterRenderer) renderYAML() error {
+	root, err := decodeFrontmatterYAML(r.src)
+	if err != nil {
+		return err
+	}
+	r.active, r.resolved = map[*yaml.Node]bool{}, map[*yaml.Node]coreScalar{}
+	if root == nil {
+		r.buf.WriteString("{}")
+	} else {
+		if root.Kind != yaml.MappingNode {
+			return r.errorf("frontmatter-not-mapping", root, "frontmatter must be a mapping of field names to values, not %s", yamlNodeKindName(root))
+		}
+		if err := r.render(root, 0); err != nil {
+			return err
+		}
+		if r.buf.Len() > MaxFrontmatterJSONSize {
+			return r.errorf("frontmatter-too-large", root, "frontmatter expands to more than %d bytes of JSON", MaxFrontmatterJSONSize)
+		}
+		if last := lastYAMLNode(root); r.keepChomped(last) {
+			return r.errorf("frontmatter-value", last, "a block scalar with keep chomping (|+ or >+) at the end of the frontmatter reads differently depending on where a host cuts the frontmatter; use | or >, or add a field after it")
+		}
+	}
+	return nil
+}
+
+// renderPlainPairs renders r.src without the YAML parser when every line
+// is "key: value" with both in a plain style that yaml.v3 and YAML 1.2
+// parsers read alike, the common frontmatter: a key is an ASCII letter then
+// letters, digits, "_" and "-"; a value is printable text on one line that
+// does not start with an indicator or a space, does not end with a space,
+// and holds no ": ", " #" or ":" at its end. Keys and values are resolved
+// as the YAML path resolves plain scalars. It reports false, having
+// written part of r.buf, for anything else and for what the YAML path
+// would refuse (a duplicate key, a key that is not a string, a value JSON
+// cannot hold), so that the YAML path decides.
+func (r *frontmatterRenderer) renderPlainPairs() bool {
+	text := r.src
+	if len(text) == 0 || text[len(text)-1] != '\n' {
+		return false
+	}
+	var keys []string
+	r.buf.WriteByte('{')
+	for len(text) > 0 {
+		line, rest, _ := bytes.Cut(text, []byte("\n"))
+		text = rest
+		i := bytes.Index(line, []byte(": "))
+		if i < 0 || !isPlainKey(line[:i]) || !isPlainValue(line[i+2:]) {
+			return false
+		}
+		k, err := resolveCoreScalar(string(line[:i]))
+		if err != nil || k.kind != "string" || slices.Contains(keys, k.text) {
+			return false
+		}
+		v, err := resolveCoreScalar(string(line[i+2:]))
+		if err != nil {
+			return false
+		}
+		if len(keys) > 0 {
+			r.buf.WriteByte(',')
+		}
+		keys = append(keys, k.text)
+		r.writeString(k.text)
+		r.buf.WriteByte(':')
+		r.writeScalar(v)
+	}
+	r.buf.WriteByte('}')
+	return r.buf.Len() <= MaxFrontmatterJSONSize
+}
+
+// isPlainKey reports whether k is a key renderPlainPairs takes.
+func isPlainKey(k []byte) bool {
+	if len(k) == 0 || len(k) > 128 || !('a' <= k[0]|0x20 && k[0]|0x20 <= 'z') {
+		return false
+	}
+	for _, c := range k {
+		if !('a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// isPlainValue reports whether v is a value renderPlainPairs takes.
+func isPlainValue(v []byte) bool {
+	if len(v) == 0 || strings.IndexByte("-?:,[]{}#&*!|>'\"%@` ", v[0]) >= 0 || v[len(v)-1] == ' ' || v[len(v)-1] == ':' ||
+		bytes.Contains(v, []byte(": ")) || bytes.Contains(v, []byte(" #")) {
+		return false
+	}
+	for len(v) > 0 {
+		c, size := utf8.DecodeRune(v)
+		if c == utf8.RuneError && size == 1 {
+			return false // not UTF-8
+		}
+		v = v[size:]
+		// Printable as YAML counts it, without the characters that
+		// ParseFrontmatter refuses before parsing.
+		if !(0x20 <= c && c <= 0x7e || 0xa0 <= c && c <= 0xd7ff && c != 0x2028 && c != 0x2029 ||
+			0xe000 <= c && c <= 0xfffd && c != 0xfeff || 0x10000 <= c && c <= 0x10ffff) {
+			return false
+		}
+	}
+	return true
 }
 
 // cutFrontmatterLine returns the first line of data without its line end, the data

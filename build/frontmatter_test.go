@@ -554,3 +554,64 @@ func FuzzParseFrontmatter(f *testing.F) {
 		}
 	})
 }
+
+// plainPairsAgree fails unless renderPlainPairs declines text or writes
+// what the YAML path writes for it.
+func plainPairsAgree(t testing.TB, text []byte) bool {
+	t.Helper()
+	fast := frontmatterRenderer{src: text}
+	if !fast.renderPlainPairs() {
+		return false
+	}
+	slow := frontmatterRenderer{src: text}
+	if err := slow.renderYAML(); err != nil {
+		t.Fatalf("%q: the plain path wrote %s, the YAML path refuses it: %v", text, fast.buf.Bytes(), err)
+	}
+	if !bytes.Equal(fast.buf.Bytes(), slow.buf.Bytes()) {
+		t.Fatalf("%q: the plain path wrote %s, the YAML path %s", text, fast.buf.Bytes(), slow.buf.Bytes())
+	}
+	return true
+}
+
+// TestPlainPairs checks the parser-free path against the YAML path on
+// frontmatter it takes and on near misses it must leave to the parser.
+func TestPlainPairs(t *testing.T) {
+	takes := []string{
+		"name: pdf-processing\ndescription: Extract text and tables from PDF files.\n",
+		"name: x\ndescription: Use when the user asks (see https://x.example/a?b=c#d).\nlicense: MIT\n",
+		"n: null\nt: true\nf: False\ni: 0x1F\no: 0o17\nfl: 1.50e3\nz: 007\nd: +5\ns: yes\nnum: 12345678901234567890\n",
+		"desc: café — naïve 日本語 😀 tab-less, [brackets] {braces}, 'quotes' \"double\" a*b&c!d|e>f%g@h`i\n",
+		"key: value with :colon and - dash, ? mark\nKey2: v\nk_3-x: v\n",
+	}
+	for _, s := range takes {
+		if !plainPairsAgree(t, []byte(s)) {
+			t.Errorf("%q: the plain path declined it", s)
+		}
+	}
+	declines := []string{
+		"", "name: x", "name: x\r\n", "name:  x\n", "name: x \n", "name: x #c\n", "name: a: b\n", "name: a:\n",
+		"name: 'x'\n", "name: \"x\"\n", "name: -x\n", "name: [x]\n", "name: {x: 1}\n", "name: &a x\n", "name: *a\n",
+		"name: !x y\n", "name: |\n", "name: >\n", "name: %x\n", "name: @x\n", "name: `x\n", "name: ?x\n", "name: #x\n",
+		"name: x\nname: y\n", "true: x\n", "null: x\n", "1: x\n", "<<: x\n", " name: x\n", "name: x\n\n", "# c\nname: x\n",
+		"name: 1e400\n", "name: x\tx\n", "name: \xff\n", "name: \u0085\n", "name: \x7f\n", "name: \u00a0\u0080\n",
+		"na me: x\n", "name:x\n", "name: x\n---\n", "n.ame: x\n",
+	}
+	for _, s := range declines {
+		if plainPairsAgree(t, []byte(s)) {
+			t.Errorf("%q: the plain path took it", s)
+		}
+	}
+}
+
+// FuzzPlainPairs checks that the parser-free path never writes anything
+// but what the YAML path writes.
+func FuzzPlainPairs(f *testing.F) {
+	for _, s := range []string{
+		"name: pdf-processing\ndescription: Extract text and tables from PDF files.\n",
+		"n: null\nt: true\ni: 0x1F\nfl: 1.50e3\ns: yes\n",
+		"desc: café — [x] {y} 'q' \"d\" a:b\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, text []byte) { plainPairsAgree(t, text) })
+}
