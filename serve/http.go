@@ -27,6 +27,12 @@ const shutdownGrace = 10 * time.Second
 // is stateless by design, and 2025-11-25 clients are answered without a
 // session) and replicas behind any load balancer serve the same answers.
 //
+// A request is answered with one application/json body, not an event
+// stream: no handler sends a notification within a request (no progress,
+// no log), so the stream would only ever carry the response, at the cost of
+// an extra write and its framing. subscriptions/listen still streams (the
+// SDK always answers it with an event stream).
+//
 // It answers only at Endpoint. Every request must name, in its Host header
 // and in its Origin header when there is one, a loopback host (localhost,
 // 127.0.0.0/8, ::1) or one of allowedHosts (a host name, or host:port to
@@ -36,6 +42,7 @@ const shutdownGrace = 10 * time.Second
 func (s *Server) HTTPHandler(allowedHosts ...string) http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
 		Stateless:                  true,
+		JSONResponse:               true,
 		DisableLocalhostProtection: true,
 		Logger:                     s.sdkLog,
 	})
