@@ -195,6 +195,9 @@ func (s *Server) read(uri string) (*mcp.ResourceContents, error) {
 	snap := s.snap.Load()
 	b, f, err := snap.resource(uri)
 	if errors.Is(err, errNoFile) {
+		if ferr := snap.Fault(); ferr != nil {
+			return nil, internalError("resources/read %s: %v", uri, ferr)
+		}
 		if _, ok := snap.directory(uri); ok {
 			return nil, notFound(uri, "resources/read: %s is a directory; list it with %s", uri, MethodReadDirectory)
 		}

@@ -83,6 +83,9 @@ func (s *Server) listSkills(_ context.Context, _ *mcp.ServerSession, p *ListSkil
 			continue
 		}
 		e := snap.EntryJSON(k)
+		if e == nil {
+			return nil, internalError("skills/list: %v", snap.Fault())
+		}
 		if len(res.Skills) == s.pageSize || len(res.Skills) > 0 && size+len(e) > maxPageBytes {
 			res.NextCursor = encodeCursor(cursorSkills, snap, k, 0)
 			break
@@ -102,8 +105,15 @@ func (s *Server) getSkill(_ context.Context, _ *mcp.ServerSession, p *GetSkillPa
 		return nil, notFound(p.URI, "no skill is served at %s: a skill URI ends in /%s", p.URI, manifest.SkillFile)
 	}
 	k, ok := snap.Find(p.URI)
+	if err := snap.Fault(); err != nil {
+		return nil, internalError("skills/get %s: %v", p.URI, err)
+	}
 	if !ok {
 		return nil, notFound(p.URI, "no skill is served at %s", p.URI)
 	}
-	return &GetSkillResult{ResultType: resultComplete, Skill: snap.EntryJSON(k), Cacheable: s.cacheable()}, nil
+	e := snap.EntryJSON(k)
+	if e == nil {
+		return nil, internalError("skills/get %s: %v", p.URI, snap.Fault())
+	}
+	return &GetSkillResult{ResultType: resultComplete, Skill: e, Cacheable: s.cacheable()}, nil
 }

@@ -145,6 +145,18 @@ func (s *Snapshot) Listed(k int) bool { return s.showDisabled || !s.Hidden(k) }
 // The caller must not modify the bytes.
 func (s *Snapshot) EntryJSON(k int) []byte { b, i := s.ref(k); return b.EntryJSON(i) }
 
+// Fault returns the first served bundle's Fault: the error of an access
+// that found its mapped file changed, after which lookups in it may have
+// found nothing, or nil.
+func (s *Snapshot) Fault() error {
+	for _, b := range s.bundles {
+		if err := b.Fault(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Skill parses and returns skill k's full manifest record.
 func (s *Snapshot) Skill(k int) (*manifest.Skill, error) { b, i := s.ref(k); return b.Skill(i) }
 
