@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -320,12 +321,19 @@ type httpServer struct {
 }
 
 // startHTTP runs `skills-mcp serve --http 127.0.0.1:0 bundle` (with env
-// added) and waits until it logs the address it listens on. The server is
-// interrupted and waited for when the benchmark ends.
+// added) and waits until it logs the address it listens on.
 func startHTTP(b *testing.B, bundle string, env ...string) *httpServer {
 	b.Helper()
 	cmd := exec.Command(needBinary(b), "serve", "--http", "127.0.0.1:0", bundle)
 	cmd.Env = append(os.Environ(), env...)
+	return startListening(b, cmd)
+}
+
+// startListening starts cmd and waits until it logs "listening on
+// http://ADDR/mcp" on stderr. It is interrupted and waited for when the
+// benchmark ends.
+func startListening(b *testing.B, cmd *exec.Cmd) *httpServer {
+	b.Helper()
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		b.Fatal(err)
@@ -352,13 +360,86 @@ func startHTTP(b *testing.B, bundle string, env ...string) *httpServer {
 	select {
 	case url, ok := <-found:
 		if !ok {
-			b.Fatal("skills-mcp serve --http exited before listening")
+			b.Fatalf("%s exited before listening", cmd.Path)
 		}
 		return &httpServer{cmd, url}
-	case <-time.After(10 * time.Second):
-		b.Fatal("skills-mcp serve --http: not listening after 10s")
+	case <-time.After(20 * time.Second):
+		b.Fatalf("%s: not listening after 20s", cmd.Path)
 	}
 	return nil
+}
+
+// sdkFloorEnv makes this test binary, run with -test.run '^TestSDKFloorServer$',
+// serve one tiny resource over streamable HTTP with the SDK alone.
+const sdkFloorEnv = "SKILLS_MCP_SDK_FLOOR_SERVER"
+
+// sdkFloorURI is the one resource the SDK floor server serves.
+const sdkFloorURI = "test://floor/guide.md"
+
+// TestSDKFloorServer is not a test: it is the server process of
+// BenchmarkServeHTTPSDKFloor, and skips unless that benchmark started it.
+// It serves one 24-byte text resource, registered with the SDK's own
+// AddResource, with the same streamable HTTP options as HTTPHandler, until
+// interrupted.
+func TestSDKFloorServer(t *testing.T) {
+	if os.Getenv(sdkFloorEnv) == "" {
+		t.Skip("the server process of BenchmarkServeHTTPSDKFloor")
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "floor", Version: "1"}, nil)
+	s.AddResource(&mcp.Resource{URI: sdkFloorURI, Name: "guide.md", MIMEType: "text/markdown"},
+		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{
+				{URI: req.Params.URI, MIMEType: "text/markdown", Text: "Guide for skill-00001.\n"}}}, nil
+		})
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(os.Stderr, "listening on http://%s%s\n", ln.Addr(), Endpoint)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	srv := &http.Server{Handler: h}
+	go func() { <-ctx.Done(); srv.Close() }()
+	if err := srv.Serve(ln); err != http.ErrServerClosed {
+		t.Fatal(err)
+	}
+}
+
+// BenchmarkServeHTTPSDKFloor is what a resources/read over HTTP costs in the
+// SDK alone: "read" of BenchmarkServeHTTPBinary (32 lean keep-alive clients)
+// against a server that has nothing of ours, only the SDK serving one small
+// resource it holds in memory, with the memory limit the command gives a
+// 1,000-skill server (GOGC=off). The difference between the two benchmarks'
+// server CPU per request is what our code costs.
+func BenchmarkServeHTTPSDKFloor(b *testing.B) {
+	const clients = 32
+	fi, err := os.Stat(benchBundle(b, 1000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestSDKFloorServer$")
+	cmd.Env = append(os.Environ(), sdkFloorEnv+"=1", "GOGC=off", fmt.Sprintf("GOMEMLIMIT=%d", 30<<20-fi.Size()))
+	srv := startListening(b, cmd)
+	var next atomic.Int64
+	b.SetParallelism((clients + 1) / 2)
+	cpu0 := srv.cpuTime(b)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		i := int(next.Add(1) - 1)
+		post := connPoster(b, srv.url)
+		for j := i * 997; pb.Next(); j++ {
+			if err := rawRead(post, j, sdkFloorURI); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
+	b.ReportMetric(float64(srv.cpuTime(b)-cpu0)/float64(b.N)/1e3, "server-cpu-µs/req")
+	b.ReportMetric(float64(procPeakRSS(b, srv.cmd.Process.Pid))/(1<<20), "MiB-peak-rss")
 }
 
 // cpuTime returns the user+system CPU time the server has used so far, all
@@ -433,10 +514,11 @@ func BenchmarkServeHTTPBinary(b *testing.B) {
 		b.ReportMetric(float64(procPeakRSS(b, srv.cmd.Process.Pid))/(1<<20), "MiB-peak-rss")
 	})
 
-	listPages := func(b *testing.B) {
+	listPages := func(b *testing.B) (serverCPU time.Duration) {
 		post := connPoster(b, url)
 		lat := make([]time.Duration, 0, b.N)
 		cursor := ""
+		cpu0 := srv.cpuTime(b)
 		b.ResetTimer()
 		for i := range b.N {
 			start := time.Now()
@@ -449,8 +531,12 @@ func BenchmarkServeHTTPBinary(b *testing.B) {
 		}
 		b.StopTimer()
 		reportPercentiles(b, lat, "page")
+		return srv.cpuTime(b) - cpu0
 	}
-	b.Run("list", listPages)
+	b.Run("list", func(b *testing.B) {
+		cpu := listPages(b)
+		b.ReportMetric(float64(cpu)/float64(b.N)/1e3, "server-cpu-µs/page")
+	})
 
 	b.Run("list-under-load", func(b *testing.B) {
 		stop := make(chan struct{})
