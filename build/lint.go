@@ -375,7 +375,9 @@ var rules = []rule{
 		id: "reverse-shell", prose: true,
 		pats: []pattern{
 			{
-				keys: []string{"nc", "netcat"}, all: []string{"-"},
+				// nc as a word is followed by .exe or white space (\s), so
+				// "function" and "once" are not looked at.
+				keys: []string{"nc ", "nc\t", "nc\f", "nc\r", "nc.exe", "ncat", "netcat"}, all: []string{"-"},
 				re:  rx(`\b(?:nc|ncat|netcat)(?:\.exe)?\s(?:[^;&|]*\s)?(?:-[a-zA-Z]*e|-c|--(?:sh-|lua-)?exec)(?:[\s=]|$)`),
 				sev: SeverityWarning,
 			},
