@@ -276,28 +276,27 @@ func (s *Snapshot) resource(uri string) (*manifest.Bundle, *fileInfo, error) {
 
 func newSkillFiles(sk *manifest.Skill) *skillFiles {
 	root := sk.Entry.Root()
-	n := 0
-	for _, r := range sk.Entry.Resources {
-		n += len(r.URI) - len(root)
+	// below returns resource j's URI below the skill's folder; a resource
+	// anywhere else is never served (Bundle.Skill checked that Files and
+	// Resources are parallel).
+	below := func(j int) (string, bool) {
+		return strings.CutPrefix(sk.Entry.Resources[j].URI, root+"/")
 	}
 	// One string holds every relative URI; each fileInfo.rel is a part of it.
 	var all strings.Builder
-	all.Grow(n)
-	for _, r := range sk.Entry.Resources {
-		if rel, ok := strings.CutPrefix(r.URI, root+"/"); ok {
+	for j := range sk.Entry.Resources {
+		if rel, ok := below(j); ok {
 			all.WriteString(rel)
 		}
 	}
 	rels := all.String()
 	fs := &skillFiles{rootLen: len(root), files: make([]fileInfo, 0, len(sk.Entry.Resources))}
 	for j, r := range sk.Entry.Resources {
-		rel, ok := strings.CutPrefix(r.URI, root+"/")
-		if !ok {
-			continue // not below the skill's folder: never served
+		if rel, ok := below(j); ok {
+			f := sk.Files[j]
+			fs.files = append(fs.files, fileInfo{rel: rels[:len(rel)], digest: r.Digest, mime: unique.Make(f.MimeType).Value(), text: f.Text})
+			rels = rels[len(rel):]
 		}
-		f := sk.Files[j]
-		fs.files = append(fs.files, fileInfo{rel: rels[:len(rel)], digest: r.Digest, mime: unique.Make(f.MimeType).Value(), text: f.Text})
-		rels = rels[len(rel):]
 	}
 	return fs
 }

@@ -67,3 +67,32 @@ func TestResourceLookup(t *testing.T) {
 		t.Errorf("percent-encoded file: %v %+v", err, f)
 	}
 }
+
+// TestSkillFilesBelowRootOnly checks that a record listing a resource
+// outside its skill's folder (which no build writes) keeps it out of what
+// reads can reach, and keeps the others right.
+func TestSkillFilesBelowRootOnly(t *testing.T) {
+	d := manifest.Sum([]byte("x"))
+	sk := &manifest.Skill{Entry: manifest.Entry{URI: "skill://ns/a/SKILL.md", Resources: []manifest.Resource{
+		{URI: "skill://ns/a/SKILL.md", Digest: d},
+		{URI: "skill://n", Digest: d}, // shorter than the root
+		{URI: "x", Digest: d},
+		{URI: "y", Digest: d},
+		{URI: "skill://ns/ab/x.md", Digest: d},        // a sibling folder
+		{URI: "skill://ns/other/SKILL.md", Digest: d}, // another skill
+		{URI: "skill://ns/a/scripts/run.py", Digest: d},
+	}}, Files: []manifest.File{
+		{Path: "SKILL.md", MimeType: "text/markdown", Text: true}, {}, {}, {}, {}, {},
+		{Path: "scripts/run.py", MimeType: "text/x-python"},
+	}}
+	fs := newSkillFiles(sk)
+	if fs.rootLen != len("skill://ns/a") || len(fs.files) != 2 {
+		t.Fatalf("got root length %d and %d files, want %d and 2", fs.rootLen, len(fs.files), len("skill://ns/a"))
+	}
+	if f := fs.files[0]; f.rel != "SKILL.md" || f.mime != "text/markdown" || !f.text {
+		t.Errorf("first file %+v", f)
+	}
+	if f := fs.files[1]; f.rel != "scripts/run.py" || f.mime != "text/x-python" || f.text {
+		t.Errorf("second file %+v", f)
+	}
+}
