@@ -880,6 +880,7 @@ type ruleKeyIndex struct {
 	mask    []uint32        // mask[id]: the bytes of head[id] that count
 	byFirst [256][]int      // the numbers of the keys by first byte
 	bigrams [1 << 10]uint64 // bit a|b<<8: some key starts with bytes a, b, in any case
+	trigram [1 << 10]uint64 // bit trigramBit(t): some key starts with t, three lower-case bytes
 	lower   [256]byte       // each byte, with ASCII letters in lower case
 	pats    [][]keySet      // pats[r][k]: the keys of rules[r].pats[k]
 	rules   []keySet        // rules[r]: the keys of all of rules[r]'s patterns
@@ -901,8 +902,8 @@ var ruleKeys = sync.OnceValue(func() *ruleKeyIndex {
 				id, ok := ids[k]
 				if !ok {
 					id = len(x.keys)
-					if id >= len(keySet{})*64 || len(k) < 2 {
-						panic("lint: a rule key is shorter than 2 bytes, or there are too many for a keySet")
+					if id >= len(keySet{})*64 || len(k) < 3 {
+						panic("lint: a rule key is shorter than 3 bytes, or there are too many for a keySet")
 					}
 					ids[k] = id
 					x.keys = append(x.keys, k)
@@ -913,6 +914,8 @@ var ruleKeys = sync.OnceValue(func() *ruleKeyIndex {
 					}
 					x.head, x.mask = append(x.head, head), append(x.mask, mask)
 					x.byFirst[k[0]] = append(x.byFirst[k[0]], id)
+					t := trigramBit(uint32(k[0]) | uint32(k[1])<<8 | uint32(k[2])<<16)
+					x.trigram[t>>6] |= 1 << (t & 63)
 					for _, a := range caseVariants(k[0]) {
 						for _, b := range caseVariants(k[1]) {
 							i := uint(a) | uint(b)<<8
@@ -930,7 +933,8 @@ var ruleKeys = sync.OnceValue(func() *ruleKeyIndex {
 
 // index finds the lines of the text and the rule keys each line holds,
 // comparing ASCII letters without case: a key is tried only where the text
-// holds its first two bytes.
+// holds its first two bytes (a bit set of byte pairs) and, likely, its
+// first three (a hashed bit set of lower-case triples).
 func (s *scan) index(data []byte) {
 	x := ruleKeys()
 	text := s.text
@@ -949,12 +953,15 @@ func (s *scan) index(data []byte) {
 		if b := uint(data[j]) | uint(data[j+1])<<8; x.bigrams[b>>6]&(1<<(b&63)) == 0 {
 			continue
 		}
-		c0, c1 := x.lower[text[j]], x.lower[text[j+1]]
+		if j+2 >= len(text) {
+			break // every key is three bytes or more
+		}
 		// The next four bytes, in lower case, to compare with each key's
 		// head; a key longer than four bytes is compared in full after.
-		w := uint32(c0) | uint32(c1)<<8
-		if j+2 < len(text) {
-			w |= uint32(x.lower[text[j+2]]) << 16
+		c0 := x.lower[text[j]]
+		w := uint32(c0) | uint32(x.lower[text[j+1]])<<8 | uint32(x.lower[text[j+2]])<<16
+		if t := trigramBit(w); x.trigram[t>>6]&(1<<(t&63)) == 0 {
+			continue
 		}
 		if j+3 < len(text) {
 			w |= uint32(x.lower[text[j+3]]) << 24
@@ -987,6 +994,10 @@ func (s *scan) index(data []byte) {
 		s.starts = append(s.starts, len(text)+1)
 	}
 }
+
+// trigramBit hashes three bytes (t, little-endian) to a bit of
+// ruleKeyIndex.trigram.
+func trigramBit(t uint32) uint32 { return (t * 0x9e3779b1) >> 16 & (1<<16 - 1) }
 
 // caseVariants returns c and, for a lower-case ASCII letter, its upper case.
 func caseVariants(c byte) []byte {
