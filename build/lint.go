@@ -886,7 +886,18 @@ type ruleKeyIndex struct {
 	rules   []keySet        // rules[r]: the keys of all of rules[r]'s patterns
 }
 
-var ruleKeys = sync.OnceValue(func() *ruleKeyIndex {
+var ruleKeyOnce struct {
+	sync.Once
+	x *ruleKeyIndex
+}
+
+// ruleKeys returns the index of the rules' keys, built on first use.
+func ruleKeys() *ruleKeyIndex {
+	ruleKeyOnce.Do(func() { ruleKeyOnce.x = newRuleKeyIndex() })
+	return ruleKeyOnce.x
+}
+
+func newRuleKeyIndex() *ruleKeyIndex {
 	x := &ruleKeyIndex{pats: make([][]keySet, len(rules)), rules: make([]keySet, len(rules))}
 	for i := range x.lower {
 		x.lower[i] = byte(i)
@@ -929,7 +940,7 @@ var ruleKeys = sync.OnceValue(func() *ruleKeyIndex {
 		}
 	}
 	return x
-})
+}
 
 // index finds the lines of the text and the rule keys each line holds,
 // comparing ASCII letters without case: a key is tried only where the text
