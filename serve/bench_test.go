@@ -98,7 +98,7 @@ func BenchmarkServeSkillsList(b *testing.B) {
 			b.StopTimer()
 			reportPercentiles(b, lat, "page")
 		})
-		for _, size := range []int{50, 100, 200} { // 100 is DefaultPageSize
+		for _, size := range []int{50, 100, 200} { // 50 is DefaultPageSize
 			for _, p := range protocols {
 				b.Run(fmt.Sprintf("skills=%d/page=%d/%s", n, size, p.name), func(b *testing.B) {
 					s := newServer(b, Options{PageSize: size}, openBench(b, n))
