@@ -3,41 +3,19 @@ package build
 import (
 	"sync"
 	"syscall"
-	"unsafe"
-)
 
-// openHow is struct open_how of openat2(2).
-type openHow struct {
-	flags, mode, resolve uint64
-}
-
-// Resolve flags of openat2(2).
-const (
-	resolveNoMagiclinks = 0x02
-	resolveNoSymlinks   = 0x04
-	resolveBeneath      = 0x08
+	"golang.org/x/sys/unix"
 )
 
 // openBeneath opens the path p below the folder dirfd with openat2: no
 // component may be a symlink, and the path may not leave the folder.
 func openBeneath(dirfd int, p string, flags int) (int, error) {
-	if sysOpenat2 == 0 {
-		return -1, syscall.ENOSYS
-	}
-	b, err := syscall.BytePtrFromString(p)
-	if err != nil {
-		return -1, err
-	}
-	how := openHow{flags: uint64(flags), resolve: resolveBeneath | resolveNoSymlinks | resolveNoMagiclinks}
+	how := unix.OpenHow{Flags: uint64(flags), Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
 	for {
-		fd, _, errno := syscall.Syscall6(sysOpenat2, uintptr(dirfd), uintptr(unsafe.Pointer(b)), uintptr(unsafe.Pointer(&how)), unsafe.Sizeof(how), 0, 0)
-		switch errno {
-		case 0:
-			return int(fd), nil
-		case syscall.EINTR, syscall.EAGAIN:
-			continue
+		fd, err := unix.Openat2(dirfd, p, &how)
+		if err != unix.EINTR && err != unix.EAGAIN {
+			return fd, err
 		}
-		return -1, errno
 	}
 }
 
