@@ -52,7 +52,6 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger) (err error) {
 	if !serverName.MatchString(c.Name) {
 		return fmt.Errorf("serve: --name %q: use letters, digits, - and _ only", c.Name)
 	}
-	go serve.Warm() // on the other core, while the bundles open
 	var bundles []*manifest.Bundle
 	defer func() {
 		for _, b := range bundles {
