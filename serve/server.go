@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -238,15 +237,34 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // once per process (see Warm).
 var schemas = mcp.NewSchemaCache()
 
-// Warm does, in the calling goroutine, the part of New that does not depend
-// on the bundles: inferring and resolving the discovery tools' input
-// schemas, which in a fresh process costs some 3 ms, mostly touching code
-// for the first time. A command can run it concurrently with opening its
-// bundles; New then finds the schemas ready. Calling it is never needed.
+// Warm does, in the calling goroutine, the first-time work of a server
+// that does not depend on its bundles: it creates a server with no bundles
+// (inferring and resolving the discovery tools' input schemas into a cache
+// New shares) and answers initialize and one skills/list through an
+// in-memory session, so that the SDK's JSON codecs are built and the code
+// is paged in. In a fresh process that work is some 5 ms, most of it not
+// computation but first touches. The command runs it on the other core
+// while kong parses and the bundles open; calling it is never needed.
 func Warm() {
-	d := &discovery{srv: &Server{mcp: mcp.NewServer(&mcp.Implementation{Name: DefaultName}, &mcp.ServerOptions{SchemaCache: schemas})},
-		prefix: "warm", outputTypes: map[string]reflect.Type{}}
-	d.addTools()
+	srv, err := New(nil, Options{})
+	if err != nil {
+		return
+	}
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.mcp.Connect(ctx, st, nil)
+	if err != nil {
+		return
+	}
+	defer ss.Wait()
+	c := mcp.NewClient(&mcp.Implementation{Name: "warm"}, nil)
+	mcp.AddSendingCustomMethod[*ListSkillsParams, *ListSkillsResult](c, MethodListSkills)
+	cs, err := c.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		return
+	}
+	defer cs.Close()
+	_, _ = mcp.CallCustomMethod[*ListSkillsParams, *ListSkillsResult](ctx, cs, MethodListSkills, &ListSkillsParams{})
 }
 
 // logMiddleware logs every request at debug level, and failures other than
