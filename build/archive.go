@@ -131,7 +131,19 @@ func (l ArchiveLimits) withDefaults() ArchiveLimits {
 // like any other archive.
 func OpenZip(r io.ReaderAt, size int64, lim ArchiveLimits) (fs.FS, error) {
 	lim = lim.withDefaults()
-	zr, err := zip.NewReader(r, size)
+	// archive/zip reads every central directory record it finds into memory
+	// before a count can be checked, and finds as many as the file holds,
+	// whatever the directory's end record says: a file of minimal records
+	// costs some 5 times its size in memory. So NewReader reads through a
+	// budget of 128 KiB for finding the end records plus 1 KiB per allowed
+	// entry, far more than a real archive's directory needs.
+	budget := &readBudget{r: r, left: 128<<10 + int64(lim.MaxEntries)<<10}
+	zr, err := zip.NewReader(budget, size)
+	budget.left = -1 // later reads of entries are not counted
+	if errors.Is(err, errDirectoryBudget) {
+		return nil, &ArchiveError{Rule: ArchiveRuleTooManyEntries,
+			Err: fmt.Errorf("central directory over %d KiB, more than %d entries can need", 128+lim.MaxEntries, lim.MaxEntries)}
+	}
 	// ErrInsecurePath (GODEBUG zipinsecurepath=0) comes with a usable reader;
 	// the name rules below refuse the same names with a precise message.
 	if err != nil && !(errors.Is(err, zip.ErrInsecurePath) && zr != nil) {
@@ -157,6 +169,26 @@ func OpenZip(r io.ReaderAt, size int64, lim ArchiveLimits) (fs.FS, error) {
 	}
 	z.link()
 	return z, nil
+}
+
+// errDirectoryBudget is the read error of a readBudget that ran out.
+var errDirectoryBudget = errors.New("central directory read budget exhausted")
+
+// readBudget passes reads on to r until they total left bytes, then fails
+// them with errDirectoryBudget. A negative left counts nothing.
+type readBudget struct {
+	r    io.ReaderAt
+	left int64
+}
+
+func (b *readBudget) ReadAt(p []byte, off int64) (int, error) {
+	if b.left >= 0 {
+		if int64(len(p)) > b.left {
+			return 0, errDirectoryBudget
+		}
+		b.left -= int64(len(p))
+	}
+	return b.r.ReadAt(p, off)
 }
 
 // add checks everything about f that needs no inflating and records it.

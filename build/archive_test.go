@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -782,5 +783,41 @@ func BenchmarkOpenZip(b *testing.B) {
 		if _, err := openZipBytes(z, ArchiveLimits{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.ReaderAt
+	n atomic.Int64
+}
+
+func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// TestOpenZipDirectoryBudget shows that an archive with far more entries
+// than allowed is refused before its whole central directory is read into
+// memory: archive/zip would otherwise build a record for every entry.
+func TestOpenZipDirectoryBudget(t *testing.T) {
+	ents := make([]zent, 20000)
+	for i := range ents {
+		ents[i] = zent{name: fmt.Sprintf("s/f%05d", i), store: true}
+	}
+	data := makeZip(t, ents...)
+	lim := ArchiveLimits{MaxEntries: 100}
+	cr := &countingReader{r: bytes.NewReader(data)}
+	_, err := OpenZip(cr, int64(len(data)), lim)
+	wantRule(t, err, ArchiveRuleTooManyEntries)
+	if budget := int64(128+lim.MaxEntries) << 10; cr.n.Load() > budget {
+		t.Errorf("read %d bytes of a %d-byte archive before refusing it, over the %d-byte budget", cr.n.Load(), len(data), budget)
+	}
+	t.Log(err)
+	// An archive with as many entries as allowed opens.
+	small := makeZip(t, ents[:100]...)
+	if _, err := OpenZip(bytes.NewReader(small), int64(len(small)), lim); err != nil {
+		t.Errorf("100 entries at MaxEntries 100: %v", err)
 	}
 }
