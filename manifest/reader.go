@@ -65,8 +65,9 @@ func (b *Bundle) access(f func() error) (err error) {
 		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 		defer func() {
 			if r := recover(); r != nil {
-				err = fmt.Errorf("bundle %s: the mapped file changed while in use (truncated or overwritten in place: replace a bundle by renaming a new file over it): %v: %w", b.name, r, ErrCorrupt)
-				b.fault.CompareAndSwap(nil, &err)
+				fault := fmt.Errorf("bundle %s: the mapped file changed while in use (truncated or overwritten in place: replace a bundle by renaming a new file over it): %v: %w", b.name, r, ErrCorrupt)
+				b.fault.CompareAndSwap(nil, &fault)
+				err = fault
 			}
 		}()
 	}
