@@ -218,20 +218,11 @@ func TestOpenFileFS(t *testing.T) {
 func TestTruncatedWhileMapped(t *testing.T) {
 	big := strings.Repeat("x", 1<<20)
 	data, m := buildFrom(t, map[string]map[string]string{"a/big": {"SKILL.md": "---\nname: big\n---\n", "big.txt": big}})
-	path := filepath.Join(t.TempDir(), "x.skb")
-	os.WriteFile(path, data, 0o644)
-	b, err := OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	if !b.mapped {
-		t.Skip("the bundle is not memory-mapped here")
-	}
+	b, path := openMapped(t, data)
 	if err := os.Truncate(path, 0); err != nil {
 		t.Fatal(err)
 	}
-	_, err = b.ReadBlob(m.Skills[0].Entry.Resources[1].Digest)
+	_, err := b.ReadBlob(m.Skills[0].Entry.Resources[1].Digest)
 	if err == nil {
 		t.Fatal("read of a truncated mapped bundle succeeded")
 	}
@@ -244,16 +235,7 @@ func TestTruncatedWhileMapped(t *testing.T) {
 // find nothing, and nothing panics.
 func TestOverwrittenWhileMapped(t *testing.T) {
 	data, m := testBundle(t)
-	path := filepath.Join(t.TempDir(), "x.skb")
-	os.WriteFile(path, data, 0o644)
-	b, err := OpenFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	if !b.mapped {
-		t.Skip("the bundle is not memory-mapped here")
-	}
+	b, path := openMapped(t, data)
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -264,6 +246,25 @@ func TestOverwrittenWhileMapped(t *testing.T) {
 	}
 	f.Close()
 	checkChanged(t, b, m)
+}
+
+// openMapped writes data to a file and opens it memory-mapped; it skips the
+// test where bundles are not mapped. The bundle is closed when the test ends.
+func openMapped(t *testing.T, data []byte) (*Bundle, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "x.skb")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	if !b.mapped {
+		t.Skip("the bundle is not memory-mapped here")
+	}
+	return b, path
 }
 
 // checkChanged calls every accessor of b, whose file changed under its map.

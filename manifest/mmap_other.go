@@ -4,7 +4,6 @@ package manifest
 
 import (
 	"fmt"
-	"io"
 	"os"
 )
 
@@ -19,18 +18,5 @@ func OpenFile(path string) (*Bundle, error) {
 		f.Close()
 		return nil, fmt.Errorf("open bundle: %w", err)
 	}
-	return openReader(f, fi.Size(), path)
-}
-
-func openReader(f interface {
-	io.ReaderAt
-	io.Closer
-}, size int64, name string) (*Bundle, error) {
-	b, err := open(f, size, name, nil)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	b.closer = f
-	return b, nil
+	return openOwned(f, fi.Size(), path, nil)
 }

@@ -58,23 +58,10 @@ func OpenFile(path string) (*Bundle, error) {
 	}
 	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil { // a filesystem that cannot map: read through the file
-		b, err := open(f, size, path, nil)
-		if err != nil {
-			f.Close()
-			return nil, err
-		}
-		b.closer = f
-		return b, nil
+		return openOwned(f, size, path, nil)
 	}
 	f.Close()
 	// The metadata is checked and read in place: the kernel maps page-cache
 	// pages, where a copy would fault in as many fresh pages of heap.
-	m := &mapping{data}
-	b, err := open(m, size, path, data)
-	if err != nil {
-		m.Close()
-		return nil, err
-	}
-	b.closer = m
-	return b, nil
+	return openOwned(&mapping{data}, size, path, data)
 }

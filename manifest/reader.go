@@ -118,6 +118,21 @@ func open(r io.ReaderAt, size int64, name string, mapped []byte) (*Bundle, error
 	return b, nil
 }
 
+// openOwned is open for a reader the bundle owns: r is closed with the
+// bundle, or at once if the bundle does not open.
+func openOwned(r interface {
+	io.ReaderAt
+	io.Closer
+}, size int64, name string, mapped []byte) (*Bundle, error) {
+	b, err := open(r, size, name, mapped)
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	b.closer = r
+	return b, nil
+}
+
 // load reads and checks the header, the trailer and the metadata; see Open.
 func (b *Bundle) load(mapped []byte) error {
 	r, size, name := b.r, b.size, b.name
