@@ -177,12 +177,12 @@ func (s *Server) Swap(bundles []*manifest.Bundle) error {
 	s.subsMu.Lock()
 	var changed []string
 	for uri := range s.subs {
-		_, osk, oj, _ := old.file(uri)
-		_, nsk, nj, err := next.file(uri)
+		_, of, _ := old.resource(uri)
+		_, nf, err := next.resource(uri)
 		if err != nil {
 			delete(s.subs, uri)
 		}
-		if osk == nil || nsk == nil || osk.Entry.Resources[oj].Digest != nsk.Entry.Resources[nj].Digest {
+		if of == nil || nf == nil || of.digest != nf.digest {
 			changed = append(changed, uri)
 		}
 	}
@@ -203,7 +203,7 @@ func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
 	if err := checkURI("resources/subscribe", uri); err != nil {
 		return err
 	}
-	if _, _, _, err := s.snap.Load().file(uri); err != nil {
+	if _, _, err := s.snap.Load().resource(uri); err != nil {
 		return notFound(uri, "resources/subscribe: no resource is served at %s", uri)
 	}
 	s.subsMu.Lock()

@@ -203,28 +203,8 @@ func (s *Snapshot) Search(uri string) int {
 	return lo
 }
 
-// errNoFile is returned by file for a URI the catalog does not serve.
+// errNoFile is returned by resource for a URI the catalog does not serve.
 var errNoFile = errors.New("no such file")
-
-// file finds the resource uri in the skill that holds it: the bundle that
-// serves it, the skill's parsed record and the resource's index in it.
-func (s *Snapshot) file(uri string) (*manifest.Bundle, *manifest.Skill, int, error) {
-	k, ok := s.SkillFor(uri)
-	if !ok {
-		return nil, nil, 0, errNoFile
-	}
-	b, i := s.ref(k)
-	sk, err := b.Skill(i)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	for j := range sk.Entry.Resources {
-		if sk.Entry.Resources[j].URI == uri {
-			return b, sk, j, nil
-		}
-	}
-	return nil, nil, 0, errNoFile
-}
 
 // fileInfo is what resources/read needs to serve one file of a skill.
 type fileInfo struct {
