@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // dirTree reads a library folder on disk through directory descriptors.
@@ -39,7 +41,7 @@ func openDirTree(root string) (tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	fd, err := openat(atFDCWD, abs, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC)
+	fd, err := openat(unix.AT_FDCWD, abs, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: root, Err: err}
 	}
@@ -87,7 +89,6 @@ type dirFolder struct {
 }
 
 const (
-	atFDCWD   = -0x64 // AT_FDCWD: a path relative to the working folder
 	dirFlags  = syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_NOFOLLOW | syscall.O_CLOEXEC
 	fileFlags = syscall.O_RDONLY | syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
 )
