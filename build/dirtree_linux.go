@@ -3,7 +3,6 @@ package build
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -241,7 +240,7 @@ func (e *dirEntry) Info() (fs.FileInfo, error) { return os.Lstat(e.path()) }
 func (f *dirFolder) read(name string, _ fs.DirEntry, max int64) ([]byte, error) {
 	fd, err := f.openIn(name, fileFlags)
 	if err == syscall.ELOOP {
-		return nil, fmt.Errorf("file changed while reading (rule %s)", RuleSymlink)
+		return nil, errSwapped
 	}
 	if err != nil {
 		return nil, &fs.PathError{Op: "openat", Path: path.Join(f.dir, name), Err: err}
@@ -257,7 +256,7 @@ func (f *dirFolder) read(name string, _ fs.DirEntry, max int64) ([]byte, error) 
 		return nil, &fs.PathError{Op: "stat", Path: path.Join(f.dir, name), Err: err}
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, fmt.Errorf("not a regular file")
+		return nil, errNotRegular
 	}
 	size := int64(st.Size)
 	if size > max {

@@ -310,7 +310,12 @@ func firstN(s []string, n int) []string {
 	return s
 }
 
-var errTooLarge = errors.New("file too large")
+var (
+	errTooLarge   = errors.New("file too large")
+	errNotRegular = errors.New("not a regular file")
+	// errSwapped: the entry is no longer the file its folder listed.
+	errSwapped = errors.New("file changed while reading (rule " + RuleSymlink + ")")
+)
 
 // readFile reads one regular file, at most max bytes. In a real folder it
 // checks, after opening, that the file is still the one the folder listed,
@@ -326,12 +331,12 @@ func readFile(fsys fs.FS, realDir bool, name string, d fs.DirEntry, max int64) (
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file")
+		return nil, errNotRegular
 	}
 	if realDir {
 		li, err := d.Info()
 		if err != nil || !os.SameFile(li, fi) {
-			return nil, fmt.Errorf("file changed while reading (rule %s)", RuleSymlink)
+			return nil, errSwapped
 		}
 	}
 	if fi.Size() > max {
