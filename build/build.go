@@ -87,7 +87,6 @@ type source struct {
 	lib      Library
 	fsys     fs.FS // the tree as an fs.FS; nil when tree reads a folder by descriptors
 	tree     tree
-	realDir  bool
 	rootName string
 	info     manifest.Library
 	close    func() error
@@ -144,7 +143,7 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 		}
 		srcs = append(srcs, src)
 		if src.tree == nil {
-			src.tree = &fsTree{fsys: src.fsys, realDir: src.realDir}
+			src.tree = &fsTree{fsys: src.fsys, realDir: src.info.Kind == manifest.LibraryKindDir}
 		}
 		exclude := map[string]bool{}
 		for _, e := range opt.Exclude {
@@ -473,7 +472,7 @@ func openSource(opt *Options, lib Library) (*source, error) {
 		return nil, fmt.Errorf("library %s: root %s is not a folder or a .zip", displayNS(lib.Namespace), lib.Root)
 	}
 	abs, _ := filepath.Abs(lib.Root)
-	src.realDir, src.rootName = true, filepath.Base(abs)
+	src.rootName = filepath.Base(abs)
 	if opt.Cache == nil {
 		// Without a cache, files are read through directory descriptors
 		// where the system has them.
