@@ -95,8 +95,9 @@ func discover(t tree, rootName string, depth int, exclude map[string]bool, warn 
 		out    found
 		opened []folder
 	)
+	// top reads a root; rel is "" unless the root is itself a skill.
 	top := func(f folder, l *listing, dir, rel string) {
-		if hasSkillFile(l.ents) && rel != "" {
+		if rel != "" {
 			out.skills = append(out.skills, skillDir{dir: dir, path: rel, list: l})
 		}
 		if d.depth <= 0 {
