@@ -123,14 +123,18 @@ func TestRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		want, _ := json.Marshal(&s.Entry)
+		entry, err := b.EntryJSON(i)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var got, exp any
-		json.Unmarshal(b.EntryJSON(i), &got)
+		json.Unmarshal(entry, &got)
 		json.Unmarshal(want, &exp)
 		if fmt.Sprint(got) != fmt.Sprint(exp) {
-			t.Errorf("entry %d: %s\nwant %s", i, b.EntryJSON(i), want)
+			t.Errorf("entry %d: %s\nwant %s", i, entry, want)
 		}
-		if !bytes.Contains(b.EntryJSON(i), []byte(`"d <&> } ] \\\" {"`)) {
-			t.Errorf("entry %d is HTML-escaped: %s", i, b.EntryJSON(i))
+		if !bytes.Contains(entry, []byte(`"d <&> } ] \\\" {"`)) {
+			t.Errorf("entry %d is HTML-escaped: %s", i, entry)
 		}
 		if b.Hidden(i) != strings.Contains(b.SkillURI(i), "hidden") {
 			t.Errorf("skill %s hidden=%v", b.SkillURI(i), b.Hidden(i))
@@ -271,8 +275,8 @@ func openMapped(t *testing.T, data []byte) (*Bundle, string) {
 func checkChanged(t *testing.T, b *Bundle, m *Manifest) {
 	t.Helper()
 	sk := m.Skills[0]
-	if p := b.EntryJSON(0); p != nil {
-		t.Errorf("EntryJSON = %.40q", p)
+	if p, err := b.EntryJSON(0); p != nil || !errors.Is(err, ErrCorrupt) {
+		t.Errorf("EntryJSON = %.40q, %v", p, err)
 	}
 	if _, ok := b.FindSkill(sk.Entry.URI); ok {
 		t.Error("FindSkill found a skill")

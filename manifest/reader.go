@@ -373,16 +373,16 @@ func (b *Bundle) Hidden(i int) (hidden bool) {
 }
 
 // EntryJSON returns skill i's SEP-2640 entry exactly as it goes on the wire,
-// without parsing it, or nil if a mapped file changed under the bundle. The
-// caller must not modify the bytes.
-func (b *Bundle) EntryJSON(i int) (p []byte) {
-	b.access(func() error {
+// without parsing it. It fails only if a mapped file changed under the
+// bundle. The caller must not modify the bytes.
+func (b *Bundle) EntryJSON(i int) (p []byte, err error) {
+	err = b.access(func() error {
 		r := b.rec(i)
 		s := r.off + len(recordPrefix)
 		p = b.own(b.man[s : s+r.entryLen])
 		return nil
 	})
-	return p
+	return p, err
 }
 
 // Skill parses and returns skill i's full record.

@@ -96,7 +96,7 @@ func TestStdio(t *testing.T) {
 				t.Errorf("skills/list gave %v", got)
 			}
 			res, err := getSkill(ctx, cs, "skill://tools/secret-helper/SKILL.md")
-			if err != nil || string(res.Skill) != string(b.EntryJSON(4)) {
+			if err != nil || string(res.Skill) != string(entryJSON(t, b, 4)) {
 				t.Errorf("skills/get of the hidden skill: %v", err)
 			}
 			rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "skill://acme/pdf-processing/assets/logo.png"})

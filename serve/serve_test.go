@@ -116,6 +116,16 @@ func eachClient(t *testing.T, s *Server, f func(t *testing.T, cs *mcp.ClientSess
 	}
 }
 
+// entryJSON returns skill i's wire entry, failing the test if it cannot.
+func entryJSON(t testing.TB, b *manifest.Bundle, i int) []byte {
+	t.Helper()
+	e, err := b.EntryJSON(i)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
 func listSkills(ctx context.Context, cs *mcp.ClientSession, cursor string) (*ListSkillsResult, error) {
 	return mcp.CallCustomMethod[*ListSkillsParams, *ListSkillsResult](ctx, cs, MethodListSkills, &ListSkillsParams{Cursor: cursor})
 }
@@ -265,7 +275,7 @@ func TestListSkills(t *testing.T) {
 	var visible []string
 	for i := range b.NumSkills() {
 		if !b.Hidden(i) {
-			visible = append(visible, string(b.EntryJSON(i)))
+			visible = append(visible, string(entryJSON(t, b, i)))
 		}
 	}
 	if len(visible) != 4 || b.NumSkills() != 5 {
@@ -320,7 +330,7 @@ func TestListSkillsPageBytes(t *testing.T) {
 		fx[sp] = files
 	}
 	b, _ := memBundle(t, fx)
-	if n := len(b.EntryJSON(0)); n < maxPageBytes/3 || n > maxPageBytes {
+	if n := len(entryJSON(t, b, 0)); n < maxPageBytes/3 || n > maxPageBytes {
 		t.Fatalf("entry is %d bytes; the test needs about a third of %d", n, maxPageBytes)
 	}
 	s := newServer(t, Options{}, b)
@@ -393,7 +403,7 @@ func TestGetSkill(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", b.SkillURI(i), err)
 			}
-			if string(res.Skill) != string(b.EntryJSON(i)) || res.ResultType != "complete" ||
+			if string(res.Skill) != string(entryJSON(t, b, i)) || res.ResultType != "complete" ||
 				res.TTLMs != 3600000 || res.CacheScope != "public" {
 				t.Errorf("skills/get %s: %+v", b.SkillURI(i), res)
 			}

@@ -82,9 +82,9 @@ func (s *Server) listSkills(_ context.Context, _ *mcp.ServerSession, p *ListSkil
 		if !snap.Listed(k) {
 			continue
 		}
-		e := snap.EntryJSON(k)
-		if e == nil {
-			return nil, internalError("skills/list: %v", snap.Fault())
+		e, err := snap.EntryJSON(k)
+		if err != nil {
+			return nil, internalError("skills/list: %v", err)
 		}
 		if len(res.Skills) == s.pageSize || len(res.Skills) > 0 && size+len(e) > maxPageBytes {
 			res.NextCursor = encodeCursor(cursorSkills, snap, k, 0)
@@ -111,9 +111,9 @@ func (s *Server) getSkill(_ context.Context, _ *mcp.ServerSession, p *GetSkillPa
 	if !ok {
 		return nil, notFound(p.URI, "no skill is served at %s", p.URI)
 	}
-	e := snap.EntryJSON(k)
-	if e == nil {
-		return nil, internalError("skills/get %s: %v", p.URI, snap.Fault())
+	e, err := snap.EntryJSON(k)
+	if err != nil {
+		return nil, internalError("skills/get %s: %v", p.URI, err)
 	}
 	return &GetSkillResult{ResultType: resultComplete, Skill: e, Cacheable: s.cacheable()}, nil
 }

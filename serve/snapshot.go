@@ -143,7 +143,7 @@ func (s *Snapshot) Listed(k int) bool { return s.showDisabled || !s.Hidden(k) }
 
 // EntryJSON returns skill k's SEP-2640 entry exactly as it goes on the wire.
 // The caller must not modify the bytes.
-func (s *Snapshot) EntryJSON(k int) []byte { b, i := s.ref(k); return b.EntryJSON(i) }
+func (s *Snapshot) EntryJSON(k int) ([]byte, error) { b, i := s.ref(k); return b.EntryJSON(i) }
 
 // Fault returns the first served bundle's Fault: the error of an access
 // that found its mapped file changed, after which lookups in it may have
