@@ -87,14 +87,10 @@ func loadKey(path string) (ed25519.PrivateKey, error) {
 	return key, nil
 }
 
-// signManifest signs a bundle's manifest bytes with key, as SSHSIG and as
+// signManifest signs b's manifest bytes msg with key, as SSHSIG and as
 // minisign. Both are deterministic: the same key and bundle always give the
 // same bytes.
-func signManifest(key ed25519.PrivateKey, b *manifest.Bundle) ([]manifest.Signature, error) {
-	msg, err := b.ManifestBytes()
-	if err != nil {
-		return nil, err
-	}
+func signManifest(key ed25519.PrivateKey, b *manifest.Bundle, msg []byte) ([]manifest.Signature, error) {
 	mini, err := manifest.SignMinisign(key, msg, "skills bundle "+b.ID().String())
 	if err != nil {
 		return nil, err
@@ -108,15 +104,15 @@ func signManifest(key ed25519.PrivateKey, b *manifest.Bundle) ([]manifest.Signat
 // addSignatures returns b's signatures with those by key's public key
 // replaced by fresh ones; signatures by other keys are kept, in order.
 func addSignatures(b *manifest.Bundle, key ed25519.PrivateKey) ([]manifest.Signature, error) {
-	fresh, err := signManifest(key, b)
-	if err != nil {
-		return nil, err
-	}
-	own := []manifest.TrustedKey{{Key: key.Public().(ed25519.PublicKey)}}
 	msg, err := b.ManifestBytes()
 	if err != nil {
 		return nil, err
 	}
+	fresh, err := signManifest(key, b, msg)
+	if err != nil {
+		return nil, err
+	}
+	own := []manifest.TrustedKey{{Key: key.Public().(ed25519.PublicKey)}}
 	var out []manifest.Signature
 	for _, s := range b.Signatures() {
 		if _, err := manifest.VerifySignatures(msg, []manifest.Signature{s}, own); err == nil {
@@ -148,7 +144,11 @@ func buildSigned(opt build.Options, key ed25519.PrivateKey, w io.Writer) (*build
 	if err != nil {
 		return nil, err
 	}
-	sigs, err := signManifest(key, b)
+	msg, err := b.ManifestBytes()
+	if err != nil {
+		return nil, err
+	}
+	sigs, err := signManifest(key, b, msg)
 	if err != nil {
 		return nil, err
 	}
