@@ -172,8 +172,9 @@ type tokenizer struct {
 // terms calls emit with each index term of text, in order. The slice passed
 // to emit is only valid during the call.
 func (tk *tokenizer) terms(text string, emit func(term []byte)) {
+	st := stops()
 	tk.words(text, func(w []byte, compound bool) {
-		if len(w) < 2 || !compound && len(w) <= stops().maxLen && stops().words[string(w)] {
+		if len(w) < 2 || !compound && len(w) <= st.maxLen && st.words[string(w)] {
 			return
 		}
 		tk.stemmed = appendStem(tk.stemmed[:0], w)
