@@ -252,3 +252,38 @@ func TestDirTreeWithoutOpenat2(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscoverClosesFolders builds libraries whose .claude/ folder holds no
+// skills/, or holds it as a file, and wants every descriptor of the build
+// closed after it.
+func TestDiscoverClosesFolders(t *testing.T) {
+	root := t.TempDir()
+	writeSkill(t, root, "a-skill", map[string]string{})
+	if err := os.MkdirAll(filepath.Join(root, ".claude", "agents"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	other := t.TempDir()
+	writeSkill(t, other, "b-skill", map[string]string{})
+	if err := os.MkdirAll(filepath.Join(other, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, ".claude", "skills"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Libraries: []Library{{Namespace: "a", Root: root}, {Namespace: "b", Root: other}}}
+	openFDs := func() int {
+		ents, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip("no /proc/self/fd:", err)
+		}
+		return len(ents)
+	}
+	buildBytes(t, opt) // anything opened once per process is open now
+	before := openFDs()
+	for range 10 {
+		buildBytes(t, opt)
+	}
+	if after := openFDs(); after > before {
+		t.Fatalf("%d descriptors open after 10 builds, %d before", after, before)
+	}
+}

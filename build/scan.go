@@ -128,32 +128,8 @@ func discover(t tree, rootName string, depth int, exclude map[string]bool, warn 
 	}
 	top(root, rootList, ".", rel)
 	// skills/ and .claude/skills/, unless a symlink.
-	for _, p := range [][]string{{"skills"}, {".claude", "skills"}} {
-		f, l, dir := root, rootList, "."
-		for _, name := range p {
-			i := slices.IndexFunc(l.ents, func(e fs.DirEntry) bool { return e.Name() == name })
-			if i < 0 || !l.ents[i].IsDir() {
-				f = nil
-				break
-			}
-			sub, err := f.sub(name)
-			var ents []fs.DirEntry
-			if err == nil {
-				ents, err = sub.list()
-			}
-			if f != root {
-				f.close() // sub, listed, no longer needs it
-			}
-			if err != nil {
-				if sub != nil {
-					sub.close()
-				}
-				f = nil
-				break
-			}
-			f, l, dir = sub, &listing{ents: ents}, path.Join(dir, name)
-		}
-		if f != nil {
+	for _, dir := range []string{"skills", ".claude/skills"} {
+		if f, l := openRoot(root, rootList, dir); f != nil {
 			top(f, l, dir, "")
 			opened = append(opened, f)
 		}
@@ -192,6 +168,35 @@ func discover(t tree, rootName string, depth int, exclude map[string]bool, warn 
 	}
 	slices.SortFunc(out.skills, func(a, b skillDir) int { return strings.Compare(a.path, b.path) })
 	return out.skills
+}
+
+// openRoot opens and lists the folder dir below the root, which is listed
+// as rootList, one name at a time through the listings. It returns nil when
+// a folder on the way is missing, is not a folder (a symlink is not) or
+// cannot be read, having closed every folder it opened.
+func openRoot(root folder, rootList *listing, dir string) (folder, *listing) {
+	f, l := root, rootList
+	for name := range strings.SplitSeq(dir, "/") {
+		var sub folder
+		var ents []fs.DirEntry
+		err := fs.ErrNotExist
+		if i := slices.IndexFunc(l.ents, func(e fs.DirEntry) bool { return e.Name() == name }); i >= 0 && l.ents[i].IsDir() {
+			if sub, err = f.sub(name); err == nil {
+				ents, err = sub.list()
+			}
+		}
+		if f != root {
+			f.close() // sub, listed, no longer needs it
+		}
+		if err != nil {
+			if sub != nil {
+				sub.close()
+			}
+			return nil, nil
+		}
+		f, l = sub, &listing{ents: ents}
+	}
+	return f, l
 }
 
 // enter reports whether discovery enters the entry e of the folder dir (rel
