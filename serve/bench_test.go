@@ -375,15 +375,12 @@ const sdkFloorEnv = "SKILLS_MCP_SDK_FLOOR_SERVER"
 // sdkFloorURI is the one resource the SDK floor server serves.
 const sdkFloorURI = "test://floor/guide.md"
 
-// TestSDKFloorServer is not a test: it is the server process of
-// BenchmarkServeHTTPSDKFloor, and skips unless that benchmark started it.
-// It serves one 24-byte text resource, registered with the SDK's own
+// runSDKFloorServer is the server process of BenchmarkServeHTTPSDKFloor,
+// which starts the test binary with sdkFloorEnv set (see TestMain). It
+// serves one 24-byte text resource, registered with the SDK's own
 // AddResource, with the same streamable HTTP options as HTTPHandler, until
 // interrupted.
-func TestSDKFloorServer(t *testing.T) {
-	if os.Getenv(sdkFloorEnv) == "" {
-		t.Skip("the server process of BenchmarkServeHTTPSDKFloor")
-	}
+func runSDKFloorServer() error {
 	s := mcp.NewServer(&mcp.Implementation{Name: "floor", Version: "1"}, nil)
 	s.AddResource(&mcp.Resource{URI: sdkFloorURI, Name: "guide.md", MIMEType: "text/markdown"},
 		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -394,7 +391,7 @@ func TestSDKFloorServer(t *testing.T) {
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	fmt.Fprintf(os.Stderr, "listening on http://%s%s\n", ln.Addr(), Endpoint)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -402,8 +399,9 @@ func TestSDKFloorServer(t *testing.T) {
 	srv := &http.Server{Handler: h}
 	go func() { <-ctx.Done(); srv.Close() }()
 	if err := srv.Serve(ln); err != http.ErrServerClosed {
-		t.Fatal(err)
+		return err
 	}
+	return nil
 }
 
 // BenchmarkServeHTTPSDKFloor is what a resources/read over HTTP costs in the
@@ -418,7 +416,7 @@ func BenchmarkServeHTTPSDKFloor(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run", "^TestSDKFloorServer$")
+	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), sdkFloorEnv+"=1", "GOGC=off", fmt.Sprintf("GOMEMLIMIT=%d", 30<<20-fi.Size()))
 	srv := startListening(b, cmd)
 	var next atomic.Int64
