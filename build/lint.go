@@ -504,7 +504,7 @@ func hasRun(s string, n int) bool {
 // privateKey accepts a PEM private key header only when key material follows
 // within three lines.
 func privateKey(s *scan, i int, m []int) string {
-	for j := i + 1; j < s.n && j <= i+3; j++ {
+	for j := i + 1; j < s.lines() && j <= i+3; j++ {
 		t := strings.TrimSpace(s.line(j))
 		if len(t) >= 40 && strings.Trim(t, b64Chars+"=") == "" {
 			return SeverityWarning
@@ -593,7 +593,7 @@ func base64Blob(s *scan, i int) (int, string) {
 		}
 	}
 	n, total := 0, 0
-	for j := i; j < s.n && isBase64Line(s.line(j)); j++ {
+	for j := i; j < s.lines() && isBase64Line(s.line(j)); j++ {
 		n++
 		total += len(strings.TrimSpace(s.line(j)))
 	}
@@ -701,8 +701,7 @@ const (
 type scan struct {
 	file    string
 	text    string   // the whole file
-	starts  []int    // starts[i]: offset of line i in text; starts[n] ends line n-1 (see line)
-	n       int      // the number of lines
+	starts  []int    // starts[i]: offset of line i in text; the last ends the last line (see line)
 	hits    []int    // the lines that hold a rule key, ascending
 	hitKeys []keySet // hitKeys[h]: the keys line hits[h] holds
 	flags   []uint8  // empty until flag is first called
@@ -734,7 +733,7 @@ func (s *scan) line(i int) string {
 
 // flag returns the flags of line i.
 func (s *scan) flag(i int) uint8 {
-	if len(s.flags) != s.n {
+	if len(s.flags) != s.lines() {
 		s.setFlags()
 	}
 	return s.flags[i]
@@ -742,7 +741,7 @@ func (s *scan) flag(i int) uint8 {
 
 // setFlags works out every line's flags: they depend on the lines before.
 func (s *scan) setFlags() {
-	s.flags = append(s.flags[:0], make([]uint8, s.n)...)
+	s.flags = append(s.flags[:0], make([]uint8, s.lines())...)
 	switch {
 	case isMarkdown(s.file):
 		s.markdown()
@@ -751,7 +750,7 @@ func (s *scan) setFlags() {
 			s.flags[i] = lineProse
 		}
 	default:
-		for i := range s.n {
+		for i := range s.lines() {
 			if isComment(s.line(i)) {
 				s.flags[i] = lineProse
 			}
@@ -776,7 +775,7 @@ func (s *scan) markdown() {
 		}
 		return false
 	}
-	for i := range s.n {
+	for i := range s.lines() {
 		l := s.line(i)
 		if fence != "" {
 			t := strings.TrimSpace(l)
@@ -998,13 +997,14 @@ func (s *scan) index(data []byte) {
 		s.hits = append(s.hits, line)
 		s.hitKeys = append(s.hitKeys, cur)
 	}
-	s.n = len(s.starts)
-	if s.n > 1 && s.starts[s.n-1] == len(text) {
-		s.n-- // a final newline ends the last line
-	} else {
+	// A final newline ends the last line; else the end of the text does.
+	if n := len(s.starts); n == 1 || s.starts[n-1] != len(text) {
 		s.starts = append(s.starts, len(text)+1)
 	}
 }
+
+// lines returns the number of lines.
+func (s *scan) lines() int { return len(s.starts) - 1 }
 
 // trigramBit hashes three bytes (t, little-endian) to a bit of
 // ruleKeyIndex.trigram.
@@ -1057,7 +1057,7 @@ func (s *scan) find(ri int) (manifest.Finding, bool) {
 	// for a multi-line matcher.
 	if r.multi != nil {
 		h := 0
-		for i := range s.n {
+		for i := range s.lines() {
 			var keys keySet
 			if h < len(s.hits) && s.hits[h] == i {
 				keys = s.hitKeys[h]
