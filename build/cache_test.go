@@ -109,6 +109,20 @@ func cacheLibrary(t *testing.T) (Options, string) {
 	return opt, dir
 }
 
+// writeFile writes content to the file rel below dir, making the folders
+// above it, and returns its path.
+func writeFile(t testing.TB, dir, rel, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 func writeZip(t testing.TB, path, version string) {
 	t.Helper()
 	data := makeZip(t,
@@ -142,13 +156,7 @@ func TestCacheMatchesColdBuild(t *testing.T) {
 	acme := filepath.Join(dir, "acme")
 	write := func(rel, content string) {
 		t.Helper()
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		p := writeFile(t, dir, rel, content)
 		clock.settle(t, p)
 	}
 	steps := []struct {
@@ -430,13 +438,7 @@ func TestCacheUnchanged(t *testing.T) {
 	// folder whose listing changed.
 	write := func(rel, content, top string) {
 		t.Helper()
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, dir, rel, content)
 		clock.settle(t, filepath.Join(dir, top))
 	}
 	for _, s := range []struct {
