@@ -494,3 +494,15 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestSkillURI(t *testing.T) {
+	for path, want := range map[string]string{
+		"acme/git-workflow": "skill://acme/git-workflow/SKILL.md",
+		"acme/a b/été":      "skill://acme/a%20b/%C3%A9t%C3%A9/SKILL.md",
+		"x/50%/q?":          "skill://x/50%25/q%3F/SKILL.md",
+	} {
+		if got := SkillURI(path); got != want {
+			t.Errorf("SkillURI(%q) = %q, want %q", path, got, want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 )
 
@@ -121,6 +122,22 @@ func (s *Skill) Name() string {
 
 // Root returns the URI of the skill's folder: its URI without "/SKILL.md".
 func (e *Entry) Root() string { return strings.TrimSuffix(e.URI, "/"+SkillFile) }
+
+// SkillURI returns the URI of the SKILL.md of the skill at skillPath (its
+// namespace and folders, slash-separated): each segment percent-encoded.
+func SkillURI(skillPath string) string {
+	return URIScheme + EscapePath(skillPath) + "/" + SkillFile
+}
+
+// EscapePath percent-encodes each segment of a slash-separated path, as
+// skill URIs write it.
+func EscapePath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
+}
 
 // Marshal returns the canonical encoding of m: compact JSON with fields in
 // struct order, map keys sorted, no HTML escaping, each skill on a line of its

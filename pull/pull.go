@@ -30,11 +30,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
 // Options configure Pull.
@@ -139,11 +140,7 @@ func (s *Source) find(ctx context.Context, name string) (*Skill, error) {
 		}
 	}
 	if uri == "" && strings.Contains(p, "/") && checkRelPath(p) == nil {
-		segs := strings.Split(p, "/")
-		for i := range segs {
-			segs[i] = url.PathEscape(segs[i])
-		}
-		uri = "skill://" + strings.Join(segs, "/") + "/SKILL.md"
+		uri = manifest.SkillURI(p)
 	}
 	if uri != "" && s.back != nil {
 		sk, err := s.back.get(ctx, uri)

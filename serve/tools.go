@@ -38,7 +38,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
-	"net/url"
 	"path"
 	"reflect"
 	"runtime"
@@ -526,7 +525,7 @@ func (d *discovery) resolve(c *catalog, arg string) (int, error) {
 	}
 	p := strings.TrimSuffix(strings.Trim(arg, "/"), "/"+manifest.SkillFile)
 	if strings.Contains(p, "/") {
-		if k, ok := c.snap.Find(manifest.URIScheme + escapePath(p) + "/" + manifest.SkillFile); ok {
+		if k, ok := c.snap.Find(manifest.SkillURI(p)); ok {
 			return k, nil
 		}
 	}
@@ -571,16 +570,6 @@ func (d *discovery) suggest(c *catalog, q string) []string {
 		out = append(out, c.docs[idocs[h.doc]].path)
 	}
 	return out
-}
-
-// escapePath percent-encodes each segment of a slash-separated path, as
-// skill URIs are written.
-func escapePath(p string) string {
-	segs := strings.Split(p, "/")
-	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
-	}
-	return strings.Join(segs, "/")
 }
 
 // checkLibrary refuses a library filter that names no served library. "" is
