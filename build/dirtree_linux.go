@@ -263,7 +263,7 @@ func (f *dirFolder) read(name string, _ fs.DirEntry, max int64) ([]byte, error) 
 		return nil, errTooLarge
 	}
 	// Room for one byte more than fstat said, to see a file that grew.
-	data := getBuf(int(min(size, max)) + 1)
+	data := getBuf(int(size) + 1)
 	for {
 		n, err := syscall.Read(fd, data[len(data):cap(data)])
 		if err == syscall.EINTR {
