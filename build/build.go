@@ -371,7 +371,7 @@ func skillURI(ns, p string) string {
 	if ns != "" {
 		p = ns + "/" + p
 	}
-	return manifest.URIScheme + escapePath(p) + "/" + manifest.SkillFile
+	return manifest.SkillURI(p)
 }
 
 func displayNS(ns string) string {

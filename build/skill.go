@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/url"
 	"os"
 	"path"
 	"slices"
@@ -157,7 +156,7 @@ func loadSkill(t tree, sd skillDir, ns, key string, noScripts bool, opt *Options
 	if ns != "" {
 		skillPath = ns + "/" + sd.path
 	}
-	root := manifest.URIScheme + escapePath(skillPath)
+	root := manifest.URIScheme + manifest.EscapePath(skillPath)
 	s := &l.skill
 	s.Library = ns
 	s.Path = skillPath
@@ -176,7 +175,7 @@ func loadSkill(t tree, sd skillDir, ns, key string, noScripts bool, opt *Options
 		c := l.facts(f, !opt.NoLint)
 		script := IsScript(f.path)
 		s.Entry.Resources = append(s.Entry.Resources, manifest.Resource{
-			URI:    root + "/" + escapePath(f.path),
+			URI:    root + "/" + manifest.EscapePath(f.path),
 			Digest: c.digest,
 			Size:   int64(len(f.data)),
 		})
@@ -436,14 +435,4 @@ func isTrue(v any) bool {
 		return strings.EqualFold(v, "true")
 	}
 	return false
-}
-
-// escapePath percent-encodes each segment of a slash-separated path for a
-// skill:// URI.
-func escapePath(p string) string {
-	segs := strings.Split(p, "/")
-	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
-	}
-	return strings.Join(segs, "/")
 }
