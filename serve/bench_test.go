@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -660,6 +661,7 @@ func BenchmarkServeStdioFirstList(b *testing.B) {
 	bundle := benchBundle(b, 1000)
 	lat := make([]time.Duration, 0, b.N)
 	var cpu time.Duration
+	var faults int64
 	b.ResetTimer()
 	for range b.N {
 		start := time.Now()
@@ -672,11 +674,15 @@ func BenchmarkServeStdioFirstList(b *testing.B) {
 		}
 		p.stop(b)
 		cpu += p.cmd.ProcessState.UserTime() + p.cmd.ProcessState.SystemTime()
+		if ru, ok := p.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			faults += ru.Minflt + ru.Majflt
+		}
 		b.StartTimer()
 	}
 	b.StopTimer()
 	reportPercentiles(b, lat, "first-list")
 	b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/run")
+	b.ReportMetric(float64(faults)/float64(b.N), "faults/run")
 	// The same binary printing its version: process start, package
 	// initialisation and kong, with no serving. What the machine charges
 	// for starting a process drifts by ±15 % here from minute to minute, so

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/alecthomas/kong"
+)
+
+// TestServeCLIParsesLikeCLI parses serve's command lines with the whole
+// tree and with ServeCLI alone, and wants the same command and flags.
+func TestServeCLIParsesLikeCLI(t *testing.T) {
+	for _, args := range [][]string{
+		{},
+		{"a.skb"},
+		{"serve", "a.skb", "b.skb"},
+		{"a.skb", "--http", "8080", "--name", "team"},
+		{"--http", ":8080", "a.skb"},
+		{"serve", "--root", "skills", "--no-watch", "--rescan-seconds", "5"},
+		{"serve", "--lib", "team=skills", "--show-disabled", "--describe-skills", "--prefix", "x"},
+		{"serve", "--config", "skills.json", "--trust", "allowed_signers", "--", "-odd.skb"},
+		{"a.skb,b.skb", "--allowed-hosts", "x.example,y.example", "--host", "0.0.0.0"},
+	} {
+		if !servesOnly(args) {
+			t.Errorf("servesOnly(%q) = false", args)
+			continue
+		}
+		var all CLI
+		want, err := newParser(&all).Parse(args)
+		if err != nil {
+			t.Fatalf("CLI: %q: %v", args, err)
+		}
+		var serve ServeCLI
+		got, err := newParser(&serve).Parse(args)
+		if err != nil {
+			t.Fatalf("ServeCLI: %q: %v", args, err)
+		}
+		if got.Command() != want.Command() {
+			t.Errorf("%q: ServeCLI runs %q, CLI %q", args, got.Command(), want.Command())
+		}
+		if !reflect.DeepEqual(serve.Serve, all.Serve) {
+			t.Errorf("%q: ServeCLI parses\n%+v\nCLI parses\n%+v", args, serve.Serve, all.Serve)
+		}
+	}
+}
+
+// TestServesOnly wants the whole tree for every other command, and for help.
+func TestServesOnly(t *testing.T) {
+	model := newParser(&CLI{}).Model
+	n := 0
+	for _, cmd := range model.Children {
+		if cmd.Type != kong.CommandNode || cmd.Name == "serve" {
+			continue
+		}
+		n++
+		if servesOnly([]string{cmd.Name, "x"}) || servesOnly([]string{"--verbose", cmd.Name}) {
+			t.Errorf("servesOnly takes command %q for serve", cmd.Name)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no commands besides serve in the model")
+	}
+	for _, args := range [][]string{{"--help"}, {"serve", "-h"}, {"a.skb", "--help"}} {
+		if servesOnly(args) {
+			t.Errorf("servesOnly(%q) = true", args)
+		}
+	}
+}
+
+// BenchmarkParse measures kong building its model and parsing a serve
+// command line, with the whole tree and with ServeCLI.
+func BenchmarkParse(b *testing.B) {
+	for _, tc := range []struct {
+		name    string
+		grammar func() any
+	}{
+		{"all", func() any { return &CLI{} }},
+		{"serve", func() any { return &ServeCLI{} }},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := newParser(tc.grammar()).Parse([]string{"serve", "a.skb", "--http", "8080"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
