@@ -249,8 +249,10 @@ func TestCapabilities(t *testing.T) {
 		if caps.Resources == nil || !caps.Resources.ListChanged || !caps.Resources.Subscribe {
 			t.Errorf("resources capability %+v, want listChanged and subscribe", caps.Resources)
 		}
-		if caps.Tools == nil || caps.Prompts == nil {
-			t.Errorf("tools %+v prompts %+v, want both declared", caps.Tools, caps.Prompts)
+		// Fixed bundles: the tools and prompt never change (they are
+		// registered on the first tools/list, which must notify no one).
+		if caps.Tools == nil || caps.Prompts == nil || caps.Tools.ListChanged || caps.Prompts.ListChanged {
+			t.Errorf("tools %+v prompts %+v, want both declared, with fixed lists", caps.Tools, caps.Prompts)
 		}
 		if init.ServerInfo.Name != DefaultName || init.ServerInfo.Title != "Example skills" || init.ServerInfo.Version != "1.2.3" {
 			t.Errorf("server info %+v", init.ServerInfo)

@@ -106,10 +106,13 @@ func New(bundles []*manifest.Bundle, opt Options) (*Server, error) {
 	if impl.Version == "" {
 		impl.Version = "dev"
 	}
+	// The tools and prompt of a server of fixed bundles never change (a
+	// live server's get_skill description may), so it says so.
+	live := opt.Refresh != nil
 	caps := &mcp.ServerCapabilities{
 		Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
-		Tools:     &mcp.ToolCapabilities{ListChanged: true},
-		Prompts:   &mcp.PromptCapabilities{ListChanged: true},
+		Tools:     &mcp.ToolCapabilities{ListChanged: live},
+		Prompts:   &mcp.PromptCapabilities{ListChanged: live},
 	}
 	caps.AddExtension(manifest.ExtensionName, map[string]any{"directoryRead": true})
 	s.mcp = mcp.NewServer(impl, &mcp.ServerOptions{
@@ -121,7 +124,6 @@ func New(bundles []*manifest.Bundle, opt Options) (*Server, error) {
 		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
 			*c = s.cacheable()
 		},
-		SchemaCache: schemas,
 	})
 	if err := registerDiscovery(s, opt, impl); err != nil { // tools.go
 		return nil, err
@@ -231,40 +233,6 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 		return nil
 	}
 	return err
-}
-
-// schemas holds the discovery tools' input schemas, inferred and resolved
-// once per process (see Warm).
-var schemas = mcp.NewSchemaCache()
-
-// Warm does, in the calling goroutine, the first-time work of a server
-// that does not depend on its bundles: it creates a server with no bundles
-// (inferring and resolving the discovery tools' input schemas into a cache
-// New shares) and answers initialize and one skills/list through an
-// in-memory session, so that the SDK's JSON codecs are built and the code
-// is paged in. In a fresh process that work is some 5 ms, most of it not
-// computation but first touches. The command runs it on the other core
-// while kong parses and the bundles open; calling it is never needed.
-func Warm() {
-	srv, err := New(nil, Options{})
-	if err != nil {
-		return
-	}
-	ctx := context.Background()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.mcp.Connect(ctx, st, nil)
-	if err != nil {
-		return
-	}
-	defer ss.Wait()
-	c := mcp.NewClient(&mcp.Implementation{Name: "warm"}, nil)
-	mcp.AddSendingCustomMethod[*ListSkillsParams, *ListSkillsResult](c, MethodListSkills)
-	cs, err := c.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		return
-	}
-	defer cs.Close()
-	_, _ = mcp.CallCustomMethod[*ListSkillsParams, *ListSkillsResult](ctx, cs, MethodListSkills, &ListSkillsParams{})
 }
 
 // logMiddleware logs every request at debug level, and failures other than

@@ -92,6 +92,17 @@ type discovery struct {
 	liveStatus   func() LiveStatus
 	signedBy     func(*manifest.Bundle) []string
 
+	// register adds the tools and the prompt to the SDK server, once. A
+	// server of fixed bundles does it on the first request about tools or
+	// prompts (see middleware), not in New: the SDK infers, resolves and
+	// re-encodes each input schema as a tool is added, 2–4 ms of a fresh
+	// process that a host waiting for its first skills/list need not wait
+	// for. Adding them then notifies no one, as the server declares its tool
+	// and prompt lists fixed. A live server registers them at once, and
+	// re-adds get_skill when its description changes (describeChanged), which
+	// notifies sessions.
+	register func()
+
 	getSkillTool *mcp.Tool               // as registered
 	outputTypes  map[string]reflect.Type // tool name → the type of its structured output
 	outputSchema func() map[string]*jsonschema.Schema
@@ -130,8 +141,13 @@ func registerDiscovery(s *Server, opt Options, impl *mcp.Implementation) error {
 	}
 	s.mcp.AddReceivingMiddleware(d.middleware)
 	s.afterSwap = append(s.afterSwap, d.describeChanged) // live.go
-	d.addTools()
-	d.addPrompt()
+	d.register = sync.OnceFunc(func() {
+		d.addTools()
+		d.addPrompt()
+	})
+	if opt.Refresh != nil {
+		d.register()
+	}
 	return nil
 }
 
@@ -1519,6 +1535,8 @@ func (d *discovery) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		switch r := req.(type) {
 		case *mcp.CompleteRequest:
 			return d.complete(r)
+		case *mcp.ListToolsRequest, *mcp.CallToolRequest, *mcp.ListPromptsRequest, *mcp.GetPromptRequest:
+			d.register()
 		}
 		res, err := next(ctx, method, req)
 		if err != nil {

@@ -913,26 +913,3 @@ func TestNoListChangedAtStart(t *testing.T) {
 	}
 }
 
-// TestWarmConcurrentWithNew runs Warm while servers are created, as the
-// command does at start (go test -race checks the shared schema cache), and
-// checks that the servers' tools are complete either way.
-func TestWarmConcurrentWithNew(t *testing.T) {
-	b := exampleBuilt(t)
-	var wg sync.WaitGroup
-	for range 3 {
-		wg.Go(Warm)
-	}
-	for range 3 {
-		cs := connectMem(t, newServer(t, Options{}, b), "2025-11-25", nil)
-		res, err := cs.ListTools(context.Background(), nil)
-		if err != nil || len(res.Tools) != 7 {
-			t.Fatalf("tools/list: %v, %v", res, err)
-		}
-		for _, tool := range res.Tools {
-			if tool.InputSchema == nil || tool.OutputSchema == nil {
-				t.Errorf("%s: input or output schema missing", tool.Name)
-			}
-		}
-	}
-	wg.Wait()
-}

@@ -15,7 +15,6 @@ import (
 	"syscall"
 
 	"github.com/alecthomas/kong"
-	"github.com/skills-mcp/skills-mcp/serve"
 )
 
 // version is the tool's version, set at link time with -ldflags "-X main.version=…".
@@ -105,11 +104,6 @@ func main() {
 }
 
 func run(args []string) int {
-	// Most runs serve (the default command), and a host waits for the first
-	// answer: prepare what serve.New needs on the other core while kong
-	// builds its model and the bundles open. Other commands pay a few ms
-	// of CPU off their path.
-	go serve.Warm()
 	args, serverArgv := splitCommand(args)
 	kctx, err := parse(args)
 	if err != nil {
