@@ -16,9 +16,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 

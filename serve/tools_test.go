@@ -912,4 +912,3 @@ func TestNoListChangedAtStart(t *testing.T) {
 		t.Errorf("got %d list_changed notifications at start", n)
 	}
 }
-
