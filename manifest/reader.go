@@ -166,6 +166,7 @@ func (b *Bundle) load(mapped []byte) error {
 	b.t = t
 	if mapped != nil {
 		b.meta = mapped[t.manifestOff : t.sigOff+t.sigLen : t.sigOff+t.sigLen]
+		prefault(mapped, t.manifestOff)
 	} else {
 		b.meta = make([]byte, t.sigOff+t.sigLen-t.manifestOff)
 		if _, err := r.ReadAt(b.meta, t.manifestOff); err != nil {
