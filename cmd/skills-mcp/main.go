@@ -105,6 +105,11 @@ func main() {
 
 func run(args []string) int {
 	args, serverArgv := splitCommand(args)
+	var early earlyBundles
+	if servesOnly(args) {
+		early = openEarly(args)
+		defer early.close()
+	}
 	kctx, err := parse(args)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "skills-mcp: error: %v\n", err)
@@ -116,6 +121,7 @@ func run(args []string) int {
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	kctx.Bind(log)
 	kctx.Bind(serverArgv)
+	kctx.Bind(early)
 	if err := kctx.Run(); err != nil {
 		code := exitFailed
 		var ee *exitError

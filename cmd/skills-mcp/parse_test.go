@@ -1,10 +1,18 @@
 package main
 
 import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/alecthomas/kong"
+	"github.com/skills-mcp/skills-mcp/build"
 )
 
 // TestServeCLIParsesLikeCLI parses serve's command lines with the whole
@@ -85,5 +93,60 @@ func BenchmarkParse(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestOpenEarly: bundle arguments are opened while kong parses, serve takes
+// them (the file may be gone by then), and the ones serve does not take are
+// closed.
+func TestOpenEarly(t *testing.T) {
+	cfg, err := build.LoadConfig("../../testdata/example/skills.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := build.Build(build.Options{Libraries: cfg.Libraries}, &buf); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, name := range []string{"a.skb", "b.skb"} {
+		if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	early := openEarly([]string{"serve", "a.skb", "--name", "x", "--trust=k.skb", "b.skb", "missing.skb", "a.skb"})
+	var keys []string
+	for p := range early {
+		keys = append(keys, p)
+	}
+	slices.Sort(keys)
+	want := []string{filepath.Join(dir, "a.skb"), filepath.Join(dir, "b.skb"), filepath.Join(dir, "missing.skb")}
+	if !slices.Equal(keys, want) {
+		t.Fatalf("opened early %q, want %q (by the path kong makes of each)", keys, want)
+	}
+	for len(early[want[0]]) == 0 { // until a.skb is open
+		time.Sleep(time.Millisecond)
+	}
+	if err := os.Remove("a.skb"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := early.open(filepath.Join(dir, "a.skb"))
+	if err != nil {
+		t.Fatalf("a.skb, opened before it was removed: %v", err)
+	}
+	defer b.Close()
+	if _, err := b.Stat("acme"); err != nil {
+		t.Errorf("early bundle: %v", err)
+	}
+	if _, err := early.open(filepath.Join(dir, "missing.skb")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing.skb: %v, want the error of opening it", err)
+	}
+	if _, err := early.open(filepath.Join(dir, "a.skb")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a.skb taken twice: %v, want it opened again (and gone)", err)
+	}
+	early.close()
+	if len(early) != 0 {
+		t.Errorf("after close, %d left", len(early))
 	}
 }
