@@ -1,13 +1,16 @@
 package serve
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -141,5 +144,49 @@ func TestStdioRefusals(t *testing.T) {
 		if err == nil || !strings.Contains(string(out), tc.want) {
 			t.Errorf("%v: %v\n%s\nwant an error mentioning %q", tc.args, err, out, tc.want)
 		}
+	}
+}
+
+// TestSignalsStopCleanly: SIGINT and SIGTERM make a serving process shut
+// down and exit 0, not die of the signal.
+func TestSignalsStopCleanly(t *testing.T) {
+	_, path := fileBundle(t, exampleFixture())
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd := exec.Command(needBinary(t), "serve", path)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			in, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.Close()
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Once initialize is answered the server is serving.
+			fmt.Fprintln(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+			if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || !strings.Contains(line, `"serverInfo"`) {
+				t.Fatalf("initialize: %q, %v\nstderr:\n%s", line, err, stderr.String())
+			}
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("after %v: %v, want exit status 0\nstderr:\n%s", sig, err, stderr.String())
+				}
+			case <-time.After(10 * time.Second):
+				cmd.Process.Kill()
+				t.Fatalf("still running 10 s after %v", sig)
+			}
+		})
 	}
 }
