@@ -934,7 +934,7 @@ func (w *watcher) addTree(t watchTarget, p string) {
 // notifications/tools/list_changed. Re-adding the registered tool is how
 // the SDK is asked to send it.
 func (d *discovery) describeChanged(old, next *Snapshot) {
-	d.register()
+	d.register() // a server of fixed bundles registers on first need
 	if d.describe && d.describeDiffers(old, next) {
 		addTool(d, d.getSkillTool, d.getSkill)
 	}

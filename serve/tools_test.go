@@ -912,3 +912,35 @@ func TestNoListChangedAtStart(t *testing.T) {
 		t.Errorf("got %d list_changed notifications at start", n)
 	}
 }
+
+// TestToolsRegisteredOnFirstNeed: a fresh server's first tools and prompts
+// requests, arriving at once from several sessions, all see every tool
+// with its schemas and the prompt (go test -race checks the registration).
+func TestToolsRegisteredOnFirstNeed(t *testing.T) {
+	s := newServer(t, Options{}, exampleBuilt(t))
+	var wg sync.WaitGroup
+	for i := range 4 {
+		cs := connectMem(t, s, "2025-11-25", nil)
+		wg.Go(func() {
+			ctx := context.Background()
+			if i%2 == 1 {
+				res, err := cs.ListPrompts(ctx, nil)
+				if err != nil || len(res.Prompts) != 1 {
+					t.Errorf("prompts/list: %v, %v", res, err)
+				}
+				return
+			}
+			res, err := cs.ListTools(ctx, nil)
+			if err != nil || len(res.Tools) != 7 {
+				t.Errorf("tools/list: %v, %v", res, err)
+				return
+			}
+			for _, tool := range res.Tools {
+				if tool.InputSchema == nil || tool.OutputSchema == nil {
+					t.Errorf("%s: input or output schema missing", tool.Name)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}

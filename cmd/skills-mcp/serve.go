@@ -125,9 +125,9 @@ type openedBundle struct {
 // openEarly starts opening, each on a goroutine of its own, the arguments
 // that name .skb files. In a fresh process kong takes some 3 ms to build its
 // model, and opening a bundle (which hashes its manifest) 1.4 ms for 1,000
-// skills; on two cores they overlap, and a host gets its first answer about
-// 0.8 ms sooner. An argument that turns out to be something else (a flag's
-// value) is closed unused.
+// skills; on two cores they overlap, and a host gets its first answer 1-2 ms
+// sooner. An argument that turns out to be something else (a flag's value)
+// is closed unused.
 func openEarly(args []string) earlyBundles {
 	early := earlyBundles{}
 	for _, a := range args {
