@@ -59,6 +59,7 @@ type Cache struct {
 	dirs     map[string]*cachedDir   // the previous build's folder listings, by absolute path
 	dirMu    sync.Mutex              // guards nextDirs (workers list folders in parallel)
 	nextDirs map[string]*cachedDir
+	probes   []probe // what Unchanged stats, made from files, dirs and archives on first use
 	archives map[string]*cachedArchive
 	used     map[string]bool // archives the build in progress opened
 	settled  time.Time       // files modified after this are not remembered
@@ -175,7 +176,7 @@ func (c *Cache) Close() error {
 		}
 		delete(c.archives, k)
 	}
-	c.files, c.dirs, c.bundle, c.inputs = map[fileKey]*cachedFile{}, map[string]*cachedDir{}, nil, nil
+	c.files, c.dirs, c.bundle, c.inputs, c.probes = map[fileKey]*cachedFile{}, map[string]*cachedDir{}, nil, nil, nil
 	return first
 }
 
@@ -210,7 +211,7 @@ func (c *Cache) commit(opt *Options, id manifest.Digest) {
 	}
 	in := inputsOf(opt)
 	c.inputs, c.lastID, c.complete = &in, id, !c.incomplete.Load()
-	c.files, c.dirs = c.next, c.nextDirs
+	c.files, c.dirs, c.probes = c.next, c.nextDirs, nil
 	for k, a := range c.archives {
 		if !c.used[k] {
 			if a.file != nil {
@@ -620,27 +621,7 @@ func (c *Cache) Unchanged(opt Options) bool {
 	if !reflect.DeepEqual(*c.inputs, inputsOf(&opt)) {
 		return false
 	}
-	type check struct {
-		path   string
-		old    fs.FileInfo // nil: must not exist
-		follow bool        // a root folder or an archive: Stat, not Lstat
-	}
-	checks := make([]check, 0, len(c.files)+len(c.dirs))
-	for p, d := range c.dirs {
-		checks = append(checks, check{p, d.info, d.root})
-	}
-	for k, f := range c.files {
-		root, ok := strings.CutPrefix(k.lib, "dir:")
-		if !ok {
-			continue // an archive member: the archive's identity stands for it
-		}
-		checks = append(checks, check{filepath.Join(root, filepath.FromSlash(k.path)), f.info, false})
-	}
-	for k, a := range c.archives {
-		if p, ok := strings.CutPrefix(k, "zip:"); ok {
-			checks = append(checks, check{p, a.info, true})
-		}
-	}
+	probes := c.probeList()
 	var changed atomic.Bool
 	var wg sync.WaitGroup
 	workers := min(runtime.GOMAXPROCS(0), 8)
@@ -648,10 +629,8 @@ func (c *Cache) Unchanged(opt Options) bool {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := w; i < len(checks) && !changed.Load(); i += workers {
-				fi, err := statDir(checks[i].path, checks[i].follow)
-				old := checks[i].old
-				if old == nil && !errors.Is(err, fs.ErrNotExist) || old != nil && (err != nil || !sameFile(old, fi)) {
+			for i := w; i < len(probes) && !changed.Load(); i += workers {
+				if !probes[i].unchanged() {
 					changed.Store(true)
 				}
 			}
@@ -659,4 +638,37 @@ func (c *Cache) Unchanged(opt Options) bool {
 	}
 	wg.Wait()
 	return !changed.Load()
+}
+
+// probe is one stat Unchanged makes: of a folder, file or archive the last
+// build looked at, with what it was then.
+type probe struct {
+	path   string
+	old    fs.FileInfo // nil: must not exist
+	follow bool        // a root folder or an archive: Stat, not Lstat
+}
+
+// probeList returns the probes of the last build, made on first use.
+func (c *Cache) probeList() []probe {
+	if c.probes != nil {
+		return c.probes
+	}
+	probes := make([]probe, 0, len(c.files)+len(c.dirs))
+	for p, d := range c.dirs {
+		probes = append(probes, probe{p, d.info, d.root})
+	}
+	for k, f := range c.files {
+		root, ok := strings.CutPrefix(k.lib, "dir:")
+		if !ok {
+			continue // an archive member: the archive's identity stands for it
+		}
+		probes = append(probes, probe{filepath.Join(root, filepath.FromSlash(k.path)), f.info, false})
+	}
+	for k, a := range c.archives {
+		if p, ok := strings.CutPrefix(k, "zip:"); ok {
+			probes = append(probes, probe{p, a.info, true})
+		}
+	}
+	c.probes = probes
+	return probes
 }
