@@ -76,6 +76,7 @@ type Server struct {
 	subsMu    sync.Mutex                  // guards subs
 	subs      map[string]struct{}         // resource URIs clients subscribed to
 	afterSwap []func(old, next *Snapshot) // run by Swap after a change, under swapMu
+	discovery *discovery                  // the discovery tools and prompt (tools.go)
 }
 
 // New returns a server for bundles, which it serves together: a skill URI
