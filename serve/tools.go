@@ -47,6 +47,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
@@ -150,25 +151,105 @@ func registerDiscovery(s *Server, opt Options, impl *mcp.Implementation) error {
 	return nil
 }
 
-// addTool registers a typed discovery tool, as mcp.AddTool does, except for
-// its output schema: resolving the output schemas (for the SDK to check each
-// result) cost 15 ms of CPU at every start of the server. The tool is
-// registered with an untyped output (the SDK still sends the result as
-// structuredContent, and still infers and resolves the input schema to
-// check arguments), and the tests check every result against the output
-// schema. tools/list (see middleware) lists both schemas from toolSchemas
-// (toolschemas.go), what jsonschema infers from In and Out encoded once and
-// for all: inferring the output schemas and encoding both in a fresh
-// process cost 7 ms of the first tools/list.
+// addTool registers a typed discovery tool with the schemas of toolSchemas
+// (toolschemas.go): what jsonschema infers from In and Out, encoded once
+// and for all. mcp.AddTool would infer, resolve and re-encode the input
+// schema as the tool is added, and tools/list encode both schemas again:
+// 10 ms of a fresh process's first tools/list, which hosts without
+// SEP-2640 ask for first. The handler checks the arguments against the
+// input schema, resolved on the tool's first call, and sends the result as
+// structuredContent and text, as mcp.AddTool's would. The output schema is
+// not checked (resolving the output schemas cost 15 ms of CPU); the tests
+// check every result against it.
 func addTool[In, Out any](d *discovery, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
 	name := strings.TrimPrefix(t.Name, d.prefix+"_")
-	mcp.AddTool(d.srv.mcp, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
-		res, out, err := h(ctx, req, in)
-		return res, out, err
-	})
 	if _, ok := d.toolTypes[name]; !ok { // get_skill is re-added by describeChanged
 		d.toolTypes[name] = [2]reflect.Type{reflect.TypeFor[In](), reflect.TypeFor[Out]()}
 	}
+	s, ok := toolSchemas[name]
+	if !ok { // TestToolSchemas fails; the SDK infers the input schema
+		mcp.AddTool(d.srv.mcp, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+			return h(ctx, req, in)
+		})
+		return
+	}
+	tt := *t
+	tt.InputSchema = json.RawMessage(s.input)
+	d.srv.mcp.AddTool(&tt, toolHandler(s.input, h))
+}
+
+// toolHandler returns the handler of a tool with the input schema given as
+// JSON: it checks the arguments against the schema and applies its
+// defaults, decodes them into In, calls h, and sends Out as structured
+// content and as its text. A handler's error is the tool's error result,
+// unless it is a JSON-RPC error.
+func toolHandler[In, Out any](schema string, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandler {
+	resolve := sync.OnceValues(func() (*jsonschema.Resolved, error) {
+		var s jsonschema.Schema
+		if err := json.Unmarshal([]byte(schema), &s); err != nil {
+			return nil, err
+		}
+		return s.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+	})
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		rs, err := resolve()
+		if err != nil {
+			return nil, fmt.Errorf("input schema: %w", err) // toolschemas.go is broken
+		}
+		var in In
+		if err := decodeArguments(req.Params.Arguments, rs, &in); err != nil {
+			return errorResult(err), nil
+		}
+		res, out, err := h(ctx, req, in)
+		if err != nil {
+			if werr, ok := err.(*jsonrpc.Error); ok {
+				return nil, werr
+			}
+			return errorResult(err), nil
+		}
+		if res == nil {
+			res = &mcp.CallToolResult{}
+		}
+		data, err := json.Marshal(out)
+		if err != nil {
+			return nil, fmt.Errorf("marshaling output: %w", err)
+		}
+		res.StructuredContent = json.RawMessage(data)
+		if res.Content == nil {
+			res.Content = []mcp.Content{&mcp.TextContent{Text: string(data)}}
+		}
+		return res, nil
+	}
+}
+
+// decodeArguments checks a tool call's arguments against rs, with its
+// defaults applied, and decodes them into in.
+func decodeArguments(args json.RawMessage, rs *jsonschema.Resolved, in any) error {
+	m := map[string]any{}
+	if len(args) > 0 {
+		if err := json.Unmarshal(args, &m); err != nil {
+			return fmt.Errorf("validating \"arguments\": unmarshaling arguments: %w", err)
+		}
+	}
+	var v any = m
+	if err := rs.ApplyDefaults(&v); err != nil {
+		return fmt.Errorf("validating \"arguments\": applying schema defaults:\n%w", err)
+	}
+	if err := rs.Validate(&v); err != nil {
+		return fmt.Errorf("validating \"arguments\": %w", err)
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, in)
+}
+
+// errorResult is a tool result for err: the error's text, flagged.
+func errorResult(err error) *mcp.CallToolResult {
+	var res mcp.CallToolResult
+	res.SetError(err)
+	return &res
 }
 
 // inferOutputSchema infers the output schema of the tool name (without the
