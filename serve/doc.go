@@ -9,7 +9,9 @@
 //
 //   - capabilities: extensions["io.modelcontextprotocol/skills"] =
 //     {"directoryRead": true}, resources {listChanged, subscribe}, tools and
-//     prompts.
+//     prompts (listChanged only for a live server: the discovery tools and
+//     prompt of fixed bundles never change, and are registered on the first
+//     request about tools or prompts).
 //   - skills/list {cursor?} → {resultType, skills, nextCursor?, ttlMs,
 //     cacheScope}; skills/get {uri} → {resultType, skill, ttlMs, cacheScope};
 //     resources/directory/read {uri, cursor?} → {resultType, resources,
