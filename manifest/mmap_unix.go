@@ -38,7 +38,9 @@ func (m *mapping) Close() error { return syscall.Munmap(m.data) }
 // across processes. Never modify a served bundle in place: write a new file
 // and rename it over the old one (see the package documentation).
 func OpenFile(path string) (*Bundle, error) {
-	f, err := os.Open(path)
+	// O_NONBLOCK: a FIFO in place of the bundle is refused below, not
+	// waited on for a writer. It changes nothing for a regular file.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, fmt.Errorf("open bundle: %w", err)
 	}
