@@ -287,3 +287,21 @@ func TestDiscoverClosesFolders(t *testing.T) {
 		t.Fatalf("%d descriptors open after 10 builds, %d before", after, before)
 	}
 }
+
+// TestDiscoveryUnreadableFolder: a folder discovery cannot list (here gone
+// after its parent was listed) gives a warning naming it and the rule.
+func TestDiscoveryUnreadableFolder(t *testing.T) {
+	_, tr, _, _ := dirFixture(t)
+	root, err := tr.open(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.close()
+	var out found
+	if l := (&discovery{depth: 4}).walkSub(root, "gone", "gone", "lib/gone", 1, &out); l != nil {
+		t.Fatalf("walkSub of a missing folder = %+v", l)
+	}
+	if len(out.warns) != 1 || !strings.HasPrefix(out.warns[0], "lib/gone: cannot read folder: ") || !strings.HasSuffix(out.warns[0], "(rule unreadable)") {
+		t.Errorf("warnings %q, want one naming lib/gone and rule unreadable", out.warns)
+	}
+}

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"fmt"
 	"io/fs"
 	"path"
 	"runtime"
@@ -221,13 +222,13 @@ func (d *discovery) enter(e fs.DirEntry, dir, rel string, level int) (string, bo
 func (d *discovery) walkSub(f folder, name, dir, rel string, level int, out *found) *listing {
 	sub, err := f.sub(name)
 	if err != nil {
-		out.warns = append(out.warns, rel+": cannot read folder: "+err.Error())
+		out.warns = append(out.warns, unreadableFolder(rel, err))
 		return nil
 	}
 	defer sub.close()
 	ents, err := sub.list()
 	if err != nil {
-		out.warns = append(out.warns, rel+": cannot read folder: "+err.Error())
+		out.warns = append(out.warns, unreadableFolder(rel, err))
 		return nil
 	}
 	l := &listing{ents: ents}
@@ -253,6 +254,12 @@ func (d *discovery) walkSub(f folder, name, dir, rel string, level int, out *fou
 		}
 	}
 	return l
+}
+
+// unreadableFolder is the warning for a folder discovery cannot open or
+// list: the skills below it, if any, are not found.
+func unreadableFolder(rel string, err error) string {
+	return fmt.Sprintf("%s: cannot read folder: %v (rule %s)", rel, err, RuleUnreadable)
 }
 
 func hasSkillFile(ents []fs.DirEntry) bool {
