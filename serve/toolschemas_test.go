@@ -8,6 +8,7 @@ import (
 	"go/format"
 	"maps"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -71,4 +72,52 @@ func TestToolSchemas(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Error("toolschemas.go is stale: run go test ./serve -run TestToolSchemas -update")
 	}
+}
+
+// FuzzDecodeArguments feeds arbitrary tool arguments to every discovery
+// tool's argument check: no panic, and arguments it accepts decode into a
+// value that, encoded again, the input schema accepts too.
+func FuzzDecodeArguments(f *testing.F) {
+	for _, s := range []string{`{"query":"pdf"}`, `{"query":"x","limit":5,"library":"acme"}`, `{"skill":"acme/pdf-processing","path":"templates/"}`,
+		`{}`, ``, `null`, `[]`, `"s"`, `{"query":5}`, `{"limit":1.5}`, `{"limit":1e400}`, `{"extra":1}`, `{"Query":"x"}`, `{"query":"x","query":"y"}`,
+		"{\"query\":\"\xff\"}", `{"include_warnings":true,"refresh":"no"}`} {
+		f.Add(s)
+	}
+	names := slices.Sorted(maps.Keys(toolSchemas))
+	resolved := make([]*jsonschema.Resolved, len(names))
+	s := newServer(f, Options{}, exampleBuilt(f))
+	cs := connectMem(f, s, "2025-11-25", nil)
+	if _, err := cs.ListTools(f.Context(), nil); err != nil { // registers the tools, recording their types
+		f.Fatal(err)
+	}
+	for i, name := range names {
+		var schema jsonschema.Schema
+		if err := json.Unmarshal([]byte(toolSchemas[name].input), &schema); err != nil {
+			f.Fatal(err)
+		}
+		rs, err := schema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+		if err != nil {
+			f.Fatal(err)
+		}
+		resolved[i] = rs
+	}
+	f.Fuzz(func(t *testing.T, args string) {
+		for i, name := range names {
+			in := reflect.New(s.discovery.toolTypes[name][0])
+			if err := decodeArguments(json.RawMessage(args), resolved[i], in.Interface()); err != nil {
+				continue
+			}
+			data, err := json.Marshal(in.Interface())
+			if err != nil {
+				t.Fatalf("%s(%s): decoded %v, which does not encode: %v", name, args, in, err)
+			}
+			var again any
+			if err := json.Unmarshal(data, &again); err != nil {
+				t.Fatal(err)
+			}
+			if err := resolved[i].Validate(&again); err != nil {
+				t.Errorf("%s(%s) accepted, but its decoding %s is refused: %v", name, args, data, err)
+			}
+		}
+	})
 }
