@@ -298,9 +298,6 @@ func (b *Bundle) ID() Digest { return b.t.manifestDigest }
 // Size returns the size of the bundle in bytes.
 func (b *Bundle) Size() int64 { return b.size }
 
-// ManifestSize returns the length of the manifest in bytes.
-func (b *Bundle) ManifestSize() int { return len(b.man) }
-
 // ManifestBytes returns the exact manifest bytes: what signatures cover. The
 // caller must not modify them. For a mapped bundle they are a copy, hashed
 // again, so they always match the bundle id.

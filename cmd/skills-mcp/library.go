@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"log/slog"
 	"os"
@@ -12,7 +10,6 @@ import (
 	"time"
 
 	"github.com/skills-mcp/skills-mcp/build"
-	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
 // LibraryFlags are the flags and variables that name skill libraries and the
@@ -91,21 +88,6 @@ func (f *LibraryFlags) Options(log *slog.Logger) (build.Options, error) {
 		Logf:  func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) },
 	}
 	return opt, nil
-}
-
-// BuildBundle builds the named libraries into a bundle held in memory.
-func (f *LibraryFlags) BuildBundle(ctx context.Context, log *slog.Logger) (*manifest.Bundle, error) {
-	opt, err := f.Options(log)
-	if err != nil {
-		return nil, err
-	}
-	opt.Context = ctx
-	opt.Warn = func(s string) { log.Warn(s) }
-	var buf bytes.Buffer
-	if _, err := build.Build(opt, &buf); err != nil {
-		return nil, err
-	}
-	return manifest.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 }
 
 func isHTTP(s string) bool {
