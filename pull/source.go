@@ -130,20 +130,35 @@ func OpenBundle(path string, trusted []manifest.TrustedKey) (*Source, error) {
 
 func fromBundle(b *manifest.Bundle, name string, trusted []manifest.TrustedKey) (*Source, error) {
 	src := &Source{Name: name, Kind: "bundle", ID: b.ID().String()}
-	msg, err := b.ManifestBytes()
-	if err != nil {
-		return nil, err
-	}
-	if err := src.verifyTrust(msg, b.Signatures(), trusted); err != nil {
-		return nil, err
-	}
-	m, err := b.Manifest()
+	m, err := src.bundleManifest(b, trusted)
 	if err != nil {
 		return nil, err
 	}
 	src.addManifest(m)
 	src.back = bundleBackend{b}
 	return src, nil
+}
+
+// bundleManifest returns b's manifest. With trusted keys it is parsed from
+// the very bytes whose signature was checked (for a mapped bundle, a copy
+// hashed again), not read from the map a second time; without, there is
+// nothing to check and no copy is made.
+func (s *Source) bundleManifest(b *manifest.Bundle, trusted []manifest.TrustedKey) (*manifest.Manifest, error) {
+	if trusted == nil {
+		return b.Manifest()
+	}
+	msg, err := b.ManifestBytes()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.verifyTrust(msg, b.Signatures(), trusted); err != nil {
+		return nil, err
+	}
+	m, err := manifest.Parse(msg)
+	if err != nil {
+		return nil, fmt.Errorf("bundle %s: %w: %w", s.Name, err, manifest.ErrCorrupt)
+	}
+	return m, nil
 }
 
 type bundleBackend struct{ b *manifest.Bundle }
