@@ -354,7 +354,9 @@ func (l *loaded) read(f folder, p, name string, d fs.DirEntry, max int64) ([]byt
 		return nil, nil, nil, err
 	}
 	if fi.Size() > max {
-		c.incomplete.Store(true)
+		// Its skill is withheld, and stays withheld while the file keeps
+		// its identity: remember that, so Unchanged can say so.
+		l.remember(p, fi)
 		return nil, nil, nil, errTooLarge
 	}
 	if e := c.files[fileKey{l.key, p}]; e != nil && c.bundle != nil && sameFile(e.info, fi) {
@@ -363,16 +365,26 @@ func (l *loaded) read(f folder, p, name string, d fs.DirEntry, max int64) ([]byt
 			return data, e, fi, nil
 		}
 	}
-	data, err := f.read(name, d, max)
-	switch {
-	case err != nil || !l.settled(fi):
+	// The listing just taken stands for d: one lstat per file, not two.
+	data, err := f.read(name, fs.FileInfoToDirEntry(fi), max)
+	if err != nil {
 		c.incomplete.Store(true)
-	default:
-		// The file's identity, for Unchanged, even if its skill is
-		// withheld; facts replaces it with everything else it learns.
-		l.seen = append(l.seen, seenFile{fileKey{l.key, p}, &cachedFile{info: fi, size: fi.Size()}})
+	} else {
+		l.remember(p, fi)
 	}
 	return data, nil, fi, err
+}
+
+// remember records the identity of the file at p for the next build and for
+// Unchanged, even if its skill is withheld; facts replaces it with
+// everything else it learns. A file too new to be sure of is not
+// remembered, and the build is incomplete.
+func (l *loaded) remember(p string, fi fs.FileInfo) {
+	if !l.settled(fi) {
+		l.cache.incomplete.Store(true)
+		return
+	}
+	l.seen = append(l.seen, seenFile{fileKey{l.key, p}, &cachedFile{info: fi, size: fi.Size()}})
 }
 
 // settled reports whether a file is old enough to be remembered (see
@@ -428,7 +440,11 @@ func (l *loaded) frontmatter(f *srcFile) (*Frontmatter, error) {
 	}
 	fm, err := ParseFrontmatter(f.data)
 	if err == nil && l.cache != nil {
-		f.fm = fm
+		// Kept without its Body, which shares the file's bytes: the cache
+		// must not hold a second copy of every SKILL.md.
+		kept := *fm
+		kept.Body = nil
+		f.fm = &kept
 	}
 	return fm, err
 }
@@ -480,21 +496,6 @@ func statDir(p string, root bool) (fs.FileInfo, error) {
 		return os.Stat(p)
 	}
 	return os.Lstat(p)
-}
-
-// Stat implements fs.StatFS: a folder is stat'ed in place (once a build);
-// anything else goes through the os.Root view.
-func (d *dirFS) Stat(name string) (fs.FileInfo, error) {
-	if fs.ValidPath(name) {
-		p := d.path(name)
-		if cd := d.c.listed(p); cd != nil && cd.info != nil {
-			return cd.info, nil
-		}
-		if fi, err := statDir(p, name == "."); err == nil && fi.IsDir() {
-			return fi, nil
-		}
-	}
-	return fs.Stat(d.FS, name)
 }
 
 // ReadDir implements fs.ReadDirFS.

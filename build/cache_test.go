@@ -528,3 +528,26 @@ func TestCacheUnchanged(t *testing.T) {
 func skillText(name string) string {
 	return "---\nname: " + name + "\ndescription: A skill.\n---\nBody.\n"
 }
+
+// TestCacheUnchangedWithOversizedFile: a skill withheld for a file over
+// MaxFileBytes does not stop Unchanged from saying true once the tree has
+// settled (it once forced a full rebuild at every rescan), and a change to
+// that file is still seen.
+func TestCacheUnchangedWithOversizedFile(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "big/SKILL.md", skillText("big"))
+	writeFile(t, dir, "big/data.txt", strings.Repeat("x", 2000))
+	writeFile(t, dir, "small/SKILL.md", skillText("small"))
+	clock := newSettled()
+	clock.settle(t, dir)
+	in := newIncremental(t, Options{Libraries: []Library{{Root: dir}}, MaxFileBytes: 1000})
+	in.same(t, "first build")
+	if !in.cache.Unchanged(in.opt) {
+		t.Fatal("Unchanged is false after a build of a settled tree with an oversized file")
+	}
+	writeFile(t, dir, "big/data.txt", strings.Repeat("y", 2001))
+	clock.settle(t, dir)
+	if in.cache.Unchanged(in.opt) {
+		t.Error("Unchanged is true after the oversized file changed")
+	}
+}

@@ -77,9 +77,9 @@ type loaded struct {
 }
 
 // release gives back the buffers the skill's files were read into. Only a
-// build without a cache releases them: with one, a parsed SKILL.md is kept
-// for the next build, and its Body shares the file's bytes. Nothing may
-// use the skill's blobs after.
+// build without a cache has any: with one, a file's bytes are the previous
+// bundle's (a cache hit) or read afresh through os.Root. Nothing may use
+// the skill's blobs after.
 func (l *loaded) release() {
 	for _, b := range l.readBufs {
 		putBuf(b)
