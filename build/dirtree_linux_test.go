@@ -3,6 +3,7 @@ package build
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -303,5 +304,24 @@ func TestDiscoveryUnreadableFolder(t *testing.T) {
 	}
 	if len(out.warns) != 1 || !strings.HasPrefix(out.warns[0], "lib/gone: cannot read folder: ") || !strings.HasSuffix(out.warns[0], "(rule unreadable)") {
 		t.Errorf("warnings %q, want one naming lib/gone and rule unreadable", out.warns)
+	}
+}
+
+// TestReadProblemRules: a file that cannot be read is filed under the rule
+// it breaks, which its message does not repeat.
+func TestReadProblemRules(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		rule string
+	}{
+		{errTooLarge, RuleFileTooLarge},
+		{fmt.Errorf("read x: %w", errSwapped), RuleSymlink},
+		{errNotRegular, RuleIrregularFile},
+		{os.ErrPermission, RuleUnreadable},
+	} {
+		rule, msg := readProblem(c.err, 10)
+		if rule != c.rule || strings.Contains(msg, "(rule") {
+			t.Errorf("readProblem(%v) = %s, %q; want rule %s and a message without one", c.err, rule, msg, c.rule)
+		}
 	}
 }

@@ -287,11 +287,8 @@ func (c *collector) walk(f folder, list *listing, dir, rel string) bool {
 		}
 		data, hit, info, err := l.read(f, p, name, d, c.max)
 		if err != nil {
-			if errors.Is(err, errTooLarge) {
-				l.problem(r, RuleFileTooLarge, "larger than SKILLS_MAX_FILE_BYTES (%d bytes)", c.max)
-			} else {
-				l.problem(r, RuleUnreadable, "%v", err)
-			}
+			rule, msg := readProblem(err, c.max)
+			l.problem(r, rule, "%s", msg)
 			continue
 		}
 		if l.cache == nil {
@@ -315,6 +312,21 @@ var (
 	// errSwapped: the entry is no longer the file its folder listed.
 	errSwapped = errors.New("file changed while reading (rule " + RuleSymlink + ")")
 )
+
+// readProblem is the rule and message for a file that could not be read.
+// A file swapped between listing and reading, for a symlink say, breaks
+// the symlink rule; for a FIFO or device, the irregular-file rule.
+func readProblem(err error, max int64) (rule, msg string) {
+	switch {
+	case errors.Is(err, errTooLarge):
+		return RuleFileTooLarge, fmt.Sprintf("larger than SKILLS_MAX_FILE_BYTES (%d bytes)", max)
+	case errors.Is(err, errSwapped):
+		return RuleSymlink, "file changed while reading"
+	case errors.Is(err, errNotRegular):
+		return RuleIrregularFile, errNotRegular.Error()
+	}
+	return RuleUnreadable, err.Error()
+}
 
 // readFile reads one regular file, at most max bytes. In a real folder it
 // checks, after opening, that the file is still the one the folder listed,
