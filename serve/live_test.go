@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -966,16 +967,25 @@ func TestLiveSettledRescan(t *testing.T) {
 		}
 	}
 	settle(time.Now().Add(-time.Hour))
-	l := startLive(t, LiveOptions{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: dir}}}})
+	// A build that finds the same bundle swaps nothing either, so whether
+	// one ran shows only in the log: it logs "library built" or "library
+	// unchanged", the Unchanged shortcut nothing.
+	var logged builds
+	l := startLive(t, LiveOptions{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: dir}}},
+		Server: Options{Logger: slog.New(&logged)}})
 	cs := connectMem(t, l.Server(), "", nil)
 	const alpha, notes = "skill://alpha/SKILL.md", "skill://alpha/notes.txt"
 	before := digestOf(t, cs, alpha, notes)
 	snap := l.Server().Snapshot()
+	n := logged.count()
 	if err := l.Refresh(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if l.Server().Snapshot() != snap {
 		t.Error("a rescan of an unchanged tree swapped the catalog")
+	}
+	if logged.count() != n {
+		t.Error("a rescan of an unchanged tree built the library")
 	}
 	f, err := os.OpenFile(filepath.Join(dir, "alpha/notes.txt"), os.O_WRONLY, 0)
 	if err != nil {
@@ -995,4 +1005,19 @@ func TestLiveSettledRescan(t *testing.T) {
 	if after := digestOf(t, cs, alpha, notes); after == before || after == "" {
 		t.Errorf("an edit in place was missed: digest %s, before %s", after, before)
 	}
+}
+
+// builds is a slog.Handler that counts the records of library builds.
+type builds struct{ n atomic.Int32 }
+
+func (b *builds) Enabled(context.Context, slog.Level) bool { return true }
+func (b *builds) WithAttrs([]slog.Attr) slog.Handler       { return b }
+func (b *builds) WithGroup(string) slog.Handler            { return b }
+func (b *builds) count() int32                             { return b.n.Load() }
+
+func (b *builds) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == "library built" || r.Message == "library unchanged" {
+		b.n.Add(1)
+	}
+	return nil
 }
