@@ -369,8 +369,8 @@ func startListening(b *testing.B, cmd *exec.Cmd) *httpServer {
 	return nil
 }
 
-// sdkFloorEnv makes this test binary, run with -test.run '^TestSDKFloorServer$',
-// serve one tiny resource over streamable HTTP with the SDK alone.
+// sdkFloorEnv makes this test binary (TestMain) serve one tiny resource over
+// streamable HTTP with the SDK alone.
 const sdkFloorEnv = "SKILLS_MCP_SDK_FLOOR_SERVER"
 
 // sdkFloorURI is the one resource the SDK floor server serves.
@@ -704,8 +704,7 @@ func BenchmarkServeStdioFirstList(b *testing.B) {
 			}
 			ver = append(ver, time.Since(start))
 		}
-		slices.Sort(ver)
-		b.ReportMetric(float64(ver[len(ver)/2])/1e6, "p50-ms")
+		reportPercentiles(b, ver, "version")
 	})
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -17,7 +16,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/skills-mcp/skills-mcp/build"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -213,20 +211,14 @@ func TestTypeScriptClient(t *testing.T) {
 	t.Run("stdio", func(t *testing.T) { run(t, "--stdio", "--", needBinary(t), "serve", path) })
 }
 
-// testdataBundle builds the example library in testdata/example into a
-// bundle file with the build package, and opens it memory-mapped.
+// testdataBundle writes the example library in testdata/example, built
+// with the build package (exampleBuilt), to a bundle file, and opens it
+// memory-mapped.
 func testdataBundle(t testing.TB) (*manifest.Bundle, string) {
 	t.Helper()
-	c, err := build.LoadConfig("../testdata/example/skills.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	exampleBuilt(t)
 	path := filepath.Join(t.TempDir(), "example.skb")
-	err = manifest.WriteFileAtomic(path, 0o644, func(w io.Writer) error {
-		_, err := build.Build(build.Options{Libraries: c.Libraries}, w)
-		return err
-	})
-	if err != nil {
+	if err := os.WriteFile(path, exampleBytes, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	b, err := manifest.OpenFile(path)

@@ -932,10 +932,11 @@ func (w *watcher) addTree(t watchTarget, p string) {
 // changed get_skill's description, which with --describe-skills lists the
 // skills; tool descriptions change in no other way, so no other swap sends
 // notifications/tools/list_changed. Re-adding the registered tool is how
-// the SDK is asked to send it.
+// the SDK is asked to send it. Only a live server declares that its tools
+// change (a server of fixed bundles swapped through Swap sends nothing, and
+// its tools/list computes the description anyway).
 func (d *discovery) describeChanged(old, next *Snapshot) {
-	d.register() // a server of fixed bundles registers on first need
-	if d.describe && d.describeDiffers(old, next) {
+	if d.describe && d.refresh != nil && d.describeDiffers(old, next) {
 		addTool(d, d.getSkillTool, d.getSkill)
 	}
 }

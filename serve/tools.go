@@ -159,22 +159,21 @@ func registerDiscovery(s *Server, opt Options, impl *mcp.Implementation) error {
 // input schema, resolved on the tool's first call, and sends the result as
 // structuredContent and text, as mcp.AddTool's would. The output schema is
 // not checked (resolving the output schemas cost 15 ms of CPU); the tests
-// check every result against it.
+// check every result against it. A tool missing from toolschemas.go
+// (TestToolSchemas fails) is added with mcp.AddTool.
 func addTool[In, Out any](d *discovery, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
 	name := strings.TrimPrefix(t.Name, d.prefix+"_")
 	if _, ok := d.toolTypes[name]; !ok { // get_skill is re-added by describeChanged
 		d.toolTypes[name] = [2]reflect.Type{reflect.TypeFor[In](), reflect.TypeFor[Out]()}
 	}
 	s, ok := toolSchemas[name]
-	if !ok { // TestToolSchemas fails; the SDK infers the input schema
-		mcp.AddTool(d.srv.mcp, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
-			return h(ctx, req, in)
-		})
+	if !ok { // TestToolSchemas fails; the SDK infers both schemas
+		mcp.AddTool(d.srv.mcp, t, h)
 		return
 	}
 	tt := *t
 	tt.InputSchema = json.RawMessage(s.input)
-	d.srv.mcp.AddTool(&tt, toolHandler(s.input, h))
+	d.srv.mcp.AddTool(&tt, toolHandler(t.Name, s.input, h))
 }
 
 // toolHandler returns the handler of a tool with the input schema given as
@@ -182,7 +181,7 @@ func addTool[In, Out any](d *discovery, t *mcp.Tool, h mcp.ToolHandlerFor[In, Ou
 // defaults, decodes them into In, calls h, and sends Out as structured
 // content and as its text. A handler's error is the tool's error result,
 // unless it is a JSON-RPC error.
-func toolHandler[In, Out any](schema string, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandler {
+func toolHandler[In, Out any](name, schema string, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandler {
 	resolve := sync.OnceValues(func() (*jsonschema.Resolved, error) {
 		var s jsonschema.Schema
 		if err := json.Unmarshal([]byte(schema), &s); err != nil {
@@ -193,7 +192,7 @@ func toolHandler[In, Out any](schema string, h mcp.ToolHandlerFor[In, Out]) mcp.
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		rs, err := resolve()
 		if err != nil {
-			return nil, fmt.Errorf("input schema: %w", err) // toolschemas.go is broken
+			return nil, fmt.Errorf("tool %s: input schema in toolschemas.go: %w", name, err)
 		}
 		var in In
 		if err := decodeArguments(req.Params.Arguments, rs, &in); err != nil {
@@ -249,16 +248,6 @@ func errorResult(err error) *mcp.CallToolResult {
 	var res mcp.CallToolResult
 	res.SetError(err)
 	return &res
-}
-
-// inferOutputSchema infers the output schema of the tool name (without the
-// prefix) from its type, as the SDK would.
-func (d *discovery) inferOutputSchema(name string) *jsonschema.Schema {
-	s, err := jsonschema.ForType(d.toolTypes[name][1], &jsonschema.ForOptions{})
-	if err != nil {
-		panic(fmt.Sprintf("serve: output schema of tool %s: %v", name, err)) // a bug in an output type
-	}
-	return s
 }
 
 // toolSchema is a tool's input and output JSON schema.
@@ -1651,10 +1640,8 @@ func (d *discovery) completeTools(tools []*mcp.Tool) []*mcp.Tool {
 			continue // a tool added through MCP
 		}
 		c := *t
-		if s, ok := toolSchemas[name]; ok {
-			c.InputSchema, c.OutputSchema = json.RawMessage(s.input), json.RawMessage(s.output)
-		} else { // TestToolSchemas fails
-			c.OutputSchema = d.inferOutputSchema(name)
+		if s, ok := toolSchemas[name]; ok { // else the SDK inferred it (TestToolSchemas fails)
+			c.OutputSchema = json.RawMessage(s.output)
 		}
 		if d.describe && name == "get_skill" {
 			c.Description = getSkillDescription(d.prefix) + d.current().availableSkills(d.prefix)

@@ -894,8 +894,9 @@ func TestStdioDiscoveryFlags(t *testing.T) {
 
 // TestNoListChangedAtStart checks that a client connecting right after the
 // server starts is not told that the tools or prompts changed: they are
-// registered before the server serves (they were once registered in the
-// background, and every new session got four list_changed notifications).
+// registered on its first tools/list, and a server of fixed bundles declares
+// its lists fixed (they were once registered in the background, and every
+// new session got four list_changed notifications).
 func TestNoListChangedAtStart(t *testing.T) {
 	var changes atomic.Int32
 	opts := &mcp.ClientOptions{
