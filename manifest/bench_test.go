@@ -35,7 +35,9 @@ func synthetic(tb testing.TB, n int) []byte {
 	return buf.Bytes()
 }
 
+// writeTemp writes bundle bytes to a file in a fresh folder.
 func writeTemp(tb testing.TB, data []byte) string {
+	tb.Helper()
 	p := filepath.Join(tb.TempDir(), "b.skb")
 	if err := os.WriteFile(p, data, 0o644); err != nil {
 		tb.Fatal(err)

@@ -197,11 +197,7 @@ func TestMarshalParseCanonical(t *testing.T) {
 
 func TestOpenFileFS(t *testing.T) {
 	data, _ := testBundle(t)
-	path := filepath.Join(t.TempDir(), "x.skb")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	b, err := OpenFile(path)
+	b, err := OpenFile(writeTemp(t, data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,10 +252,7 @@ func TestOverwrittenWhileMapped(t *testing.T) {
 // test where bundles are not mapped. The bundle is closed when the test ends.
 func openMapped(t *testing.T, data []byte) (*Bundle, string) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "x.skb")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writeTemp(t, data)
 	b, err := OpenFile(path)
 	if err != nil {
 		t.Fatal(err)
