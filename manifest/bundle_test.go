@@ -226,7 +226,9 @@ func TestTruncatedWhileMapped(t *testing.T) {
 	if err == nil {
 		t.Fatal("read of a truncated mapped bundle succeeded")
 	}
-	t.Log(err)
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), path) {
+		t.Errorf("read of a truncated mapped bundle: %v, want ErrCorrupt naming the file", err)
+	}
 	checkChanged(t, b, m)
 }
 

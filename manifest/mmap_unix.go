@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"syscall"
 )
 
@@ -18,13 +17,9 @@ func (m *mapping) ReadAt(p []byte, off int64) (n int, err error) {
 	if off < 0 || off > int64(len(m.data)) {
 		return 0, fmt.Errorf("read at %d: offset out of range", off)
 	}
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			n, err = 0, fmt.Errorf("read at %d: mapped file changed under the server (truncated or overwritten in place): %v", off, r)
-		}
-	}()
-	n = copy(p, m.data[off:])
+	if r := catchFault(func() { n = copy(p, m.data[off:]) }); r != nil {
+		return 0, fmt.Errorf("read at %d: %s: %v: %w", off, mappedChanged, r, ErrCorrupt)
+	}
 	if n < len(p) {
 		err = io.EOF
 	}

@@ -61,17 +61,27 @@ type Bundle struct {
 // checked) becomes an error instead of a crash. f must only read the bundle,
 // and must not let a slice of a mapped b.meta escape (see own).
 func (b *Bundle) access(f func() error) (err error) {
-	if b.mapped {
-		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		defer func() {
-			if r := recover(); r != nil {
-				fault := fmt.Errorf("bundle %s: the mapped file changed while in use (truncated or overwritten in place: replace a bundle by renaming a new file over it): %v: %w", b.name, r, ErrCorrupt)
-				b.fault.CompareAndSwap(nil, &fault)
-				err = fault
-			}
-		}()
+	if !b.mapped {
+		return f()
 	}
-	return f()
+	if r := catchFault(func() { err = f() }); r != nil {
+		fault := fmt.Errorf("bundle %s: %s: %v: %w", b.name, mappedChanged, r, ErrCorrupt)
+		b.fault.CompareAndSwap(nil, &fault)
+		return fault
+	}
+	return err
+}
+
+// mappedChanged is what a fault in a mapped bundle means.
+const mappedChanged = "the mapped file changed while in use (truncated or overwritten in place: replace a bundle by renaming a new file over it)"
+
+// catchFault runs f with memory faults turned into panics, and returns what
+// it recovered, or nil when f returned.
+func catchFault(f func()) (r any) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() { r = recover() }()
+	f()
+	return nil
 }
 
 // Fault returns the error of the first access that found the mapped file
