@@ -35,24 +35,15 @@ type LibraryFlags struct {
 // Given reports whether any library was named.
 func (f *LibraryFlags) Given() bool { return f.Root != "" || len(f.Lib) > 0 || f.Config != "" }
 
-// Options turns the flags into build options.
+// Options turns the flags into build options: the policy, the libraries of
+// --root and --lib, and the libraries and policy of --config.
 func (f *LibraryFlags) Options(log *slog.Logger) (build.Options, error) {
-	opt := build.Options{
-		Depth: f.Depth, Exclude: f.Exclude, NoScripts: f.NoScripts, NoLint: !f.Lint, MaxFileBytes: f.MaxFileBytes,
+	opt, err := f.policy(log)
+	if err != nil {
+		return opt, err
 	}
-	if f.Root != "" {
-		lib := build.Library{Root: f.Root}
-		if isHTTP(f.Root) {
-			lib = build.Library{URL: f.Root}
-		}
-		opt.Libraries = append(opt.Libraries, lib)
-	}
-	for _, s := range f.Lib {
-		lib, err := build.ParseLib(strings.TrimSpace(s))
-		if err != nil {
-			return opt, err
-		}
-		opt.Libraries = append(opt.Libraries, lib)
+	if opt.Libraries, err = f.named(); err != nil {
+		return opt, err
 	}
 	if f.Config != "" {
 		c, err := build.LoadConfig(f.Config)
@@ -65,8 +56,34 @@ func (f *LibraryFlags) Options(log *slog.Logger) (build.Options, error) {
 			opt.NoLint = true
 		}
 	}
-	if err := build.CheckLibraries(opt.Libraries); err != nil {
-		return opt, err
+	return opt, build.CheckLibraries(opt.Libraries)
+}
+
+// named returns the libraries of --root and --lib, unchecked.
+func (f *LibraryFlags) named() ([]build.Library, error) {
+	var libs []build.Library
+	if f.Root != "" {
+		lib := build.Library{Root: f.Root}
+		if isHTTP(f.Root) {
+			lib = build.Library{URL: f.Root}
+		}
+		libs = append(libs, lib)
+	}
+	for _, s := range f.Lib {
+		lib, err := build.ParseLib(strings.TrimSpace(s))
+		if err != nil {
+			return nil, err
+		}
+		libs = append(libs, lib)
+	}
+	return libs, nil
+}
+
+// policy returns the build options the flags set, without libraries and
+// without --config's settings.
+func (f *LibraryFlags) policy(log *slog.Logger) (build.Options, error) {
+	opt := build.Options{
+		Depth: f.Depth, Exclude: f.Exclude, NoScripts: f.NoScripts, NoLint: !f.Lint, MaxFileBytes: f.MaxFileBytes,
 	}
 	if sde := os.Getenv("SOURCE_DATE_EPOCH"); sde != "" {
 		sec, err := strconv.ParseInt(sde, 10, 64)

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/alecthomas/kong"
+	"github.com/skills-mcp/skills-mcp/build"
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/serve"
 )
@@ -204,10 +205,19 @@ func (c *ServeCmd) arguments() (files, libs []string, err error) {
 // One library argument alone is served like --root; otherwise each is named
 // after its folder (or archive, without .zip).
 func (c *ServeCmd) serveLive(ctx context.Context, log *slog.Logger, bundles []*manifest.Bundle, libs []string, opts serve.Options) (*serve.Live, func(), error) {
-	fl := c.Lib
-	fl.Lib = slices.Clone(fl.Lib)
+	fl := &c.Lib
+	// The configuration file's libraries and policy belong to Live, which
+	// reads it (and re-reads it on SIGHUP); the command line's stay fixed.
+	opt, err := fl.policy(log)
+	if err != nil {
+		return nil, nil, fmt.Errorf("serve: %w", err)
+	}
+	named, err := fl.named()
+	if err != nil {
+		return nil, nil, fmt.Errorf("serve: %w", err)
+	}
 	if len(libs) == 1 && !fl.Given() {
-		fl.Root = libs[0]
+		named = []build.Library{{Root: libs[0]}}
 	} else {
 		for _, p := range libs {
 			abs, err := filepath.Abs(p)
@@ -218,21 +228,15 @@ func (c *ServeCmd) serveLive(ctx context.Context, log *slog.Logger, bundles []*m
 			if strings.EqualFold(filepath.Ext(name), ".zip") {
 				name = name[:len(name)-len(".zip")]
 			}
-			fl.Lib = append(fl.Lib, name+"="+p)
+			named = append(named, build.Library{Namespace: name, Root: p})
 		}
 	}
-	opt, err := fl.Options(log)
-	if err != nil {
-		return nil, nil, fmt.Errorf("serve: %w", err)
+	if len(named) > 0 {
+		if err := build.CheckLibraries(named); err != nil {
+			return nil, nil, fmt.Errorf("serve: %w", err)
+		}
 	}
-	// The configuration file's libraries and policy belong to Live, which
-	// re-reads it; the command line's stay fixed.
-	fixed := len(fl.Lib)
-	if fl.Root != "" {
-		fixed++
-	}
-	opt.Libraries = opt.Libraries[:fixed]
-	opt.NoScripts, opt.NoLint = fl.NoScripts, !fl.Lint
+	opt.Libraries = named
 	opt.Context = ctx
 	live, err := serve.NewLive(serve.LiveOptions{
 		Build:      opt,
