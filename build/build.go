@@ -441,20 +441,23 @@ func openSource(opt *Options, lib Library) (*source, error) {
 			f.Close()
 			return nil, fmt.Errorf("library %s: %w", displayNS(lib.Namespace), err)
 		}
-		if ok, err := opt.Cache.cachedArchive(src, archive, f, fi); ok || err != nil {
+		ok, d, err := opt.Cache.cachedArchive(src, archive, f, fi)
+		if ok || err != nil {
 			f.Close()
 			if err != nil {
 				return nil, fmt.Errorf("library %s: %w", displayNS(lib.Namespace), err)
 			}
 			return src, nil
 		}
-		h := manifest.NewHash()
-		if _, err := io.Copy(h, f); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("library %s: read %s: %w", displayNS(lib.Namespace), archive, err)
+		if d == nil {
+			h, err := hashFile(f)
+			if err != nil {
+				f.Close()
+				return nil, fmt.Errorf("library %s: %w", displayNS(lib.Namespace), err)
+			}
+			d = &h
 		}
-		d := manifest.DigestOf(h)
-		src.info.Digest = &d
+		src.info.Digest = d
 		fsys, err := OpenZip(f, fi.Size(), opt.Archive)
 		if err != nil {
 			f.Close()

@@ -260,29 +260,28 @@ func (c *Cache) cachedURL(src *source) bool {
 
 // cachedArchive fills src from the cached archive at path when f (open on
 // that path, with info fi) is the same file as before, or holds the same
-// bytes. d is computed only when the identity differs.
-func (c *Cache) cachedArchive(src *source, path string, f *os.File, fi fs.FileInfo) (bool, error) {
+// bytes. It hashes f only when the identity differs, and then returns the
+// digest even when the bytes differ too, for the caller not to hash the
+// file again.
+func (c *Cache) cachedArchive(src *source, path string, f *os.File, fi fs.FileInfo) (ok bool, d *manifest.Digest, err error) {
 	if c == nil {
-		return false, nil
+		return false, nil, nil
 	}
 	k := archiveKey(src.lib, path)
 	a := c.archives[k]
 	if a == nil || a.info == nil {
-		return false, nil
+		return false, nil, nil
 	}
 	if !sameFile(a.info, fi) {
-		d, err := hashFile(f)
-		if err != nil {
-			return false, err
-		}
-		if d != a.digest {
-			return false, nil
+		h, err := hashFile(f)
+		if err != nil || h != a.digest {
+			return false, &h, err
 		}
 		a.info = fi
 	}
 	c.used[k] = true
 	a.fill(src)
-	return true, nil
+	return true, nil, nil
 }
 
 // keepArchive remembers the archive just opened into src; the cache takes
