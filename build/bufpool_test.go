@@ -16,4 +16,9 @@ func TestBufPool(t *testing.T) {
 	}
 	putBuf(make([]byte, 3000)) // not a class size: dropped
 	putBuf(nil)
+	for range 3 {
+		if c := cap(getBuf(3000)); c != 4096 {
+			t.Fatalf("getBuf(3000) after putBuf of a 3000-byte buffer: cap %d, want the 4 KiB class", c)
+		}
+	}
 }

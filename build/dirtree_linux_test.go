@@ -221,6 +221,12 @@ func TestBuildReusesBuffers(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Fatal("a second build from reused buffers differs")
 	}
+	// A build with a cache never gives its buffers back: the reference.
+	opt.Cache = NewCache()
+	defer opt.Cache.Close()
+	if ref, _ := buildBytes(t, opt); !bytes.Equal(b, ref) {
+		t.Fatal("a build from reused buffers differs from one that reuses none")
+	}
 }
 
 // TestDirTreeWithoutOpenat2 builds the example and a library of refusals
