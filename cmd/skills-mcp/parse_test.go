@@ -145,8 +145,21 @@ func TestOpenEarly(t *testing.T) {
 	if _, err := early.open(filepath.Join(dir, "a.skb")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a.skb taken twice: %v, want it opened again (and gone)", err)
 	}
+	// b.skb was opened early and never taken: close unmaps it, after which
+	// reading it fails (the fault is caught) where it read before.
+	untaken := <-early[want[1]]
+	early[want[1]] <- untaken
+	if untaken.err != nil {
+		t.Fatalf("b.skb: %v", untaken.err)
+	}
+	if _, err := untaken.b.ManifestBytes(); err != nil {
+		t.Fatalf("b.skb before close: %v", err)
+	}
 	early.close()
 	if len(early) != 0 {
 		t.Errorf("after close, %d left", len(early))
+	}
+	if _, err := untaken.b.ManifestBytes(); err == nil {
+		t.Error("b.skb, opened early and not taken, is still open after close")
 	}
 }
