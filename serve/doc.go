@@ -9,9 +9,10 @@
 //
 //   - capabilities: extensions["io.modelcontextprotocol/skills"] =
 //     {"directoryRead": true}, resources {listChanged, subscribe}, tools and
-//     prompts (listChanged only for a live server: the discovery tools and
-//     prompt of fixed bundles never change, and are registered on the first
-//     request about tools or prompts).
+//     prompts. Only tools may declare listChanged, on a live server with
+//     DescribeSkills, where get_skill's description follows the catalog;
+//     other servers register their tools and prompt on the first request
+//     about tools or prompts.
 //   - skills/list {cursor?} → {resultType, skills, nextCursor?, ttlMs,
 //     cacheScope}; skills/get {uri} → {resultType, skill, ttlMs, cacheScope};
 //     resources/directory/read {uri, cursor?} → {resultType, resources,

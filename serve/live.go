@@ -936,7 +936,7 @@ func (w *watcher) addTree(t watchTarget, p string) {
 // change (a server of fixed bundles swapped through Swap sends nothing, and
 // its tools/list computes the description anyway).
 func (d *discovery) describeChanged(old, next *Snapshot) {
-	if d.describe && d.refresh != nil && d.describeDiffers(old, next) {
+	if d.describe && d.refresh != nil && d.describeDiffers(old, next) { // toolsChange
 		addTool(d, d.getSkillTool, d.getSkill)
 	}
 }

@@ -1021,3 +1021,19 @@ func (b *builds) Handle(_ context.Context, r slog.Record) error {
 	}
 	return nil
 }
+
+// TestLiveToolCapabilities: a live server declares its tool list changing
+// only with DescribeSkills (get_skill's description follows the catalog),
+// and its prompt list never.
+func TestLiveToolCapabilities(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"alpha/SKILL.md": skillMD("alpha", "First.")})
+	for _, describe := range []bool{false, true} {
+		l := startLive(t, LiveOptions{NoWatch: true, Server: Options{DescribeSkills: describe},
+			Build: build.Options{Libraries: []build.Library{{Root: dir}}}})
+		caps := connectMem(t, l.Server(), "2025-11-25", nil).InitializeResult().Capabilities
+		if caps.Tools == nil || caps.Tools.ListChanged != describe || caps.Prompts == nil || caps.Prompts.ListChanged {
+			t.Errorf("describe=%v: tools %+v prompts %+v", describe, caps.Tools, caps.Prompts)
+		}
+	}
+}

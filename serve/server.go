@@ -107,13 +107,11 @@ func New(bundles []*manifest.Bundle, opt Options) (*Server, error) {
 	if impl.Version == "" {
 		impl.Version = "dev"
 	}
-	// The tools and prompt of a server of fixed bundles never change (a
-	// live server's get_skill description may), so it says so.
-	live := opt.Refresh != nil
+	// The prompt never changes, and the tools only where toolsChange says.
 	caps := &mcp.ServerCapabilities{
 		Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
-		Tools:     &mcp.ToolCapabilities{ListChanged: live},
-		Prompts:   &mcp.PromptCapabilities{ListChanged: live},
+		Tools:     &mcp.ToolCapabilities{ListChanged: toolsChange(opt)},
+		Prompts:   &mcp.PromptCapabilities{},
 	}
 	caps.AddExtension(manifest.ExtensionName, map[string]any{"directoryRead": true})
 	s.mcp = mcp.NewServer(impl, &mcp.ServerOptions{

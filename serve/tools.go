@@ -94,13 +94,14 @@ type discovery struct {
 	signedBy     func(*manifest.Bundle) []string
 
 	// register adds the tools and the prompt to the SDK server, once. A
-	// server of fixed bundles does it on the first request about tools or
-	// prompts (see middleware), not in New: some 0.5 ms of a fresh process
-	// (the SDK decodes each schema as a tool is added) that a host waiting
-	// for its first skills/list need not wait for. Adding them then notifies
-	// no one, as the server declares its tool and prompt lists fixed. A live
-	// server registers them at once, and re-adds get_skill when its
-	// description changes (describeChanged), which notifies sessions.
+	// server whose tools never change (toolsChange) does it on the first
+	// request about tools or prompts (see middleware), not in New: some
+	// 0.5 ms of a fresh process (the SDK decodes each schema as a tool is
+	// added) that a host waiting for its first skills/list need not wait
+	// for. Adding them then notifies no one, as the server declares its tool
+	// and prompt lists fixed. Any other registers them at once, and re-adds
+	// get_skill when its description changes (describeChanged), which
+	// notifies sessions.
 	register func()
 
 	getSkillTool *mcp.Tool                  // as registered
@@ -144,11 +145,18 @@ func registerDiscovery(s *Server, opt Options, impl *mcp.Implementation) error {
 		d.addTools()
 		d.addPrompt()
 	})
-	if opt.Refresh != nil {
+	if toolsChange(opt) {
 		d.register()
 	}
 	return nil
 }
+
+// toolsChange reports whether the discovery tools of a server with opt can
+// change: only get_skill's description can, on a live server with
+// --describe-skills. Such a server declares tools listChanged and registers
+// its tools at once; any other registers them on first need, which then
+// notifies no one.
+func toolsChange(opt Options) bool { return opt.Refresh != nil && opt.DescribeSkills }
 
 // addTool registers a typed discovery tool with the schemas of toolSchemas
 // (toolschemas.go): what jsonschema infers from In and Out, encoded once
