@@ -156,12 +156,12 @@ func loadSkill(t tree, sd skillDir, ns, key string, noScripts bool, opt *Options
 	if ns != "" {
 		skillPath = ns + "/" + sd.path
 	}
-	root := manifest.URIScheme + manifest.EscapePath(skillPath)
 	s := &l.skill
 	s.Library = ns
 	s.Path = skillPath
 	s.Hidden = isTrue(fm.Fields["disable-model-invocation"])
-	s.Entry.URI = root + "/" + manifest.SkillFile
+	s.Entry.URI = manifest.SkillURI(skillPath)
+	folder := strings.TrimSuffix(s.Entry.URI, manifest.SkillFile) // skill://…/
 	s.Entry.Frontmatter = fm.JSON
 	for _, k := range ProvenanceFields {
 		if v, ok := fm.Fields[k]; ok && v != nil && v != "" {
@@ -175,13 +175,13 @@ func loadSkill(t tree, sd skillDir, ns, key string, noScripts bool, opt *Options
 		c := l.facts(f, !opt.NoLint)
 		script := IsScript(f.path)
 		s.Entry.Resources = append(s.Entry.Resources, manifest.Resource{
-			URI:    root + "/" + manifest.EscapePath(f.path),
+			URI:    folder + manifest.EscapePath(f.path),
 			Digest: c.digest,
 			Size:   int64(len(f.data)),
 		})
 		s.Files = append(s.Files, manifest.File{Path: f.path, MimeType: mimeType(f.path, c.text), Text: c.text, Script: script})
 		l.blobs = append(l.blobs, f.data)
-		if !opt.NoLint && (c.text || script) && len(f.data) <= MaxLintBytes {
+		if !opt.NoLint { // facts linted what it should
 			s.Findings = append(s.Findings, c.findingsAt(f.path)...)
 		}
 	}
