@@ -194,8 +194,17 @@ func Pull(ctx context.Context, src *Source, skills []*Skill, opt Options) (*Resu
 		defer root.Close()
 	}
 	res := &Result{Skills: []SkillResult{}, DryRun: opt.DryRun}
+	results := make([]*SkillResult, len(skills)) // in the order asked for
+	collect := func() {
+		for _, sr := range results {
+			if sr != nil {
+				res.Skills = append(res.Skills, *sr)
+			}
+		}
+	}
 	var first error
-	for i, sk := range skills {
+	for done, i := range parentsFirst(dirs) {
+		sk := skills[i]
 		var nested []string
 		for _, d := range dirs {
 			if strings.HasPrefix(d, dirs[i]+"/") {
@@ -217,18 +226,35 @@ func Pull(ctx context.Context, src *Source, skills []*Skill, opt Options) (*Resu
 		res.Written += sr.Written
 		res.Kept += sr.Kept
 		res.Deleted += sr.Deleted
-		res.Skills = append(res.Skills, sr)
+		results[i] = &sr
 		if opt.Progress != nil {
-			opt.Progress(i+1, len(skills))
+			opt.Progress(done+1, len(skills))
 		}
 		if ctx.Err() != nil {
+			collect()
 			return res, ctx.Err()
 		}
 	}
+	collect()
 	if res.Failed > 0 {
 		return res, fmt.Errorf("%d of %d skill(s) failed, left as they were (%w); first: %w", res.Failed, len(skills), ErrFailed, first)
 	}
 	return res, nil
+}
+
+// parentsFirst returns the indices of dirs in an order where a folder
+// comes before every folder below it. A nested skill's files are also files
+// of the skill around it, so the outer skill is written first; written the
+// other way round, the inner skill would make the outer folder exist, and
+// the outer skill would then find it differing.
+func parentsFirst(dirs []string) []int {
+	order := make([]int, len(dirs))
+	for i := range order {
+		order[i] = i
+	}
+	key := func(i int) string { return strings.ReplaceAll(dirs[i], "/", "\x00") }
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(key(a), key(b)) })
+	return order
 }
 
 func describe(sr *SkillResult, files int, dry bool) string {

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/build"
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/pull"
 	"github.com/skills-mcp/skills-mcp/serve"
@@ -680,5 +681,57 @@ func TestLiveHiddenSkill(t *testing.T) {
 	}
 	if _, err := src.Select(context.Background(), []string{"acme/nope"}, false); !errors.Is(err, pull.ErrNotFound) {
 		t.Errorf("unknown path: %v", err)
+	}
+}
+
+// writeLibrary lays files out below a fresh folder and builds it as
+// namespace ns into a bundle file.
+func writeLibrary(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for p, data := range files {
+		must(t, os.MkdirAll(filepath.Join(dir, "lib", filepath.Dir(p)), 0o755))
+		must(t, os.WriteFile(filepath.Join(dir, "lib", p), []byte(data), 0o644))
+	}
+	f, err := os.Create(filepath.Join(dir, "lib.skb"))
+	must(t, err)
+	defer f.Close()
+	if _, err := build.Build(build.Options{Libraries: []build.Library{{Namespace: "ns", Root: filepath.Join(dir, "lib")}}}, f); err != nil {
+		t.Fatal(err)
+	}
+	return f.Name()
+}
+
+// TestNestedSkillFreshPull: a nested skill whose folder sorts before
+// SKILL.md (outer/2fa/) comes first in the listing, and its files are
+// also the outer skill's. A fresh --all --keep-path writes both.
+func TestNestedSkillFreshPull(t *testing.T) {
+	lib := map[string]string{
+		"outer/SKILL.md":     "---\nname: outer\ndescription: the outer skill\n---\nbody\n",
+		"outer/2fa/SKILL.md": "---\nname: 2fa\ndescription: the inner skill\n---\nbody\n",
+		"outer/z/notes.md":   "notes\n",
+	}
+	src, err := pull.OpenBundle(writeLibrary(t, lib), nil)
+	must(t, err)
+	defer src.Close()
+	if got := skillPaths(src.Skills); !slices.Equal(got, []string{"ns/outer", "ns/outer/2fa"}) || src.Skills[0].Path != "ns/outer/2fa" {
+		t.Fatalf("listing order: %v", got)
+	}
+	dir := t.TempDir()
+	for _, sync := range []bool{false, true} {
+		all, err := src.Select(context.Background(), nil, true)
+		must(t, err)
+		res, err := pull.Pull(context.Background(), src, all, pull.Options{To: dir, KeepPath: true, Sync: sync})
+		if err != nil {
+			t.Fatalf("sync=%v: %v", sync, err)
+		}
+		if res.Skills[0].Path != "ns/outer/2fa" {
+			t.Errorf("results not in the order asked for: %+v", res.Skills)
+		}
+		want := map[string][]byte{}
+		for p, data := range lib {
+			want["ns/"+p] = []byte(data)
+		}
+		sameTree(t, readTree(t, dir), want)
 	}
 }
