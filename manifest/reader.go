@@ -115,7 +115,7 @@ func corrupt(name, format string, args ...any) error {
 // Open parses no JSON: its cost does not grow with the number of skills beyond
 // hashing the manifest once.
 func Open(r io.ReaderAt, size int64) (*Bundle, error) {
-	return open(r, size, "<reader>", nil)
+	return open(r, size, readerName, nil)
 }
 
 // open reads the bundle of the given size from r. When mapped is not nil it
@@ -307,6 +307,18 @@ func (b *Bundle) ID() Digest { return b.t.manifestDigest }
 
 // Size returns the size of the bundle in bytes.
 func (b *Bundle) Size() int64 { return b.size }
+
+// readerName stands in errors for the file name of a bundle opened with Open.
+const readerName = "<reader>"
+
+// Name returns the path the bundle was opened from with OpenFile, or "" for
+// one opened with Open.
+func (b *Bundle) Name() string {
+	if b.name == readerName {
+		return ""
+	}
+	return b.name
+}
 
 // ManifestBytes returns the exact manifest bytes: what signatures cover. The
 // caller must not modify them. For a mapped bundle they are a copy, hashed

@@ -76,7 +76,7 @@ func TestSeveralBundles(t *testing.T) {
 	t.Run("same skill twice", func(t *testing.T) {
 		dup, _ := memBundle(t, fixture{"community/git-workflow": fx["community/git-workflow"]})
 		_, err := New([]*manifest.Bundle{bb, dup}, Options{})
-		if err == nil || !strings.Contains(err.Error(), "skill://community/git-workflow/SKILL.md is served by bundle") ||
+		if err == nil || !strings.Contains(err.Error(), "skill://community/git-workflow/SKILL.md is served by two bundles") ||
 			!strings.Contains(err.Error(), bb.ID().String()) || !strings.Contains(err.Error(), dup.ID().String()) {
 			t.Errorf("got %v, want an error naming the uri and both bundles", err)
 		}

@@ -130,12 +130,17 @@ func TestStdio(t *testing.T) {
 func TestStdioRefusals(t *testing.T) {
 	bin := needBinary(t)
 	_, path := fileBundle(t, exampleFixture())
+	twin := filepath.Join(t.TempDir(), "twin.skb")
+	if data, err := os.ReadFile(path); err != nil || os.WriteFile(twin, data, 0o644) != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"serve"}, "nothing to serve"},
-		{[]string{"serve", path, path}, "is served by bundle"},
+		{[]string{"serve", path, twin}, "is served by two bundles: " + path + " (sha256:"},
+		{[]string{"serve", path, twin}, "and " + twin + " (sha256:"},
 		{[]string{"serve", "--name", "a b", path}, "--name"},
 		{[]string{"serve", "--http", "0.0.0.0:0", path}, "SKILLS_ALLOWED_HOSTS"},
 		{[]string{"serve", filepath.Join(t.TempDir(), "none.skb")}, "none.skb"},

@@ -88,8 +88,8 @@ func (s *Snapshot) merge() error {
 		order[k] = s.order[i]
 		s.pos[order[k].b][order[k].i] = int32(k)
 		if k > 0 && uris[idx[k-1]] == uris[i] {
-			return fmt.Errorf("serve: skill %s is served by bundle %s and by bundle %s",
-				uris[i], s.bundles[order[k-1].b].ID(), s.bundles[order[k].b].ID())
+			return fmt.Errorf("serve: skill %s is served by two bundles: %s and %s",
+				uris[i], bundleLabel(s.bundles[order[k-1].b]), bundleLabel(s.bundles[order[k].b]))
 		}
 	}
 	s.order = order
@@ -100,8 +100,8 @@ func (s *Snapshot) merge() error {
 				continue
 			}
 			if j, ok := other.SkillFor(root); ok {
-				return fmt.Errorf("serve: skill %s of bundle %s lies inside skill %s of bundle %s",
-					uris[idx[k]], s.bundles[r.b].ID(), other.SkillURI(j), other.ID())
+				return fmt.Errorf("serve: skill %s of %s lies inside skill %s of %s",
+					uris[idx[k]], bundleLabel(s.bundles[r.b]), other.SkillURI(j), bundleLabel(other))
 			}
 		}
 	}
@@ -279,4 +279,13 @@ func newSkillFiles(sk *manifest.Skill) *skillFiles {
 		}
 	}
 	return fs
+}
+
+// bundleLabel names a bundle in an error: its file and its id, or its id
+// alone for a bundle that has no file (one built in memory).
+func bundleLabel(b *manifest.Bundle) string {
+	if b.Name() == "" {
+		return "bundle " + b.ID().String()
+	}
+	return fmt.Sprintf("%s (%s)", b.Name(), b.ID())
 }
