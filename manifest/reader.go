@@ -104,8 +104,22 @@ func (b *Bundle) own(p []byte) []byte {
 	return p
 }
 
+// CorruptError reports a bundle file whose bytes do not say what the format
+// requires: truncated, damaged or changed. It wraps ErrCorrupt.
+type CorruptError struct {
+	Bundle string // the bundle's file name, as given to OpenFile
+	Reason string // what is wrong, without the file name
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("bundle %s: %s: %v", e.Bundle, e.Reason, ErrCorrupt)
+}
+
+// Unwrap returns ErrCorrupt.
+func (e *CorruptError) Unwrap() error { return ErrCorrupt }
+
 func corrupt(name, format string, args ...any) error {
-	return fmt.Errorf("bundle %s: %s: %w", name, fmt.Sprintf(format, args...), ErrCorrupt)
+	return &CorruptError{Bundle: name, Reason: fmt.Sprintf(format, args...)}
 }
 
 // Open reads a bundle of the given size from r. It checks the header, the

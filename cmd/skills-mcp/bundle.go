@@ -169,7 +169,7 @@ type inspectedSkill struct {
 
 // Run describes the bundle.
 func (c *InspectCmd) Run() error {
-	b, err := manifest.OpenFile(c.Bundle)
+	b, err := openBundle(c.Bundle)
 	if err != nil {
 		return err
 	}
@@ -248,7 +248,7 @@ type VerifyCmd struct {
 // Run re-hashes every blob and reports the first mismatch (exit 1), then,
 // with --trust, checks the signatures (exit 3 or 4).
 func (c *VerifyCmd) Run() error {
-	b, err := manifest.OpenFile(c.Bundle)
+	b, err := openBundle(c.Bundle)
 	if err != nil {
 		return &exitError{exitFailed, err}
 	}
@@ -307,4 +307,21 @@ func progress(verb string) func(done, total int) {
 			fmt.Fprintln(os.Stderr)
 		}
 	}
+}
+
+// openBundle opens the bundle file at path. A file that is truncated, damaged
+// or changed is reported as verify reports a blob that does not match:
+// "PATH: tampered or corrupt: REASON", exit status 1.
+func openBundle(path string) (*manifest.Bundle, error) {
+	b, err := manifest.OpenFile(path)
+	return b, bundleError(path, err)
+}
+
+// bundleError is openBundle's rewording of an error from manifest.OpenFile.
+func bundleError(path string, err error) error {
+	var ce *manifest.CorruptError
+	if errors.As(err, &ce) {
+		return &exitError{exitFailed, fmt.Errorf("%s: tampered or corrupt: %s", path, ce.Reason)}
+	}
+	return err
 }

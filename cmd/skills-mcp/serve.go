@@ -142,7 +142,7 @@ func openEarly(args []string) earlyBundles {
 		ch := make(chan openedBundle, 1)
 		early[p] = ch
 		go func() {
-			b, err := manifest.OpenFile(p)
+			b, err := openBundle(p)
 			ch <- openedBundle{b, err}
 		}()
 	}
@@ -153,7 +153,7 @@ func openEarly(args []string) earlyBundles {
 func (e earlyBundles) open(path string) (*manifest.Bundle, error) {
 	ch, ok := e[path]
 	if !ok {
-		return manifest.OpenFile(path)
+		return openBundle(path)
 	}
 	delete(e, path)
 	o := <-ch

@@ -169,7 +169,7 @@ func (c *SignCmd) Run() error {
 	if err != nil {
 		return err
 	}
-	b, err := manifest.OpenFile(c.Bundle)
+	b, err := openBundle(c.Bundle)
 	if err != nil {
 		return err
 	}
@@ -201,7 +201,7 @@ type ExportCmd struct {
 // Run verifies the bundle and writes it out as plain files that stock tools
 // check: ssh-keygen -Y verify, minisign -V and sha256sum -c.
 func (c *ExportCmd) Run() error {
-	b, err := manifest.OpenFile(c.Bundle)
+	b, err := openBundle(c.Bundle)
 	if err != nil {
 		return err
 	}
