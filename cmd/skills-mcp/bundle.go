@@ -242,7 +242,7 @@ func (c *InspectCmd) Run() error {
 // VerifyCmd is `skills-mcp verify`.
 type VerifyCmd struct {
 	Bundle string `arg:"" placeholder:"BUNDLE.skb" help:"The bundle to check."`
-	Trust  string `placeholder:"FILE" help:"Also require a valid signature by a key in FILE: an allowed_signers file, ssh-ed25519 lines or a minisign public key. Exit 3: unsigned; 4: no valid signature by a trusted key."`
+	Trust  string `placeholder:"KEYS" help:"Also require a valid signature by a trusted key. KEYS is an allowed_signers file, a file of ssh-ed25519 lines, a minisign .pub file, or the minisign key string (RW...) itself. Exit 3: unsigned; 4: no valid signature by a trusted key."`
 }
 
 // Run re-hashes every blob and reports the first mismatch (exit 1), then,

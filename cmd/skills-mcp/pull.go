@@ -30,7 +30,7 @@ type PullCmd struct {
 	Sync     bool   `help:"Update existing skill folders in place: keep files that match, fetch what differs, delete files the skill no longer has."`
 	DryRun   bool   `name:"dry-run" help:"Read and verify everything, write nothing."`
 	JSON     bool   `name:"json" help:"Print a machine-readable summary (or listing) as JSON on stdout."`
-	Trust    string `placeholder:"FILE" help:"Require a valid signature by a key in FILE (allowed_signers, ssh-ed25519 lines or a minisign public key), checked before anything is written. Bundle and export sources only."`
+	Trust    string `placeholder:"KEYS" help:"Require a valid signature by a trusted key, checked before anything is written: KEYS as for verify --trust (allowed_signers, ssh-ed25519 lines, a minisign .pub file or the RW... string). Bundle and export sources only."`
 
 	LegacyProtocol bool  `name:"legacy-protocol" help:"Talk protocol revision 2025-11-25 to a live server instead of negotiating."`
 	MaxDownload    int64 `name:"max-download-bytes" env:"SKILLS_MAX_DOWNLOAD_BYTES" default:"268435456" help:"Largest bundle to download over https."`

@@ -282,9 +282,18 @@ func writeBytes(path string, data []byte) error {
 }
 
 // loadTrust reads a trust file: an OpenSSH allowed_signers file, ssh-ed25519
-// public key lines, or a minisign public key.
-func loadTrust(path string) ([]manifest.TrustedKey, error) {
+// public key lines, or a minisign public key. arg may also be the bare
+// minisign public key string ("RW…") itself, which is how minisign users
+// pass keys around; a file of that name, if one exists, wins.
+func loadTrust(arg string) ([]manifest.TrustedKey, error) {
+	path := arg
 	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, _, kerr := manifest.ParseMinisignPublicKey([]byte(arg)); kerr == nil {
+			data, err = []byte(arg), nil
+			path = "(minisign key " + arg + ")"
+		}
+	}
 	if err != nil {
 		return nil, &exitError{exitUsage, fmt.Errorf("trust file: %w", err)}
 	}
