@@ -16,12 +16,12 @@ import (
 // scan policy. build, lint and serve share them.
 type LibraryFlags struct {
 	Root   string   `name:"root" env:"SKILLS_ROOT" placeholder:"DIR|ZIP|URL" help:"One un-namespaced library: a folder, a .zip, or an https .zip URL (#sha256=<hex> pins it)."`
-	Lib    []string `name:"lib" env:"SKILLS_LIBS" sep:"," placeholder:"NS=DIR" help:"A namespaced library (repeatable): NS=DIR, NS=FILE.zip or NS=https://…zip#sha256=<hex>."`
-	Config string   `name:"config" env:"SKILLS_CONFIG" placeholder:"FILE" help:"JSON file listing libraries ({\"libraries\":[{\"namespace\",\"root\"|\"url\",…}]}); relative roots resolve against the file."`
+	Lib    []string `name:"lib" env:"SKILLS_LIBS" sep:"," placeholder:"NS=DIR" help:"A namespaced library (repeatable): NS=DIR, NS=FILE.zip or NS=https://...zip#sha256=<hex>."`
+	Config string   `name:"config" env:"SKILLS_CONFIG" placeholder:"FILE" help:"JSON file listing libraries ({\"libraries\":[{\"namespace\",\"root\"|\"url\",...}]}); relative roots resolve against the file."`
 
 	Exclude      []string `name:"exclude" env:"SKILLS_EXCLUDE" sep:"," default:"_archive,_audit" help:"Folder names never entered during discovery."`
 	Depth        int      `name:"depth" env:"SKILLS_DEPTH" default:"4" help:"How many folder levels below a root a skill may sit."`
-	NoScripts    bool     `name:"no-scripts" env:"SKILLS_NO_SCRIPTS" help:"Leave executable files (.sh .py .js …) out of every skill."`
+	NoScripts    bool     `name:"no-scripts" env:"SKILLS_NO_SCRIPTS" help:"Leave executable files (.sh .py .js ...) out of every skill."`
 	Lint         bool     `name:"lint" env:"SKILLS_LINT" default:"true" negatable:"" help:"Run the risk linter (--no-lint turns it off)."`
 	MaxFileBytes int64    `name:"max-file-bytes" env:"SKILLS_MAX_FILE_BYTES" default:"4194304" help:"Largest file a skill may hold; a skill with a larger one is withheld."`
 

@@ -90,13 +90,13 @@ func servesOnly(args []string) bool {
 }
 
 // newParser returns kong's parser for the command tree grammar points to.
-func newParser(grammar any) *kong.Kong {
-	return kong.Must(grammar,
+func newParser(grammar any, options ...kong.Option) *kong.Kong {
+	return kong.Must(grammar, append([]kong.Option{
 		kong.Name("skills-mcp"),
 		kong.Description("Publish Agent Skills (folders with SKILL.md) to AI agents over MCP, from immutable, verifiable bundles."),
 		kong.UsageOnError(),
 		kong.Vars{"version": version},
-	)
+	}, options...)...)
 }
 
 // signalContext is what signal.NotifyContext returns.

@@ -18,9 +18,9 @@ import (
 type PullCmd struct {
 	Skills []string `arg:"" optional:"" placeholder:"SKILL" help:"Skills to pull: a bare name when unique, NS/NAME, the skill path, or the full skill:// URI."`
 
-	From    string `name:"from" placeholder:"X.skb|https://…/X.skb#sha256=<hex>|DIR" help:"Pull from a bundle file, a bundle over https (pinned by #sha256=<hex>), or a folder written by export."`
+	From    string `name:"from" placeholder:"X.skb|https://.../X.skb#sha256=<hex>|DIR" help:"Pull from a bundle file, a bundle over https (pinned by #sha256=<hex>), or a folder written by export."`
 	URL     string `name:"url" placeholder:"http://HOST:PORT/mcp" help:"Pull from a live SEP-2640 server over streamable HTTP."`
-	Command bool   `name:"command" help:"Pull from a live SEP-2640 server run over stdio: everything after --command is the server's command line (CMD ARGS…), so put it last."`
+	Command bool   `name:"command" help:"Pull from a live SEP-2640 server run over stdio: everything after --command is the server's command line (CMD ARGS...), so put it last."`
 
 	List     bool   `help:"List the skills the source offers and exit."`
 	All      bool   `help:"Pull every skill."`

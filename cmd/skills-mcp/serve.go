@@ -39,7 +39,7 @@ type ServeCmd struct {
 	Name         string   `name:"name" env:"SKILLS_NAME" default:"skills-mcp" help:"Server name announced to clients (letters, digits, - and _)."`
 	Title        string   `name:"title" env:"SKILLS_TITLE" help:"Human-readable server title."`
 	ShowDisabled bool     `name:"show-disabled" env:"SKILLS_SHOW_DISABLED" help:"List skills with disable-model-invocation too (they are always readable)."`
-	Prefix       string   `name:"prefix" env:"SKILLS_TOOL_PREFIX" help:"Prefix of the discovery tools' names (PREFIX_search_skills, …); default: --name with - changed to _."`
+	Prefix       string   `name:"prefix" env:"SKILLS_TOOL_PREFIX" help:"Prefix of the discovery tools' names (PREFIX_search_skills, ...); default: --name with - changed to _."`
 	Trust        string   `name:"trust" env:"SKILLS_TRUST" placeholder:"KEYS" help:"Refuse to start unless every bundle file carries a valid signature from a trusted key: KEYS as for verify --trust (allowed_signers, ssh-ed25519 lines, a minisign .pub file or the RW... string)."`
 	Describe     bool     `name:"describe-skills" env:"SKILLS_DESCRIBE_SKILLS" help:"List the skills (names and descriptions, up to 8 KiB) in the get_skill tool's description, for hosts without tool search."`
 

@@ -158,7 +158,7 @@ func buildSigned(opt build.Options, key ed25519.PrivateKey, w io.Writer) (*build
 // SignCmd is `skills-mcp sign`.
 type SignCmd struct {
 	Bundle string `arg:"" placeholder:"BUNDLE.skb" help:"The bundle to sign."`
-	Key    string `required:"" placeholder:"KEY" help:"Private key: an OpenSSH ed25519 key file (skills-mcp keygen, or ssh-keygen -t ed25519 -N ''), or a file with a 32-byte seed in hex or base64; - reads standard input."`
+	Key    string `required:"" placeholder:"KEY" help:"Private key: an OpenSSH ed25519 key file (skills-mcp keygen, or ssh-keygen -t ed25519 -N \"\"), or a file with a 32-byte seed in hex or base64; - reads standard input."`
 	Output string `short:"o" name:"output" placeholder:"OUT.skb" help:"Write the signed bundle here instead of replacing BUNDLE (atomically either way)."`
 }
 
