@@ -12,13 +12,43 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
+	"sync"
 	"syscall"
 
 	"github.com/alecthomas/kong"
 )
 
 // version is the tool's version, set at link time with -ldflags "-X main.version=…".
-var version = "dev"
+// Without that, the version is the one the go command recorded (see buildVersion).
+var version = ""
+
+// buildVersion is the version of a binary whose linker set none: the module
+// version that go install recorded, else the VCS revision the binary was
+// built from (with "-dirty" for uncommitted changes), else "dev".
+func buildVersion(bi *debug.BuildInfo, ok bool) string {
+	if !ok {
+		return "dev"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "-dirty"
+			}
+		}
+	}
+	if rev == "" {
+		return "dev"
+	}
+	return "dev-" + rev[:min(len(rev), 12)] + dirty
+}
 
 // CLI is the command tree.
 type CLI struct {
@@ -95,9 +125,18 @@ func newParser(grammar any, options ...kong.Option) *kong.Kong {
 		kong.Name("skills-mcp"),
 		kong.Description("Publish Agent Skills (folders with SKILL.md) to AI agents over MCP, from immutable, verifiable bundles."),
 		kong.UsageOnError(),
-		kong.Vars{"version": version},
+		kong.Vars{"version": versionString()},
 	}, options...)...)
 }
+
+// versionString is what --version prints, and what serve and pull report as
+// their implementation's version.
+var versionString = sync.OnceValue(func() string {
+	if version != "" {
+		return version
+	}
+	return buildVersion(debug.ReadBuildInfo())
+})
 
 // signalContext is what signal.NotifyContext returns.
 type signalContext struct {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -196,6 +197,27 @@ func TestHelpIsASCII(t *testing.T) {
 					break
 				}
 			}
+		}
+	}
+}
+
+// TestBuildVersion wants the module version of a go-installed binary, the
+// VCS revision of one built in a checkout, and "dev" with neither.
+func TestBuildVersion(t *testing.T) {
+	rev := []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "1b247ed0123456789abcdef"}}
+	for _, tc := range []struct {
+		bi   *debug.BuildInfo
+		ok   bool
+		want string
+	}{
+		{nil, false, "dev"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "v1.4.0"}, Settings: rev}, true, "v1.4.0"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: rev}, true, "dev-1b247ed01234"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: append(rev, debug.BuildSetting{Key: "vcs.modified", Value: "true"})}, true, "dev-1b247ed01234-dirty"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, true, "dev"},
+	} {
+		if got := buildVersion(tc.bi, tc.ok); got != tc.want {
+			t.Errorf("buildVersion(%+v) = %q, want %q", tc.bi, got, tc.want)
 		}
 	}
 }

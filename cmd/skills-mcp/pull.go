@@ -149,13 +149,13 @@ func (c *PullCmd) open(ctx context.Context, argv commandArgv, trusted []manifest
 			return nil, fmt.Errorf("--url %q: want an http:// or https:// MCP endpoint", c.URL)
 		}
 		return pull.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: c.URL},
-			pull.ConnectOptions{Name: c.URL, ProtocolVersion: proto, Version: version})
+			pull.ConnectOptions{Name: c.URL, ProtocolVersion: proto, Version: versionString()})
 	case c.Command:
 		stderr := &tailBuffer{max: 4 << 10}
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Stderr = stderr
 		src, err := pull.Connect(ctx, &mcp.CommandTransport{Command: cmd},
-			pull.ConnectOptions{Name: strings.Join(argv, " "), ProtocolVersion: proto, Version: version})
+			pull.ConnectOptions{Name: strings.Join(argv, " "), ProtocolVersion: proto, Version: versionString()})
 		if err != nil {
 			if tail := strings.TrimSpace(stderr.String()); tail != "" {
 				err = fmt.Errorf("%w\nserver stderr (last lines):\n%s", err, tail)

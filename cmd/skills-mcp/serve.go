@@ -87,7 +87,7 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 	opts := serve.Options{
 		Name:           c.Name,
 		Title:          c.Title,
-		Version:        version,
+		Version:        versionString(),
 		ShowDisabled:   c.ShowDisabled,
 		Prefix:         c.Prefix,
 		DescribeSkills: c.Describe,
