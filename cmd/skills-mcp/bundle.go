@@ -62,8 +62,8 @@ func (c *BuildCmd) Run(ctx context.Context, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "skills-mcp: wrote %s: %s, %d skills (%d hidden, %d withheld), %d files\n", c.Output, res.ID,
-		res.Stats.Skills, res.Stats.Hidden, res.Stats.Withheld, res.Stats.Files)
+	fmt.Fprintf(os.Stderr, "skills-mcp: wrote %s: %s, %s (%d hidden, %d withheld), %s\n", c.Output, res.ID,
+		count(res.Stats.Skills, "skill"), res.Stats.Hidden, res.Stats.Withheld, count(res.Stats.Files, "file"))
 	if key != nil {
 		fmt.Fprintf(os.Stderr, "skills-mcp: signed by %s (SSHSIG namespace %s, and minisign)\n",
 			manifest.SSHFingerprint(key.Public().(ed25519.PublicKey)), manifest.SignatureNamespace)
@@ -130,7 +130,7 @@ func (c *LintCmd) Run(ctx context.Context, log *slog.Logger) error {
 		for _, w := range rep.Withheld {
 			fmt.Printf("%s:%s: withheld: %s\n", nsLabel(w.Library), w.Path, w.Reason)
 		}
-		fmt.Printf("%d skills, %d with findings, %d withheld\n", res.Stats.Skills, res.Stats.FlaggedSkills, res.Stats.Withheld)
+		fmt.Printf("%s, %d with findings, %d withheld\n", count(res.Stats.Skills, "skill"), res.Stats.FlaggedSkills, res.Stats.Withheld)
 	}
 	if len(m.Withheld) > 0 {
 		return &exitError{1, fmt.Errorf("%d skill(s) withheld", len(m.Withheld))}
@@ -193,7 +193,7 @@ func (c *InspectCmd) Run() error {
 		return writeJSON(os.Stdout, in)
 	}
 	w := os.Stdout
-	fmt.Fprintf(w, "bundle     %s\nid         %s\nsize       %d bytes, %d blobs, %d signature(s)\n", c.Bundle, in.ID, in.Size, in.Blobs, in.Signatures)
+	fmt.Fprintf(w, "bundle     %s\nid         %s\nsize       %s, %s, %d signature(s)\n", c.Bundle, in.ID, count(in.Size, "byte"), count(in.Blobs, "blob"), in.Signatures)
 	if in.Created != "" {
 		fmt.Fprintf(w, "created    %s\n", in.Created)
 	}
@@ -205,7 +205,7 @@ func (c *InspectCmd) Run() error {
 				extra = append(extra, s)
 			}
 		}
-		fmt.Fprintf(w, "  %-12s %d skills (%d hidden)  %s\n", nsLabel(l.Namespace), l.Skills, l.Hidden, strings.Join(extra, ", "))
+		fmt.Fprintf(w, "  %-12s %s (%d hidden)  %s\n", nsLabel(l.Namespace), count(l.Skills, "skill"), l.Hidden, strings.Join(extra, ", "))
 	}
 	fmt.Fprintf(w, "skills     %d\n", len(in.Skills))
 	for _, s := range in.Skills {
@@ -219,7 +219,7 @@ func (c *InspectCmd) Run() error {
 		if len(s.Findings) > 0 {
 			flags += fmt.Sprintf(" findings=%d", len(s.Findings))
 		}
-		fmt.Fprintf(w, "  %s  %d files, %d bytes%s\n", s.URI, s.Files, s.Bytes, flags)
+		fmt.Fprintf(w, "  %s  %s, %s%s\n", s.URI, count(s.Files, "file"), count(s.Bytes, "byte"), flags)
 		for _, f := range s.Findings {
 			fmt.Fprintf(w, "      %s:%d %s (%s): %s\n", f.File, f.Line, f.Rule, f.Severity, f.Excerpt)
 		}
@@ -270,7 +270,7 @@ func (c *VerifyCmd) Run() error {
 	} else if n := len(b.Signatures()); n > 0 {
 		fmt.Fprintf(os.Stderr, "skills-mcp: note: %d signature(s) not checked; give --trust FILE to check them\n", n)
 	}
-	fmt.Printf("%s: ok: %s, %d skills, %d blobs verified%s\n", c.Bundle, b.ID(), b.NumSkills(), b.NumBlobs(), signed)
+	fmt.Printf("%s: ok: %s, %s, %s verified%s\n", c.Bundle, b.ID(), count(b.NumSkills(), "skill"), count(b.NumBlobs(), "blob"), signed)
 	return nil
 }
 
@@ -324,4 +324,12 @@ func bundleError(path string, err error) error {
 		return &exitError{exitFailed, fmt.Errorf("%s: tampered or corrupt: %s", path, ce.Reason)}
 	}
 	return err
+}
+
+// count writes n and word, with an s when n is not 1: "1 file", "2 files".
+func count[N int | int64](n N, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
