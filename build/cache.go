@@ -17,6 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/skills-mcp/skills-mcp/lint"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -392,18 +393,18 @@ func (l *loaded) settled(fi fs.FileInfo) bool {
 	return fi.Sys() == nil || fi.ModTime().Before(l.cache.settled)
 }
 
-// facts returns the digest, text flag and, when lint is set and the file is
+// facts returns the digest, text flag and, when analyse is set and the file is
 // lintable, the lint findings of f, from the cache when it knows them. It
 // records what it learned for the next build.
-func (l *loaded) facts(f srcFile, lint bool) *cachedFile {
+func (l *loaded) facts(f srcFile, analyse bool) *cachedFile {
 	e := f.hit
 	if e == nil {
 		e = &cachedFile{info: f.info, size: int64(len(f.data)), digest: manifest.Sum(f.data)}
 		e.text = utf8.Valid(f.data) && bytes.IndexByte(f.data, 0) < 0
 	}
-	if lint && !e.linted && (e.text || IsScript(f.path)) && len(f.data) <= MaxLintBytes {
+	if analyse && !e.linted && (e.text || lint.IsScript(f.path)) && len(f.data) <= lint.MaxBytes {
 		n := *e
-		n.linted, n.findings = true, Lint(f.path, f.data)
+		n.linted, n.findings = true, lint.Analyze(f.path, f.data)
 		e = &n
 	}
 	if f.fm != nil && e.fm == nil {

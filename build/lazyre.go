@@ -7,7 +7,7 @@ import (
 
 // lazyRE is a regular expression compiled on its first use. The package's
 // patterns are declared as &lazyRE{expr: ...} literals, which the compiler
-// lays out statically: a program that links build but never lints or parses
+// lays out statically: a program that links build but never parses
 // frontmatter pays nothing for them at start-up.
 type lazyRE struct {
 	expr string
@@ -42,5 +42,3 @@ func (l *lazyRE) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	return l.get().FindAllStringSubmatchIndex(s, n)
 }
 
-// rx declares a lint pattern.
-func rx(expr string) *lazyRE { return &lazyRE{expr: expr} }

@@ -12,12 +12,6 @@ func TestPatternsCompile(t *testing.T) {
 	all := []*lazyRE{
 		namespaceRE, sidecarDigest, nameRE, yamlErrorLine,
 		coreNull, coreTrue, coreFalse, coreInt10, coreInt8, coreInt16, coreFloat, coreInfNaN,
-		keyTools, placeholder, secretVar, cliOption, shellRedirect, negation, installWord,
-	}
-	for _, r := range rules {
-		for _, p := range r.pats {
-			all = append(all, p.re)
-		}
 	}
 	for _, l := range all {
 		if _, err := regexp.Compile(l.expr); err != nil {

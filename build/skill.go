@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/skills-mcp/skills-mcp/lint"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -108,7 +109,7 @@ func loadSkill(t tree, sd skillDir, ns, key string, noScripts bool, opt *Options
 	if noScripts {
 		kept := files[:0]
 		for _, f := range files {
-			if f.path != manifest.SkillFile && IsScript(f.path) {
+			if f.path != manifest.SkillFile && lint.IsScript(f.path) {
 				l.skill.ScriptsWithheld++
 				continue
 			}
@@ -173,7 +174,7 @@ func loadSkill(t tree, sd skillDir, ns, key string, noScripts bool, opt *Options
 	}
 	for _, f := range files {
 		c := l.facts(f, !opt.NoLint)
-		script := IsScript(f.path)
+		script := lint.IsScript(f.path)
 		s.Entry.Resources = append(s.Entry.Resources, manifest.Resource{
 			URI:    folder + manifest.EscapePath(f.path),
 			Digest: c.digest,

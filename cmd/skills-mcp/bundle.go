@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/lint"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -93,12 +94,13 @@ func (c *LintCmd) Run(ctx context.Context, log *slog.Logger) error {
 		return err
 	}
 	m := res.Manifest
-	rep := &build.LintReport{Withheld: m.Withheld}
+	// Both lists print as [] when empty, never null.
+	rep := &lint.Report{Skills: []lint.Skill{}, Withheld: append([]manifest.Withheld{}, m.Withheld...)}
 	for i := range m.Skills {
 		s := &m.Skills[i]
 		if len(s.Findings) > 0 {
 			below := strings.TrimPrefix(strings.TrimPrefix(s.Path, s.Library), "/")
-			rep.Skills = append(rep.Skills, build.LintedSkill{Library: s.Library, Path: s.Path, URI: s.Entry.URI,
+			rep.Skills = append(rep.Skills, lint.Skill{Library: s.Library, Path: s.Path, URI: s.Entry.URI,
 				Findings: s.Findings, Dir: res.Folder(s.Library, below)})
 		}
 	}
@@ -114,7 +116,7 @@ func (c *LintCmd) Run(ctx context.Context, log *slog.Logger) error {
 		for _, l := range opt.Libraries {
 			roots[l.Namespace] = l.Root
 		}
-		if err := build.WriteSARIF(os.Stdout, rep, func(ns string) string { return roots[ns] }); err != nil {
+		if err := lint.WriteSARIF(os.Stdout, rep, func(ns string) string { return roots[ns] }); err != nil {
 			return err
 		}
 	case c.JSON:

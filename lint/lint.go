@@ -1,4 +1,4 @@
-package build
+package lint
 
 import (
 	"path"
@@ -12,9 +12,9 @@ import (
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
-// MaxLintBytes is the size of the largest file that is linted; bigger files
+// MaxBytes is the size of the largest file that is linted; bigger files
 // are served but not read by the linter.
-const MaxLintBytes = 512 << 10
+const MaxBytes = 512 << 10
 
 // MaxExcerpt is the longest excerpt a finding carries, in bytes.
 const MaxExcerpt = 120
@@ -25,16 +25,16 @@ const (
 	SeverityNote    = "note" // a weaker signal: likely legitimate, still worth a look
 )
 
-// LintRule names one lint rule and says in one line what it looks for.
-type LintRule struct {
+// Rule names one lint rule and says in one line what it looks for.
+type Rule struct {
 	ID          string
 	Description string
 }
 
-// LintRules lists every rule Lint applies, in the order its findings come
+// Rules lists every rule Lint applies, in the order its findings come
 // back. The ids are stable: they are stored in manifests and used as SARIF
 // rule ids.
-var LintRules = []LintRule{
+var Rules = []Rule{
 	{"pipe-to-shell", "pipes a downloaded script into a shell"},
 	{"remote-exec", "evaluates code fetched from the network"},
 	{"eval-decode", "evaluates decoded or decompressed data"},
@@ -61,10 +61,10 @@ func IsScript(p string) bool {
 	return false
 }
 
-// Lint applies every rule of LintRules to one file of a skill and returns its
+// Lint applies every rule of Rules to one file of a skill and returns its
 // findings in rule order. file is the path relative to the skill folder,
 // slash-separated; it picks the rules that apply and whether the file is
-// Markdown. The caller passes only text files of at most MaxLintBytes; Lint
+// Markdown. The caller passes only text files of at most MaxBytes; Lint
 // accepts any bytes all the same and never fails.
 //
 // Lint labels, it never blocks. Each rule gives at most one finding per file:
@@ -138,7 +138,7 @@ func IsScript(p string) bool {
 // intermediate pipes (curl | tee | sh), exec(zlib.decompress(b64decode(…))),
 // split rm flags, nc -lvp 4444 -e, mkfifo | nc, socat exec:, one-line socket
 // shells, and more token kinds.
-func Lint(file string, data []byte) []manifest.Finding {
+func Analyze(file string, data []byte) []manifest.Finding {
 	s := newScan(file, data)
 	defer s.free()
 	var out []manifest.Finding
@@ -155,7 +155,7 @@ func Lint(file string, data []byte) []manifest.Finding {
 	return out
 }
 
-// A rule is a LintRule with its matchers.
+// A rule is a Rule with its matchers.
 type rule struct {
 	id      string
 	applies func(file string) bool // nil: every file

@@ -1,4 +1,4 @@
-package build
+package lint
 
 import (
 	"bytes"
@@ -12,9 +12,9 @@ import (
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
-func sampleReport() *LintReport {
-	return &LintReport{
-		Skills: []LintedSkill{
+func sampleReport() *Report {
+	return &Report{
+		Skills: []Skill{
 			{
 				Library: "acme", Path: "acme/ops/deploy", URI: "skill://acme/ops/deploy/SKILL.md",
 				Findings: []manifest.Finding{
@@ -131,7 +131,7 @@ func decodeSARIF(t *testing.T, b []byte) map[string]any {
 	return log
 }
 
-func writeSARIF(t *testing.T, r *LintReport, root func(string) string) []byte {
+func writeSARIF(t *testing.T, r *Report, root func(string) string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := WriteSARIF(&buf, r, root); err != nil {
@@ -164,7 +164,7 @@ func TestWriteSARIF(t *testing.T) {
 	for _, r := range rules {
 		ids = append(ids, r.(map[string]any)["id"].(string))
 	}
-	if len(ids) != len(LintRules)+2 || ids[0] != LintRules[0].ID || !slices.Equal(ids[len(LintRules):], []string{"description-missing", "name-mismatch"}) {
+	if len(ids) != len(Rules)+2 || ids[0] != Rules[0].ID || !slices.Equal(ids[len(Rules):], []string{"description-missing", "name-mismatch"}) {
 		t.Errorf("rules = %v", ids)
 	}
 	type res struct{ rule, level, uri, base string }
@@ -200,7 +200,7 @@ func TestWriteSARIFDeterministic(t *testing.T) {
 }
 
 func TestWriteSARIFEmpty(t *testing.T) {
-	b := writeSARIF(t, &LintReport{}, nil)
+	b := writeSARIF(t, &Report{}, nil)
 	log := decodeSARIF(t, b)
 	if n := len(log["runs"].([]any)[0].(map[string]any)["results"].([]any)); n != 0 {
 		t.Errorf("%d results", n)
@@ -216,7 +216,7 @@ func TestWriteSARIFAbsoluteRoot(t *testing.T) {
 }
 
 func TestWriteSARIFUnknownRule(t *testing.T) {
-	r := &LintReport{Skills: []LintedSkill{{URI: "skill://x/SKILL.md", Path: "x", Findings: []manifest.Finding{{Rule: "made-up", File: "SKILL.md", Line: 1}}}}}
+	r := &Report{Skills: []Skill{{URI: "skill://x/SKILL.md", Path: "x", Findings: []manifest.Finding{{Rule: "made-up", File: "SKILL.md", Line: 1}}}}}
 	err := WriteSARIF(&bytes.Buffer{}, r, nil)
 	if err == nil || !strings.Contains(err.Error(), `"made-up"`) || !strings.Contains(err.Error(), "skill://x/SKILL.md") {
 		t.Errorf("err = %v, want an error naming the rule and skill", err)
@@ -233,16 +233,16 @@ func TestWriteSARIFCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &LintReport{}
+	r := &Report{}
 	total := 0
 	for _, sk := range skills {
 		data, err := os.ReadFile(badLintRoot + "/" + sk.Name() + "/SKILL.md")
 		if err != nil {
 			continue
 		}
-		fs := Lint("SKILL.md", data)
+		fs := Analyze("SKILL.md", data)
 		total += len(fs)
-		r.Skills = append(r.Skills, LintedSkill{Library: "bad", Path: "bad/" + sk.Name(), URI: "skill://bad/" + sk.Name() + "/SKILL.md", Findings: fs})
+		r.Skills = append(r.Skills, Skill{Library: "bad", Path: "bad/" + sk.Name(), URI: "skill://bad/" + sk.Name() + "/SKILL.md", Findings: fs})
 	}
 	b := writeSARIF(t, r, func(string) string { return "testdata/bad/lint" })
 	log := decodeSARIF(t, b)

@@ -1,4 +1,4 @@
-package build
+package lint
 
 import (
 	"cmp"
@@ -14,15 +14,15 @@ import (
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
-// LintReport is what `skills-mcp lint` reports: the findings of every linted
+// Report is what `skills-mcp lint` reports: the findings of every linted
 // skill, and the skills that were withheld.
-type LintReport struct {
-	Skills   []LintedSkill       `json:"skills"`
+type Report struct {
+	Skills   []Skill             `json:"skills"`
 	Withheld []manifest.Withheld `json:"withheld"`
 }
 
-// LintedSkill is one linted skill and its findings.
-type LintedSkill struct {
+// Skill is one linted skill and its findings.
+type Skill struct {
 	Library string `json:"library"` // library namespace, "" for an un-namespaced root
 	Path    string `json:"path"`    // skill path as in the manifest: the namespace, then folders
 	// Dir is the skill's folder below the library root, slash-separated,
@@ -35,7 +35,7 @@ type LintedSkill struct {
 }
 
 // folder returns the skill's folder below its library root.
-func (sk *LintedSkill) folder() string {
+func (sk *Skill) folder() string {
 	if sk.Dir != "" {
 		return sk.Dir
 	}
@@ -54,7 +54,7 @@ const (
 )
 
 // WriteSARIF writes r as a SARIF 2.1.0 log with one run, so that CI systems
-// annotate the files. The tool's rules are LintRules (default level
+// annotate the files. The tool's rules are Rules (default level
 // "warning"), then each rule that withheld a skill (level "error"). Each
 // finding is a result at its file and line, with level "warning" or "note";
 // each rule of a withheld skill is a result at line 1 of the skill's
@@ -69,7 +69,7 @@ const (
 //
 // The output is deterministic: results are sorted by file, line, rule and
 // message, whatever the order of r.
-func WriteSARIF(w io.Writer, r *LintReport, srcRoot func(library string) string) error {
+func WriteSARIF(w io.Writer, r *Report, srcRoot func(library string) string) error {
 	root := func(lib string) string {
 		if srcRoot == nil {
 			return ""
@@ -85,7 +85,7 @@ func WriteSARIF(w io.Writer, r *LintReport, srcRoot func(library string) string)
 		}
 	}
 	descs := map[string]string{}
-	for _, lr := range LintRules {
+	for _, lr := range Rules {
 		addRule(lr.ID, lr.Description, "warning")
 		descs[lr.ID] = lr.Description
 	}
