@@ -176,34 +176,17 @@ func (bb bundleBackend) close() error                                { return bb
 
 // Files of a folder written by export.
 const (
-	ExportManifest = "manifest.json"
-	ExportSSHSig   = "manifest.json.sig"
-	ExportMinisig  = "manifest.json.minisig"
+	ExportManifest = manifest.ManifestFile
+	ExportSSHSig   = manifest.SSHSigFile
+	ExportMinisig  = manifest.MinisigFile
 	ExportSums     = "SHA256SUMS"
 	ExportBlobs    = "blobs/sha256"
 )
 
 // ExportSignatureFiles returns the file names under which export stores a
-// bundle's signatures, in order: the first SSH signature as
-// manifest.json.sig, the next ones as manifest.json.sig.2, .3, …, and the
-// same for minisign signatures with manifest.json.minisig.
+// bundle's signatures (manifest.SignatureFileNames).
 func ExportSignatureFiles(sigs []manifest.Signature) []string {
-	names := make([]string, len(sigs))
-	count := map[manifest.SignatureKind]int{}
-	for i, s := range sigs {
-		count[s.Kind]++
-		base := ExportSSHSig
-		if s.Kind == manifest.SignatureMinisign {
-			base = ExportMinisig
-		} else if s.Kind != manifest.SignatureSSH {
-			base = "manifest.json.sigkind" + strconv.Itoa(int(s.Kind))
-		}
-		if n := count[s.Kind]; n > 1 {
-			base += "." + strconv.Itoa(n)
-		}
-		names[i] = base
-	}
-	return names
+	return manifest.SignatureFileNames(sigs)
 }
 
 // OpenExport opens a folder written by export: manifest.json, its
