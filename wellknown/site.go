@@ -1,0 +1,224 @@
+package wellknown
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/skills-mcp/skills-mcp/manifest"
+)
+
+// SiteFile is one file of a site, below Dir.
+type SiteFile struct {
+	Path        string // below Dir: "index.json", "refunds/<hex>.tar.gz", "manifest.json"
+	ContentType string
+	Digest      manifest.Digest
+	Size        int64
+	// Immutable is true for artifacts: their path holds their digest, so
+	// their bytes never change.
+	Immutable bool
+	// Library is the namespace of the skill an artifact belongs to; "" for
+	// the index, the manifest and signatures.
+	Library string
+
+	mu     sync.Mutex
+	data   []byte                 // nil once dropped (see SiteOptions.KeepBytes)
+	remake func() ([]byte, error) // makes the bytes again; nil if data is always kept
+}
+
+// Bytes returns the file's bytes, remade from the bundle (and checked
+// against the digest) when they were not kept. The caller must not modify
+// them.
+func (f *SiteFile) Bytes() ([]byte, error) {
+	f.mu.Lock()
+	data := f.data
+	f.mu.Unlock()
+	if data != nil {
+		return data, nil
+	}
+	data, err := f.remake()
+	if err != nil {
+		return nil, err
+	}
+	if manifest.Sum(data) != f.Digest {
+		return nil, fmt.Errorf("%s: remade bytes differ from the published digest %s", f.Path, f.Digest)
+	}
+	return data, nil
+}
+
+// Site is the discovery site of a set of bundles: the index, one artifact
+// per listed skill, and for one signed bundle its manifest and signatures.
+// It is immutable and safe for concurrent use.
+type Site struct {
+	Files   []*SiteFile // the index first, then artifacts in index order, then manifest and signatures
+	byPath  map[string]*SiteFile
+	index   Index
+	entries []siteEntry // parallel to index.Skills
+}
+
+type siteEntry struct {
+	library  string
+	artifact *SiteFile
+}
+
+// SiteOptions configure NewSite.
+type SiteOptions struct {
+	// ShowHidden lists hidden (disable-model-invocation) skills too.
+	ShowHidden bool
+	// KeepBytes bounds the artifact bytes kept in memory; artifacts past it
+	// are made again on each read. 0 keeps everything.
+	KeepBytes int64
+}
+
+// NewSite makes the site of bundles. Index names come from Names over every
+// skill of every bundle (hidden ones included, so that ShowHidden never
+// renames a skill); skills are listed in URI order. A skill URI in two
+// bundles is an error.
+func NewSite(bundles []*manifest.Bundle, opt SiteOptions) (*Site, error) {
+	type ref struct {
+		b *manifest.Bundle
+		s *manifest.Skill
+	}
+	var refs []ref
+	for _, b := range bundles {
+		m, err := b.Manifest()
+		if err != nil {
+			return nil, err
+		}
+		for i := range m.Skills {
+			refs = append(refs, ref{b, &m.Skills[i]})
+		}
+	}
+	slices.SortFunc(refs, func(a, b ref) int { return strings.Compare(a.s.Entry.URI, b.s.Entry.URI) })
+	paths := make([]string, len(refs))
+	for i, r := range refs {
+		if i > 0 && refs[i-1].s.Entry.URI == r.s.Entry.URI {
+			return nil, fmt.Errorf("skill %s is in bundle %s and in bundle %s", r.s.Entry.URI, refs[i-1].b.ID(), r.b.ID())
+		}
+		paths[i] = r.s.Path
+	}
+	names, err := Names(paths)
+	if err != nil {
+		return nil, err
+	}
+	site := &Site{byPath: map[string]*SiteFile{}, index: Index{Schema: Schema, Skills: []Entry{}}}
+	var kept int64
+	for i, r := range refs {
+		if r.s.Hidden && !opt.ShowHidden {
+			continue
+		}
+		typ, data, err := Artifact(r.b, r.s)
+		if err != nil {
+			return nil, err
+		}
+		d := manifest.Sum(data)
+		f := &SiteFile{
+			Path:        ArtifactPath(names[i], typ, d),
+			ContentType: ArchiveMIME,
+			Digest:      d,
+			Size:        int64(len(data)),
+			Immutable:   true,
+			Library:     r.s.Library,
+			data:        data,
+		}
+		if typ == TypeSkillMD {
+			f.ContentType = SkillMDMIME
+		}
+		if kept += f.Size; opt.KeepBytes > 0 && kept > opt.KeepBytes {
+			b, s := r.b, r.s
+			f.data = nil
+			f.remake = func() ([]byte, error) { _, data, err := Artifact(b, s); return data, err }
+		}
+		var fm struct {
+			Description string `json:"description"`
+		}
+		if err := json.Unmarshal(r.s.Entry.Frontmatter, &fm); err != nil {
+			return nil, fmt.Errorf("skill %s: frontmatter: %w", r.s.Entry.URI, err)
+		}
+		site.index.Skills = append(site.index.Skills, Entry{
+			Name:        names[i],
+			Type:        typ,
+			Description: fm.Description,
+			URL:         f.Path,
+			Digest:      d.String(),
+			SkillsMCP:   &EntryExtra{Path: r.s.Path, Bundle: r.b.ID().String()},
+		})
+		site.entries = append(site.entries, siteEntry{r.s.Library, f})
+		site.Files = append(site.Files, f)
+	}
+	var extra []*SiteFile
+	if len(bundles) == 1 {
+		b := bundles[0]
+		site.index.SkillsMCP = &SiteExtra{Bundle: b.ID().String()}
+		if sigs := b.Signatures(); len(sigs) > 0 {
+			msg, err := b.ManifestBytes()
+			if err != nil {
+				return nil, err
+			}
+			extra = append(extra, staticFile(manifest.ManifestFile, IndexMIME, msg))
+			site.index.SkillsMCP.Manifest = manifest.ManifestFile
+			for j, name := range manifest.SignatureFileNames(sigs) {
+				extra = append(extra, staticFile(name, SignatureMIME, sigs[j].Data))
+				site.index.SkillsMCP.Signatures = append(site.index.SkillsMCP.Signatures, name)
+			}
+		}
+	}
+	idx, err := marshalIndex(&site.index)
+	if err != nil {
+		return nil, err
+	}
+	site.Files = append([]*SiteFile{staticFile(IndexFile, IndexMIME, idx)}, site.Files...)
+	site.Files = append(site.Files, extra...)
+	for _, f := range site.Files {
+		if _, dup := site.byPath[f.Path]; dup {
+			return nil, fmt.Errorf("site: two files at %s", f.Path)
+		}
+		site.byPath[f.Path] = f
+	}
+	return site, nil
+}
+
+func staticFile(path, ctype string, data []byte) *SiteFile {
+	return &SiteFile{Path: path, ContentType: ctype, Digest: manifest.Sum(data), Size: int64(len(data)), data: data}
+}
+
+// marshalIndex encodes an index as indented JSON ending in a newline,
+// without HTML escapes: one index has one encoding.
+func marshalIndex(idx *Index) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(idx); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Index returns the site's index file.
+func (s *Site) Index() *SiteFile { return s.Files[0] }
+
+// Lookup returns the file at path below Dir ("index.json",
+// "refunds/<hex>.tar.gz"), if the site has one.
+func (s *Site) Lookup(path string) (*SiteFile, bool) {
+	f, ok := s.byPath[path]
+	return f, ok
+}
+
+// Filtered returns the index of the skills whose library allow accepts,
+// for servers that give each client access to some namespaces only (an
+// artifact's SiteFile.Library says whose it is). The bundle's manifest and
+// signatures are left out of a filtered index: they list skills the client
+// may not see.
+func (s *Site) Filtered(allow func(library string) bool) ([]byte, error) {
+	idx := Index{Schema: Schema, Skills: []Entry{}}
+	for i, e := range s.entries {
+		if allow(e.library) {
+			idx.Skills = append(idx.Skills, s.index.Skills[i])
+		}
+	}
+	return marshalIndex(&idx)
+}
