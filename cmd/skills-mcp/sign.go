@@ -194,8 +194,10 @@ func (c *SignCmd) Run() error {
 
 // ExportCmd is `skills-mcp export`.
 type ExportCmd struct {
-	Bundle string `arg:"" placeholder:"BUNDLE.skb" help:"The bundle to export."`
-	To     string `required:"" placeholder:"DIR" help:"Folder to write manifest.json, its signatures, blobs/sha256/<hex> and SHA256SUMS into (created if missing)."`
+	Bundle       string `arg:"" placeholder:"BUNDLE.skb" help:"The bundle to export."`
+	To           string `placeholder:"DIR" xor:"dest" required:"" help:"Folder to write manifest.json, its signatures, blobs/sha256/<hex> and SHA256SUMS into (created if missing)."`
+	WellKnown    string `name:"well-known" placeholder:"DIR" xor:"dest" required:"" help:"Write an Agent Skills discovery site: DIR/.well-known/agent-skills/index.json and one artifact per skill (and, for a signed bundle, its manifest and signatures)."`
+	ShowDisabled bool   `name:"show-disabled" help:"With --well-known: list hidden (disable-model-invocation) skills too."`
 }
 
 // Run verifies the bundle and writes it out as plain files that stock tools
@@ -208,6 +210,9 @@ func (c *ExportCmd) Run() error {
 	defer b.Close()
 	if err := b.Verify(); err != nil {
 		return fmt.Errorf("export: %s: refusing to export a tampered or corrupt bundle: %w", c.Bundle, err)
+	}
+	if c.WellKnown != "" {
+		return exportWellKnown(b, c.Bundle, c.WellKnown, c.ShowDisabled)
 	}
 	m, err := b.Manifest()
 	if err != nil {
