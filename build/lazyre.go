@@ -41,4 +41,3 @@ func (l *lazyRE) FindAllStringSubmatch(s string, n int) [][]string {
 func (l *lazyRE) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	return l.get().FindAllStringSubmatchIndex(s, n)
 }
-
