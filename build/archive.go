@@ -16,10 +16,9 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/klauspost/compress/flate"
+	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
 // A zip library is only a transport container: OpenZip validates the whole
@@ -39,8 +38,8 @@ import (
 const (
 	ArchiveRuleFormat         = "format"           // not a readable zip: bad records, truncated or corrupt data
 	ArchiveRuleTooManyEntries = "too-many-entries" // more than ArchiveLimits.MaxEntries entries
-	ArchiveRuleZipSlip        = "zip-slip"         // a ".." segment, an absolute path, a drive letter or a backslash
-	ArchiveRuleBadName        = "bad-name"         // empty name, empty or "." segment, invalid UTF-8, a control character
+	ArchiveRuleZipSlip        = "zip-slip"         // a ".." or empty segment (an absolute path), a drive letter or a backslash
+	ArchiveRuleBadName        = "bad-name"         // an empty name, a "." segment, invalid UTF-8, a control character, a segment over 255 bytes
 	ArchiveRuleDuplicate      = "duplicate"        // the same name twice, also ignoring case, or a name both file and directory
 	ArchiveRuleSymlink        = "symlink"          // a symbolic link entry
 	ArchiveRuleNotRegular     = "not-regular"      // a device, pipe, socket, or a directory without a trailing slash
@@ -63,7 +62,7 @@ type ArchiveError struct {
 	Err   error  // what was found
 }
 
-// Error returns, for example, `archive entry "../x": path traversal (rule zip-slip)`.
+// Error returns, for example, `archive entry "../x": segment .. is a parent-folder reference (rule zip-slip)`.
 func (e *ArchiveError) Error() string {
 	if e.Entry == "" {
 		return fmt.Sprintf("archive: %v (rule %s)", e.Err, e.Rule)
@@ -230,7 +229,7 @@ func (z *zipFS) add(f *zip.File, folds map[string]string) error {
 	// Every path and each of its parents must be new, ignoring case, and a
 	// name is either a file or a directory, never both.
 	claim := func(p string) error {
-		k := foldName(p)
+		k := manifest.FoldPath(p)
 		if prev, ok := folds[k]; ok && prev != p {
 			return fail(ArchiveRuleDuplicate, "collides with %q when case is ignored", prev)
 		}
@@ -275,56 +274,26 @@ func (z *zipFS) add(f *zip.File, folds map[string]string) error {
 }
 
 // checkZipName validates a raw entry name and returns the fs path it names
-// (without the trailing slash of a directory), or the rule it breaks.
+// (without the trailing slash of a directory), or the rule it breaks. The
+// path rule is manifest.CheckPath, the one pull applies: a path that could
+// escape (a ".." or empty segment, a backslash, a drive letter) breaks
+// zip-slip, any other bad segment bad-name.
 func checkZipName(raw string) (name string, isDir bool, rule string, err error) {
-	if !utf8.ValidString(raw) {
-		return "", false, ArchiveRuleBadName, errors.New("name is not valid UTF-8")
-	}
-	for _, c := range raw {
-		if unicode.IsControl(c) {
-			return "", false, ArchiveRuleBadName, fmt.Errorf("control character %U in name", c)
-		}
-	}
-	switch {
-	case strings.Contains(raw, `\`):
-		return "", false, ArchiveRuleZipSlip, errors.New("backslash in path")
-	case strings.HasPrefix(raw, "/"):
-		return "", false, ArchiveRuleZipSlip, errors.New("absolute path")
-	case len(raw) >= 2 && raw[1] == ':' && ('a' <= raw[0]|0x20 && raw[0]|0x20 <= 'z'):
-		return "", false, ArchiveRuleZipSlip, errors.New("drive letter in path")
-	}
 	isDir = strings.HasSuffix(raw, "/")
 	name = strings.TrimSuffix(raw, "/")
-	segs := strings.Split(name, "/")
-	if slices.Contains(segs, "..") {
-		return "", false, ArchiveRuleZipSlip, errors.New("path traversal")
-	}
 	switch {
 	case name == "":
 		return "", false, ArchiveRuleBadName, errors.New("empty name")
-	case slices.Contains(segs, ""):
-		return "", false, ArchiveRuleBadName, errors.New("empty path segment")
-	case slices.Contains(segs, "."):
-		return "", false, ArchiveRuleBadName, errors.New(`"." path segment`)
-	case !fs.ValidPath(name):
-		return "", false, ArchiveRuleBadName, errors.New("not a valid path")
+	case strings.HasPrefix(raw, "/"):
+		return "", false, ArchiveRuleZipSlip, errors.New("absolute path")
+	}
+	if err := manifest.CheckPath(name); err != nil {
+		if errors.Is(err, manifest.ErrPathEscape) {
+			return "", false, ArchiveRuleZipSlip, err
+		}
+		return "", false, ArchiveRuleBadName, err
 	}
 	return name, isDir, "", nil
-}
-
-// foldName maps every rune of s to the smallest rune of its Unicode simple
-// case-folding orbit, so two names that differ only in case map to one key.
-func foldName(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		m := r
-		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-			m = min(m, f)
-		}
-		b.WriteRune(m)
-	}
-	return b.String()
 }
 
 // checkZipRanges refuses compressed data that lies outside the archive or

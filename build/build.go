@@ -111,6 +111,7 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 		m.Created = opt.Created.UTC().Format(time.RFC3339)
 	}
 	warn := func(s string) {
+		s = validText(s) // the manifest holds only valid UTF-8
 		m.Warnings = append(m.Warnings, s)
 		if opt.Warn != nil {
 			opt.Warn(s)

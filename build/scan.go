@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
 // ignoredDir reports the folders never entered, at any depth: tool caches
@@ -125,7 +127,12 @@ func discover(t tree, rootName string, depth int, exclude map[string]bool, warn 
 	rootList := &listing{ents: ents}
 	rel := ""
 	if hasSkillFile(ents) {
-		rel = rootName
+		if err := manifest.CheckSegment(rootName); err != nil {
+			parts = append(parts, part{task: -1, warn: fmt.Sprintf("%s: root folder name %v (rule %s); the skill it holds is not published",
+				manifest.QuoteName(rootName), err, RulePathInvalid)})
+		} else {
+			rel = rootName
+		}
 	}
 	top(root, rootList, ".", rel)
 	// skills/ and .claude/skills/, unless a symlink.
@@ -209,9 +216,14 @@ func (d *discovery) enter(e fs.DirEntry, dir, rel string, level int) (string, bo
 	case strings.HasPrefix(name, "."), d.exclude[name], ignoredDir(name):
 		return "", false
 	case e.Type()&fs.ModeSymlink != 0:
-		return path.Join(rel, name) + ": symlink not followed (rule symlink)", false
+		return manifest.QuoteName(path.Join(rel, name)) + ": symlink not followed (rule symlink)", false
 	case !e.IsDir(), level == 0 && dir == "." && name == "skills":
 		return "", false // the skills/ folder is scanned as a root of its own
+	}
+	if err := manifest.CheckSegment(name); err != nil {
+		// No skill path may hold it: pull could not create it.
+		return fmt.Sprintf("%s: folder name %v (rule %s); not searched for skills",
+			manifest.QuoteName(path.Join(rel, name)), err, RulePathInvalid), false
 	}
 	return "", true
 }
@@ -259,7 +271,7 @@ func (d *discovery) walkSub(f folder, name, dir, rel string, level int, out *fou
 // unreadableFolder is the warning for a folder discovery cannot open or
 // list: the skills below it, if any, are not found.
 func unreadableFolder(rel string, err error) string {
-	return fmt.Sprintf("%s: cannot read folder: %v (rule %s)", rel, err, RuleUnreadable)
+	return validText(fmt.Sprintf("%s: cannot read folder: %v (rule %s)", manifest.QuoteName(rel), err, RuleUnreadable))
 }
 
 func hasSkillFile(ents []fs.DirEntry) bool {

@@ -8,8 +8,8 @@ import (
 	"os"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/skills-mcp/skills-mcp/lint"
@@ -55,11 +55,13 @@ type Problem struct {
 	Msg  string
 }
 
+// String names the file as manifest.QuoteName renders it: a name that is
+// not plain, not valid UTF-8 say, is quoted with Go escapes.
 func (p Problem) String() string {
 	if p.File == "" {
 		return fmt.Sprintf("%s (rule %s)", p.Msg, p.Rule)
 	}
-	return fmt.Sprintf("%s: %s (rule %s)", p.File, p.Msg, p.Rule)
+	return fmt.Sprintf("%s: %s (rule %s)", manifest.QuoteName(p.File), p.Msg, p.Rule)
 }
 
 // loaded is a skill read from its library: the manifest record and the bytes
@@ -189,8 +191,20 @@ func loadSkill(t tree, sd skillDir, ns, key string, noScripts bool, opt *Options
 	return l
 }
 
+// problem records a rule broken by file. A message that is not valid UTF-8
+// (an error naming a file the rules did not stop) is quoted whole: the
+// manifest holds only valid UTF-8.
 func (l *loaded) problem(file, rule, format string, args ...any) {
-	l.problems = append(l.problems, Problem{File: file, Rule: rule, Msg: fmt.Sprintf(format, args...)})
+	l.problems = append(l.problems, Problem{File: file, Rule: rule, Msg: validText(fmt.Sprintf(format, args...))})
+}
+
+// validText returns s, or s quoted with Go escapes when it is not valid
+// UTF-8.
+func validText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strconv.Quote(s)
 }
 
 // collect walks a skill folder, whose listing discovery took, and reads
@@ -207,7 +221,11 @@ func (l *loaded) collect(t tree, sd skillDir, maxFile int64) []srcFile {
 	c.walk(f, sd.list, sd.dir, "")
 	f.close()
 	if len(c.skipped) > 0 {
-		l.warnings = append(l.warnings, fmt.Sprintf("%d dotfile(s) skipped: %s", len(c.skipped), strings.Join(firstN(c.skipped, 3), ", ")))
+		names := make([]string, len(c.skipped))
+		for i, s := range c.skipped {
+			names[i] = manifest.QuoteName(s)
+		}
+		l.warnings = append(l.warnings, fmt.Sprintf("%d dotfile(s) skipped: %s", len(c.skipped), strings.Join(firstN(names, 3), ", ")))
 	}
 	files := c.files
 	slices.SortFunc(files, func(a, b srcFile) int {
@@ -250,8 +268,8 @@ func (c *collector) walk(f folder, list *listing, dir, rel string) bool {
 			c.skipped = append(c.skipped, r)
 			continue
 		case d.IsDir():
-			if msg := badName(name); msg != "" {
-				l.problem(r, RulePathInvalid, "%s", msg)
+			if err := manifest.CheckSegment(name); err != nil {
+				l.problem(r, RulePathInvalid, "name %v", err)
 				continue
 			}
 			sub, err := f.sub(name)
@@ -279,8 +297,8 @@ func (c *collector) walk(f folder, list *listing, dir, rel string) bool {
 		case ignoredExt(name):
 			continue
 		}
-		if msg := badName(name); msg != "" {
-			l.problem(r, RulePathInvalid, "%s", msg)
+		if err := manifest.CheckSegment(name); err != nil {
+			l.problem(r, RulePathInvalid, "name %v", err)
 			continue
 		}
 		if len(c.files) >= maxCollectedFiles {
@@ -364,45 +382,24 @@ func readFile(fsys fs.FS, realDir bool, name string, d fs.DirEntry, max int64) (
 	return data, nil
 }
 
-// badName returns why a file or folder name cannot be published, or "".
-func badName(name string) string {
-	switch {
-	case !utf8.ValidString(name):
-		return "name is not valid UTF-8"
-	case strings.ContainsAny(name, `\`):
-		return "name holds a backslash"
-	case name == ".." || name == ".":
-		return "name is a relative path element"
-	}
-	for _, r := range name {
-		if unicode.IsControl(r) {
-			return "name holds a control character"
-		}
-	}
-	return ""
-}
-
-// checkFiles withholds skills that bundle archives or hold two paths equal
-// under case folding.
+// checkFiles withholds skills that bundle archives or hold paths that
+// cannot all be created on a case-insensitive file system: two files equal
+// under case folding, or a file equal to a folder (manifest.PathSet, the rule
+// pull applies).
 func (l *loaded) checkFiles(files []srcFile) {
 	var archives []string
-	folded := map[string]string{}
+	var paths manifest.PathSet
 	for _, f := range files {
 		if isArchive(f.path, f.data) {
 			archives = append(archives, path.Base(f.path))
 		}
-		k := strings.ToLower(f.path)
-		if other, ok := folded[k]; ok {
-			l.problem(f.path, RuleCaseCollision, "same name as %s except for case", other)
-		}
-		folded[k] = f.path
-		for dir := path.Dir(f.path); dir != "."; dir = path.Dir(dir) {
-			dk := strings.ToLower(dir) + "/"
-			if other, ok := folded[dk]; ok && other != dir+"/" {
-				l.problem(dir, RuleCaseCollision, "same name as %s except for case", strings.TrimSuffix(other, "/"))
-				break
+		var ce *manifest.CollisionError
+		if err := paths.Add(f.path, false); errors.As(err, &ce) {
+			if ce.Same {
+				l.problem(ce.Path, RuleCaseCollision, "both a file and a folder")
+			} else {
+				l.problem(ce.Path, RuleCaseCollision, "same name as %s except for case", manifest.QuoteName(ce.Other))
 			}
-			folded[dk] = dir + "/"
 		}
 	}
 	if len(archives) > 0 {

@@ -14,6 +14,10 @@
 //     SKILL.md first, then its other files sorted bytewise by path. Each entry
 //     keeps the SEP-2640 limits: at most MaxSkillFiles files and MaxSkillBytes
 //     bytes.
+//   - Every string in a manifest is valid UTF-8, and every skill and file
+//     path keeps the path rule (CheckPath, PathSet) that build and pull
+//     apply too; Check refuses anything else when a manifest is written and
+//     when it is parsed.
 //   - No local path, time of day or file mode enters a manifest; Created is set
 //     only from SOURCE_DATE_EPOCH. Identical input gives identical bytes.
 //   - Each skill's SEP-2640 entry ({uri, frontmatter, resources}) is stored as

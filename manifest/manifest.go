@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 )
 
 // MediaType identifies version 1 of the manifest format.
@@ -182,6 +183,10 @@ func Marshal(m *Manifest) ([]byte, error) {
 // Parse decodes a manifest and checks that b is its canonical encoding and
 // that it keeps the format's rules (see Check).
 func Parse(b []byte) (*Manifest, error) {
+	if !utf8.Valid(b) {
+		// Decoding would turn each bad byte into U+FFFD, which is not b.
+		return nil, fmt.Errorf("parse manifest: not valid UTF-8 at byte %d", invalidAt(b))
+	}
 	m := new(Manifest)
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
@@ -204,16 +209,28 @@ func Parse(b []byte) (*Manifest, error) {
 	return m, nil
 }
 
-// Check reports the first way m breaks the format's rules: media type, sorted
-// unique skill URIs, SKILL.md as each skill's first resource, files parallel
-// to resources, and the SEP-2640 limits.
+// Check reports the first way m breaks the format's rules: every string
+// valid UTF-8, media type, sorted unique skill URIs, SKILL.md as each
+// skill's first resource, files parallel to resources, every skill and file
+// path keeping the path rule (CheckPath, PathSet) and its URI derived from
+// it, and the SEP-2640 limits. Writer.Finish and Parse both call it, so a
+// manifest that breaks a rule is never written and never read.
 func Check(m *Manifest) error {
+	if err := checkText(m); err != nil {
+		return err
+	}
 	if m.MediaType != MediaType {
 		return fmt.Errorf("manifest: media type %q, want %q", m.MediaType, MediaType)
 	}
 	for i := range m.Skills {
 		s := &m.Skills[i]
 		e := &s.Entry
+		if err := CheckPath(s.Path); err != nil {
+			return fmt.Errorf("manifest: skill %q: path %s: %w", e.URI, QuoteName(s.Path), err)
+		}
+		if e.URI != SkillURI(s.Path) {
+			return fmt.Errorf("manifest: skill %q: uri is not the one of its path %s", e.URI, QuoteName(s.Path))
+		}
 		if !strings.HasPrefix(e.URI, URIScheme) || !strings.HasSuffix(e.URI, "/"+SkillFile) {
 			return fmt.Errorf("manifest: skill %q: uri must be skill://<path>/SKILL.md", e.URI)
 		}
@@ -236,13 +253,21 @@ func Check(m *Manifest) error {
 			return fmt.Errorf("manifest: skill %q: %d files for %d resources", e.URI, len(s.Files), len(e.Resources))
 		}
 		var total int64
+		var paths PathSet
 		root := e.Root() + "/"
 		for j, r := range e.Resources {
 			if r.Size < 0 {
 				return fmt.Errorf("manifest: resource %q: negative size", r.URI)
 			}
-			if !strings.HasPrefix(r.URI, root) {
-				return fmt.Errorf("manifest: resource %q: outside skill %q", r.URI, e.URI)
+			p := s.Files[j].Path
+			if err := CheckPath(p); err != nil {
+				return fmt.Errorf("manifest: skill %q: file %s: %w", e.URI, QuoteName(p), err)
+			}
+			if err := paths.Add(p, false); err != nil {
+				return fmt.Errorf("manifest: skill %q: %w", e.URI, err)
+			}
+			if r.URI != root+EscapePath(p) {
+				return fmt.Errorf("manifest: resource %q: not the uri of file %s of skill %q", r.URI, QuoteName(p), e.URI)
 			}
 			if (j == 0) != (s.Files[j].Path == SkillFile) || j > 1 && s.Files[j].Path <= s.Files[j-1].Path {
 				return fmt.Errorf("manifest: resource %q: files must be SKILL.md, then the rest sorted bytewise", r.URI)
@@ -254,4 +279,124 @@ func Check(m *Manifest) error {
 		}
 	}
 	return nil
+}
+
+// checkText reports the first string of m that is not valid UTF-8. JSON
+// cannot carry such a string: the encoder writes U+FFFD in its place, so
+// the bytes written would not be the manifest's, and no reader would accept
+// them as canonical.
+func checkText(m *Manifest) error {
+	bad := func(what, s string) error {
+		if utf8.ValidString(s) {
+			return nil
+		}
+		return fmt.Errorf("manifest: %s %q is not valid UTF-8", what, s)
+	}
+	first := func(errs ...error) error {
+		for _, err := range errs {
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := first(bad("media type", m.MediaType), bad("generator", m.Generator), bad("created", m.Created)); err != nil {
+		return err
+	}
+	for i := range m.Libraries {
+		l := &m.Libraries[i]
+		if err := first(bad("library namespace", l.Namespace), bad("library kind", l.Kind), bad("library title", l.Title),
+			bad("library source", l.Source), bad("library version", l.Version)); err != nil {
+			return err
+		}
+		for k, v := range l.Metadata {
+			if err := first(bad("library metadata key", k), bad("library metadata value", v)); err != nil {
+				return err
+			}
+		}
+	}
+	for _, w := range m.Withheld {
+		if err := first(bad("withheld library", w.Library), bad("withheld path", w.Path), bad("withheld reason", w.Reason)); err != nil {
+			return err
+		}
+		for _, r := range w.Rules {
+			if err := bad("withheld rule", r); err != nil {
+				return err
+			}
+		}
+	}
+	for _, w := range m.Warnings {
+		if err := bad("warning", w); err != nil {
+			return err
+		}
+	}
+	for i := range m.Skills {
+		s := &m.Skills[i]
+		if err := first(bad("skill uri", s.Entry.URI), bad("skill library", s.Library), bad("skill path", s.Path)); err != nil {
+			return err
+		}
+		if !utf8.Valid(s.Entry.Frontmatter) {
+			return fmt.Errorf("manifest: skill %q: frontmatter is not valid UTF-8", s.Entry.URI)
+		}
+		for _, r := range s.Entry.Resources {
+			if err := bad("resource uri", r.URI); err != nil {
+				return err
+			}
+		}
+		for _, f := range s.Files {
+			if err := first(bad("file path", f.Path), bad("file mime type", f.MimeType)); err != nil {
+				return err
+			}
+		}
+		for _, f := range s.Findings {
+			if err := first(bad("finding rule", f.Rule), bad("finding file", f.File), bad("finding severity", f.Severity),
+				bad("finding excerpt", f.Excerpt)); err != nil {
+				return err
+			}
+		}
+		if err := checkValue("skill provenance", s.Provenance); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkValue reports the first string in v, a decoded JSON value, that is
+// not valid UTF-8.
+func checkValue(what string, v any) error {
+	switch v := v.(type) {
+	case string:
+		if !utf8.ValidString(v) {
+			return fmt.Errorf("manifest: %s %q is not valid UTF-8", what, v)
+		}
+	case []any:
+		for _, e := range v {
+			if err := checkValue(what, e); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		for k, e := range v {
+			if err := checkValue(what, k); err != nil {
+				return err
+			}
+			if err := checkValue(what, e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// invalidAt returns the offset of the first byte of b that does not start a
+// valid UTF-8 sequence.
+func invalidAt(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
 }

@@ -143,7 +143,7 @@ func TestHostileServer(t *testing.T) {
 	warnings := strings.Join(src.Warnings, "\n")
 	for _, w := range []string{
 		`skill://h/dynamic/SKILL.md: resources are "dynamic"`,
-		`resource "skill://h/dotdot/../../x": unsafe path: ".." segment`,
+		`resource "skill://h/dotdot/../../x": unsafe path: segment .. is a parent-folder reference`,
 		`skill "skill://h/../escape/SKILL.md": unsafe skill path`,
 		`frontmatter name "other" differs from the last segment of its uri`,
 		`skill://h/no-skill-md/SKILL.md: resources do not list its SKILL.md`,

@@ -139,7 +139,7 @@ func (s *Source) find(ctx context.Context, name string) (*Skill, error) {
 			return nil, fmt.Errorf("skill %q was refused: %w", name, r.err)
 		}
 	}
-	if uri == "" && strings.Contains(p, "/") && checkRelPath(p) == nil {
+	if uri == "" && strings.Contains(p, "/") && manifest.CheckPath(p) == nil {
 		uri = manifest.SkillURI(p)
 	}
 	if uri != "" && s.back != nil {
@@ -178,7 +178,7 @@ func Pull(ctx context.Context, src *Source, skills []*Skill, opt Options) (*Resu
 		if opt.KeepPath {
 			dirs[i] = sk.Path
 		}
-		if err := checkRelPath(dirs[i]); err != nil {
+		if err := manifest.CheckPath(dirs[i]); err != nil {
 			return nil, fmt.Errorf("skill %s: destination %q: %w", sk.URI, dirs[i], err)
 		}
 		if o, ok := owner[dirs[i]]; ok {

@@ -291,37 +291,29 @@ func TestTamperedBlob(t *testing.T) {
 }
 
 // TestUnsafeManifestPaths crafts manifests with paths that leave the skill
-// folder; such skills are refused when the source opens and never written.
+// folder. The manifest's own check (manifest.Check, which every writer and
+// reader calls) refuses them, with the path rule pull applies to a live
+// server's listing: no bundle or export holding one can be written or
+// opened.
 func TestUnsafeManifestPaths(t *testing.T) {
 	for _, c := range []struct {
 		name, uri, path, want string
 	}{
-		{"dotdot", "skill://acme/evil/../../x", "../../x", `unsafe path: ".." segment`},
-		{"encoded dotdot", "skill://acme/evil/%2e%2e/%2E%2E/x", "../../x", `unsafe path: ".." segment`},
-		{"encoded slash", "skill://acme/evil/a%2F..%2F..%2Fx", "a/../../x", "holds a slash"},
+		{"dotdot", "skill://acme/evil/../../x", "../../x", "segment .. is a parent-folder reference"},
+		{"encoded dotdot", "skill://acme/evil/%2e%2e/%2E%2E/x", "../../x", "segment .. is a parent-folder reference"},
+		{"encoded slash", "skill://acme/evil/a%2F..%2F..%2Fx", "a/../../x", "segment .. is a parent-folder reference"},
 		{"backslash", `skill://acme/evil/..%5C..%5Cx`, `..\..\x`, "backslash"},
 		{"nul", "skill://acme/evil/x%00.md", "x\x00.md", "control character"},
-		{"absolute", "skill://acme/evil//etc/x", "/etc/x", "empty segment"},
-		{"path differs from uri", "skill://acme/evil/x.md", "../../x.md", "does not match its uri"},
+		{"absolute", "skill://acme/evil//etc/x", "/etc/x", "empty"},
+		{"drive letter", "skill://acme/evil/C:x", "C:x", "drive letter"},
+		{"long segment", "skill://acme/evil/" + strings.Repeat("a", 256), strings.Repeat("a", 256), "longer than 255"},
+		{"file and folder", "skill://acme/evil/Skill.md/x", "Skill.md/x", "except for case"},
+		{"path differs from uri", "skill://acme/evil/x.md", "y.md", "not the uri of file"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			data := craftBundle(t, "skill://acme/evil/SKILL.md", "evil", []crafted{{c.uri, c.path, "payload"}})
-			src, err := pull.OpenBundle(writeBundle(t, data), nil)
-			must(t, err)
-			defer src.Close()
-			if len(src.Skills) != 0 || len(src.Warnings) != 1 || !strings.Contains(src.Warnings[0], c.want) {
-				t.Fatalf("skills %v, warnings %q; want one warning with %q", skillPaths(src.Skills), src.Warnings, c.want)
-			}
-			dir := filepath.Join(t.TempDir(), "a", "b")
-			if _, err := src.Select(context.Background(), []string{"evil"}, false); err == nil {
-				t.Fatal("refused skill was selected")
-			}
-			skills, _ := src.Select(context.Background(), nil, true)
-			if _, err := pull.Pull(context.Background(), src, skills, pull.Options{To: dir}); err != nil {
-				t.Fatal(err)
-			}
-			if tree := readTree(t, filepath.Dir(filepath.Dir(dir))); len(tree) != 0 {
-				t.Fatalf("files written: %v", tree)
+			_, err := writeCrafted("skill://acme/evil/SKILL.md", "evil", []crafted{{c.uri, c.path, "payload"}})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("writing the bundle: %v, want a refusal with %q", err, c.want)
 			}
 		})
 	}
@@ -333,6 +325,12 @@ type crafted struct{ uri, path, content string }
 // so that it may hold what build would never write.
 func craftBundle(t testing.TB, uri, name string, files []crafted) []byte {
 	t.Helper()
+	b, err := writeCrafted(uri, name, files)
+	must(t, err)
+	return b
+}
+
+func writeCrafted(uri, name string, files []crafted) ([]byte, error) {
 	skill := []byte("---\nname: " + name + "\ndescription: crafted\n---\n")
 	all := append([]crafted{{uri, "SKILL.md", string(skill)}}, files...)
 	s := manifest.Skill{Library: "acme", Path: "acme/" + name,
@@ -341,16 +339,18 @@ func craftBundle(t testing.TB, uri, name string, files []crafted) []byte {
 	w := manifest.NewWriter(&buf)
 	for _, f := range all {
 		d := manifest.Sum([]byte(f.content))
-		must(t, w.AddBlob(d, []byte(f.content)))
+		if err := w.AddBlob(d, []byte(f.content)); err != nil {
+			return nil, err
+		}
 		s.Entry.Resources = append(s.Entry.Resources, manifest.Resource{URI: f.uri, Digest: d, Size: int64(len(f.content))})
 		s.Files = append(s.Files, manifest.File{Path: f.path, MimeType: "text/plain", Text: true})
 	}
 	m := &manifest.Manifest{MediaType: manifest.MediaType, Libraries: []manifest.Library{{Namespace: "acme", Kind: "directory", Skills: 1}},
 		Skills: []manifest.Skill{s}}
 	if _, err := w.Finish(m); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	return buf.Bytes()
+	return buf.Bytes(), nil
 }
 
 // TestSymlinkInDestination: a symlink at or inside a skill folder is

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
@@ -120,7 +119,7 @@ func checkEntry(uri string, frontmatter json.RawMessage, res []manifest.Resource
 		return nil, fmt.Errorf("skill %s: %d files, more than pull accepts (%d)", uri, len(res), maxFiles)
 	}
 	root := strings.TrimSuffix(uri, manifest.SkillFile)
-	seen := make(map[string]string, len(res))
+	var paths manifest.PathSet // the rule build applies: no clash under case folding
 	var total int64
 	var hasSkillFile bool
 	for _, r := range res {
@@ -139,11 +138,9 @@ func checkEntry(uri string, frontmatter json.RawMessage, res []manifest.Resource
 		if err != nil {
 			return nil, fmt.Errorf("skill %s: resource %q: unsafe path: %w", uri, r.URI, err)
 		}
-		fold := strings.ToLower(rel)
-		if prev, dup := seen[fold]; dup {
-			return nil, fmt.Errorf("skill %s: files %q and %q clash (the same path, or the same under case folding)", uri, prev, rel)
+		if err := paths.Add(rel, false); err != nil {
+			return nil, fmt.Errorf("skill %s: files clash: %w", uri, err)
 		}
-		seen[fold] = rel
 		f := File{Path: rel, URI: r.URI, Digest: r.Digest, Size: r.Size}
 		if r.URI == uri {
 			hasSkillFile = true
@@ -154,18 +151,6 @@ func checkEntry(uri string, frontmatter json.RawMessage, res []manifest.Resource
 	}
 	if !hasSkillFile {
 		return nil, fmt.Errorf("skill %s: resources do not list its %s", uri, manifest.SkillFile)
-	}
-	for _, f := range s.Files {
-		for dir := f.Path; ; {
-			i := strings.LastIndexByte(dir, '/')
-			if i < 0 {
-				break
-			}
-			dir = dir[:i]
-			if other, ok := seen[strings.ToLower(dir)]; ok {
-				return nil, fmt.Errorf("skill %s: %q is both a file and a folder (%q)", uri, other, f.Path)
-			}
-		}
 	}
 	return s, nil
 }
@@ -204,7 +189,8 @@ func validScheme(s string) bool {
 }
 
 // decodePath percent-decodes each segment of a slash-separated URI path and
-// checks that the result is a safe relative path.
+// checks that the result is a safe relative path (manifest.CheckPath: the
+// rule build applies to what it publishes).
 func decodePath(p string) (string, error) {
 	segs := strings.Split(p, "/")
 	for i, seg := range segs {
@@ -212,44 +198,14 @@ func decodePath(p string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("segment %q: %w", seg, err)
 		}
-		if err := checkSegment(d); err != nil {
-			return "", err
+		if strings.Contains(d, "/") {
+			return "", fmt.Errorf("segment %q holds an encoded slash", seg)
 		}
 		segs[i] = d
 	}
-	return strings.Join(segs, "/"), nil
-}
-
-// checkSegment refuses one path segment that is unsafe to create on disk.
-func checkSegment(s string) error {
-	switch {
-	case s == "":
-		return errors.New("empty segment (absolute path or double slash)")
-	case s == "." || s == "..":
-		return fmt.Errorf("%q segment", s)
-	case strings.ContainsAny(s, `/\`):
-		return fmt.Errorf("segment %q holds a slash or backslash", s)
-	case !utf8.ValidString(s):
-		return fmt.Errorf("segment %q is not valid UTF-8", s)
-	case len(s) >= 2 && s[1] == ':' && ('a' <= s[0]|0x20 && s[0]|0x20 <= 'z'):
-		return fmt.Errorf("segment %q starts with a drive letter", s)
-	case len(s) > 255:
-		return fmt.Errorf("segment %.40q… is longer than 255 bytes", s)
+	d := strings.Join(segs, "/")
+	if err := manifest.CheckPath(d); err != nil {
+		return "", err
 	}
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f {
-			return fmt.Errorf("segment %q holds a NUL or control character", s)
-		}
-	}
-	return nil
-}
-
-// checkRelPath checks a slash-separated relative path segment by segment.
-func checkRelPath(p string) error {
-	for seg := range strings.SplitSeq(p, "/") {
-		if err := checkSegment(seg); err != nil {
-			return err
-		}
-	}
-	return nil
+	return d, nil
 }

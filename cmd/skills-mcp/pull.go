@@ -32,6 +32,7 @@ type PullCmd struct {
 	JSON     bool   `name:"json" help:"Print a machine-readable summary (or listing) as JSON on stdout."`
 	Trust    string `placeholder:"KEYS" help:"Require a valid signature by a trusted key, checked before anything is written: KEYS as for verify --trust (allowed_signers, ssh-ed25519 lines, a minisign .pub file or the RW... string). Bundle and export sources only."`
 
+	SkipInvalid    bool  `name:"skip-invalid" help:"Exit 0 when the source offers skills that pull refuses (unsafe paths, names, no digests): they are skipped with a warning. Without it they make pull exit 1."`
 	LegacyProtocol bool  `name:"legacy-protocol" help:"Talk protocol revision 2025-11-25 to a live server instead of negotiating."`
 	MaxDownload    int64 `name:"max-download-bytes" env:"SKILLS_MAX_DOWNLOAD_BYTES" default:"268435456" help:"Largest bundle to download over https."`
 }
@@ -107,10 +108,22 @@ func (c *PullCmd) Run(ctx context.Context, argv commandArgv) error {
 		note("note: %s: %s; signatures not checked (use --trust FILE to require a trusted signature)", src.Name, src.ID)
 	}
 	for _, w := range src.Warnings {
-		note("warning: skipped: %s", w)
+		note("warning: refused: %s", w)
+	}
+	// refused fails a listing or an --all pull that left out skills the
+	// source offers, unless the user asked to skip them.
+	refused := func() error {
+		if len(src.Warnings) == 0 || c.SkipInvalid {
+			return nil
+		}
+		return &exitError{exitFailed, fmt.Errorf("pull: %d skill(s) offered by %s refused (first: %s); the others were handled; use --skip-invalid to skip them and exit 0",
+			len(src.Warnings), src.Name, src.Warnings[0])}
 	}
 	if c.List {
-		return c.list(src)
+		if err := c.list(src); err != nil {
+			return err
+		}
+		return refused()
 	}
 	skills, err := src.Select(ctx, c.Skills, c.All)
 	if err != nil {
@@ -133,6 +146,9 @@ func (c *PullCmd) Run(ctx context.Context, argv commandArgv) error {
 	}
 	if err != nil {
 		return fmt.Errorf("pull: %w", err)
+	}
+	if c.All {
+		return refused()
 	}
 	return nil
 }
