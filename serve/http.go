@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/wellknown"
 )
 
 // Endpoint is the only HTTP path a server answers; any other path is 404.
@@ -33,7 +34,8 @@ const shutdownGrace = 10 * time.Second
 // an extra write and its framing. subscriptions/listen still streams (the
 // SDK always answers it with an event stream).
 //
-// It answers only at Endpoint. Every request must name, in its Host header
+// It answers at Endpoint, and GET and HEAD of the Agent Skills discovery
+// site below /.well-known/agent-skills/ (wellknown.go). Every request must name, in its Host header
 // and in its Origin header when there is one, a loopback host (localhost,
 // 127.0.0.0/8, ::1) or one of allowedHosts (a host name, or host:port to
 // pin the port); anything else gets 403 with no body, which defeats DNS
@@ -56,6 +58,10 @@ func (s *Server) HTTPHandler(allowedHosts ...string) http.Handler {
 		if o := r.Header.Get("Origin"); o != "" && !allowed.allowsOrigin(o) {
 			s.log.Warn("http: refused origin", "origin", o, "remote", r.RemoteAddr)
 			w.WriteHeader(http.StatusForbidden)
+			return
+		}
+		if strings.HasPrefix(r.URL.Path, wellknown.Dir) {
+			s.serveWellKnown(w, r) // wellknown.go
 			return
 		}
 		if r.URL.Path != Endpoint {

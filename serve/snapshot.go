@@ -28,6 +28,7 @@ type Snapshot struct {
 	pos          [][]int32  // pos[b][i] is the number of bundle b's skill i; nil for one bundle
 	n            int
 	files        []atomic.Pointer[skillFiles] // files[k]: skill k's files, once a read has needed them
+	site         siteOnce                     // the well-known site, at its first request (wellknown.go)
 }
 
 type skillRef struct{ b, i int32 }

@@ -1,0 +1,103 @@
+package serve
+
+import (
+	"bytes"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/wellknown"
+)
+
+// Cache-Control of a well-known site's files: artifacts are named by their
+// digest and never change; the index, the manifest and signatures keep
+// their URL across releases, so caches must ask again (a 304 is cheap).
+const (
+	ArtifactCacheControl = "public, max-age=31536000, immutable"
+	IndexCacheControl    = "public, no-cache"
+)
+
+// siteKeepBytes bounds the artifact bytes a served site keeps in memory;
+// past it, artifacts are made again on each request.
+const siteKeepBytes = 64 << 20
+
+// siteOnce is a snapshot's well-known site, made at its first request.
+type siteOnce struct {
+	once sync.Once
+	site *wellknown.Site
+	err  error
+}
+
+// Site returns the Agent Skills discovery site of the snapshot (see package
+// wellknown), made at the first call: the same index and artifacts
+// export --well-known writes for the same bundles and ShowDisabled setting.
+func (s *Snapshot) Site() (*wellknown.Site, error) {
+	s.site.once.Do(func() {
+		s.site.site, s.site.err = wellknown.NewSite(s.bundles, wellknown.SiteOptions{ShowHidden: s.showDisabled, KeepBytes: siteKeepBytes})
+	})
+	return s.site.site, s.site.err
+}
+
+// wellKnownAccess returns which libraries (namespaces) the client of r may
+// see, or nil for all of them. This is where per-namespace access control
+// applies to the well-known site; until a server has such control, every
+// client sees every library.
+func (s *Server) wellKnownAccess(*http.Request) func(library string) bool { return nil }
+
+// serveWellKnown answers GET and HEAD below /.well-known/agent-skills/:
+// the index and every artifact of the current snapshot's site, with ETag
+// the quoted digest, If-None-Match → 304, and byte ranges (http.ServeContent).
+func (s *Server) serveWellKnown(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	site, err := s.snap.Load().Site()
+	if err != nil {
+		s.log.Error("well-known site", "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	f, ok := site.Lookup(strings.TrimPrefix(r.URL.Path, wellknown.Dir))
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	allow := s.wellKnownAccess(r)
+	var data []byte
+	digest := f.Digest
+	switch {
+	case allow != nil && f == site.Index():
+		data, err = site.Filtered(allow)
+		digest = manifest.Sum(data)
+	case allow != nil && !f.Immutable:
+		http.NotFound(w, r) // the manifest lists every library
+		return
+	case allow != nil && !allow(f.Library):
+		http.NotFound(w, r)
+		return
+	default:
+		data, err = f.Bytes()
+	}
+	if err != nil {
+		s.log.Error("well-known site", "path", f.Path, "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", f.ContentType)
+	h.Set("ETag", `"`+digest.String()+`"`)
+	h.Set("X-Content-Type-Options", "nosniff")
+	switch {
+	case f.Immutable:
+		h.Set("Cache-Control", ArtifactCacheControl)
+	case allow != nil:
+		h.Set("Cache-Control", "private, no-cache")
+	default:
+		h.Set("Cache-Control", IndexCacheControl)
+	}
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
+}
