@@ -83,6 +83,10 @@ conformance *scenarios: build
     done
     interop/conformance.sh {{conformance_flags}} {{conformance_url}} {{scenarios}}
 
+# Run the README's marked shell blocks (TestREADME), as go test does.
+check-readme:
+    go test -count=1 -run '^TestREADME' ./cmd/skills-mcp
+
 # Build the example bundle and inspect it.
 example:
     go run ./cmd/skills-mcp build --config testdata/example/skills.json -o /tmp/example.skb

@@ -19,12 +19,17 @@ func TestMain(m *testing.M) {
 // TestScript runs the CLI scripts in testdata/script. Each script starts in a
 // fresh work folder; $TESTDATA is the repository's testdata folder.
 func TestScript(t *testing.T) {
+	testscript.Run(t, scriptParams(t, "testdata/script"))
+}
+
+// scriptParams are the parameters of the CLI scripts in dir.
+func scriptParams(t *testing.T, dir string) testscript.Params {
 	testdata, err := filepath.Abs("../../testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
-	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+	return testscript.Params{
+		Dir: dir,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("TESTDATA", testdata)
 			e.Setenv("SKILLS_CACHE_DIR", filepath.Join(e.WorkDir, ".cache"))
@@ -52,5 +57,5 @@ func TestScript(t *testing.T) {
 				ts.Check(os.Truncate(ts.MkAbs(args[0]), n))
 			},
 		},
-	})
+	}
 }
