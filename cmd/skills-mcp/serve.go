@@ -30,7 +30,7 @@ import (
 // when they change (serve.Live); SIGHUP reloads them at once.
 type ServeCmd struct {
 	Bundles      []string `arg:"" optional:"" type:"path" placeholder:"BUNDLE.skb|DIR|ZIP" help:"Bundle files to serve (memory-mapped), or library folders and .zip files to serve live: one is served like --root, several under their folder names. A comma separates several in one argument."`
-	SkillsDir    []string `name:"skills-dir" env:"SKILLS_DIR" sep:"," hidden:"" help:"Library folders, as if given as arguments."`
+	SkillsDir    []string `name:"skills-dir" env:"SKILLS_DIR" sep:"," placeholder:"DIR" help:"Library folders (or .zip files) to serve live, as if given as arguments."`
 	Rescan       int      `name:"rescan-seconds" env:"SKILLS_RESCAN_SECONDS" default:"60" help:"Rescan live libraries every N seconds, a safety net for the watch (0: never; catalog_status refresh=true and SIGHUP still do)."`
 	Watch        bool     `name:"watch" env:"SKILLS_WATCH" default:"true" negatable:"" help:"Watch live library folders and rebuild on change (--no-watch: rescans only)."`
 	HTTP         string   `name:"http" env:"SKILLS_HTTP" placeholder:"[HOST:]PORT" help:"Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio."`
