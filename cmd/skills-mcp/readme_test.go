@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/alecthomas/kong"
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/rogpeppe/go-internal/txtar"
 )
@@ -97,5 +98,48 @@ func TestREADMEBlocks(t *testing.T) {
 	}
 	if _, err := readmeBlocks([]byte(readmeMark + "\n```sh\necho\n")); err == nil {
 		t.Error("an unclosed block was accepted")
+	}
+}
+
+// TestREADMEFlags wants every flag of every command, and every variable
+// that sets one, named in README.md, so a new flag cannot go undocumented.
+func TestREADMEFlags(t *testing.T) {
+	md, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(md)
+	k := newParser(&CLI{})
+	var walk func(n *kong.Node)
+	seen := 0
+	walk = func(n *kong.Node) {
+		for _, f := range n.Flags {
+			if f.Hidden || f.Name == "help" {
+				continue
+			}
+			seen++
+			name := "--" + f.Name
+			if f.Tag.Negatable != "" {
+				name = "--[no-]" + f.Name
+			}
+			documented := func(name string) bool {
+				return strings.Contains(doc, name+" ") || strings.Contains(doc, name+"`") || strings.Contains(doc, name+"=")
+			}
+			if !documented(name) && (f.Short == 0 || !documented("-"+string(f.Short))) {
+				t.Errorf("%s %s is not in README.md", n.Path(), name)
+			}
+			for _, env := range f.Envs {
+				if !strings.Contains(doc, env) {
+					t.Errorf("%s %s: variable %s is not in README.md", n.Path(), name, env)
+				}
+			}
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	walk(k.Model.Node)
+	if seen < 30 {
+		t.Fatalf("only %d flags in the model", seen)
 	}
 }
