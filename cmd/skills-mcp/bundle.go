@@ -14,16 +14,23 @@ import (
 	"github.com/skills-mcp/skills-mcp/build"
 	"github.com/skills-mcp/skills-mcp/lint"
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/oci"
 )
 
 // BuildCmd is `skills-mcp build`.
 type BuildCmd struct {
 	Lib    LibraryFlags `embed:""`
-	Output string       `short:"o" name:"output" required:"" placeholder:"FILE.skb" help:"Where to write the bundle (atomically: temp file, fsync, rename)."`
+	Output string       `short:"o" name:"output" required:"" placeholder:"FILE.skb|oci://HOST/REPO:TAG" help:"Where to write the bundle (atomically: temp file, fsync, rename), or a registry to push it to."`
+	Tags   []string     `name:"tag" placeholder:"TAG" help:"With -o oci://...: also tag the artifact with TAG (repeatable)."`
 	Strict bool         `help:"Fail, writing nothing, when any skill is withheld (for CI jobs that must not publish a partial library)."`
 	Stats  bool         `help:"Print catalog statistics as JSON on stdout."`
 	Sign   string       `name:"sign" placeholder:"KEY" help:"Sign the manifest with this private key (SSHSIG and minisign, stored in the bundle; see skills-mcp sign --help)."`
+
+	Registry RegistryFlags `embed:""`
 }
+
+// errStrict is what --strict turns withheld skills into.
+var errStrict = errors.New("withheld skills")
 
 // Run builds the bundle.
 func (c *BuildCmd) Run(ctx context.Context, log *slog.Logger) error {
@@ -43,19 +50,11 @@ func (c *BuildCmd) Run(ctx context.Context, log *slog.Logger) error {
 	opt.Warn = func(s string) { fmt.Fprintf(os.Stderr, "skills-mcp: warning: %s\n", s) }
 	opt.Progress = progress("building")
 	var res *build.Result
-	errStrict := errors.New("withheld skills")
-	err = manifest.WriteFileAtomic(c.Output, 0o644, func(w io.Writer) error {
-		var err error
-		if key != nil {
-			res, err = buildSigned(opt, key, w)
-		} else {
-			res, err = build.Build(opt, w)
-		}
-		if err == nil && c.Strict && len(res.Manifest.Withheld) > 0 {
-			return errStrict
-		}
-		return err
-	})
+	if oci.IsRef(c.Output) {
+		res, err = c.buildToRegistry(ctx, opt, key)
+	} else {
+		err = c.writeFile(opt, key, &res)
+	}
 	if errors.Is(err, errStrict) {
 		return fmt.Errorf("--strict: %d skill(s) withheld, no bundle written (first: %s:%s: %s)", len(res.Manifest.Withheld),
 			nsLabel(res.Manifest.Withheld[0].Library), res.Manifest.Withheld[0].Path, res.Manifest.Withheld[0].Reason)
@@ -73,6 +72,22 @@ func (c *BuildCmd) Run(ctx context.Context, log *slog.Logger) error {
 		return writeJSON(os.Stdout, res.Stats)
 	}
 	return nil
+}
+
+// writeFile builds the bundle into the file -o names, atomically.
+func (c *BuildCmd) writeFile(opt build.Options, key ed25519.PrivateKey, res **build.Result) error {
+	return manifest.WriteFileAtomic(c.Output, 0o644, func(w io.Writer) error {
+		var err error
+		if key != nil {
+			*res, err = buildSigned(opt, key, w)
+		} else {
+			*res, err = build.Build(opt, w)
+		}
+		if err == nil && c.Strict && len((*res).Manifest.Withheld) > 0 {
+			return errStrict
+		}
+		return err
+	})
 }
 
 // LintCmd is `skills-mcp lint`.
@@ -142,8 +157,10 @@ func (c *LintCmd) Run(ctx context.Context, log *slog.Logger) error {
 
 // InspectCmd is `skills-mcp inspect`.
 type InspectCmd struct {
-	Bundle string `arg:"" placeholder:"BUNDLE.skb" help:"The bundle to describe."`
-	JSON   bool   `name:"json" help:"Print the whole description as JSON."`
+	Bundle   string        `arg:"" placeholder:"BUNDLE.skb|oci://..." help:"The bundle to describe: a file, or oci://HOST/REPO:TAG or @sha256:... (fetched into the cache)."`
+	JSON     bool          `name:"json" help:"Print the whole description as JSON."`
+	Registry RegistryFlags `embed:""`
+	Cache    CacheFlag     `embed:""`
 }
 
 // inspection is inspect's JSON shape.
@@ -170,8 +187,12 @@ type inspectedSkill struct {
 }
 
 // Run describes the bundle.
-func (c *InspectCmd) Run() error {
-	b, err := openBundle(c.Bundle)
+func (c *InspectCmd) Run(ctx context.Context) error {
+	path, err := c.Registry.localBundle(ctx, c.Bundle, c.Cache.CacheDir, nil, stderrNote)
+	if err != nil {
+		return err
+	}
+	b, err := openBundle(path)
 	if err != nil {
 		return err
 	}
@@ -243,14 +264,27 @@ func (c *InspectCmd) Run() error {
 
 // VerifyCmd is `skills-mcp verify`.
 type VerifyCmd struct {
-	Bundle string `arg:"" placeholder:"BUNDLE.skb" help:"The bundle to check."`
-	Trust  string `placeholder:"KEYS" help:"Also require a valid signature by a trusted key. KEYS is an allowed_signers file, a file of ssh-ed25519 lines, a minisign .pub file, or the minisign key string (RW...) itself. Exit 3: unsigned; 4: no valid signature by a trusted key."`
+	Bundle   string        `arg:"" placeholder:"BUNDLE.skb|oci://..." help:"The bundle to check: a file, or oci://HOST/REPO:TAG or @sha256:... (fetched into the cache, with the signatures attached to it)."`
+	Registry RegistryFlags `embed:""`
+	Cache    CacheFlag     `embed:""`
+	Trust    string        `placeholder:"KEYS" help:"Also require a valid signature by a trusted key. KEYS is an allowed_signers file, a file of ssh-ed25519 lines, a minisign .pub file, or the minisign key string (RW...) itself. Exit 3: unsigned; 4: no valid signature by a trusted key."`
 }
 
 // Run re-hashes every blob and reports the first mismatch (exit 1), then,
 // with --trust, checks the signatures (exit 3 or 4).
-func (c *VerifyCmd) Run() error {
-	b, err := openBundle(c.Bundle)
+func (c *VerifyCmd) Run(ctx context.Context) error {
+	var trusted []manifest.TrustedKey
+	if c.Trust != "" {
+		var err error
+		if trusted, err = loadTrust(c.Trust); err != nil {
+			return err
+		}
+	}
+	path, err := c.Registry.localBundle(ctx, c.Bundle, c.Cache.CacheDir, trusted, stderrNote)
+	if err != nil {
+		return trustExit(err, exitFailed)
+	}
+	b, err := openBundle(path)
 	if err != nil {
 		return &exitError{exitFailed, err}
 	}
@@ -292,7 +326,10 @@ func writeJSON(w io.Writer, v any) error {
 
 // progress returns a progress callback that redraws one line on stderr when
 // stderr is a terminal, and nil (quiet) otherwise.
-func progress(verb string) func(done, total int) {
+func progress(verb string) func(done, total int) { return progressOf(verb, "skills") }
+
+// progressOf is progress counting units other than skills.
+func progressOf(verb, unit string) func(done, total int) {
 	fi, err := os.Stderr.Stat()
 	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
 		return nil
@@ -304,7 +341,7 @@ func progress(verb string) func(done, total int) {
 			return
 		}
 		last = pct
-		fmt.Fprintf(os.Stderr, "\r%s: %d/%d skills (%d%%)", verb, done, total, pct)
+		fmt.Fprintf(os.Stderr, "\r%s: %d/%d %s (%d%%)", verb, done, total, unit, pct)
 		if done == total {
 			fmt.Fprintln(os.Stderr)
 		}

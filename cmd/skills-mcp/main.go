@@ -61,6 +61,7 @@ type CLI struct {
 	Sign     SignCmd   `cmd:"" help:"Sign a bundle's manifest (SSHSIG and minisign); the bundle id does not change."`
 	Export   ExportCmd `cmd:"" help:"Write a bundle as manifest.json, its signatures, blobs/sha256/<hex> and SHA256SUMS, for stock tools."`
 	Pull     PullCmd   `cmd:"" help:"Copy skills to disk from a bundle, an https bundle, an export folder or a live SEP-2640 server, verifying every byte."`
+	Push     PushCmd   `cmd:"" help:"Push a bundle to an OCI registry (oci://HOST/REPO:TAG) and print its digest; signatures are attached as referrers."`
 }
 
 // ServeCLI is the part of the command tree that serving needs: the serve
@@ -112,7 +113,7 @@ func parse(args []string) (*kong.Context, error) {
 func servesOnly(args []string) bool {
 	for _, a := range args {
 		switch a {
-		case "-h", "--help", "build", "lint", "inspect", "verify", "keygen", "sign", "export", "pull":
+		case "-h", "--help", "build", "lint", "inspect", "verify", "keygen", "sign", "export", "pull", "push":
 			return false
 		}
 	}

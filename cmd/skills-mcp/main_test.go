@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/skills-mcp/skills-mcp/oci/ocitest"
 )
 
 func TestMain(m *testing.M) {
@@ -35,6 +37,15 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			e.Setenv("SKILLS_CACHE_DIR", filepath.Join(e.WorkDir, ".cache"))
 			return nil
 		},
+		// [registry]: docker-registry is installed, or CI is set (where a
+		// missing registry must fail the script, not skip it).
+		Condition: func(cond string) (bool, error) {
+			if cond != "registry" {
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			_, err := ocitest.Tool("docker-registry")
+			return err == nil || os.Getenv("CI") != "", nil
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// tamper FILE OLD NEW replaces the first OLD in FILE with NEW.
 			"tamper": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -46,6 +57,29 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 					ts.Fatalf("%s does not contain %q", args[0], args[1])
 				}
 				ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strings.Replace(data, args[1], args[2], 1)), 0o644))
+			},
+			// registry [auth] starts a real registry (docker-registry) on a
+			// free loopback port for the script, with htpasswd basic auth when
+			// asked, and sets REGISTRY (HOST:PORT), REGISTRY_USER and
+			// REGISTRY_PASSWORD. Scripts guard it with [!registry] skip.
+			"registry": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) > 1 || len(args) == 1 && args[0] != "auth" {
+					ts.Fatalf("usage: registry [auth]")
+				}
+				r, err := ocitest.Start(ts.MkAbs(".registry"), len(args) == 1)
+				ts.Check(err)
+				ts.Defer(r.Stop)
+				ts.Setenv("REGISTRY", r.Host)
+				ts.Setenv("REGISTRY_USER", r.User)
+				ts.Setenv("REGISTRY_PASSWORD", r.Pass)
+			},
+			// setenv-stdout NAME sets NAME to the last command's standard
+			// output, without its final newline.
+			"setenv-stdout": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 || neg {
+					ts.Fatalf("usage: setenv-stdout NAME")
+				}
+				ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile("stdout")))
 			},
 			// truncate FILE SIZE cuts FILE to SIZE bytes.
 			"truncate": func(ts *testscript.TestScript, neg bool, args []string) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/oci"
 	"github.com/skills-mcp/skills-mcp/pull"
 )
 
@@ -18,7 +19,7 @@ import (
 type PullCmd struct {
 	Skills []string `arg:"" optional:"" placeholder:"SKILL" help:"Skills to pull: a bare name when unique, NS/NAME, the skill path, or the full skill:// URI."`
 
-	From    string `name:"from" placeholder:"X.skb|https://.../X.skb#sha256=<hex>|DIR" help:"Pull from a bundle file, a bundle over https (pinned by #sha256=<hex>), or a folder written by export."`
+	From    string `name:"from" placeholder:"X.skb|https://.../X.skb#sha256=<hex>|oci://...|DIR" help:"Pull from a bundle file, a bundle over https (pinned by #sha256=<hex>), a bundle or ToolHive skill in a registry (oci://HOST/REPO:TAG or @sha256:...), or a folder written by export."`
 	URL     string `name:"url" placeholder:"http://HOST:PORT/mcp" help:"Pull from a live SEP-2640 server over streamable HTTP."`
 	Command bool   `name:"command" help:"Pull from a live SEP-2640 server run over stdio: everything after --command is the server's command line (CMD ARGS...), so put it last."`
 
@@ -35,6 +36,9 @@ type PullCmd struct {
 	SkipInvalid    bool  `name:"skip-invalid" help:"Exit 0 when the source offers skills that pull refuses (unsafe paths, names, no digests): they are skipped with a warning. Without it they make pull exit 1."`
 	LegacyProtocol bool  `name:"legacy-protocol" help:"Talk protocol revision 2025-11-25 to a live server instead of negotiating."`
 	MaxDownload    int64 `name:"max-download-bytes" env:"SKILLS_MAX_DOWNLOAD_BYTES" default:"268435456" help:"Largest bundle to download over https."`
+
+	Registry RegistryFlags `embed:""`
+	Cache    CacheFlag     `embed:""`
 }
 
 // commandArgv is the server command line that followed `pull --command`,
@@ -181,6 +185,12 @@ func (c *PullCmd) open(ctx context.Context, argv commandArgv, trusted []manifest
 		return src, nil
 	case isHTTP(c.From):
 		return pull.Download(ctx, c.From, pull.DownloadOptions{MaxBytes: c.MaxDownload}, trusted)
+	case oci.IsRef(c.From):
+		path, err := c.Registry.localBundle(ctx, c.From, c.Cache.CacheDir, trusted, stderrNote)
+		if err != nil {
+			return nil, err
+		}
+		return pull.OpenBundle(path, trusted)
 	}
 	fi, err := os.Stat(c.From)
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/alecthomas/kong"
 	"github.com/skills-mcp/skills-mcp/build"
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/oci"
 	"github.com/skills-mcp/skills-mcp/serve"
 )
 
@@ -29,7 +30,7 @@ import (
 // live: built into bundles in memory, watched and rescanned, and swapped in
 // when they change (serve.Live); SIGHUP reloads them at once.
 type ServeCmd struct {
-	Bundles      []string `arg:"" optional:"" type:"path" placeholder:"BUNDLE.skb|DIR|ZIP" help:"Bundle files to serve (memory-mapped), or library folders and .zip files to serve live: one is served like --root, several under their folder names. A comma separates several in one argument."`
+	Bundles      []string `arg:"" optional:"" placeholder:"BUNDLE.skb|oci://...|DIR|ZIP" help:"Bundle files to serve (memory-mapped), bundles in a registry (oci://HOST/REPO:TAG or @sha256:..., fetched into the cache), or library folders and .zip files to serve live: one is served like --root, several under their folder names. A comma separates several in one argument."`
 	SkillsDir    []string `name:"skills-dir" env:"SKILLS_DIR" sep:"," placeholder:"DIR" help:"Library folders (or .zip files) to serve live, as if given as arguments."`
 	Rescan       int      `name:"rescan-seconds" env:"SKILLS_RESCAN_SECONDS" default:"60" help:"Rescan live libraries every N seconds, a safety net for the watch (0: never; catalog_status refresh=true and SIGHUP still do)."`
 	Watch        bool     `name:"watch" env:"SKILLS_WATCH" default:"true" negatable:"" help:"Watch live library folders and rebuild on change (--no-watch: rescans only)."`
@@ -43,7 +44,8 @@ type ServeCmd struct {
 	Trust        string   `name:"trust" env:"SKILLS_TRUST" placeholder:"KEYS" help:"Refuse to start unless every bundle file carries a valid signature from a trusted key: KEYS as for verify --trust (allowed_signers, ssh-ed25519 lines, a minisign .pub file or the RW... string)."`
 	Describe     bool     `name:"describe-skills" env:"SKILLS_DESCRIBE_SKILLS" help:"List the skills (names and descriptions, up to 8 KiB) in the get_skill tool's description, for hosts without tool search."`
 
-	Lib LibraryFlags `embed:""`
+	Lib      LibraryFlags  `embed:""`
+	Registry RegistryFlags `embed:""`
 }
 
 var serverName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
@@ -66,8 +68,18 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 	if err != nil {
 		return err
 	}
+	var trusted []manifest.TrustedKey
+	if c.Trust != "" && slices.ContainsFunc(files, oci.IsRef) {
+		if trusted, err = loadTrust(c.Trust); err != nil {
+			return err
+		}
+	}
 	for _, p := range files {
-		b, err := early.open(p)
+		path, err := c.Registry.localBundle(ctx, p, c.Lib.CacheDir, trusted, slogNote(log))
+		if err != nil {
+			return trustExit(fmt.Errorf("serve: %w", err), exitFailed)
+		}
+		b, err := early.open(path)
 		if err != nil {
 			return fmt.Errorf("serve: %w", err)
 		}
@@ -176,6 +188,11 @@ func (e earlyBundles) close() {
 func (c *ServeCmd) arguments() (files, libs []string, err error) {
 	var args []string
 	for _, a := range append(slices.Clone(c.Bundles), c.SkillsDir...) {
+		if oci.IsRef(a) {
+			args = append(args, a)
+			continue
+		}
+		a = kong.ExpandPath(a)
 		if _, err := os.Stat(a); err != nil && strings.Contains(a, ",") {
 			for _, p := range strings.Split(a, ",") {
 				if p = strings.TrimSpace(p); p != "" {
@@ -187,6 +204,10 @@ func (c *ServeCmd) arguments() (files, libs []string, err error) {
 		args = append(args, a)
 	}
 	for _, a := range args {
+		if oci.IsRef(a) {
+			files = append(files, a)
+			continue
+		}
 		fi, err := os.Stat(a)
 		switch {
 		case err != nil:

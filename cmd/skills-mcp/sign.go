@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/ed25519"
 	"crypto/rand"
 	"errors"
@@ -194,16 +195,22 @@ func (c *SignCmd) Run() error {
 
 // ExportCmd is `skills-mcp export`.
 type ExportCmd struct {
-	Bundle       string `arg:"" placeholder:"BUNDLE.skb" help:"The bundle to export."`
-	To           string `placeholder:"DIR" xor:"dest" required:"" help:"Folder to write manifest.json, its signatures, blobs/sha256/<hex> and SHA256SUMS into (created if missing)."`
-	WellKnown    string `name:"well-known" placeholder:"DIR" xor:"dest" required:"" help:"Write an Agent Skills discovery site: DIR/.well-known/agent-skills/index.json and one artifact per skill (and, for a signed bundle, its manifest and signatures)."`
-	ShowDisabled bool   `name:"show-disabled" help:"With --well-known: list hidden (disable-model-invocation) skills too."`
+	Bundle       string        `arg:"" placeholder:"BUNDLE.skb|oci://..." help:"The bundle to export: a file, or oci://HOST/REPO:TAG or @sha256:... (fetched into the cache)."`
+	To           string        `placeholder:"DIR" xor:"dest" required:"" help:"Folder to write manifest.json, its signatures, blobs/sha256/<hex> and SHA256SUMS into (created if missing)."`
+	WellKnown    string        `name:"well-known" placeholder:"DIR" xor:"dest" required:"" help:"Write an Agent Skills discovery site: DIR/.well-known/agent-skills/index.json and one artifact per skill (and, for a signed bundle, its manifest and signatures)."`
+	ShowDisabled bool          `name:"show-disabled" help:"With --well-known: list hidden (disable-model-invocation) skills too."`
+	Registry     RegistryFlags `embed:""`
+	Cache        CacheFlag     `embed:""`
 }
 
 // Run verifies the bundle and writes it out as plain files that stock tools
 // check: ssh-keygen -Y verify, minisign -V and sha256sum -c.
-func (c *ExportCmd) Run() error {
-	b, err := openBundle(c.Bundle)
+func (c *ExportCmd) Run(ctx context.Context) error {
+	path, err := c.Registry.localBundle(ctx, c.Bundle, c.Cache.CacheDir, nil, stderrNote)
+	if err != nil {
+		return err
+	}
+	b, err := openBundle(path)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/oci"
+)
+
+// RegistryFlags say how to reach OCI registries, for every command that
+// takes an oci:// reference.
+type RegistryFlags struct {
+	PlainHTTP bool     `name:"plain-http" env:"SKILLS_REGISTRY_PLAIN_HTTP" help:"Talk plain http to the registry: only for a loopback registry, or one named in --insecure-registry."`
+	Insecure  []string `name:"insecure-registry" env:"SKILLS_INSECURE_REGISTRIES" sep:"," placeholder:"HOST[:PORT]" help:"A registry that --plain-http may reach although it is not on loopback (repeatable)."`
+}
+
+// CacheFlag is --cache-dir for commands without library flags (which have
+// their own).
+type CacheFlag struct {
+	CacheDir string `name:"cache-dir" env:"SKILLS_CACHE_DIR" placeholder:"DIR" help:"Where bundles fetched from registries are cached by digest (default: the user cache folder)."`
+}
+
+// cacheDir returns dir, or skills-mcp's folder in the user cache folder.
+func cacheDir(dir string) string {
+	if dir != "" {
+		return dir
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "skills-mcp")
+	}
+	return filepath.Join(os.TempDir(), "skills-mcp-cache")
+}
+
+// options returns the registry options of the flags; notes go to logf.
+func (r *RegistryFlags) options(cache string, trusted []manifest.TrustedKey, logf func(string, ...any)) oci.Options {
+	return oci.Options{CacheDir: cacheDir(cache), PlainHTTP: r.PlainHTTP, Insecure: r.Insecure, Trusted: trusted, Logf: logf}
+}
+
+// stderrNote writes a note on stderr.
+func stderrNote(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "skills-mcp: "+format+"\n", args...)
+}
+
+// slogNote logs a note at info level.
+func slogNote(log *slog.Logger) func(string, ...any) {
+	return func(format string, args ...any) { log.Info(fmt.Sprintf(format, args...)) }
+}
+
+// localBundle returns the bundle file arg names: arg itself, or for an
+// oci:// reference the bundle fetched into the cache (see oci.Fetch). With
+// trusted keys, a fetch refuses an artifact without a valid signature by one
+// of them before it fetches any blob: the error wraps manifest.ErrUnsigned,
+// ErrUntrusted or ErrBadSignature (see trustExit).
+func (r *RegistryFlags) localBundle(ctx context.Context, arg, cache string, trusted []manifest.TrustedKey, logf func(string, ...any)) (string, error) {
+	if !oci.IsRef(arg) {
+		return arg, nil
+	}
+	o := r.options(cache, trusted, logf)
+	o.Progress = progressOf("fetching", "layers")
+	f, err := oci.Fetch(ctx, arg, o)
+	if err != nil {
+		return "", err
+	}
+	return f.Path, nil
+}
+
+// trustExit gives a failed signature check its exit status (3 unsigned, 4
+// untrusted), and any other error status def.
+func trustExit(err error, def int) error {
+	switch {
+	case errors.Is(err, manifest.ErrUnsigned):
+		return &exitError{exitUnsigned, fmt.Errorf("unsigned: %w", err)}
+	case errors.Is(err, manifest.ErrUntrusted), errors.Is(err, manifest.ErrBadSignature):
+		return &exitError{exitUntrusted, fmt.Errorf("untrusted: %w", err)}
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return err
+	}
+	return &exitError{def, err}
+}
+
+// PushCmd is `skills-mcp push`.
+type PushCmd struct {
+	Bundle   string        `arg:"" placeholder:"BUNDLE.skb" help:"The bundle to push."`
+	Ref      string        `arg:"" placeholder:"oci://HOST[:PORT]/REPO[:TAG]" help:"Where to push it."`
+	Tags     []string      `name:"tag" placeholder:"TAG" help:"Also tag the artifact with TAG (repeatable)."`
+	Registry RegistryFlags `embed:""`
+}
+
+// Run pushes the bundle and prints the artifact's digest.
+func (c *PushCmd) Run(ctx context.Context) error {
+	b, err := manifest.OpenFile(c.Bundle)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	return pushBundle(ctx, b, c.Ref, c.Tags, &c.Registry)
+}
+
+// pushBundle pushes b to ref (oci://…) with tags, prints the digest on
+// stdout and a summary on stderr.
+func pushBundle(ctx context.Context, b *manifest.Bundle, ref string, tags []string, rf *RegistryFlags) error {
+	r, err := oci.ParseRef(ref)
+	if err != nil {
+		return &exitError{exitUsage, err}
+	}
+	if err := b.Verify(); err != nil {
+		return fmt.Errorf("push: refusing to push a tampered or corrupt bundle: %w", err)
+	}
+	o := rf.options("", nil, stderrNote)
+	o.Progress = progressOf("pushing", "blobs")
+	res, err := oci.Push(ctx, b, r, tags, o)
+	if err != nil {
+		return err
+	}
+	sig := "unsigned"
+	if res.Signatures != "" {
+		sig = "signatures attached as referrer " + res.Signatures
+	}
+	stderrNote("pushed %s (bundle %s, %d layers): sent %d blobs, %d bytes; %d blobs (%d bytes) already there; %s",
+		res.Ref, b.ID(), res.Layers, res.Sent, res.SentBytes, res.Skipped, res.SkippedBytes, sig)
+	fmt.Println(res.Digest)
+	return nil
+}
+
+// buildToRegistry builds the bundle into a temporary file, then pushes it
+// to ref.
+func (c *BuildCmd) buildToRegistry(ctx context.Context, opt build.Options, key ed25519.PrivateKey) (*build.Result, error) {
+	if _, err := oci.ParseRef(c.Output); err != nil {
+		return nil, &exitError{exitUsage, err}
+	}
+	tmp, err := os.CreateTemp("", "skills-mcp-push-*.skb")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	var res *build.Result
+	if key != nil {
+		res, err = buildSigned(opt, key, tmp)
+	} else {
+		res, err = build.Build(opt, tmp)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if c.Strict && len(res.Manifest.Withheld) > 0 {
+		return res, errStrict
+	}
+	b, err := manifest.OpenFile(tmp.Name())
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	return res, pushBundle(ctx, b, c.Output, c.Tags, &c.Registry)
+}
+
+var _ io.Writer = (*os.File)(nil)

@@ -1,0 +1,161 @@
+package oci
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/skills-mcp/skills-mcp/manifest"
+	"oras.land/oras-go/v2/registry/remote"
+	"oras.land/oras-go/v2/registry/remote/auth"
+	"oras.land/oras-go/v2/registry/remote/credentials"
+	"oras.land/oras-go/v2/registry/remote/retry"
+)
+
+// Options say how to reach registries, what to accept from them and where to
+// keep what was fetched. The zero value talks https with the credentials of
+// the docker config, and caches nothing (Fetch needs CacheDir).
+type Options struct {
+	// CacheDir holds fetched bundles by digest (CacheDir/oci/sha256/<hex>.skb).
+	CacheDir string
+	// PlainHTTP talks http instead of https. It is refused for any host that
+	// is neither loopback nor listed in Insecure.
+	PlainHTTP bool
+	// Insecure lists the hosts (HOST or HOST:PORT) that PlainHTTP may reach
+	// besides loopback ones.
+	Insecure []string
+	// Trusted, when not nil, makes Fetch require a valid signature by one of
+	// these keys among the artifact's referrers before it writes anything.
+	Trusted []manifest.TrustedKey
+	// MaxBytes caps the bytes a fetched bundle may hold (blobs and
+	// manifest); 0 means DefaultMaxBytes.
+	MaxBytes int64
+	// Client sends the requests; nil means a client with retries and a
+	// header timeout.
+	Client *http.Client
+	// Logf receives notes (a tag resolved, a cache hit); nil drops them.
+	Logf func(format string, args ...any)
+	// Progress, when not nil, is called as layers are sent or fetched.
+	Progress func(done, total int)
+}
+
+// DefaultMaxBytes is the default of Options.MaxBytes.
+const DefaultMaxBytes = 256 << 20
+
+// Variables that carry registry credentials, for CI jobs.
+const (
+	EnvUser     = "SKILLS_REGISTRY_USER"
+	EnvPassword = "SKILLS_REGISTRY_PASSWORD"
+)
+
+func (o *Options) logf(format string, args ...any) {
+	if o.Logf != nil {
+		o.Logf(format, args...)
+	}
+}
+
+func (o *Options) maxBytes() int64 {
+	if o.MaxBytes > 0 {
+		return o.MaxBytes
+	}
+	return DefaultMaxBytes
+}
+
+// checkPlainHTTP applies the plain-http rule to host.
+func (o *Options) checkPlainHTTP(host string) error {
+	if !o.PlainHTTP || isLoopback(host) {
+		return nil
+	}
+	hostOnly := host
+	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
+		hostOnly = host[:i]
+	}
+	if slices.ContainsFunc(o.Insecure, func(h string) bool {
+		return strings.EqualFold(h, host) || strings.EqualFold(h, hostOnly)
+	}) {
+		return nil
+	}
+	return fmt.Errorf("registry %s: --plain-http is only for a loopback registry, or a host named in --insecure-registry", host)
+}
+
+// defaultClient is the HTTP client of registries when Options.Client is nil:
+// oras-go's retry policy over a transport that gives up on a server that
+// sends no response header for a minute.
+var defaultClient = func() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.ResponseHeaderTimeout = time.Minute
+	return &http.Client{Transport: retry.NewTransport(t)}
+}()
+
+// repository returns oras-go's client of the repository ref names, with
+// credentials from the environment or the docker config.
+func (o *Options) repository(ref Ref) (*remote.Repository, error) {
+	if err := o.checkPlainHTTP(ref.Host); err != nil {
+		return nil, err
+	}
+	repo, err := remote.NewRepository(ref.repo())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", ref, err)
+	}
+	repo.PlainHTTP = o.PlainHTTP
+	hc := o.Client
+	if hc == nil {
+		hc = defaultClient
+	}
+	cred, err := credentialFunc()
+	if err != nil {
+		return nil, err
+	}
+	repo.Client = &auth.Client{Client: hc, Cache: auth.NewCache(), Credential: cred, Header: http.Header{"User-Agent": {"skills-mcp"}}}
+	return repo, nil
+}
+
+// credentialFunc finds credentials as registry users keep them:
+// SKILLS_REGISTRY_USER and SKILLS_REGISTRY_PASSWORD first (CI), then the
+// docker config (DOCKER_CONFIG, or ~/.docker/config.json, with its
+// credential helpers), then Podman's auth file (REGISTRY_AUTH_FILE, or
+// $XDG_RUNTIME_DIR/containers/auth.json).
+func credentialFunc() (auth.CredentialFunc, error) {
+	user, pass := os.Getenv(EnvUser), os.Getenv(EnvPassword)
+	if user != "" || pass != "" {
+		if user == "" || pass == "" {
+			return nil, fmt.Errorf("registry credentials: set both %s and %s, or neither", EnvUser, EnvPassword)
+		}
+		c := auth.Credential{Username: user, Password: pass}
+		return func(context.Context, string) (auth.Credential, error) { return c, nil }, nil
+	}
+	var stores []credentials.Store
+	docker, err := credentials.NewStoreFromDocker(credentials.StoreOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("registry credentials: docker config: %w", err)
+	}
+	stores = append(stores, docker)
+	podman := os.Getenv("REGISTRY_AUTH_FILE")
+	if podman == "" && os.Getenv("XDG_RUNTIME_DIR") != "" {
+		podman = filepath.Join(os.Getenv("XDG_RUNTIME_DIR"), "containers", "auth.json")
+	}
+	if podman != "" {
+		if _, err := os.Stat(podman); err == nil {
+			s, err := credentials.NewStore(podman, credentials.StoreOptions{})
+			if err != nil {
+				return nil, fmt.Errorf("registry credentials: %s: %w", podman, err)
+			}
+			stores = append(stores, s)
+		}
+	}
+	store := credentials.NewStoreWithFallbacks(stores[0], stores[1:]...)
+	get := credentials.Credential(store)
+	return func(ctx context.Context, host string) (auth.Credential, error) {
+		c, err := get(ctx, host)
+		if err != nil {
+			// A helper's message is its own; never pass on what it printed.
+			return auth.EmptyCredential, fmt.Errorf("registry %s: reading stored credentials failed", host)
+		}
+		return c, nil
+	}, nil
+}

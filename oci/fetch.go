@@ -1,0 +1,394 @@
+package oci
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/opencontainers/go-digest"
+	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
+	"github.com/skills-mcp/skills-mcp/manifest"
+	"oras.land/oras-go/v2/content"
+	"oras.land/oras-go/v2/registry/remote"
+)
+
+// ErrRefused is wrapped by every error that reports an artifact or a
+// registry answer that breaks a rule: a wrong digest or size, a manifest of
+// another media type, a layer out of place.
+var ErrRefused = errors.New("refused")
+
+func refused(ref Ref, format string, args ...any) error {
+	return fmt.Errorf("%s: %s: %w", ref, fmt.Sprintf(format, args...), ErrRefused)
+}
+
+// fetchConcurrency is how many layers a fetch reads ahead of the writer.
+const fetchConcurrency = 8
+
+// Fetched is a bundle fetched from a registry into the cache.
+type Fetched struct {
+	Path   string // the bundle file in the cache
+	Ref    Ref    // the reference pinned to the artifact's digest
+	Cached bool   // the file was in the cache already: nothing was fetched
+}
+
+// CachePath returns where the cache under dir keeps the bundle of the
+// artifact with digest d ("sha256:<hex>").
+func CachePath(dir, d string) string {
+	return filepath.Join(dir, "oci", "sha256", strings.TrimPrefix(d, "sha256:")+".skb")
+}
+
+// Fetch returns a local bundle file for the artifact s names
+// (oci://HOST/REPO:TAG or oci://HOST/REPO@sha256:…). A tag is resolved to a
+// digest once, and logged. A bundle already in the cache under that digest
+// is used as it is, without a request when s names a digest. Otherwise
+// every byte fetched is checked against its digest as it streams, and the
+// artifact is reassembled into a bundle file in the cache, written
+// atomically: on any error the cache is left as it was. With
+// Options.Trusted, the referrers' signatures are checked against the
+// manifest before any blob is fetched.
+func Fetch(ctx context.Context, s string, o Options) (*Fetched, error) {
+	ref, err := ParseRef(s)
+	if err != nil {
+		return nil, err
+	}
+	if ref.Tag == "" && ref.Digest == "" {
+		return nil, fmt.Errorf("%s: name a tag (:TAG) or a digest (@sha256:…)", ref)
+	}
+	if o.CacheDir == "" {
+		return nil, fmt.Errorf("%s: no cache folder to fetch into", ref)
+	}
+	if ref.Digest != "" {
+		if p := CachePath(o.CacheDir, ref.Digest); fileExists(p) {
+			o.logf("%s: in the cache (%s)", ref, p)
+			return &Fetched{Path: p, Ref: ref, Cached: true}, nil
+		}
+	}
+	repo, err := o.repository(ref)
+	if err != nil {
+		return nil, err
+	}
+	pinned := ref
+	var desc ocispec.Descriptor
+	if ref.Digest == "" {
+		desc, err = repo.Resolve(ctx, ref.Tag)
+		if err != nil {
+			return nil, fmt.Errorf("%s: resolve: %w", ref, err)
+		}
+		pinned = ref.WithDigest(desc.Digest.String())
+		o.logf("%s: resolved to %s", ref, pinned)
+		if p := CachePath(o.CacheDir, pinned.Digest); fileExists(p) {
+			o.logf("%s: in the cache (%s)", pinned, p)
+			return &Fetched{Path: p, Ref: pinned, Cached: true}, nil
+		}
+	}
+	f := &fetcher{repo: repo, ref: pinned, o: &o}
+	im, desc, err := f.imageManifest(ctx, desc)
+	if err != nil {
+		return nil, err
+	}
+	path := CachePath(o.CacheDir, pinned.Digest)
+	switch {
+	case im.ArtifactType == ArtifactType:
+		err = f.bundle(ctx, desc, im, path)
+	case isToolHive(im):
+		err = f.toolHive(ctx, im, path)
+	default:
+		return nil, refused(pinned, "artifact type %q: not a skills bundle (%s) nor a ToolHive skill (%s)", artifactTypeOf(im), ArtifactType, ToolHiveArtifactType)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Fetched{Path: path, Ref: pinned}, nil
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+func artifactTypeOf(im *ocispec.Manifest) string {
+	if im.ArtifactType != "" {
+		return im.ArtifactType
+	}
+	return im.Config.MediaType
+}
+
+// fetcher reads one artifact.
+type fetcher struct {
+	repo *remote.Repository
+	ref  Ref // pinned to the digest
+	o    *Options
+}
+
+// imageManifest fetches and checks the image manifest the pinned reference
+// names: its bytes must hash to the digest, its media type must be an OCI
+// image manifest. desc is what the tag resolved to, or zero.
+func (f *fetcher) imageManifest(ctx context.Context, desc ocispec.Descriptor) (*ocispec.Manifest, ocispec.Descriptor, error) {
+	want := digest.Digest(f.ref.Digest)
+	if err := want.Validate(); err != nil {
+		return nil, desc, refused(f.ref, "digest: %v", err)
+	}
+	got, rc, err := f.repo.FetchReference(ctx, f.ref.Digest)
+	if err != nil {
+		return nil, desc, fmt.Errorf("%s: fetch manifest: %w", f.ref, err)
+	}
+	defer rc.Close()
+	if got.MediaType != ocispec.MediaTypeImageManifest {
+		return nil, desc, refused(f.ref, "manifest media type %q, want %q", got.MediaType, ocispec.MediaTypeImageManifest)
+	}
+	if got.Size > maxImageManifest {
+		return nil, desc, refused(f.ref, "manifest of %d bytes exceeds %d", got.Size, maxImageManifest)
+	}
+	if desc.Size != 0 && got.Size != desc.Size {
+		return nil, desc, refused(f.ref, "manifest size %d, the tag said %d", got.Size, desc.Size)
+	}
+	got.Digest = want
+	body, err := content.ReadAll(rc, got)
+	if err != nil {
+		return nil, desc, refused(f.ref, "manifest does not match its digest: %v", err)
+	}
+	im := new(ocispec.Manifest)
+	if err := json.Unmarshal(body, im); err != nil {
+		return nil, desc, refused(f.ref, "manifest: %v", err)
+	}
+	if im.MediaType != ocispec.MediaTypeImageManifest || im.SchemaVersion != 2 {
+		return nil, desc, refused(f.ref, "manifest says media type %q, schema %d: want %q, schema 2", im.MediaType, im.SchemaVersion, ocispec.MediaTypeImageManifest)
+	}
+	return im, got, nil
+}
+
+// fetchSmall fetches a blob of at most max bytes, checked against d.
+func (f *fetcher) fetchSmall(ctx context.Context, d ocispec.Descriptor, max int64, what string) ([]byte, error) {
+	if d.Size < 0 || d.Size > max {
+		return nil, refused(f.ref, "%s of %d bytes: the limit is %d", what, d.Size, max)
+	}
+	if err := d.Digest.Validate(); err != nil || d.Digest.Algorithm() != digest.SHA256 {
+		return nil, refused(f.ref, "%s: digest %q: want sha256:<64 hex>", what, d.Digest)
+	}
+	rc, err := f.repo.Blobs().Fetch(ctx, d)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s %s: %w", f.ref, what, d.Digest, err)
+	}
+	defer rc.Close()
+	b, err := content.ReadAll(rc, d)
+	if err != nil {
+		return nil, refused(f.ref, "%s %s: %v", what, d.Digest, err)
+	}
+	return b, nil
+}
+
+// bundle reassembles a skills bundle artifact into the bundle file at path.
+func (f *fetcher) bundle(ctx context.Context, desc ocispec.Descriptor, im *ocispec.Manifest, path string) error {
+	if im.Config.MediaType != ConfigType {
+		return refused(f.ref, "config media type %q, want %q", im.Config.MediaType, ConfigType)
+	}
+	if len(im.Layers) == 0 || im.Layers[0].MediaType != manifest.MediaType {
+		return refused(f.ref, "the first layer must be the bundle manifest (%s)", manifest.MediaType)
+	}
+	cb, err := f.fetchSmall(ctx, im.Config, maxConfig, "config")
+	if err != nil {
+		return err
+	}
+	var cfg Config
+	if err := json.Unmarshal(cb, &cfg); err != nil {
+		return refused(f.ref, "config: %v", err)
+	}
+	mb, err := f.fetchSmall(ctx, im.Layers[0], f.o.maxBytes(), "manifest layer")
+	if err != nil {
+		return err
+	}
+	id := manifest.Sum(mb)
+	if cfg.ID != id.String() {
+		return refused(f.ref, "config names bundle %s, its manifest is %s", cfg.ID, id)
+	}
+	m, err := manifest.Parse(mb)
+	if err != nil {
+		return refused(f.ref, "manifest layer: %v", err)
+	}
+	sigs, err := f.signatures(ctx, desc)
+	if err != nil {
+		if f.o.Trusted != nil {
+			return err
+		}
+		f.o.logf("warning: %v; going on without signatures", err)
+		sigs = nil
+	}
+	if f.o.Trusted != nil {
+		if _, err := manifest.VerifySignatures(mb, sigs, f.o.Trusted); err != nil {
+			return fmt.Errorf("%s: %w", f.ref, err)
+		}
+	}
+	order := blobOrder(m)
+	layers := im.Layers[1:]
+	var want, got int64
+	for _, r := range order {
+		want += r.size
+	}
+	for i, l := range layers {
+		if l.MediaType != BlobType && l.MediaType != PackType {
+			return refused(f.ref, "layer %d: media type %q, want %s or %s", i+1, l.MediaType, BlobType, PackType)
+		}
+		if l.Size <= 0 || l.Size > manifest.MaxSkillBytes+maxPackBytes {
+			return refused(f.ref, "layer %d: size %d out of range", i+1, l.Size)
+		}
+		got += l.Size
+	}
+	if got != want {
+		return refused(f.ref, "layers hold %d bytes, the manifest's blobs %d", got, want)
+	}
+	if want+int64(len(mb)) > f.o.maxBytes() {
+		return refused(f.ref, "bundle of %d bytes exceeds the limit of %d", want+int64(len(mb)), f.o.maxBytes())
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("%s: cache: %w", f.ref, err)
+	}
+	err = manifest.WriteFileAtomic(path, 0o644, func(w io.Writer) error {
+		bw := manifest.NewWriter(w)
+		if err := f.blobs(ctx, layers, order, bw); err != nil {
+			return err
+		}
+		got, err := bw.Finish(m, sigs...)
+		if err != nil {
+			return refused(f.ref, "reassemble: %v", err)
+		}
+		if got != id {
+			return refused(f.ref, "reassembled bundle %s, want %s", got, id)
+		}
+		return nil
+	})
+	return err
+}
+
+// blobs streams the blob and pack layers, fetchConcurrency ahead, into bw:
+// each layer checked against its descriptor, each blob against the
+// manifest's digest.
+func (f *fetcher) blobs(ctx context.Context, layers []ocispec.Descriptor, order []blobRef, bw *manifest.Writer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type result struct {
+		data []byte
+		err  error
+	}
+	results := make([]chan result, len(layers))
+	for i := range results {
+		results[i] = make(chan result, 1)
+	}
+	window := make(chan struct{}, fetchConcurrency)
+	go func() {
+		for i, l := range layers {
+			select {
+			case window <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			go func() {
+				data, err := f.fetchSmall(ctx, l, manifest.MaxSkillBytes+maxPackBytes, fmt.Sprintf("layer %d", i+1))
+				results[i] <- result{data, err}
+			}()
+		}
+	}()
+	next := 0
+	addEmpty := func() error {
+		for next < len(order) && order[next].size == 0 {
+			if err := bw.AddBlob(order[next].d, nil); err != nil {
+				return err
+			}
+			next++
+		}
+		return nil
+	}
+	for i := range layers {
+		var r result
+		select {
+		case r = <-results[i]:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		<-window
+		if r.err != nil {
+			return r.err
+		}
+		data := r.data
+		for len(data) > 0 {
+			if err := addEmpty(); err != nil {
+				return err
+			}
+			if next == len(order) {
+				return refused(f.ref, "layer %d: bytes past the manifest's last blob", i+1)
+			}
+			b := order[next]
+			if int64(len(data)) < b.size {
+				return refused(f.ref, "layer %d: ends inside blob %s", i+1, b.d)
+			}
+			if manifest.Sum(data[:b.size]) != b.d {
+				return refused(f.ref, "layer %d: blob %s does not match its digest", i+1, b.d)
+			}
+			if err := bw.AddBlob(b.d, data[:b.size]); err != nil {
+				return err
+			}
+			data = data[b.size:]
+			next++
+		}
+		if f.o.Progress != nil {
+			f.o.Progress(i+1, len(layers))
+		}
+	}
+	return addEmpty()
+}
+
+// signatures returns the signatures of the referrers of desc that are of
+// type SignaturesType, each checked against its digest.
+func (f *fetcher) signatures(ctx context.Context, desc ocispec.Descriptor) ([]manifest.Signature, error) {
+	var refs []ocispec.Descriptor
+	err := f.repo.Referrers(ctx, desc, SignaturesType, func(rs []ocispec.Descriptor) error {
+		refs = append(refs, rs...)
+		if len(refs) > maxSignatures {
+			return refused(f.ref, "more than %d signature referrers", maxSignatures)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: referrers: %w", f.ref, err)
+	}
+	var sigs []manifest.Signature
+	for _, r := range refs {
+		if r.MediaType != ocispec.MediaTypeImageManifest || r.Size > maxImageManifest {
+			return nil, refused(f.ref, "signature referrer %s: media type %q, size %d", r.Digest, r.MediaType, r.Size)
+		}
+		body, err := content.FetchAll(ctx, f.repo.Manifests(), r)
+		if err != nil {
+			return nil, refused(f.ref, "signature referrer %s: %v", r.Digest, err)
+		}
+		var im ocispec.Manifest
+		if err := json.Unmarshal(body, &im); err != nil {
+			return nil, refused(f.ref, "signature referrer %s: %v", r.Digest, err)
+		}
+		if im.Subject == nil || im.Subject.Digest != desc.Digest || im.ArtifactType != SignaturesType {
+			return nil, refused(f.ref, "signature referrer %s: not a signature of this artifact", r.Digest)
+		}
+		for _, l := range im.Layers {
+			kind := manifest.SignatureSSH
+			switch l.MediaType {
+			case SSHSigType:
+			case MinisignType:
+				kind = manifest.SignatureMinisign
+			default:
+				continue
+			}
+			if len(sigs) == maxSignatures {
+				return nil, refused(f.ref, "more than %d signatures", maxSignatures)
+			}
+			data, err := f.fetchSmall(ctx, l, maxSignature, "signature")
+			if err != nil {
+				return nil, err
+			}
+			sigs = append(sigs, manifest.Signature{Kind: kind, Data: data})
+		}
+	}
+	return sigs, nil
+}

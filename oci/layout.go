@@ -1,0 +1,171 @@
+package oci
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+
+	"github.com/opencontainers/go-digest"
+	specs "github.com/opencontainers/image-spec/specs-go"
+	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
+	"github.com/skills-mcp/skills-mcp/manifest"
+)
+
+// Media types of our artifact and of the signatures attached to it.
+const (
+	ArtifactType   = "application/vnd.skills-mcp.bundle.v1"
+	ConfigType     = "application/vnd.skills-mcp.bundle.config.v1+json"
+	BlobType       = "application/vnd.skills-mcp.blob.v1"
+	PackType       = "application/vnd.skills-mcp.pack.v1"
+	SignaturesType = "application/vnd.skills-mcp.signatures.v1"
+	SSHSigType     = "application/vnd.skills-mcp.signature.sshsig.v1"
+	MinisignType   = "application/vnd.skills-mcp.signature.minisign.v1"
+)
+
+// ManifestTitle names the layer holding the bundle manifest.
+const ManifestTitle = "manifest.json"
+
+// Limits on what one artifact may hold.
+const (
+	// maxLayers is the most blob layers a push makes before it packs
+	// neighbouring blobs together: it keeps the image manifest well below
+	// the 4 MiB that registries (and oras-go) accept.
+	maxLayers = 8192
+	// maxPackBytes ends a pack once it holds this many bytes.
+	maxPackBytes = 4 << 20
+	// maxImageManifest is the largest image manifest pushed or accepted.
+	maxImageManifest = 4 << 20
+	// maxConfig is the largest config blob accepted.
+	maxConfig = 1 << 20
+	// maxSignature is the largest signature layer accepted, and
+	// maxSignatures the most signatures taken from the referrers.
+	maxSignature  = 64 << 10
+	maxSignatures = 64
+)
+
+// Config is the config blob of a bundle artifact: the bundle's public
+// description, readable without fetching the bundle.
+type Config struct {
+	ID        string             `json:"id"` // the bundle id: sha256 of manifest.json
+	Created   string             `json:"created,omitempty"`
+	Skills    int                `json:"skills"`
+	Blobs     int                `json:"blobs"`
+	Libraries []manifest.Library `json:"libraries"`
+}
+
+// blobRef is one distinct blob of a bundle, in first-use order.
+type blobRef struct {
+	d    manifest.Digest
+	size int64
+}
+
+// blobOrder lists the distinct blobs of m in first-use order (skills by
+// URI, files in manifest order): the order a bundle writer stores them in,
+// and the order of the bytes of an artifact's blob and pack layers.
+func blobOrder(m *manifest.Manifest) []blobRef {
+	seen := map[manifest.Digest]bool{}
+	var out []blobRef
+	for i := range m.Skills {
+		for _, r := range m.Skills[i].Entry.Resources {
+			if !seen[r.Digest] {
+				seen[r.Digest] = true
+				out = append(out, blobRef{r.Digest, r.Size})
+			}
+		}
+	}
+	return out
+}
+
+// layer is a planned blob or pack layer: blobs[from:to] of the order.
+type layer struct {
+	desc     ocispec.Descriptor
+	from, to int
+}
+
+// planLayers groups the non-empty blobs into layers. With few blobs each is
+// a layer of its own, named by its digest; with more than maxLayers,
+// neighbours are packed together, cut where a blob's digest says (so that
+// changing one file changes one pack and leaves the others as they were) or
+// where a pack reaches maxPackBytes. Empty blobs take no layer: they have no
+// bytes to carry, and not every registry stores an empty blob. k is the
+// average number of blobs per pack, a power of two.
+func planLayers(order []blobRef, k uint32, packDigest func(from, to int) (digest.Digest, error)) ([]layer, error) {
+	var out []layer
+	start, bytes := -1, int64(0)
+	flush := func(to int) error {
+		if start < 0 {
+			return nil
+		}
+		var desc ocispec.Descriptor
+		if to-start == 1 {
+			b := order[start]
+			desc = ocispec.Descriptor{MediaType: BlobType, Digest: digest.Digest(b.d.String()), Size: b.size,
+				Annotations: map[string]string{ocispec.AnnotationTitle: "blobs/sha256/" + b.d.Hex()}}
+		} else {
+			d, err := packDigest(start, to)
+			if err != nil {
+				return err
+			}
+			desc = ocispec.Descriptor{MediaType: PackType, Digest: d, Size: bytes,
+				Annotations: map[string]string{ocispec.AnnotationTitle: "packs/sha256/" + d.Encoded()}}
+		}
+		out = append(out, layer{desc, start, to})
+		start, bytes = -1, 0
+		return nil
+	}
+	for i, b := range order {
+		if b.size == 0 {
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+		bytes += b.size
+		if k <= 1 || binary.BigEndian.Uint32(b.d[28:])%k == 0 || bytes >= maxPackBytes {
+			if err := flush(i + 1); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := flush(len(order)); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// imageManifest returns the encoded image manifest of a bundle artifact.
+func imageManifest(config, man ocispec.Descriptor, layers []layer, created string) ([]byte, error) {
+	im := ocispec.Manifest{
+		Versioned:    specs.Versioned{SchemaVersion: 2},
+		MediaType:    ocispec.MediaTypeImageManifest,
+		ArtifactType: ArtifactType,
+		Config:       config,
+		Layers:       make([]ocispec.Descriptor, 0, len(layers)+1),
+	}
+	im.Layers = append(im.Layers, man)
+	for _, l := range layers {
+		im.Layers = append(im.Layers, l.desc)
+	}
+	if created != "" {
+		im.Annotations = map[string]string{ocispec.AnnotationCreated: created}
+	}
+	return marshal(im)
+}
+
+// marshal encodes v as compact JSON without HTML escaping: one encoding for
+// one value, so a push of the same bundle gives the same digests.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("encode: %w", err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// descriptorOf describes content of the given media type.
+func descriptorOf(mediaType string, content []byte) ocispec.Descriptor {
+	return ocispec.Descriptor{MediaType: mediaType, Digest: digest.FromBytes(content), Size: int64(len(content))}
+}

@@ -1,0 +1,319 @@
+package oci
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/opencontainers/go-digest"
+	specs "github.com/opencontainers/image-spec/specs-go"
+	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
+	"github.com/skills-mcp/skills-mcp/manifest"
+	"golang.org/x/sync/errgroup"
+	"oras.land/oras-go/v2/registry/remote"
+)
+
+// PushResult says what a push stored and what it sent.
+type PushResult struct {
+	Ref        Ref    // the reference pinned to the artifact's digest
+	Digest     string // the image manifest's digest
+	Tags       []string
+	Signatures string // the digest of the signatures' referrer, if any
+	Layers     int    // blob and pack layers of the artifact
+	// Sent and SentBytes count the blobs and manifests uploaded; Skipped and
+	// SkippedBytes the blobs the registry already held.
+	Sent, Skipped           int
+	SentBytes, SkippedBytes int64
+}
+
+// pushConcurrency is how many blobs a push uploads at once.
+const pushConcurrency = 8
+
+// Push stores bundle b in the repository ref names, as an artifact of type
+// ArtifactType, and tags it with ref's tag and tags. Blobs the registry
+// already holds are not sent again, so a new version of a bundle that
+// changes one skill uploads that skill's changed files, the manifest and
+// the image manifest. The bundle's signatures are attached as a referrer
+// of the artifact (OCI 1.1 subject; oras-go keeps the tag-schema index for
+// registries without the referrers API).
+func Push(ctx context.Context, b *manifest.Bundle, ref Ref, tags []string, o Options) (*PushResult, error) {
+	if ref.Digest != "" {
+		return nil, fmt.Errorf("%s: push to a tag or a repository, not a digest", ref)
+	}
+	if ref.Tag != "" {
+		tags = append([]string{ref.Tag}, tags...)
+	}
+	for _, t := range tags {
+		if err := (Ref{Host: ref.Host, Repository: ref.Repository}).validTag(t); err != nil {
+			return nil, err
+		}
+	}
+	repo, err := o.repository(ref)
+	if err != nil {
+		return nil, err
+	}
+	mb, err := b.ManifestBytes()
+	if err != nil {
+		return nil, err
+	}
+	m, err := b.Manifest()
+	if err != nil {
+		return nil, err
+	}
+	a, err := planArtifact(b, m, mb)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", ref, err)
+	}
+	res := &PushResult{Layers: len(a.layers), Tags: tags}
+	p := &pusher{repo: repo, res: res, o: &o}
+	ups := []upload{
+		{a.configDesc, func() (io.Reader, error) { return bytes.NewReader(a.config), nil }},
+		{a.manDesc, func() (io.Reader, error) { return bytes.NewReader(mb), nil }},
+	}
+	for _, l := range a.layers {
+		ups = append(ups, upload{l.desc, func() (io.Reader, error) { return a.layerReader(l) }})
+	}
+	if err := p.blobs(ctx, ups); err != nil {
+		return nil, fmt.Errorf("push %s: %w", ref, err)
+	}
+	desc := descriptorOf(ocispec.MediaTypeImageManifest, a.image)
+	desc.ArtifactType = ArtifactType
+	if err := p.manifest(ctx, desc, a.image, tags); err != nil {
+		return nil, fmt.Errorf("push %s: %w", ref, err)
+	}
+	res.Digest = desc.Digest.String()
+	res.Ref = ref.WithDigest(res.Digest)
+	if sigs := b.Signatures(); len(sigs) > 0 {
+		d, err := p.signatures(ctx, desc, sigs)
+		if err != nil {
+			return nil, fmt.Errorf("push %s: signatures: %w", res.Ref, err)
+		}
+		res.Signatures = d
+	}
+	return res, nil
+}
+
+// validTag checks a tag by the distribution specification's grammar.
+func (r Ref) validTag(tag string) error {
+	_, err := ParseRef(Scheme + r.repo() + ":" + tag)
+	if err != nil {
+		return fmt.Errorf("tag %q: not a valid tag (up to 128 letters, digits, _, . and -, not starting with . or -)", tag)
+	}
+	return nil
+}
+
+// artifact is a bundle laid out for a registry.
+type artifact struct {
+	b          *manifest.Bundle
+	order      []blobRef
+	layers     []layer
+	config     []byte
+	configDesc ocispec.Descriptor
+	manDesc    ocispec.Descriptor
+	image      []byte
+}
+
+// planArtifact lays out bundle b, whose manifest is m (bytes mb): the
+// config, the manifest layer, the blob layers and the image manifest.
+func planArtifact(b *manifest.Bundle, m *manifest.Manifest, mb []byte) (*artifact, error) {
+	a := &artifact{b: b, order: blobOrder(m)}
+	cfg := Config{ID: manifest.Sum(mb).String(), Created: m.Created, Skills: len(m.Skills), Blobs: len(a.order), Libraries: m.Libraries}
+	var err error
+	if a.config, err = marshal(cfg); err != nil {
+		return nil, err
+	}
+	a.configDesc = descriptorOf(ConfigType, a.config)
+	a.manDesc = descriptorOf(manifest.MediaType, mb)
+	a.manDesc.Annotations = map[string]string{ocispec.AnnotationTitle: ManifestTitle}
+	nonEmpty := 0
+	for _, r := range a.order {
+		if r.size > 0 {
+			nonEmpty++
+		}
+	}
+	k := uint32(1)
+	for nonEmpty/int(k) > maxLayers {
+		k *= 2
+	}
+	for ; ; k *= 2 {
+		if a.layers, err = planLayers(a.order, k, a.packDigest); err != nil {
+			return nil, err
+		}
+		if a.image, err = imageManifest(a.configDesc, a.manDesc, a.layers, m.Created); err != nil {
+			return nil, err
+		}
+		if len(a.image) <= maxImageManifest/2 || k >= 1<<16 {
+			return a, nil
+		}
+	}
+}
+
+// packDigest hashes the bytes of blobs order[from:to].
+func (a *artifact) packDigest(from, to int) (digest.Digest, error) {
+	h := sha256.New()
+	r, err := a.rangeReader(from, to)
+	if err != nil {
+		return "", err
+	}
+	if _, err := io.Copy(h, r); err != nil {
+		return "", err
+	}
+	return digest.NewDigestFromBytes(digest.SHA256, h.Sum(nil)), nil
+}
+
+func (a *artifact) layerReader(l layer) (io.Reader, error) { return a.rangeReader(l.from, l.to) }
+
+// rangeReader reads the bytes of blobs order[from:to], one after another.
+func (a *artifact) rangeReader(from, to int) (io.Reader, error) {
+	var rs []io.Reader
+	for _, r := range a.order[from:to] {
+		if r.size == 0 {
+			continue
+		}
+		sr, err := a.b.BlobReader(r.d)
+		if err != nil {
+			return nil, err
+		}
+		rs = append(rs, sr)
+	}
+	return io.MultiReader(rs...), nil
+}
+
+// upload is one blob to send, with a way to read it.
+type upload struct {
+	desc ocispec.Descriptor
+	open func() (io.Reader, error)
+}
+
+// pusher sends an artifact's parts and counts them.
+type pusher struct {
+	repo *remote.Repository
+	res  *PushResult
+	o    *Options
+	mu   sync.Mutex
+}
+
+func (p *pusher) count(sent bool, n int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if sent {
+		p.res.Sent++
+		p.res.SentBytes += n
+	} else {
+		p.res.Skipped++
+		p.res.SkippedBytes += n
+	}
+}
+
+// blobs sends each upload the registry does not hold yet (a HEAD request
+// tells), pushConcurrency at a time.
+func (p *pusher) blobs(ctx context.Context, ups []upload) error {
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(pushConcurrency)
+	var done atomic.Int64
+	for _, u := range ups {
+		g.Go(func() error {
+			defer func() {
+				if p.o.Progress != nil {
+					p.o.Progress(int(done.Add(1)), len(ups))
+				}
+			}()
+			ok, err := p.repo.Exists(ctx, u.desc)
+			if err != nil {
+				return fmt.Errorf("blob %s: %w", u.desc.Digest, err)
+			}
+			if ok {
+				p.count(false, u.desc.Size)
+				return nil
+			}
+			r, err := u.open()
+			if err != nil {
+				return err
+			}
+			if err := p.repo.Push(ctx, u.desc, r); err != nil {
+				return fmt.Errorf("blob %s: %w", u.desc.Digest, err)
+			}
+			p.count(true, u.desc.Size)
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+// manifest sends an image manifest under its first tag (or untagged) and
+// adds the other tags.
+func (p *pusher) manifest(ctx context.Context, desc ocispec.Descriptor, body []byte, tags []string) error {
+	var err error
+	if len(tags) == 0 {
+		err = p.repo.Push(ctx, desc, bytes.NewReader(body))
+	} else {
+		err = p.repo.PushReference(ctx, desc, bytes.NewReader(body), tags[0])
+	}
+	if err != nil {
+		return fmt.Errorf("manifest: %w", err)
+	}
+	p.count(true, desc.Size)
+	for i := 1; i < len(tags); i++ {
+		t := tags[i]
+		if err := p.repo.Tag(ctx, desc, t); err != nil {
+			return fmt.Errorf("tag %s: %w", t, err)
+		}
+	}
+	return nil
+}
+
+// signatures attaches sigs to subject as one referrer artifact: a layer per
+// signature, titled as export names the files (manifest.json.sig,
+// manifest.json.minisig, then .2, .3 for further keys), so that oras pull
+// of the referrer gives files ssh-keygen and minisign check.
+func (p *pusher) signatures(ctx context.Context, subject ocispec.Descriptor, sigs []manifest.Signature) (string, error) {
+	var ups []upload
+	var layers []ocispec.Descriptor
+	counts := map[manifest.SignatureKind]int{}
+	for _, s := range sigs {
+		mt, title := SSHSigType, ManifestTitle+".sig"
+		if s.Kind == manifest.SignatureMinisign {
+			mt, title = MinisignType, ManifestTitle+".minisig"
+		} else if s.Kind != manifest.SignatureSSH {
+			continue
+		}
+		counts[s.Kind]++
+		if n := counts[s.Kind]; n > 1 {
+			title += "." + strconv.Itoa(n)
+		}
+		d := descriptorOf(mt, s.Data)
+		d.Annotations = map[string]string{ocispec.AnnotationTitle: title}
+		layers = append(layers, d)
+		data := s.Data
+		ups = append(ups, upload{d, func() (io.Reader, error) { return bytes.NewReader(data), nil }})
+	}
+	empty := ocispec.DescriptorEmptyJSON
+	ups = append(ups, upload{empty, func() (io.Reader, error) { return bytes.NewReader(empty.Data), nil }})
+	if err := p.blobs(ctx, ups); err != nil {
+		return "", err
+	}
+	sub := subject
+	sub.Annotations = nil
+	body, err := marshal(ocispec.Manifest{
+		Versioned:    specs.Versioned{SchemaVersion: 2},
+		MediaType:    ocispec.MediaTypeImageManifest,
+		ArtifactType: SignaturesType,
+		Config:       ocispec.Descriptor{MediaType: empty.MediaType, Digest: empty.Digest, Size: empty.Size},
+		Layers:       layers,
+		Subject:      &sub,
+	})
+	if err != nil {
+		return "", err
+	}
+	desc := descriptorOf(ocispec.MediaTypeImageManifest, body)
+	desc.ArtifactType = SignaturesType
+	if err := p.manifest(ctx, desc, body, nil); err != nil {
+		return "", err
+	}
+	return desc.Digest.String(), nil
+}
