@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // Layout constants of the .skb container (see the package documentation).
@@ -292,20 +293,27 @@ func decodeTrailer(b []byte) (t trailer) {
 // WriteFileAtomic writes a file through write: into a temporary file in the
 // target's folder, synced, then renamed over path. On any error the temporary
 // file is removed and whatever was at path stays as it was.
+//
+// A process killed while writing leaves its temporary file behind, so each
+// call first removes the temporary files of path that no live writer holds:
+// on unix every writer keeps an exclusive flock on its temporary file until
+// it is renamed or removed, and a file whose lock can be taken is stale.
+// Only names of the form ".<base>.tmp-<digits>" are ever touched.
 func WriteFileAtomic(path string, perm os.FileMode, write func(io.Writer) error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	removeStaleTemps(dir, base)
+	f, err := createLockedTemp(dir, tempPrefix(base)+"*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	tmp := f.Name()
 	defer func() {
 		if err != nil {
+			os.Remove(tmp) // before Close lets a cleaner take the lock
 			f.Close()
-			os.Remove(tmp)
 		}
 	}()
 	if err = write(f); err != nil {
@@ -317,10 +325,11 @@ func WriteFileAtomic(path string, perm os.FileMode, write func(io.Writer) error)
 	if err = f.Sync(); err != nil {
 		return fmt.Errorf("write %s: sync: %w", path, err)
 	}
-	if err = f.Close(); err != nil {
+	// Rename while the lock is held, so no cleaner removes a finished file.
+	if err = os.Rename(tmp, path); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err = os.Rename(tmp, path); err != nil {
+	if err = f.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if d, derr := os.Open(dir); derr == nil {
@@ -328,4 +337,38 @@ func WriteFileAtomic(path string, perm os.FileMode, write func(io.Writer) error)
 		d.Close()
 	}
 	return nil
+}
+
+// tempPrefix is the start of the name of every temporary file of base.
+func tempPrefix(base string) string { return "." + base + ".tmp-" }
+
+// isTempOf reports whether name is a temporary file WriteFileAtomic made for
+// base: the prefix, then the digits os.CreateTemp puts in place of "*".
+func isTempOf(name, base string) bool {
+	rest, ok := strings.CutPrefix(name, tempPrefix(base))
+	if !ok || rest == "" {
+		return false
+	}
+	for _, c := range []byte(rest) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// removeStaleTemps removes the temporary files of base in dir that no
+// writer holds. Errors are ignored: cleaning up is best effort, and never
+// stops a write.
+func removeStaleTemps(dir, base string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !e.Type().IsRegular() || !isTempOf(e.Name(), base) {
+			continue
+		}
+		removeIfUnlocked(filepath.Join(dir, e.Name()))
+	}
 }
