@@ -101,6 +101,7 @@ const (
 	RuleDigest      = "digest-mismatch"     // the artifact's bytes do not hash to the digest
 	RuleTooLarge    = "too-large"           // an artifact or archive over a limit
 	RuleTraversal   = "zip-slip"            // "..", absolute paths, backslashes, drive letters
+	RulePath        = "path-invalid"        // a name that is not valid UTF-8 or holds a control character
 	RuleLink        = "archive-link"        // a symbolic or hard link
 	RuleIrregular   = "irregular-file"      // a device, FIFO or other non-regular entry
 	RuleArchive     = "archive-invalid"     // unreadable, encrypted, or an unknown format
@@ -178,25 +179,23 @@ func Unpack(data []byte, lim Limits) ([]File, error) {
 }
 
 // checkEntryName cleans an archive entry name ("./" prefixes and a folder's
-// trailing slash go) and refuses one that could leave the skill folder.
+// trailing slash go) and refuses one that could leave the skill folder or is
+// no portable name: the path rule of manifest.CheckPath, which build and
+// pull apply too.
 func checkEntryName(raw string) (string, error) {
 	name := raw
 	for strings.HasPrefix(name, "./") {
 		name = name[2:]
 	}
 	name = strings.TrimSuffix(name, "/")
-	switch {
-	case name == "" || name == ".":
+	if name == "" || name == "." {
 		return "", nil
-	case strings.HasPrefix(name, "/") || strings.ContainsAny(name, "\\\x00"):
-		return "", refuse(RuleTraversal, "archive entry %q: absolute path, backslash or NUL", raw)
-	case len(name) >= 2 && name[1] == ':':
-		return "", refuse(RuleTraversal, "archive entry %q: drive letter", raw)
 	}
-	for seg := range strings.SplitSeq(name, "/") {
-		if seg == "" || seg == "." || seg == ".." {
-			return "", refuse(RuleTraversal, "archive entry %q: empty, \".\" or \"..\" segment", raw)
+	if err := manifest.CheckPath(name); err != nil {
+		if errors.Is(err, manifest.ErrPathEscape) || strings.HasPrefix(name, "/") {
+			return "", refuse(RuleTraversal, "archive entry %s: %v", manifest.QuoteName(raw), err)
 		}
+		return "", refuse(RulePath, "archive entry %s: %v", manifest.QuoteName(raw), err)
 	}
 	return name, nil
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"gopkg.in/yaml.v3"
 )
 
 // MaxIndexBytes is the largest index ParseIndex reads.
@@ -138,4 +139,29 @@ func short(s string) string {
 		s = s[:80] + "…"
 	}
 	return strings.ToValidUTF8(s, "?")
+}
+
+// SkillMDFields reads the name and description from the YAML frontmatter of
+// an untrusted SKILL.md (between its first two "---" lines).
+func SkillMDFields(data []byte) (name, description string, err error) {
+	text := strings.ReplaceAll(string(data[:min(len(data), 1<<20)]), "\r\n", "\n")
+	rest, ok := strings.CutPrefix(text, "---\n")
+	if !ok {
+		return "", "", refuse(RuleFrontmatter, "%s has no frontmatter", manifest.SkillFile)
+	}
+	end := strings.Index(rest, "\n---")
+	if end < 0 {
+		return "", "", refuse(RuleFrontmatter, "%s: unterminated frontmatter", manifest.SkillFile)
+	}
+	var fm struct {
+		Name        string `yaml:"name"`
+		Description string `yaml:"description"`
+	}
+	if err := yaml.Unmarshal([]byte(rest[:end]), &fm); err != nil {
+		return "", "", refuse(RuleFrontmatter, "%s: frontmatter: %v", manifest.SkillFile, err)
+	}
+	if fm.Name == "" || fm.Description == "" {
+		return "", "", refuse(RuleFrontmatter, "%s: frontmatter has no name or no description", manifest.SkillFile)
+	}
+	return fm.Name, fm.Description, nil
 }
