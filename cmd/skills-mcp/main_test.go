@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -89,6 +91,16 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 				n, err := strconv.ParseInt(args[1], 10, 64)
 				ts.Check(err)
 				ts.Check(os.Truncate(ts.MkAbs(args[0]), n))
+			},
+			// serve-dir DIR serves DIR as a static web site on a loopback
+			// port until the script ends, and sets $SITE to its URL.
+			"serve-dir": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 || neg {
+					ts.Fatalf("usage: serve-dir DIR")
+				}
+				srv := httptest.NewServer(http.FileServer(http.Dir(ts.MkAbs(args[0]))))
+				ts.Defer(srv.Close)
+				ts.Setenv("SITE", srv.URL)
 			},
 		},
 	}

@@ -19,7 +19,7 @@ import (
 type PullCmd struct {
 	Skills []string `arg:"" optional:"" placeholder:"SKILL" help:"Skills to pull: a bare name when unique, NS/NAME, the skill path, or the full skill:// URI."`
 
-	From    string `name:"from" placeholder:"X.skb|https://.../X.skb#sha256=<hex>|oci://...|DIR" help:"Pull from a bundle file, a bundle over https (pinned by #sha256=<hex>), a bundle or ToolHive skill in a registry (oci://HOST/REPO:TAG or @sha256:...), or a folder written by export."`
+	From    string `name:"from" placeholder:"X.skb|https://.../X.skb#sha256=<hex>|oci://...|DIR|https://HOST" help:"Pull from a bundle file, a bundle over https (pinned by #sha256=<hex>), a bundle or ToolHive skill in a registry (oci://HOST/REPO:TAG or @sha256:...), a folder written by export, or an Agent Skills discovery site (https://HOST, or its .../index.json)."`
 	URL     string `name:"url" placeholder:"http://HOST:PORT/mcp" help:"Pull from a live SEP-2640 server over streamable HTTP."`
 	Command bool   `name:"command" help:"Pull from a live SEP-2640 server run over stdio: everything after --command is the server's command line (CMD ARGS...), so put it last."`
 
@@ -31,11 +31,11 @@ type PullCmd struct {
 	Sync     bool   `help:"Update existing skill folders in place: keep files that match, fetch what differs, delete files the skill no longer has."`
 	DryRun   bool   `name:"dry-run" help:"Read and verify everything, write nothing."`
 	JSON     bool   `name:"json" help:"Print a machine-readable summary (or listing) as JSON on stdout."`
-	Trust    string `placeholder:"KEYS" help:"Require a valid signature by a trusted key, checked before anything is written: KEYS as for verify --trust (allowed_signers, ssh-ed25519 lines, a minisign .pub file or the RW... string). Bundle and export sources only."`
+	Trust    string `placeholder:"KEYS" help:"Require a valid signature by a trusted key, checked before anything is written: KEYS as for verify --trust (allowed_signers, ssh-ed25519 lines, a minisign .pub file or the RW... string). Bundles, exports and discovery sites that publish a signed manifest."`
 
 	SkipInvalid    bool  `name:"skip-invalid" help:"Exit 0 when the source offers skills that pull refuses (unsafe paths, names, no digests): they are skipped with a warning. Without it they make pull exit 1."`
 	LegacyProtocol bool  `name:"legacy-protocol" help:"Talk protocol revision 2025-11-25 to a live server instead of negotiating."`
-	MaxDownload    int64 `name:"max-download-bytes" env:"SKILLS_MAX_DOWNLOAD_BYTES" default:"268435456" help:"Largest bundle to download over https."`
+	MaxDownload    int64 `name:"max-download-bytes" env:"SKILLS_MAX_DOWNLOAD_BYTES" default:"268435456" help:"Largest bundle to download over https; for a discovery site, the most bytes downloaded from it (index and artifacts together)."`
 
 	Registry RegistryFlags `embed:""`
 	Cache    CacheFlag     `embed:""`
@@ -183,6 +183,8 @@ func (c *PullCmd) open(ctx context.Context, argv commandArgv, trusted []manifest
 			return nil, err
 		}
 		return src, nil
+	case isHTTP(c.From) && pull.IsIndexURL(c.From):
+		return pull.OpenIndex(ctx, c.From, pull.IndexOptions{MaxBytes: c.MaxDownload}, trusted)
 	case isHTTP(c.From):
 		return pull.Download(ctx, c.From, pull.DownloadOptions{MaxBytes: c.MaxDownload}, trusted)
 	case oci.IsRef(c.From):
