@@ -127,7 +127,8 @@ type fetcher struct {
 
 // imageManifest fetches and checks the image manifest the pinned reference
 // names: its bytes must hash to the digest, its media type must be an OCI
-// image manifest. desc is what the tag resolved to, or zero.
+// image manifest, or the image index of a ToolHive skill. desc is what the
+// tag resolved to, or zero.
 func (f *fetcher) imageManifest(ctx context.Context, desc ocispec.Descriptor) (*ocispec.Manifest, ocispec.Descriptor, error) {
 	want := digest.Digest(f.ref.Digest)
 	if err := want.Validate(); err != nil {
@@ -138,7 +139,7 @@ func (f *fetcher) imageManifest(ctx context.Context, desc ocispec.Descriptor) (*
 		return nil, desc, fmt.Errorf("%s: fetch manifest: %w", f.ref, err)
 	}
 	defer rc.Close()
-	if got.MediaType != ocispec.MediaTypeImageManifest {
+	if got.MediaType != ocispec.MediaTypeImageManifest && got.MediaType != ocispec.MediaTypeImageIndex {
 		return nil, desc, refused(f.ref, "manifest media type %q, want %q", got.MediaType, ocispec.MediaTypeImageManifest)
 	}
 	if got.Size > maxImageManifest {
@@ -152,14 +153,24 @@ func (f *fetcher) imageManifest(ctx context.Context, desc ocispec.Descriptor) (*
 	if err != nil {
 		return nil, desc, refused(f.ref, "manifest does not match its digest: %v", err)
 	}
+	if got.MediaType == ocispec.MediaTypeImageIndex {
+		im, err := f.toolHiveManifest(ctx, body)
+		return im, got, err
+	}
+	im, err := decodeManifest(f.ref, body)
+	return im, got, err
+}
+
+// decodeManifest decodes an image manifest and checks its media type.
+func decodeManifest(ref Ref, body []byte) (*ocispec.Manifest, error) {
 	im := new(ocispec.Manifest)
 	if err := json.Unmarshal(body, im); err != nil {
-		return nil, desc, refused(f.ref, "manifest: %v", err)
+		return nil, refused(ref, "manifest: %v", err)
 	}
 	if im.MediaType != ocispec.MediaTypeImageManifest || im.SchemaVersion != 2 {
-		return nil, desc, refused(f.ref, "manifest says media type %q, schema %d: want %q, schema 2", im.MediaType, im.SchemaVersion, ocispec.MediaTypeImageManifest)
+		return nil, refused(ref, "manifest says media type %q, schema %d: want %q, schema 2", im.MediaType, im.SchemaVersion, ocispec.MediaTypeImageManifest)
 	}
-	return im, got, nil
+	return im, nil
 }
 
 // fetchSmall fetches a blob of at most max bytes, checked against d.
