@@ -281,7 +281,7 @@ func stamps(t testing.TB, dir string) map[string]fileStamp {
 func noTempFiles(t testing.TB, dir string) {
 	t.Helper()
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && (strings.Contains(d.Name(), ".pull-") || strings.Contains(d.Name(), ".old-")) {
+		if err == nil && (strings.Contains(d.Name(), ".pull-") || strings.Contains(d.Name(), ".old-") || strings.HasPrefix(d.Name(), ".skills-mcp-")) {
 			t.Errorf("left behind: %s", p)
 		}
 		return nil

@@ -2,6 +2,8 @@ package pull
 
 import (
 	"encoding/json"
+	"io"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -51,29 +53,126 @@ func filesOf(sk *Skill) []string {
 	return out
 }
 
-// TestCommitRollback makes the second rename of a commit fail: the first
-// file, already replaced, is put back.
-func TestCommitRollback(t *testing.T) {
+// TestRecoverLitter lays out each state a run can be killed in during a
+// journaled swap, and what an exchange or a staging leaves: the next run
+// finishes or undoes each, removes the rest, and leaves other names alone.
+func TestRecoverLitter(t *testing.T) {
+	dir := t.TempDir()
+	put := func(p, data string) {
+		t.Helper()
+		p = filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const a, b, c, d, e = "000000000000000a", "000000000000000b", "000000000000000c", "000000000000000d", "000000000000000e"
+	// a: journal written, no rename yet: undone.
+	put("ns/sa/SKILL.md", "old a")
+	put("ns/.skills-mcp-stage-"+a+"/SKILL.md", "new a")
+	put("ns/.skills-mcp-swap-"+a, "sa\n")
+	// b: the old folder renamed away, the new one not yet in place: finished.
+	put("ns/.skills-mcp-old-"+b+"/SKILL.md", "old b")
+	put("ns/.skills-mcp-stage-"+b+"/SKILL.md", "new b")
+	put("ns/.skills-mcp-swap-"+b, "sb\n")
+	// c: both renames done, the old folder not yet removed.
+	put("ns/sc/SKILL.md", "new c")
+	put("ns/.skills-mcp-old-"+c+"/SKILL.md", "old c")
+	put("ns/.skills-mcp-swap-"+c, "sc\n")
+	// d: a staged folder without a journal (being built, or the old folder
+	// after an exchange).
+	put("ns/sd/SKILL.md", "d")
+	put("ns/.skills-mcp-stage-"+d+"/SKILL.md", "either")
+	// e: the first rename done and the staged folder lost: the old one back.
+	put("ns/.skills-mcp-old-"+e+"/SKILL.md", "old e")
+	put("ns/.skills-mcp-swap-"+e, "se\n")
+	// Not ours.
+	put("ns/.skills-mcp-stage-mine/x", "user")
+	put("ns/.skills-mcp-stage-000000000000000G/x", "user")
+	put("ns/.sa.pull-1", "user")
+
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	n, err := recoverLitter(root, "ns")
+	if err != nil || n != 5 {
+		t.Fatalf("recover: %d, %v", n, err)
+	}
+	got := map[string]string{}
+	filepath.WalkDir(dir, func(p string, de os.DirEntry, err error) error {
+		if err == nil && !de.IsDir() {
+			data, _ := os.ReadFile(p)
+			rel, _ := filepath.Rel(dir, p)
+			got[filepath.ToSlash(rel)] = string(data)
+		}
+		return nil
+	})
+	want := map[string]string{
+		"ns/sa/SKILL.md": "old a", "ns/sb/SKILL.md": "new b", "ns/sc/SKILL.md": "new c", "ns/sd/SKILL.md": "d", "ns/se/SKILL.md": "old e",
+		"ns/.skills-mcp-stage-mine/x": "user", "ns/.skills-mcp-stage-000000000000000G/x": "user", "ns/.sa.pull-1": "user",
+	}
+	if !maps.Equal(got, want) {
+		t.Fatalf("after recovery:\n%v\nwant\n%v", got, want)
+	}
+	if n, err := recoverLitter(root, "ns"); n != 0 || err != nil {
+		t.Fatalf("second recovery: %d, %v", n, err)
+	}
+
+	// A damaged journal is not guessed at.
+	put("ns/.skills-mcp-swap-"+a, "../x\n")
+	if _, err := recoverLitter(root, "ns"); err == nil || !strings.Contains(err.Error(), "is damaged") {
+		t.Fatalf("damaged journal: %v", err)
+	}
+}
+
+// TestJournaledSwap replaces a skill folder with the two journaled renames
+// used where names cannot be exchanged, and checks the result and that
+// nothing is left.
+func TestJournaledSwap(t *testing.T) {
+	journaledOnly = true
+	defer func() { journaledOnly = false }()
 	dir := t.TempDir()
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	os.MkdirAll(filepath.Join(dir, "s"), 0o755)
-	os.WriteFile(filepath.Join(dir, "s", "a"), []byte("old a"), 0o644)
-	os.WriteFile(filepath.Join(dir, "s", ".a.pull-1"), []byte("new a"), 0o644)
-	os.WriteFile(filepath.Join(dir, "s", ".b.pull-1"), []byte("new b"), 0o644)
-	tx := &txn{root: root, staged: []staged{{"s/.a.pull-1", "s/a"}, {"s/.b.pull-1", "s/b"}, {"s/.c.pull-1", "s/c"}}}
-	if err := tx.commit(); err == nil {
-		t.Fatal("commit of a missing temporary file succeeded")
+	os.MkdirAll(filepath.Join(dir, "ns", "s"), 0o755)
+	os.WriteFile(filepath.Join(dir, "ns", "s", "keep.md"), []byte("keep"), 0o644)
+	os.WriteFile(filepath.Join(dir, "ns", "s", "stale.md"), []byte("stale"), 0o644)
+	st, err := newStage(root, "ns/s")
+	if err != nil {
+		t.Fatal(err)
 	}
-	tx.rollback()
-	ents, _ := os.ReadDir(filepath.Join(dir, "s"))
-	if len(ents) != 1 || ents[0].Name() != "a" {
-		t.Fatalf("after rollback: %v", ents)
+	if err := st.keep("keep.md"); err != nil {
+		t.Fatal(err)
 	}
-	if data, _ := os.ReadFile(filepath.Join(dir, "s", "a")); string(data) != "old a" {
-		t.Fatalf("a = %q, want the old content back", data)
+	if err := st.create("sub/new.md", func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err == nil {
+		t.Fatal("created a file in a folder not made")
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(st.mkdir("sub/new.md"))
+	must(st.create("sub/new.md", func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }))
+	must(st.commit(true))
+	ents, _ := os.ReadDir(filepath.Join(dir, "ns"))
+	if len(ents) != 1 || ents[0].Name() != "s" {
+		t.Fatalf("left in ns: %v", ents)
+	}
+	for p, want := range map[string]string{"keep.md": "keep", "sub/new.md": "new"} {
+		if data, _ := os.ReadFile(filepath.Join(dir, "ns", "s", p)); string(data) != want {
+			t.Errorf("%s = %q", p, data)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ns", "s", "stale.md")); !os.IsNotExist(err) {
+		t.Errorf("stale.md: %v", err)
 	}
 }

@@ -31,6 +31,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -193,6 +194,16 @@ func Pull(ctx context.Context, src *Source, skills []*Skill, opt Options) (*Resu
 	if root != nil {
 		defer root.Close()
 	}
+	if root != nil && !opt.DryRun {
+		unlock, err := lockDest(root, to)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
+		if err := cleanUp(root, dirs, logf); err != nil {
+			return nil, err
+		}
+	}
 	res := &Result{Skills: []SkillResult{}, DryRun: opt.DryRun}
 	results := make([]*SkillResult, len(skills)) // in the order asked for
 	collect := func() {
@@ -257,6 +268,53 @@ func parentsFirst(dirs []string) []int {
 	return order
 }
 
+// errLocked is returned by lockDir when another process holds the lock.
+var errLocked = errors.New("locked")
+
+// lockDest keeps two pulls from writing into one destination at once: each
+// cleans up after killed runs, which would remove the other's staged
+// folders. The lock is on the folder itself and goes with the process.
+func lockDest(root *os.Root, to string) (unlock func(), err error) {
+	f, err := root.Open(".")
+	if err != nil {
+		return nil, fmt.Errorf("destination: %w", err)
+	}
+	if err := lockDir(f); err != nil {
+		f.Close()
+		if errors.Is(err, errLocked) {
+			return nil, fmt.Errorf("destination %s: another pull is writing to it", to)
+		}
+		return nil, fmt.Errorf("destination %s: lock: %w", to, err)
+	}
+	return func() { f.Close() }, nil
+}
+
+// cleanUp removes what killed runs left beside the skill folders of this
+// one, finishing or undoing a replacement they were in the middle of;
+// shallower folders first, so that a finished replacement is in place
+// before the folders inside it are looked at.
+func cleanUp(root *os.Root, dirs []string, logf func(string, ...any)) error {
+	var parents []string
+	for _, d := range dirs {
+		parents = append(parents, path.Dir(d))
+	}
+	slices.Sort(parents)
+	parents = slices.Compact(parents)
+	for _, i := range parentsFirst(parents) {
+		if exists, err := checkChain(root, parents[i]); !exists || err != nil {
+			continue // nothing to clean, or the skills below refuse it
+		}
+		n, err := recoverLitter(root, parents[i])
+		if err != nil {
+			return fmt.Errorf("destination: %s: %w", parents[i], err)
+		}
+		if n > 0 {
+			logf("clean %s: removed %d leftover(s) of an interrupted pull", parents[i], n)
+		}
+	}
+	return nil
+}
+
 func describe(sr *SkillResult, files int, dry bool) string {
 	would := ""
 	if dry {
@@ -295,11 +353,11 @@ func pullSkill(ctx context.Context, src *Source, root *os.Root, sk *Skill, dir s
 	if err != nil {
 		return err
 	}
-	extra := len(p.stale)
+	extras, extra := p.stale, len(p.stale)
 	if !opt.Sync {
 		p.stale = nil // only --sync deletes; --force overwrites and keeps extra files
 	}
-	sr.Kept = p.kept
+	sr.Kept = len(p.kept)
 	switch {
 	case !p.exists:
 		sr.Status = "pulled"
@@ -320,26 +378,35 @@ func pullSkill(ctx context.Context, src *Source, root *os.Root, sk *Skill, dir s
 		sr.Written, sr.Deleted = len(p.todo), len(p.stale)
 		return nil
 	}
-	t := &txn{root: root}
-	for _, f := range p.todo {
-		if err := ctx.Err(); err != nil {
-			t.rollback()
-			return err
-		}
-		if err := t.fetch(ctx, src.back, dir, f); err != nil {
-			t.rollback()
-			return err
-		}
-	}
-	if err := t.commit(); err != nil {
-		t.rollback()
+	st, err := newStage(root, dir)
+	if err != nil {
 		return err
 	}
-	sr.Written = len(p.todo)
-	if err := removeStale(root, dir, p.stale); err != nil {
-		return fmt.Errorf("files updated, but deleting stale files failed: %w", err)
+	carry := slices.Concat(p.kept, p.nested)
+	if !opt.Sync {
+		carry = append(carry, extras...) // --force keeps extra files
 	}
-	sr.Deleted = len(p.stale)
+	for _, rel := range carry {
+		if err := st.keep(rel); err != nil {
+			st.abort()
+			return err
+		}
+	}
+	for _, f := range p.todo {
+		if err := ctx.Err(); err != nil {
+			st.abort()
+			return err
+		}
+		if err := st.fetch(ctx, src.back, f); err != nil {
+			st.abort()
+			return err
+		}
+	}
+	if err := st.commit(p.exists); err != nil {
+		st.abort()
+		return err
+	}
+	sr.Written, sr.Deleted = len(p.todo), len(p.stale)
 	return nil
 }
 

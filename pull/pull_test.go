@@ -696,7 +696,7 @@ func writeLibrary(t testing.TB, files map[string]string) string {
 	f, err := os.Create(filepath.Join(dir, "lib.skb"))
 	must(t, err)
 	defer f.Close()
-	if _, err := build.Build(build.Options{Libraries: []build.Library{{Namespace: "ns", Root: filepath.Join(dir, "lib")}}}, f); err != nil {
+	if _, err := build.Build(build.Options{Libraries: []build.Library{{Namespace: "ns", Root: filepath.Join(dir, "lib")}}, NoLint: true}, f); err != nil {
 		t.Fatal(err)
 	}
 	return f.Name()

@@ -1,0 +1,238 @@
+package pull_test
+
+import (
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// killLibrary is a library of about 2,000 files in version v (1 or 2).
+// Version 2 changes, adds and removes files in most skills, leaves some
+// alone, adds a skill, and has a nested skill whose folder sorts before
+// SKILL.md.
+func killLibrary(v int) map[string]string {
+	lib := map[string]string{}
+	for s := range 20 {
+		name := fmt.Sprintf("s%02d", s)
+		if s == 19 && v == 1 {
+			continue // new in version 2
+		}
+		content := func(f int) string {
+			ver := 1
+			if v == 2 && s%5 != 0 && f%3 == 0 {
+				ver = 2
+			}
+			return fmt.Sprintf("skill %s file %d version %d\n%s", name, f, ver, strings.Repeat("x", 50+f*7%400))
+		}
+		lib[name+"/SKILL.md"] = fmt.Sprintf("---\nname: %s\ndescription: skill %s, version %d\n---\nbody\n", name, name, map[bool]int{true: v, false: 1}[s%5 != 0])
+		for f := range 100 {
+			if v == 2 && s%5 != 0 && f%10 == 1 {
+				continue // removed in version 2
+			}
+			lib[fmt.Sprintf("%s/d%d/e%d/f%03d.md", name, f%4, f%3, f)] = content(f)
+		}
+		if v == 2 && s%5 != 0 {
+			for f := 100; f < 105; f++ {
+				lib[fmt.Sprintf("%s/new/f%03d.md", name, f)] = content(f)
+			}
+		}
+	}
+	lib["s07/2fa/SKILL.md"] = fmt.Sprintf("---\nname: 2fa\ndescription: nested, version %d\n---\nbody\n", v)
+	for f := range 20 {
+		lib[fmt.Sprintf("s07/2fa/g%02d.md", f)] = fmt.Sprintf("nested file %d version %d\n", f, v)
+	}
+	return lib
+}
+
+// skillFolders are the skill folders of killLibrary below the destination
+// (--keep-path, namespace ns).
+func skillFolders() []string {
+	var out []string
+	for s := range 20 {
+		out = append(out, fmt.Sprintf("ns/s%02d", s))
+	}
+	return append(out, "ns/s07/2fa")
+}
+
+// expectFolder is what the folder of skill dir holds in lib: its files, and
+// the folders they imply (as "path/"). nil if the skill is absent.
+func expectFolder(lib map[string]string, dir string) map[string]string {
+	rel := strings.TrimPrefix(dir, "ns/")
+	if _, ok := lib[rel+"/SKILL.md"]; !ok {
+		return nil
+	}
+	out := map[string]string{}
+	for p, data := range lib {
+		sub, ok := strings.CutPrefix(p, rel+"/")
+		if !ok {
+			continue
+		}
+		out[sub] = data
+		for d := filepath.Dir(sub); d != "."; d = filepath.Dir(d) {
+			out[d+"/"] = ""
+		}
+	}
+	return out
+}
+
+// folderState reads a folder as expectFolder describes one; nil if absent.
+func folderState(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	if _, err := os.Lstat(dir); os.IsNotExist(err) {
+		return nil
+	}
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case d.IsDir():
+			out[rel+"/"] = ""
+		case d.Type().IsRegular():
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			out[rel] = string(data)
+		default:
+			out[rel] = "not a regular file"
+		}
+		return nil
+	})
+	must(t, err)
+	return out
+}
+
+func sameFolder(a, b map[string]string) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// litter lists pull's own names (.skills-mcp-*) anywhere below dir.
+func litter(dir string) []string {
+	var out []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasPrefix(d.Name(), ".skills-mcp-") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
+}
+
+// TestPullSyncKill runs the real binary doing pull --sync between two
+// versions of a 2,000-file library and SIGKILLs it at random points. After
+// every kill each skill folder must equal exactly its old or its new
+// version; the next run must leave no litter and everything new.
+func TestPullSyncKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs it some 30 times")
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "skills-mcp")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/skills-mcp/skills-mcp/cmd/skills-mcp").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	libs := map[int]map[string]string{1: killLibrary(1), 2: killLibrary(2)}
+	bundles := map[int]string{1: writeLibrary(t, libs[1]), 2: writeLibrary(t, libs[2])}
+	dest := filepath.Join(tmp, "dest")
+	run := func(v int) *exec.Cmd {
+		cmd := exec.Command(bin, "pull", "--from", bundles[v], "--all", "--keep-path", "--sync", "--to", dest)
+		cmd.Stderr = &strings.Builder{}
+		return cmd
+	}
+	clean := func(v int) time.Duration {
+		t.Helper()
+		start := time.Now()
+		cmd := run(v)
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("clean run to version %d: %v\n%s", v, err, cmd.Stderr)
+		}
+		d := time.Since(start)
+		for _, dir := range skillFolders() {
+			want := expectFolder(libs[v], dir)
+			if want == nil {
+				continue // not in this version: left as it was
+			}
+			if !sameFolder(folderState(t, filepath.Join(dest, dir)), want) {
+				t.Fatalf("after a clean run to version %d: %s is not that version", v, dir)
+			}
+		}
+		if l := litter(dest); len(l) != 0 {
+			t.Fatalf("after a clean run to version %d: left %v", v, l)
+		}
+		return d
+	}
+	clean(1)
+	full := clean(2)
+	clean(1)
+
+	// Four rounds of five kills. Each killed run goes towards the other
+	// version than the one before it, so that it has work to do, and
+	// starts from what killed runs left; the clean run that ends a round
+	// must leave no litter.
+	const rounds, perRound = 4, 5
+	rng := rand.New(rand.NewPCG(1, uint64(time.Now().UnixNano())))
+	var mixed, withLitter, noneNew, allNew int
+	next := 1
+	for round := range rounds {
+		for i := range perRound {
+			next = 3 - next
+			before := map[string]map[string]string{}
+			for _, dir := range skillFolders() {
+				before[dir] = folderState(t, filepath.Join(dest, dir))
+			}
+			cmd := run(next)
+			must(t, cmd.Start())
+			time.Sleep(time.Duration(rng.Int64N(int64(full))))
+			cmd.Process.Kill()
+			cmd.Wait()
+			n := 0
+			for _, dir := range skillFolders() {
+				got := folderState(t, filepath.Join(dest, dir))
+				oldV, newV := before[dir], expectFolder(libs[next], dir)
+				if newV == nil {
+					newV = oldV // not in the version pulled: left as it was
+				}
+				switch {
+				case sameFolder(got, newV):
+					n++
+				case sameFolder(got, oldV):
+				default:
+					t.Fatalf("round %d kill %d (to version %d): %s is neither as it was nor new: %d entries, old %d, new %d", round, i, next, dir, len(got), len(oldV), len(newV))
+				}
+			}
+			if l := litter(dest); len(l) > 0 {
+				withLitter++
+			}
+			switch n {
+			case 0:
+				noneNew++
+			case len(skillFolders()):
+				allNew++
+			default:
+				mixed++
+			}
+		}
+		clean(next)
+	}
+	kills := rounds * perRound
+	t.Logf("%d kills over a %v run: %d mid-run (some skills new, some old), %d before any skill was replaced, %d after all were; %d left litter, all of it cleaned by the next runs",
+		kills, full.Round(time.Millisecond), mixed, noneNew, allNew, withLitter)
+}
