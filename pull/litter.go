@@ -11,6 +11,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
 // Names of our own beside skill folders. Every folder or file pull creates
@@ -147,7 +149,7 @@ func readJournal(root *os.Root, name string) (string, error) {
 		return "", err
 	}
 	base, ok := strings.CutSuffix(string(data), "\n")
-	if !ok || len(data) > maxJournal || strings.Contains(base, "/") || checkRelPath(base) != nil {
+	if !ok || len(data) > maxJournal || strings.Contains(base, "/") || manifest.CheckPath(base) != nil {
 		return "", fmt.Errorf("journal %s is damaged", name)
 	}
 	return base, nil
