@@ -8,7 +8,9 @@
 //     entry lists while it streams into a temporary file next to its target;
 //     nothing unverified is ever renamed into place.
 //   - A skill is written whole or not at all: a failure leaves its folder as
-//     it was (see the comment on writing in write.go for how).
+//     it was, and a run killed at any point leaves each skill folder either
+//     as it was or wholly new; the next run removes what a killed one left
+//     (see the comment on writing in write.go for how).
 //   - Paths from a source are untrusted. A skill or file path with an empty,
 //     "." or ".." segment, a backslash, an encoded slash, a NUL or other
 //     control character, or a drive letter is refused, and so is a symlink
