@@ -34,7 +34,7 @@ func FuzzRead(f *testing.F) {
 	f.Add("skill://acme/pdf-processing/templates/purchase order.md")
 	s := newServer(f, Options{}, b)
 	f.Fuzz(func(t *testing.T, uri string) {
-		c, err := s.read(uri)
+		c, err := s.read(context.Background(), uri)
 		if err == nil {
 			want, listed := files[uri]
 			data := c.data()
@@ -82,7 +82,7 @@ func FuzzCursor(f *testing.F) {
 			wantCode(t, err)
 		}
 		req := &mcp.ListResourcesRequest{Params: &mcp.ListResourcesParams{Cursor: cursor}}
-		if _, err := s.listResources(req); err != nil {
+		if _, err := s.listResources(context.Background(), req); err != nil {
 			wantCode(t, err)
 		}
 		if _, err := s.readDirectory(context.Background(), nil, &ReadDirectoryParams{URI: "skill://acme/pdf-processing", Cursor: cursor}); err != nil {

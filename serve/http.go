@@ -23,7 +23,28 @@ const Endpoint = "/mcp"
 // when its context is cancelled.
 const shutdownGrace = 10 * time.Second
 
-// HTTPHandler returns the streamable HTTP handler, in stateless mode: every
+// HTTPOptions configure the HTTP endpoint.
+type HTTPOptions struct {
+	// AllowedHosts are the host names (or host:port) clients may use in the
+	// Host and Origin headers, besides loopback ones.
+	AllowedHosts []string
+	// Auth, if not nil, requires a bearer token it accepts on Endpoint, and
+	// serves the Protected Resource Metadata (RFC 9728) at
+	// ProtectedResourcePath.
+	Auth *Authorizer
+	// NoAuth allows ListenAndServe to bind a non-loopback address without
+	// Auth: the operator says that the network in front does the
+	// authorization.
+	NoAuth bool
+}
+
+// HTTPHandler returns the handler of HTTPOptions{AllowedHosts: allowedHosts}:
+// no authorization.
+func (s *Server) HTTPHandler(allowedHosts ...string) http.Handler {
+	return s.Handler(HTTPOptions{AllowedHosts: allowedHosts})
+}
+
+// Handler returns the streamable HTTP handler, in stateless mode: every
 // POST is answered on its own, so both protocol revisions work (2026-07-28
 // is stateless by design, and 2025-11-25 clients are answered without a
 // session) and replicas behind any load balancer serve the same answers.
@@ -34,21 +55,29 @@ const shutdownGrace = 10 * time.Second
 // an extra write and its framing. subscriptions/listen still streams (the
 // SDK always answers it with an event stream).
 //
-// It answers at Endpoint, and GET and HEAD of the Agent Skills discovery
-// site below /.well-known/agent-skills/ (wellknown.go). Every request must name, in its Host header
-// and in its Origin header when there is one, a loopback host (localhost,
-// 127.0.0.0/8, ::1) or one of allowedHosts (a host name, or host:port to
+// It answers MCP at Endpoint, and GET and HEAD of the Agent Skills
+// discovery site below /.well-known/agent-skills/ (wellknown.go), both
+// behind opt.Auth when set. Every request must name, in its Host header and
+// in its Origin header when there is one, a loopback host (localhost,
+// 127.0.0.0/8, ::1) or one of opt.AllowedHosts (a host name, or host:port to
 // pin the port); anything else gets 403 with no body, which defeats DNS
 // rebinding from a browser. This check replaces the SDK's own localhost
 // protection, which knows no allow-list.
-func (s *Server) HTTPHandler(allowedHosts ...string) http.Handler {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
+func (s *Server) Handler(opt HTTPOptions) http.Handler {
+	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
 		Stateless:                  true,
 		JSONResponse:               true,
 		DisableLocalhostProtection: true,
 		Logger:                     s.sdkLog,
 	})
-	allowed := newHostPolicy(allowedHosts)
+	var prm http.Handler = http.NotFoundHandler()
+	var site http.Handler = http.HandlerFunc(s.serveWellKnown)
+	if opt.Auth != nil {
+		h = opt.Auth.wrap(h)
+		site = opt.Auth.wrap(site)
+		prm = opt.Auth.metadata()
+	}
+	allowed := newHostPolicy(opt.AllowedHosts)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !allowed.allows(r.Host) {
 			s.log.Warn("http: refused host", "host", r.Host, "remote", r.RemoteAddr)
@@ -61,14 +90,17 @@ func (s *Server) HTTPHandler(allowedHosts ...string) http.Handler {
 			return
 		}
 		if strings.HasPrefix(r.URL.Path, wellknown.Dir) {
-			s.serveWellKnown(w, r) // wellknown.go
+			site.ServeHTTP(w, r)
 			return
 		}
-		if r.URL.Path != Endpoint {
+		switch r.URL.Path {
+		case Endpoint:
+			h.ServeHTTP(w, r)
+		case ProtectedResourcePath, ProtectedResourcePath + Endpoint:
+			prm.ServeHTTP(w, r)
+		default:
 			http.NotFound(w, r)
-			return
 		}
-		h.ServeHTTP(w, r)
 	})
 }
 
@@ -117,32 +149,46 @@ func (p *hostPolicy) allowsOrigin(origin string) bool {
 	return p.allows(u.Host)
 }
 
-// ListenAndServe serves HTTPHandler at http://addr/mcp until ctx is
+// ListenAndServe serves Handler at http://addr/mcp until ctx is
 // cancelled, then stops accepting connections and waits up to 10 seconds
 // for requests in flight (subscription streams are ended at once).
 //
 // addr is [HOST:]PORT. With no host (or an empty one, as in ":8080") it
 // binds 127.0.0.1, not every interface. Binding every interface (0.0.0.0 or
-// ::) requires allowedHosts: the names clients will use to reach the server.
-// A specific bind address is allowed as a host name too.
-func (s *Server) ListenAndServe(ctx context.Context, addr string, allowedHosts []string) error {
+// ::) requires opt.AllowedHosts: the names clients will use to reach the
+// server. A specific bind address is allowed as a host name too. Binding
+// anything but a loopback address requires opt.Auth, or opt.NoAuth.
+func (s *Server) ListenAndServe(ctx context.Context, addr string, opt HTTPOptions) error {
 	hostport, err := bindAddress(addr)
 	if err != nil {
 		return err
 	}
 	host, _, _ := net.SplitHostPort(hostport)
 	if a, err := netip.ParseAddr(host); err == nil && a.IsUnspecified() {
-		if len(allowedHosts) == 0 {
+		if len(opt.AllowedHosts) == 0 {
 			return fmt.Errorf("serve: binding %s exposes the server on every interface: give the host names clients use (SKILLS_ALLOWED_HOSTS or --allowed-hosts)", hostport)
 		}
 	} else {
-		allowedHosts = append(allowedHosts[:len(allowedHosts):len(allowedHosts)], host)
+		opt.AllowedHosts = append(opt.AllowedHosts[:len(opt.AllowedHosts):len(opt.AllowedHosts)], host)
+	}
+	if !isLoopbackHost(host) && opt.Auth == nil && !opt.NoAuth {
+		return fmt.Errorf("serve: binding %s lets anyone who can reach it read every skill: give --auth-tokens or --oauth-issuer, or --no-auth if the network in front authorizes", hostport)
 	}
 	ln, err := net.Listen("tcp", hostport)
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	return s.serveListener(ctx, ln, allowedHosts)
+	return s.serveListener(ctx, ln, opt)
+}
+
+// isLoopbackHost reports whether a bind host is localhost or a loopback
+// address.
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.Unmap().IsLoopback()
 }
 
 // bindAddress turns [HOST:]PORT into HOST:PORT, defaulting HOST to 127.0.0.1.
@@ -164,10 +210,10 @@ func bindAddress(addr string) (string, error) {
 	return net.JoinHostPort(host, port), nil
 }
 
-func (s *Server) serveListener(ctx context.Context, ln net.Listener, allowedHosts []string) error {
+func (s *Server) serveListener(ctx context.Context, ln net.Listener, opt HTTPOptions) error {
 	streams, endStreams := context.WithCancel(context.Background())
 	defer endStreams()
-	h := s.HTTPHandler(allowedHosts...)
+	h := s.Handler(opt)
 	srv := &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			// A subscriptions/listen stream (2026-07-28) stays open until the

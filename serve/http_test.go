@@ -100,7 +100,7 @@ func TestListenAllInterfacesNeedsAllowedHosts(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture())
 	s := newServer(t, Options{}, b)
 	for _, addr := range []string{"0.0.0.0:0", "[::]:0"} {
-		err := s.ListenAndServe(context.Background(), addr, nil)
+		err := s.ListenAndServe(context.Background(), addr, HTTPOptions{})
 		if err == nil || !strings.Contains(err.Error(), "SKILLS_ALLOWED_HOSTS") {
 			t.Errorf("%s without allowed hosts: %v", addr, err)
 		}
@@ -129,7 +129,7 @@ func TestListenAndServeShutdown(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- s.serveListener(ctx, ln, nil) }()
+	go func() { done <- s.serveListener(ctx, ln, HTTPOptions{}) }()
 	url := "http://" + ln.Addr().String() + Endpoint
 
 	listener, err := newClient(t, &mcp.ClientOptions{

@@ -5,6 +5,7 @@ package serve
 // scripts. They are built from the snapshot current when a client connects.
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
@@ -15,11 +16,11 @@ const maxInstructionLibraries = 20
 
 // instructionsFor returns the instructions to announce: given ones as they
 // are, else those built from the current catalog.
-func (d *discovery) instructionsFor(given string) string {
+func (d *discovery) instructionsFor(ctx context.Context, given string) string {
 	if given != "" || d.instructions != "" {
 		return given
 	}
-	c := d.current()
+	c := d.current(ctx)
 	c.instrOnce.Do(func() { c.instr = d.buildInstructions(c) })
 	return c.instr
 }

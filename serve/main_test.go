@@ -143,6 +143,9 @@ func TestStdioRefusals(t *testing.T) {
 		{[]string{"serve", path, twin}, "and " + twin + " (sha256:"},
 		{[]string{"serve", "--name", "a b", path}, "--name"},
 		{[]string{"serve", "--http", "0.0.0.0:0", path}, "SKILLS_ALLOWED_HOSTS"},
+		{[]string{"serve", "--http", "0.0.0.0:0", "--allowed-hosts", "skills.example.com", path}, "--no-auth"},
+		{[]string{"serve", "--http", "127.0.0.1:0", "--auth-tokens", filepath.Join(t.TempDir(), "none"), path}, "token file"},
+		{[]string{"serve", "--http", "127.0.0.1:0", "--oauth-issuer", "http://127.0.0.1:1", "--oauth-audience", "x", path}, "oauth issuer http://127.0.0.1:1"},
 		{[]string{"serve", filepath.Join(t.TempDir(), "none.skb")}, "none.skb"},
 	} {
 		out, err := exec.Command(bin, tc.args...).CombinedOutput()

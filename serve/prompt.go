@@ -36,9 +36,9 @@ func (d *discovery) addPrompt() {
 
 // useSkill answers prompts/get for use-skill. Prompts have no error result,
 // so an unknown or ambiguous skill is the protocol error -32602.
-func (d *discovery) useSkill(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+func (d *discovery) useSkill(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 	args := req.Params.Arguments
-	l, err := d.load(d.current(), args["skill"])
+	l, err := d.load(d.current(ctx), args["skill"])
 	if err != nil {
 		return nil, invalidParams("%s: %v", PromptUseSkill, err)
 	}
@@ -81,7 +81,7 @@ func (d *discovery) useSkill(_ context.Context, req *mcp.GetPromptRequest) (*mcp
 // complete answers completion/complete: the skill argument of use-skill,
 // and the skillPath variable of the skill resource templates. Anything else
 // gets no values.
-func (d *discovery) complete(req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+func (d *discovery) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
 	p := req.Params
 	if p == nil || p.Ref == nil {
 		return nil, invalidParams("completion/complete: params.ref is required")
@@ -92,10 +92,10 @@ func (d *discovery) complete(req *mcp.CompleteRequest) (*mcp.CompleteResult, err
 	var values []string
 	switch {
 	case p.Ref.Type == "ref/prompt" && p.Ref.Name == PromptUseSkill && p.Argument.Name == "skill":
-		values = d.completeSkill(p.Argument.Value, true)
+		values = d.completeSkill(ctx, p.Argument.Value, true)
 	case p.Ref.Type == "ref/resource" && p.Argument.Name == "skillPath" &&
 		(p.Ref.URI == skillTemplate.URITemplate || p.Ref.URI == fileTemplate.URITemplate):
-		values = d.completeSkill(p.Argument.Value, false)
+		values = d.completeSkill(ctx, p.Argument.Value, false)
 	}
 	res := &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: values, Total: len(values)}}
 	if len(values) > maxCompletions {
@@ -112,8 +112,8 @@ func (d *discovery) complete(req *mcp.CompleteRequest) (*mcp.CompleteResult, err
 // when the name is unique, else by its path, and hidden skills are offered
 // too: a prompt is the user's explicit choice. For resource templates it is
 // the listed skills' paths.
-func (d *discovery) completeSkill(prefix string, names bool) []string {
-	c := d.current()
+func (d *discovery) completeSkill(ctx context.Context, prefix string, names bool) []string {
+	c := d.current(ctx)
 	docs, err := c.skills()
 	if err != nil {
 		return nil

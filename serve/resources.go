@@ -75,16 +75,16 @@ func (s *Server) resourceMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch r := req.(type) {
 		case *mcp.ListResourcesRequest:
-			return s.listResources(r)
+			return s.listResources(ctx, r)
 		case *mcp.ReadResourceRequest:
 			if r.Params == nil {
 				return nil, invalidParams("resources/read: params.uri is required")
 			}
-			c, err := s.read(r.Params.URI)
+			c, err := s.read(ctx, r.Params.URI)
 			if err != nil {
 				return nil, err
 			}
-			res := &readResult{Contents: []*resourceContents{c}, Cacheable: s.cacheable()}
+			res := &readResult{Contents: []*resourceContents{c}, Cacheable: s.cacheableFor(ctx)}
 			if newProtocol(r.Session) {
 				res.ResultType = resultComplete
 			}
@@ -94,8 +94,8 @@ func (s *Server) resourceMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-func (s *Server) listResources(req *mcp.ListResourcesRequest) (*mcp.ListResourcesResult, error) {
-	snap := s.snap.Load()
+func (s *Server) listResources(ctx context.Context, req *mcp.ListResourcesRequest) (*mcp.ListResourcesResult, error) {
+	snap := s.snapshotFor(ctx)
 	var cur string
 	if req.Params != nil {
 		cur = req.Params.Cursor
@@ -104,7 +104,7 @@ func (s *Server) listResources(req *mcp.ListResourcesRequest) (*mcp.ListResource
 	if err != nil {
 		return nil, err
 	}
-	res := &mcp.ListResourcesResult{Resources: []*mcp.Resource{}, Cacheable: s.cacheable()}
+	res := &mcp.ListResourcesResult{Resources: []*mcp.Resource{}, Cacheable: s.cacheableFor(ctx)}
 	for k := start; k < snap.Len(); k++ {
 		if !snap.Listed(k) {
 			continue
@@ -222,11 +222,11 @@ func newProtocol(ss *mcp.ServerSession) bool {
 // read serves one file of the manifest, hidden skills included: text when the
 // manifest marks it as text, else a blob (base64 on the wire), with its mime
 // type. An empty file is an empty text or blob, never neither.
-func (s *Server) read(uri string) (*resourceContents, error) {
+func (s *Server) read(ctx context.Context, uri string) (*resourceContents, error) {
 	if err := checkURI("resources/read", uri); err != nil {
 		return nil, err
 	}
-	snap := s.snap.Load()
+	snap := s.snapshotFor(ctx)
 	b, f, err := snap.resource(uri)
 	if errors.Is(err, errNoFile) {
 		if ferr := snap.Fault(); ferr != nil {
@@ -260,14 +260,14 @@ func (s *Server) read(uri string) (*resourceContents, error) {
 	return c, nil
 }
 
-func (s *Server) readDirectory(_ context.Context, _ *mcp.ServerSession, p *ReadDirectoryParams) (*ReadDirectoryResult, error) {
+func (s *Server) readDirectory(ctx context.Context, _ *mcp.ServerSession, p *ReadDirectoryParams) (*ReadDirectoryResult, error) {
 	if p == nil || p.URI == "" {
 		return nil, invalidParams("%s: params.uri is required", MethodReadDirectory)
 	}
 	if err := checkURI(MethodReadDirectory, p.URI); err != nil {
 		return nil, err
 	}
-	snap := s.snap.Load()
+	snap := s.snapshotFor(ctx)
 	kids, ok := snap.directory(p.URI)
 	if !ok {
 		return nil, notFound(p.URI, "%s: %s is not a directory resource", MethodReadDirectory, p.URI)

@@ -77,6 +77,7 @@ type Server struct {
 	subs      map[string]struct{}         // resource URIs clients subscribed to
 	afterSwap []func(old, next *Snapshot) // run by Swap after a change, under swapMu
 	discovery *discovery                  // the discovery tools and prompt (tools.go)
+	views     viewCache                   // per-namespace views of the current snapshot (access.go)
 }
 
 // New returns a server for bundles, which it serves together: a skill URI
@@ -120,14 +121,15 @@ func New(bundles []*manifest.Bundle, opt Options) (*Server, error) {
 		Capabilities:       caps,
 		SubscribeHandler:   s.subscribe,
 		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
-		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
-			*c = s.cacheable()
+		SetCacheable: func(ctx context.Context, _ mcp.Request, c *mcp.Cacheable) {
+			*c = s.cacheableFor(ctx)
 		},
 	})
 	if err := registerDiscovery(s, opt, impl); err != nil { // tools.go
 		return nil, err
 	}
 	s.mcp.AddReceivingMiddleware(s.logMiddleware, s.resourceMiddleware)
+	s.mcp.AddReceivingMiddleware(s.accessMiddleware) // outermost: every handler sees the caller's access
 	s.mcp.AddResourceTemplate(skillTemplate, s.readTemplate)
 	s.mcp.AddResourceTemplate(fileTemplate, s.readTemplate)
 	for _, err := range []error{
@@ -199,12 +201,12 @@ func (s *Server) Swap(bundles []*manifest.Bundle) error {
 
 // subscribe accepts a subscription to any file the catalog serves; the URI
 // is remembered so that Swap can report its change.
-func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
+func (s *Server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 	uri := req.Params.URI
 	if err := checkURI("resources/subscribe", uri); err != nil {
 		return err
 	}
-	if _, _, err := s.snap.Load().resource(uri); err != nil {
+	if _, _, err := s.snapshotFor(ctx).resource(uri); err != nil {
 		return notFound(uri, "resources/subscribe: no resource is served at %s", uri)
 	}
 	s.subsMu.Lock()
@@ -216,12 +218,12 @@ func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
 // readTemplate is the handler of the registered templates. Reads are
 // answered by resourceMiddleware before the SDK matches templates, so this
 // only runs if that middleware is bypassed; it answers the same way.
-func (s *Server) readTemplate(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	c, err := s.read(req.Params.URI)
+func (s *Server) readTemplate(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	c, err := s.read(ctx, req.Params.URI)
 	if err != nil {
 		return nil, err
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c.sdk()}, Cacheable: s.cacheable()}, nil
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c.sdk()}, Cacheable: s.cacheableFor(ctx)}, nil
 }
 
 // ServeStdio serves one session over stdin and stdout until the client

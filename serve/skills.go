@@ -66,8 +66,8 @@ type ReadDirectoryResult struct {
 	NextCursor string          `json:"nextCursor,omitempty"`
 }
 
-func (s *Server) listSkills(_ context.Context, _ *mcp.ServerSession, p *ListSkillsParams) (*ListSkillsResult, error) {
-	snap := s.snap.Load()
+func (s *Server) listSkills(ctx context.Context, _ *mcp.ServerSession, p *ListSkillsParams) (*ListSkillsResult, error) {
+	snap := s.snapshotFor(ctx)
 	var cur string
 	if p != nil {
 		cur = p.Cursor
@@ -76,7 +76,7 @@ func (s *Server) listSkills(_ context.Context, _ *mcp.ServerSession, p *ListSkil
 	if err != nil {
 		return nil, err
 	}
-	res := &ListSkillsResult{ResultType: resultComplete, Skills: []json.RawMessage{}, Cacheable: s.cacheable()}
+	res := &ListSkillsResult{ResultType: resultComplete, Skills: []json.RawMessage{}, Cacheable: s.cacheableFor(ctx)}
 	size := 0
 	for k := start; k < snap.Len(); k++ {
 		if !snap.Listed(k) {
@@ -96,11 +96,11 @@ func (s *Server) listSkills(_ context.Context, _ *mcp.ServerSession, p *ListSkil
 	return res, nil
 }
 
-func (s *Server) getSkill(_ context.Context, _ *mcp.ServerSession, p *GetSkillParams) (*GetSkillResult, error) {
+func (s *Server) getSkill(ctx context.Context, _ *mcp.ServerSession, p *GetSkillParams) (*GetSkillResult, error) {
 	if p == nil || p.URI == "" {
 		return nil, invalidParams("skills/get: params.uri is required")
 	}
-	snap := s.snap.Load()
+	snap := s.snapshotFor(ctx)
 	if !strings.HasSuffix(p.URI, "/"+manifest.SkillFile) {
 		return nil, notFound(p.URI, "no skill is served at %s: a skill URI ends in /%s", p.URI, manifest.SkillFile)
 	}
@@ -115,5 +115,5 @@ func (s *Server) getSkill(_ context.Context, _ *mcp.ServerSession, p *GetSkillPa
 	if err != nil {
 		return nil, internalError("skills/get %s: %v", p.URI, err)
 	}
-	return &GetSkillResult{ResultType: resultComplete, Skill: e, Cacheable: s.cacheable()}, nil
+	return &GetSkillResult{ResultType: resultComplete, Skill: e, Cacheable: s.cacheableFor(ctx)}, nil
 }

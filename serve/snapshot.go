@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unique"
 
@@ -29,6 +30,13 @@ type Snapshot struct {
 	n            int
 	files        []atomic.Pointer[skillFiles] // files[k]: skill k's files, once a read has needed them
 	site         siteOnce                     // the well-known site, at its first request (wellknown.go)
+
+	// A view (access.go) is a snapshot of the skills of base that access
+	// grants; pos is -1 for the others. Its catalog (tools.go) is kept with it.
+	base   *Snapshot
+	access *Access
+	catMu  sync.Mutex
+	cat    *catalog
 }
 
 type skillRef struct{ b, i int32 }
@@ -172,7 +180,8 @@ func (s *Snapshot) number(b, i int) int {
 func (s *Snapshot) Find(uri string) (int, bool) {
 	for b, bu := range s.bundles {
 		if i, ok := bu.FindSkill(uri); ok {
-			return s.number(b, i), true
+			k := s.number(b, i)
+			return k, k >= 0
 		}
 	}
 	return 0, false
@@ -184,7 +193,8 @@ func (s *Snapshot) Find(uri string) (int, bool) {
 func (s *Snapshot) SkillFor(uri string) (int, bool) {
 	for b, bu := range s.bundles {
 		if i, ok := bu.SkillFor(uri); ok {
-			return s.number(b, i), true
+			k := s.number(b, i)
+			return k, k >= 0
 		}
 	}
 	return 0, false

@@ -306,6 +306,14 @@ func getSkillDescription(p string) string {
 // catalogFor returns the catalog of snap: the one kept if it is of snap,
 // else a new one, kept if snap is the server's current snapshot.
 func (d *discovery) catalogFor(snap *Snapshot) *catalog {
+	if snap.base != nil { // a view: its catalog lives as long as it does
+		snap.catMu.Lock()
+		defer snap.catMu.Unlock()
+		if snap.cat == nil {
+			snap.cat = &catalog{snap: snap}
+		}
+		return snap.cat
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.cat != nil && d.cat.snap == snap {
@@ -318,8 +326,11 @@ func (d *discovery) catalogFor(snap *Snapshot) *catalog {
 	return c
 }
 
-// current returns the catalog of the snapshot served now.
-func (d *discovery) current() *catalog { return d.catalogFor(d.srv.Snapshot()) }
+// current returns the catalog of the snapshot served now, as the caller of
+// ctx may see it.
+func (d *discovery) current(ctx context.Context) *catalog {
+	return d.catalogFor(d.srv.snapshotFor(ctx))
+}
 
 // catalog is what the discovery tools derive from one snapshot, each part
 // built on first use.
@@ -416,6 +427,9 @@ func (c *catalog) libraries() ([]LibraryInfo, error) {
 	var out []LibraryInfo
 	for i, m := range heads {
 		for _, l := range m.Libraries {
+			if !c.snap.allowsLibrary(l.Namespace) {
+				continue
+			}
 			li := LibraryInfo{Namespace: l.Namespace, Kind: l.Kind, Title: l.Title, Source: l.Source, Version: l.Version,
 				Metadata: l.Metadata, NoScripts: l.NoScripts, Skills: l.Skills, Hidden: l.Hidden, Bundle: c.snap.Bundles()[i].ID().String()}
 			if l.Digest != nil {
@@ -770,7 +784,7 @@ type SearchOutput struct {
 	Hint    string      `json:"hint,omitempty"`
 }
 
-func (d *discovery) searchSkills(_ context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, SearchOutput, error) {
+func (d *discovery) searchSkills(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, SearchOutput, error) {
 	var out SearchOutput
 	q := strings.TrimSpace(in.Query)
 	if q == "" {
@@ -783,7 +797,7 @@ func (d *discovery) searchSkills(_ context.Context, _ *mcp.CallToolRequest, in S
 	if err != nil {
 		return nil, out, err
 	}
-	c := d.current()
+	c := d.current(ctx)
 	f, err := d.newFilter(c, in.Library, in.Category)
 	if err != nil {
 		return nil, out, err
@@ -862,13 +876,13 @@ type ListSkillsOutput struct {
 	NextCursor string         `json:"nextCursor,omitempty" jsonschema:"pass it as cursor for the next page; absent on the last page"`
 }
 
-func (d *discovery) listSkills(_ context.Context, _ *mcp.CallToolRequest, in ListSkillsInput) (*mcp.CallToolResult, ListSkillsOutput, error) {
+func (d *discovery) listSkills(ctx context.Context, _ *mcp.CallToolRequest, in ListSkillsInput) (*mcp.CallToolResult, ListSkillsOutput, error) {
 	var out ListSkillsOutput
 	limit, err := checkLimit(in.Limit, listDefaultLimit, listMaxLimit)
 	if err != nil {
 		return nil, out, err
 	}
-	c := d.current()
+	c := d.current(ctx)
 	f, err := d.newFilter(c, in.Library, in.Category)
 	if err != nil {
 		return nil, out, err
@@ -964,8 +978,8 @@ type ListLibrariesOutput struct {
 	Libraries []LibraryInfo `json:"libraries"`
 }
 
-func (d *discovery) listLibraries(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, ListLibrariesOutput, error) {
-	libs, err := d.current().libraries()
+func (d *discovery) listLibraries(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, ListLibrariesOutput, error) {
+	libs, err := d.current(ctx).libraries()
 	if err != nil {
 		return nil, ListLibrariesOutput{}, err
 	}
@@ -1036,9 +1050,9 @@ type ListCategoriesOutput struct {
 	TotalSkills int             `json:"totalSkills"`
 }
 
-func (d *discovery) listCategories(_ context.Context, _ *mcp.CallToolRequest, in ListCategoriesInput) (*mcp.CallToolResult, ListCategoriesOutput, error) {
+func (d *discovery) listCategories(ctx context.Context, _ *mcp.CallToolRequest, in ListCategoriesInput) (*mcp.CallToolResult, ListCategoriesOutput, error) {
 	out := ListCategoriesOutput{Categories: []CategoryCount{}}
-	c := d.current()
+	c := d.current(ctx)
 	f, err := d.newFilter(c, in.Library, "")
 	if err != nil {
 		return nil, out, err
@@ -1142,9 +1156,9 @@ func (d *discovery) load(c *catalog, arg string) (*loaded, error) {
 	return l, nil
 }
 
-func (d *discovery) getSkill(_ context.Context, req *mcp.CallToolRequest, in GetSkillInput) (*mcp.CallToolResult, GetSkillOutput, error) {
+func (d *discovery) getSkill(ctx context.Context, req *mcp.CallToolRequest, in GetSkillInput) (*mcp.CallToolResult, GetSkillOutput, error) {
 	var out GetSkillOutput
-	l, err := d.load(d.current(), in.Skill)
+	l, err := d.load(d.current(ctx), in.Skill)
 	if err != nil {
 		return nil, out, err
 	}
@@ -1351,7 +1365,7 @@ func checkRelPath(p string) (string, error) {
 	return p, nil
 }
 
-func (d *discovery) readSkillFile(_ context.Context, req *mcp.CallToolRequest, in ReadFileInput) (*mcp.CallToolResult, ReadFileOutput, error) {
+func (d *discovery) readSkillFile(ctx context.Context, req *mcp.CallToolRequest, in ReadFileInput) (*mcp.CallToolResult, ReadFileOutput, error) {
 	var out ReadFileOutput
 	rel := in.Path
 	if rel != "" {
@@ -1360,7 +1374,7 @@ func (d *discovery) readSkillFile(_ context.Context, req *mcp.CallToolRequest, i
 			return nil, out, err
 		}
 	}
-	l, err := d.load(d.current(), in.Skill)
+	l, err := d.load(d.current(ctx), in.Skill)
 	if err != nil {
 		return nil, out, err
 	}
@@ -1517,7 +1531,7 @@ func (d *discovery) catalogStatus(ctx context.Context, _ *mcp.CallToolRequest, i
 			}
 		}
 	}
-	c := d.current()
+	c := d.current(ctx)
 	heads, err := c.headers()
 	if err != nil {
 		return nil, out, err
@@ -1530,11 +1544,28 @@ func (d *discovery) catalogStatus(ctx context.Context, _ *mcp.CallToolRequest, i
 	out.Server, out.Catalog = d.name, id.String()
 	out.Withheld = []WithheldSkill{}
 	out.Lint.Rules = map[string]int{}
+	// A caller restricted to some namespaces (access.go) sees only the
+	// bundles, libraries and withheld skills of those, and no warnings
+	// (they may name any library).
+	full := c.snap.access.All()
 	for i, b := range c.snap.Bundles() {
 		m := heads[i]
 		bs := BundleStatus{ID: b.ID().String(), Created: m.Created, Libraries: []string{}, Skills: b.NumSkills(), Signatures: len(b.Signatures())}
 		for _, l := range m.Libraries {
-			bs.Libraries = append(bs.Libraries, libraryName(l.Namespace))
+			if c.snap.allowsLibrary(l.Namespace) {
+				bs.Libraries = append(bs.Libraries, libraryName(l.Namespace))
+			}
+		}
+		if !full {
+			if len(bs.Libraries) == 0 {
+				continue
+			}
+			bs.Skills = 0
+			for k := range c.snap.Len() {
+				if sb, _ := c.snap.Bundle(k); sb == b {
+					bs.Skills++
+				}
+			}
 		}
 		for _, s := range b.Signatures() {
 			bs.SignatureKinds = append(bs.SignatureKinds, signatureKind(s.Kind))
@@ -1543,9 +1574,14 @@ func (d *discovery) catalogStatus(ctx context.Context, _ *mcp.CallToolRequest, i
 			bs.VerifiedBy = d.signedBy(b)
 		}
 		out.Bundles = append(out.Bundles, bs)
-		out.Libraries += len(m.Libraries)
+		out.Libraries += len(bs.Libraries)
 		for _, w := range m.Withheld {
-			out.Withheld = append(out.Withheld, WithheldSkill(w))
+			if c.snap.allowsLibrary(w.Library) {
+				out.Withheld = append(out.Withheld, WithheldSkill(w))
+			}
+		}
+		if !full {
+			continue
 		}
 		out.WarningCount += len(m.Warnings)
 		if in.IncludeWarnings {
@@ -1580,7 +1616,7 @@ func (d *discovery) catalogStatus(ctx context.Context, _ *mcp.CallToolRequest, i
 			}
 		}
 	}
-	if d.liveStatus != nil {
+	if d.liveStatus != nil && full {
 		st := d.liveStatus()
 		out.Live = &st
 		out.WarningCount += len(st.Warnings)
@@ -1611,7 +1647,7 @@ func (d *discovery) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch r := req.(type) {
 		case *mcp.CompleteRequest:
-			return d.complete(r)
+			return d.complete(ctx, r)
 		case *mcp.ListToolsRequest, *mcp.CallToolRequest, *mcp.ListPromptsRequest, *mcp.GetPromptRequest:
 			d.register()
 		}
@@ -1621,17 +1657,17 @@ func (d *discovery) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		switch r := res.(type) {
 		case *mcp.InitializeResult:
-			r.Instructions = d.instructionsFor(r.Instructions)
+			r.Instructions = d.instructionsFor(ctx, r.Instructions)
 			if r.Capabilities != nil {
 				r.Capabilities.Completions = &mcp.CompletionCapabilities{}
 			}
 		case *mcp.DiscoverResult:
-			r.Instructions = d.instructionsFor(r.Instructions)
+			r.Instructions = d.instructionsFor(ctx, r.Instructions)
 			if r.Capabilities != nil {
 				r.Capabilities.Completions = &mcp.CompletionCapabilities{}
 			}
 		case *mcp.ListToolsResult:
-			r.Tools = d.completeTools(r.Tools)
+			r.Tools = d.completeTools(ctx, r.Tools)
 		}
 		return res, err
 	}
@@ -1640,7 +1676,7 @@ func (d *discovery) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 // completeTools returns tools with their output schemas (see addTool) and,
 // with --describe-skills, get_skill's description extended by the catalog.
 // The registered tools are shared, so the changed ones are copies.
-func (d *discovery) completeTools(tools []*mcp.Tool) []*mcp.Tool {
+func (d *discovery) completeTools(ctx context.Context, tools []*mcp.Tool) []*mcp.Tool {
 	out := slices.Clone(tools)
 	for i, t := range out {
 		name, ours := strings.CutPrefix(t.Name, d.prefix+"_")
@@ -1652,7 +1688,7 @@ func (d *discovery) completeTools(tools []*mcp.Tool) []*mcp.Tool {
 			c.OutputSchema = json.RawMessage(s.output)
 		}
 		if d.describe && name == "get_skill" {
-			c.Description = getSkillDescription(d.prefix) + d.current().availableSkills(d.prefix)
+			c.Description = getSkillDescription(d.prefix) + d.current(ctx).availableSkills(d.prefix)
 		}
 		out[i] = &c
 	}

@@ -841,7 +841,7 @@ func FuzzToolArguments(f *testing.F) {
 	}
 	s := newServer(f, Options{Name: "acme-skills"}, exampleBuilt(f))
 	d := &discovery{srv: s, name: "acme-skills", prefix: "p"}
-	c := d.current()
+	c := d.current(context.Background())
 	f.Fuzz(func(t *testing.T, skill, path, cursor string) {
 		if k, err := d.resolve(c, skill); err == nil {
 			doc := c.docs[k]

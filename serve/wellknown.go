@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/wellknown"
 )
@@ -41,10 +42,19 @@ func (s *Snapshot) Site() (*wellknown.Site, error) {
 }
 
 // wellKnownAccess returns which libraries (namespaces) the client of r may
-// see, or nil for all of them. This is where per-namespace access control
-// applies to the well-known site; until a server has such control, every
-// client sees every library.
-func (s *Server) wellKnownAccess(*http.Request) func(library string) bool { return nil }
+// see, or nil for all of them: under authorization, those of its token
+// (access.go; an un-namespaced library only to a token that reads all).
+func (s *Server) wellKnownAccess(r *http.Request) func(library string) bool {
+	ti := auth.TokenInfoFromContext(r.Context())
+	if ti == nil {
+		return nil
+	}
+	a := accessOf(ti)
+	if a.All() {
+		return nil
+	}
+	return func(library string) bool { return library != "" && a.Allows(library) }
+}
 
 // serveWellKnown answers GET and HEAD below /.well-known/agent-skills/:
 // the index and every artifact of the current snapshot's site, with ETag
@@ -92,6 +102,10 @@ func (s *Server) serveWellKnown(w http.ResponseWriter, r *http.Request) {
 	h.Set("ETag", `"`+digest.String()+`"`)
 	h.Set("X-Content-Type-Options", "nosniff")
 	switch {
+	case f.Immutable && auth.TokenInfoFromContext(r.Context()) != nil:
+		// Behind authorization no shared cache may keep it: "public" would
+		// let one serve it to a client without a token.
+		h.Set("Cache-Control", "private, max-age=31536000, immutable")
 	case f.Immutable:
 		h.Set("Cache-Control", ArtifactCacheControl)
 	case allow != nil:

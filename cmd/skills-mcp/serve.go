@@ -46,6 +46,7 @@ type ServeCmd struct {
 
 	Lib      LibraryFlags  `embed:""`
 	Registry RegistryFlags `embed:""`
+	Web      HTTPFlags     `embed:""`
 }
 
 var serverName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
@@ -123,7 +124,11 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 	if c.HTTP == "" {
 		return srv.ServeStdio(ctx)
 	}
-	return srv.ListenAndServe(ctx, httpAddress(c.HTTP, c.Host), c.AllowedHosts)
+	hopt, err := c.Web.options(ctx, log, c.AllowedHosts)
+	if err != nil {
+		return err
+	}
+	return srv.ListenAndServe(ctx, httpAddress(c.HTTP, c.Host), hopt)
 }
 
 // earlyBundles are bundle files being opened while kong parses the command
