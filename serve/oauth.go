@@ -127,8 +127,8 @@ func checkKeys(ctx context.Context, uri string, client *http.Client) ([]string, 
 
 // accessClaims are the claims of an access token that verify reads.
 type accessClaims struct {
-	Subject  string `json:"sub"`
-	ClientID string `json:"client_id"`
+	Subject  string       `json:"sub"`
+	ClientID string       `json:"client_id"`
 	NotBf    *json.Number `json:"nbf"`
 	Scope    string       `json:"scope"`
 }
@@ -137,7 +137,7 @@ type accessClaims struct {
 // at+jwt (RFC 9068), iss, aud, exp and nbf; and maps the namespaces claim to
 // the token's access.
 func (o *oauthVerifier) verify(ctx context.Context, raw string) (*auth.TokenInfo, *authError) {
-	jws, err := jose.ParseSigned(raw, signingAlgs)
+	jws, err := jose.ParseSignedCompact(raw, signingAlgs)
 	if err != nil {
 		return nil, invalidToken("malformed", "the token is not a JWS signed with an accepted algorithm")
 	}
