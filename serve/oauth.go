@@ -2,9 +2,11 @@ package serve
 
 // JWT access tokens (RFC 9068) of one OAuth issuer (--oauth-issuer). The
 // issuer's metadata is found with the Go SDK (auth.GetAuthServerMetadata:
-// RFC 8414, then OpenID discovery); its keys are fetched, cached and
-// re-fetched on an unknown key id by go-oidc's RemoteKeySet, which also
-// checks the signature (go-jose). The claims are checked here, so that each
+// RFC 8414, then OpenID discovery). go-jose parses the JWS, decodes the key
+// set and checks signatures. Keys are cached here (keyCache), not by
+// go-oidc's RemoteKeySet, which fetches the key set again after every
+// signature that fails to verify: any client could make the server hit the
+// issuer at every request. The claims are checked here too, so that each
 // refusal has its own reason.
 
 import (
@@ -17,7 +19,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/coreos/go-oidc/v3/oidc"
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -45,17 +46,12 @@ var signingAlgs = []jose.SignatureAlgorithm{jose.RS256, jose.RS384, jose.RS512, 
 type oauthVerifier struct {
 	issuer, audience, claim string
 	meta                    *oauthex.AuthServerMeta
-	verifier                *oidc.IDTokenVerifier
+	keys                    *keyCache
 	now                     func() time.Time
-
-	mu       sync.Mutex
-	known    map[string]bool // key ids that verified a token, or were in the key set at start
-	inflight chan struct{}   // closed when the running check of an unknown key id ends
-	lastMiss time.Time       // when a token with an unknown key id last went to the key set
 }
 
-// newOAuthVerifier finds the issuer's metadata and checks that its keys can
-// be fetched, so that a wrong issuer stops the server at start.
+// newOAuthVerifier finds the issuer's metadata and fetches its keys, so that
+// a wrong issuer stops the server at start.
 func newOAuthVerifier(ctx context.Context, issuer, audience, claim string, client *http.Client) (*oauthVerifier, error) {
 	if audience == "" {
 		return nil, fmt.Errorf("oauth issuer %s: --oauth-audience is required: the resource identifier tokens must carry in aud", issuer)
@@ -73,64 +69,23 @@ func newOAuthVerifier(ctx context.Context, issuer, audience, claim string, clien
 	if meta.JWKSURI == "" {
 		return nil, fmt.Errorf("oauth issuer %s: its metadata has no jwks_uri", issuer)
 	}
-	kids, err := checkKeys(ctx, meta.JWKSURI, client)
-	if err != nil {
+	o := &oauthVerifier{issuer: issuer, audience: audience, claim: claim, meta: meta, now: time.Now}
+	o.keys = &keyCache{uri: meta.JWKSURI, client: client, now: o.now}
+	if err := o.keys.refresh(ctx); err != nil {
 		return nil, fmt.Errorf("oauth issuer %s: keys: %w", issuer, err)
-	}
-	// Key fetches outlive the request that caused them.
-	keys := oidc.NewRemoteKeySet(oidc.ClientContext(context.Background(), client), meta.JWKSURI)
-	algs := make([]string, len(signingAlgs))
-	for i, a := range signingAlgs {
-		algs[i] = string(a)
-	}
-	v := oidc.NewVerifier(issuer, keys, &oidc.Config{
-		SupportedSigningAlgs: algs,
-		// Checked in verify, each with its own reason.
-		SkipClientIDCheck: true, SkipExpiryCheck: true, SkipIssuerCheck: true,
-	})
-	o := &oauthVerifier{issuer: issuer, audience: audience, claim: claim, meta: meta, verifier: v,
-		now: time.Now, known: map[string]bool{}}
-	for _, k := range kids {
-		o.learn(k)
 	}
 	return o, nil
 }
 
-// checkKeys fetches the issuer's key set once, checks that it holds a key
-// and returns their ids.
-func checkKeys(ctx context.Context, uri string, client *http.Client) ([]string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, uri, nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: %s", uri, resp.Status)
-	}
-	var set jose.JSONWebKeySet
-	if err := json.NewDecoder(http.MaxBytesReader(nil, resp.Body, 1<<20)).Decode(&set); err != nil {
-		return nil, fmt.Errorf("%s: %w", uri, err)
-	}
-	if len(set.Keys) == 0 {
-		return nil, fmt.Errorf("%s: no keys", uri)
-	}
-	var kids []string
-	for _, k := range set.Keys {
-		kids = append(kids, k.KeyID)
-	}
-	return kids, nil
-}
-
 // accessClaims are the claims of an access token that verify reads.
 type accessClaims struct {
-	Subject  string       `json:"sub"`
-	ClientID string       `json:"client_id"`
-	NotBf    *json.Number `json:"nbf"`
-	Scope    string       `json:"scope"`
+	Issuer   string          `json:"iss"`
+	Audience json.RawMessage `json:"aud"`
+	Expiry   *json.Number    `json:"exp"`
+	NotBf    *json.Number    `json:"nbf"`
+	Subject  string          `json:"sub"`
+	ClientID string          `json:"client_id"`
+	Scope    string          `json:"scope"`
 }
 
 // verify checks a JWT access token: signature by a key of the issuer, typ
@@ -148,42 +103,47 @@ func (o *oauthVerifier) verify(ctx context.Context, raw string) (*auth.TokenInfo
 	if typ, _ := h.ExtraHeaders[jose.HeaderType].(string); !strings.EqualFold(typ, "at+jwt") && !strings.EqualFold(typ, "application/at+jwt") {
 		return nil, invalidToken("type", "the token is not a JWT access token (typ at+jwt)")
 	}
-	var tok *oidc.IDToken
-	err = o.checkSignature(ctx, h.KeyID, func() (err error) {
-		tok, err = o.verifier.Verify(ctx, raw)
-		return err
-	})
+	keys, err := o.keys.get(ctx, h.KeyID)
 	if err != nil {
-		return nil, &authError{status: http.StatusUnauthorized, code: "invalid_token", desc: "the token's signature does not verify",
+		return nil, &authError{status: http.StatusUnauthorized, code: "invalid_token", desc: "the token is signed by an unknown key",
 			reason: "signature", detail: err.Error()}
 	}
-	now := o.now()
-	switch {
-	case !issuersEqual(tok.Issuer, o.issuer):
-		return nil, invalidToken("issuer", "the token is from another issuer")
-	case !oauthex.MatchesResource(tok.Audience, o.audience):
-		return nil, invalidToken("audience", "the token is not for this resource")
-	case tok.Expiry.IsZero():
-		return nil, invalidToken("malformed", "the token has no exp")
-	case now.After(tok.Expiry.Add(clockSkew)):
-		return nil, invalidToken("expired", "the token expired")
+	var payload []byte
+	for i := range keys {
+		if payload, err = jws.Verify(&keys[i]); err == nil {
+			break
+		}
+	}
+	if payload == nil {
+		return nil, invalidToken("signature", "the token's signature does not verify")
 	}
 	var c accessClaims
 	all := map[string]json.RawMessage{}
-	if err := tok.Claims(&all); err != nil {
-		return nil, invalidToken("malformed", "the token's claims are not a JSON object")
+	if json.Unmarshal(payload, &all) != nil || json.Unmarshal(payload, &c) != nil {
+		return nil, invalidToken("malformed", "the token's claims are not a JSON object of the RFC 9068 types")
 	}
-	if err := tok.Claims(&c); err != nil {
-		return nil, invalidToken("malformed", "the token's claims have the wrong types")
+	aud, ok := audiences(c.Audience)
+	if !ok {
+		return nil, invalidToken("malformed", "the token's aud is neither a string nor an array of strings")
 	}
-	if c.NotBf != nil {
-		nbf, err := c.NotBf.Float64()
-		if err != nil {
-			return nil, invalidToken("malformed", "the token's nbf is not a number")
-		}
-		if now.Add(clockSkew).Before(time.Unix(int64(nbf), 0)) {
-			return nil, invalidToken("not_yet_valid", "the token is not valid yet")
-		}
+	exp, ok := numericDate(c.Expiry)
+	if !ok || c.Expiry == nil {
+		return nil, invalidToken("malformed", "the token has no numeric exp")
+	}
+	nbf, ok := numericDate(c.NotBf)
+	if !ok {
+		return nil, invalidToken("malformed", "the token's nbf is not a number")
+	}
+	now := o.now()
+	switch {
+	case !issuersEqual(c.Issuer, o.issuer):
+		return nil, invalidToken("issuer", "the token is from another issuer")
+	case !oauthex.MatchesResource(aud, o.audience):
+		return nil, invalidToken("audience", "the token is not for this resource")
+	case now.After(exp.Add(clockSkew)):
+		return nil, invalidToken("expired", "the token expired")
+	case c.NotBf != nil && now.Add(clockSkew).Before(nbf):
+		return nil, invalidToken("not_yet_valid", "the token is not valid yet")
 	}
 	access, err := o.namespaces(all, c.Scope)
 	if err != nil {
@@ -195,10 +155,35 @@ func (o *oauthVerifier) verify(ctx context.Context, raw string) (*auth.TokenInfo
 	}
 	return &auth.TokenInfo{
 		Scopes:     strings.Fields(c.Scope),
-		Expiration: tok.Expiry,
+		Expiration: exp,
 		UserID:     "oauth:" + name,
 		Extra:      map[string]any{tokenAccess: access, tokenNameExtra: "oauth:" + name},
 	}, nil
+}
+
+// audiences decodes aud: one string or an array of them.
+func audiences(raw json.RawMessage) ([]string, bool) {
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		return []string{one}, true
+	}
+	var list []string
+	if json.Unmarshal(raw, &list) == nil {
+		return list, true
+	}
+	return nil, len(raw) == 0
+}
+
+// numericDate decodes a NumericDate claim; a missing one is the zero time.
+func numericDate(n *json.Number) (time.Time, bool) {
+	if n == nil {
+		return time.Time{}, true
+	}
+	f, err := n.Float64()
+	if err != nil {
+		return time.Time{}, false
+	}
+	return time.Unix(int64(f), 0), true
 }
 
 // namespaces maps the namespaces claim to access: with scope, the values
@@ -234,60 +219,128 @@ func (o *oauthVerifier) namespaces(claims map[string]json.RawMessage, scope stri
 	return NewAccess(ns...), nil
 }
 
-// checkSignature runs verify, the signature check of a token signed with
-// key id kid. A token with an unknown key id makes the key set fetch the
-// issuer's keys (as after a rotation): one such check runs at a time, others
-// wait for it, and after it another may run only unknownKeyRefetch later.
-// A key that fails (retired by a rotation) is unknown again.
-func (o *oauthVerifier) checkSignature(ctx context.Context, kid string, verify func() error) error {
-	o.mu.Lock()
-	if !o.known[kid] {
-		if ch := o.inflight; ch != nil {
-			o.mu.Unlock()
-			select {
-			case <-ch:
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-			o.mu.Lock()
+// keyMaxAge is how long fetched keys are used before the key set is fetched
+// again (on the next token that needs them); while that fails, the old keys
+// stay in use.
+const keyMaxAge = 15 * time.Minute
+
+// keyFetchTimeout bounds one fetch of the key set.
+const keyFetchTimeout = 10 * time.Second
+
+// keyCache holds the issuer's key set. It is fetched again when a token
+// names a key id it does not hold (a rotation) or once keyMaxAge old, but
+// never twice within unknownKeyRefetch: one fetch at a time, which the
+// tokens needing it wait for.
+type keyCache struct {
+	uri    string
+	client *http.Client
+	now    func() time.Time
+
+	mu       sync.Mutex
+	byKid    map[string][]jose.JSONWebKey // "" holds every key, for tokens without kid
+	fetched  time.Time                    // last good fetch
+	tried    time.Time                    // last fetch
+	inflight chan struct{}                // closed when the running fetch ends
+}
+
+// get returns the keys of key id kid, fetching the key set if needed.
+func (c *keyCache) get(ctx context.Context, kid string) ([]jose.JSONWebKey, error) {
+	c.mu.Lock()
+	ks := c.byKid[kid]
+	now := c.now()
+	fresh := now.Sub(c.fetched) < keyMaxAge
+	if len(ks) > 0 && fresh || now.Sub(c.tried) < unknownKeyRefetch && c.inflight == nil {
+		c.mu.Unlock()
+		if len(ks) == 0 {
+			return nil, errUnknownKey
+		}
+		return ks, nil
+	}
+	ch := c.inflight
+	c.mu.Unlock()
+	if ch == nil {
+		// This token's fetch; it outlives the request, whose end must not
+		// fail the tokens waiting for it.
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), keyFetchTimeout)
+		err := c.refresh(fctx)
+		cancel()
+		if err != nil && len(ks) == 0 {
+			return nil, fmt.Errorf("fetching the issuer's keys: %w", err)
+		}
+	} else {
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
 	}
-	if o.known[kid] {
-		o.mu.Unlock()
-		err := verify()
-		if err != nil {
-			o.mu.Lock()
-			delete(o.known, kid)
-			o.mu.Unlock()
-		}
-		return err
+	c.mu.Lock()
+	ks = c.byKid[kid]
+	c.mu.Unlock()
+	if len(ks) == 0 {
+		return nil, errUnknownKey
 	}
-	now := o.now()
-	if o.inflight != nil || now.Sub(o.lastMiss) < unknownKeyRefetch && !o.lastMiss.After(now) {
-		o.mu.Unlock()
-		return errUnknownKey
+	return ks, nil
+}
+
+// refresh fetches the key set, unless a fetch is running (then it waits for
+// it), and keeps it if it holds a key.
+func (c *keyCache) refresh(ctx context.Context) error {
+	c.mu.Lock()
+	if ch := c.inflight; ch != nil {
+		c.mu.Unlock()
+		select {
+		case <-ch:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 	ch := make(chan struct{})
-	o.inflight, o.lastMiss = ch, now
-	o.mu.Unlock()
-	err := verify()
-	o.mu.Lock()
+	c.inflight, c.tried = ch, c.now()
+	c.mu.Unlock()
+	set, err := fetchKeys(ctx, c.uri, c.client)
+	c.mu.Lock()
 	if err == nil {
-		o.learn(kid)
+		c.byKid = map[string][]jose.JSONWebKey{}
+		for _, k := range set.Keys {
+			if k.Use == "" || k.Use == "sig" {
+				c.byKid[k.KeyID] = append(c.byKid[k.KeyID], k)
+				if k.KeyID != "" {
+					c.byKid[""] = append(c.byKid[""], k)
+				}
+			}
+		}
+		c.fetched = c.tried
 	}
-	o.inflight = nil
+	c.inflight = nil
 	close(ch)
-	o.mu.Unlock()
+	c.mu.Unlock()
 	return err
 }
 
-// learn records a key id that verified a token (or that the key set held at
-// start), under mu.
-func (o *oauthVerifier) learn(kid string) {
-	if len(o.known) >= 64 {
-		clear(o.known)
+// fetchKeys fetches a key set and checks that it holds a key.
+func fetchKeys(ctx context.Context, uri string, client *http.Client) (*jose.JSONWebKeySet, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, uri, nil)
+	if err != nil {
+		return nil, err
 	}
-	o.known[kid] = true
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("%s: %s", uri, resp.Status)
+	}
+	var set jose.JSONWebKeySet
+	if err := json.NewDecoder(http.MaxBytesReader(nil, resp.Body, 1<<20)).Decode(&set); err != nil {
+		return nil, fmt.Errorf("%s: %w", uri, err)
+	}
+	if len(set.Keys) == 0 {
+		return nil, fmt.Errorf("%s: no keys", uri)
+	}
+	return &set, nil
 }
 
 // issuersEqual compares issuer identifiers, ignoring a final slash.
@@ -296,4 +349,4 @@ func issuersEqual(a, b string) bool {
 }
 
 // errUnknownKey refuses a token whose key id the issuer's keys do not hold.
-var errUnknownKey = errors.New("the token is signed by an unknown key")
+var errUnknownKey = errors.New("the token is signed by a key the issuer does not publish")

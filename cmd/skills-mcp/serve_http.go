@@ -13,7 +13,7 @@ import (
 // HTTPFlags are the flags of serve --http: authorization, limits and
 // operations.
 type HTTPFlags struct {
-	AuthTokens      string `name:"auth-tokens" env:"SKILLS_AUTH_TOKENS" type:"path" placeholder:"FILE" help:"Require a bearer token from this file (lines: NAME sha256:HEX NAMESPACE,…); re-read on SIGHUP."`
+	AuthTokens      string `name:"auth-tokens" env:"SKILLS_AUTH_TOKENS" type:"path" placeholder:"FILE" help:"Require a bearer token from this file (lines: NAME sha256:HEX NAMESPACE,...); re-read on SIGHUP."`
 	OAuthIssuer     string `name:"oauth-issuer" env:"SKILLS_OAUTH_ISSUER" placeholder:"URL" help:"Accept JWT access tokens (RFC 9068) of this OAuth issuer, its keys found through its metadata."`
 	OAuthAudience   string `name:"oauth-audience" env:"SKILLS_OAUTH_AUDIENCE" placeholder:"URI" help:"The aud an access token must carry: this server's resource identifier (its /mcp URL)."`
 	NamespacesClaim string `name:"oauth-namespaces-claim" env:"SKILLS_OAUTH_NAMESPACES_CLAIM" default:"scope" placeholder:"CLAIM" help:"The claim listing the namespaces a token may read; with scope, its values skills:NS (skills:* for all)."`

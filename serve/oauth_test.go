@@ -1,0 +1,310 @@
+package serve
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	jose "github.com/go-jose/go-jose/v4"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+)
+
+// testIssuer is an OAuth authorization server on loopback: RFC 8414
+// metadata, a JWKS whose keys the test rotates, and JWTs signed with them.
+type testIssuer struct {
+	t      *testing.T
+	srv    *httptest.Server
+	mu     sync.Mutex
+	keys   map[string]*ecdsa.PrivateKey // published, by key id
+	fetchs atomic.Int32                 // JWKS fetches
+	broken atomic.Bool                  // the JWKS answers 500
+}
+
+func newTestIssuer(t *testing.T) *testIssuer {
+	iss := &testIssuer{t: t, keys: map[string]*ecdsa.PrivateKey{}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(oauthex.AuthServerMeta{
+			Issuer: iss.srv.URL, AuthorizationEndpoint: iss.srv.URL + "/authorize", TokenEndpoint: iss.srv.URL + "/token",
+			JWKSURI: iss.srv.URL + "/jwks", ResponseTypesSupported: []string{"code"}, CodeChallengeMethodsSupported: []string{"S256"},
+		})
+	})
+	mux.HandleFunc("/jwks", func(w http.ResponseWriter, r *http.Request) {
+		iss.fetchs.Add(1)
+		if iss.broken.Load() {
+			http.Error(w, "down", 500)
+			return
+		}
+		iss.mu.Lock()
+		var set jose.JSONWebKeySet
+		for kid, k := range iss.keys {
+			set.Keys = append(set.Keys, jose.JSONWebKey{Key: &k.PublicKey, KeyID: kid, Algorithm: string(jose.ES256), Use: "sig"})
+		}
+		iss.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(set)
+	})
+	iss.srv = httptest.NewServer(mux)
+	t.Cleanup(iss.srv.Close)
+	iss.rotate("k1", true)
+	return iss
+}
+
+// rotate publishes a new key kid, and retires the others when only is set.
+func (iss *testIssuer) rotate(kid string, only bool) *ecdsa.PrivateKey {
+	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		iss.t.Fatal(err)
+	}
+	iss.mu.Lock()
+	defer iss.mu.Unlock()
+	if only {
+		clear(iss.keys)
+	}
+	iss.keys[kid] = k
+	return k
+}
+
+func (iss *testIssuer) key(kid string) *ecdsa.PrivateKey {
+	iss.mu.Lock()
+	defer iss.mu.Unlock()
+	return iss.keys[kid]
+}
+
+// sign returns a compact JWS of claims, signed ES256 by key as kid, with
+// header typ.
+func sign(t testing.TB, key *ecdsa.PrivateKey, kid, typ string, claims map[string]any) string {
+	t.Helper()
+	opts := (&jose.SignerOptions{}).WithHeader("kid", kid)
+	if typ != "" {
+		opts = opts.WithType(jose.ContentType(typ))
+	}
+	s, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: key}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload, _ := json.Marshal(claims)
+	jws, err := s.Sign(payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := jws.CompactSerialize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+const testAudience = "https://skills.example.com/mcp"
+
+// claims returns good claims of iss, changed by kv.
+func (iss *testIssuer) claims(kv ...any) map[string]any {
+	now := time.Now()
+	c := map[string]any{"iss": iss.srv.URL, "aud": testAudience, "sub": "alice", "client_id": "host",
+		"iat": now.Unix(), "exp": now.Add(time.Hour).Unix(), "scope": "openid skills:acme"}
+	for i := 0; i < len(kv); i += 2 {
+		if kv[i+1] == nil {
+			delete(c, kv[i].(string))
+		} else {
+			c[kv[i].(string)] = kv[i+1]
+		}
+	}
+	return c
+}
+
+func TestOAuthTokens(t *testing.T) {
+	iss := newTestIssuer(t)
+	ts, _ := authServer(t, AuthOptions{Issuer: iss.srv.URL, Audience: testAudience})
+	k1 := iss.key("k1")
+	good := sign(t, k1, "k1", "at+jwt", iss.claims())
+	b64 := base64.RawURLEncoding.EncodeToString
+	payload, _ := json.Marshal(iss.claims())
+	other, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	hour := time.Hour
+	for _, tc := range []struct {
+		name, token string
+		status      int
+		code        string
+	}{
+		{"good", good, 200, ""},
+		{"application/at+jwt", sign(t, k1, "k1", "application/at+jwt", iss.claims()), 200, ""},
+		{"expired", sign(t, k1, "k1", "at+jwt", iss.claims("exp", time.Now().Add(-hour).Unix())), 401, "invalid_token"},
+		{"no exp", sign(t, k1, "k1", "at+jwt", iss.claims("exp", nil)), 401, "invalid_token"},
+		{"not yet valid", sign(t, k1, "k1", "at+jwt", iss.claims("nbf", time.Now().Add(hour).Unix())), 401, "invalid_token"},
+		{"nbf in the past", sign(t, k1, "k1", "at+jwt", iss.claims("nbf", time.Now().Add(-hour).Unix())), 200, ""},
+		{"wrong audience", sign(t, k1, "k1", "at+jwt", iss.claims("aud", "https://other.example.com/mcp")), 401, "invalid_token"},
+		{"audience in a list", sign(t, k1, "k1", "at+jwt", iss.claims("aud", []string{"x", testAudience})), 200, ""},
+		{"wrong issuer", sign(t, k1, "k1", "at+jwt", iss.claims("iss", "https://evil.example.com")), 401, "invalid_token"},
+		{"id token type", sign(t, k1, "k1", "JWT", iss.claims()), 401, "invalid_token"},
+		{"no type", sign(t, k1, "k1", "", iss.claims()), 401, "invalid_token"},
+		{"alg none", b64([]byte(`{"alg":"none","typ":"at+jwt","kid":"k1"}`)) + "." + b64(payload) + ".", 401, "invalid_token"},
+		{"wrongly signed", sign(t, other, "k1", "at+jwt", iss.claims()), 401, "invalid_token"},
+		{"malformed", "a.b.c", 401, "invalid_token"},
+		{"bad nbf", sign(t, k1, "k1", "at+jwt", iss.claims("nbf", "soon")), 401, "invalid_token"},
+		{"no namespace", sign(t, k1, "k1", "at+jwt", iss.claims("scope", "openid profile")), 403, "insufficient_scope"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := post(t, ts.URL, tc.token, listBody)
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.status, body)
+			}
+			if tc.status == 200 {
+				return
+			}
+			p := challenge(t, resp)
+			if p["error"] != tc.code || p["resource_metadata"] != ts.URL+ProtectedResourcePath+Endpoint {
+				t.Errorf("challenge %v", p)
+			}
+		})
+	}
+	// The metadata names the issuer, and the SDK's client side accepts it.
+	prm, err := oauthex.GetProtectedResourceMetadata(context.Background(), ts.URL+ProtectedResourcePath+Endpoint, ts.URL+Endpoint, nil)
+	if err != nil || !slices.Equal(prm.AuthorizationServers, []string{iss.srv.URL}) {
+		t.Errorf("metadata: %v %+v", err, prm)
+	}
+	// A good token reads its namespace only, over a real SDK client.
+	cs, err := connectBearer(t, ts.URL, good, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := entryURIs(t, allSkills(t, cs)); len(got) != 3 || !strings.HasPrefix(got[0], "skill://acme/") {
+		t.Errorf("skills/list %v", got)
+	}
+}
+
+// TestOAuthKeyRotation: a token signed by a newly published key is
+// accepted at once, one by a retired key refused, and tokens naming unknown
+// key ids do not make the server fetch the keys at every request.
+func TestOAuthKeyRotation(t *testing.T) {
+	iss := newTestIssuer(t)
+	ts, a := authServer(t, AuthOptions{Issuer: iss.srv.URL, Audience: testAudience})
+	// The server's clock, which the test moves on past the refetch gap.
+	var skew atomic.Int64
+	a.oauth.keys.now = func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }
+	later := func() { skew.Add(int64(unknownKeyRefetch + time.Second)) }
+	status := func(tok string) int {
+		resp := post(t, ts.URL, tok, listBody)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	old := sign(t, iss.key("k1"), "k1", "at+jwt", iss.claims())
+	if status(old) != 200 {
+		t.Fatal("k1 token refused")
+	}
+	if n := iss.fetchs.Load(); n != 1 {
+		t.Errorf("%d key fetches after start and a token, want 1", n)
+	}
+	k2 := iss.rotate("k2", true) // k1 retired
+	if st := status(sign(t, k2, "k2", "at+jwt", iss.claims())); st != 401 {
+		t.Fatalf("a new key within %v of the last fetch: %d, want 401 (no fetch)", unknownKeyRefetch, st)
+	}
+	later()
+	if st := status(sign(t, k2, "k2", "at+jwt", iss.claims())); st != 200 {
+		t.Fatalf("a token of the new key: %d", st)
+	}
+	if status(old) != 401 {
+		t.Error("a token of the retired key is still accepted")
+	}
+	later()
+	before := iss.fetchs.Load()
+	for i := range 20 {
+		k := iss.rotate("x", false)
+		if status(sign(t, k, "made-up-"+string(rune('a'+i)), "at+jwt", iss.claims())) != 401 {
+			t.Fatal("a token of an unpublished key id was accepted")
+		}
+	}
+	if n := iss.fetchs.Load() - before; n != 1 {
+		t.Errorf("20 tokens with unknown key ids caused %d key fetches, want 1", n)
+	}
+	// Wrongly signed tokens of a known key id fetch nothing.
+	before = iss.fetchs.Load()
+	for range 20 {
+		if status(sign(t, iss.rotate("y", false), "k2", "at+jwt", iss.claims())) != 401 {
+			t.Fatal("a wrongly signed token was accepted")
+		}
+	}
+	if n := iss.fetchs.Load() - before; n != 0 {
+		t.Errorf("20 wrongly signed tokens caused %d key fetches", n)
+	}
+	// Concurrent tokens of the current key all pass while keys are fetched.
+	var wg sync.WaitGroup
+	var refused atomic.Int32
+	tok := sign(t, k2, "k2", "at+jwt", iss.claims())
+	for range 16 {
+		wg.Go(func() {
+			if status(tok) != 200 {
+				refused.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if refused.Load() != 0 {
+		t.Errorf("%d of 16 concurrent good tokens refused", refused.Load())
+	}
+}
+
+func TestOAuthNamespacesClaim(t *testing.T) {
+	iss := newTestIssuer(t)
+	ts, _ := authServer(t, AuthOptions{Issuer: iss.srv.URL, Audience: testAudience, NamespacesClaim: "groups"})
+	k := iss.key("k1")
+	for _, tc := range []struct {
+		groups any
+		want   int
+	}{
+		{[]string{"community", "tools"}, 1},
+		{"acme community", 4},
+		{[]string{"*"}, 4},
+		{[]string{"../etc"}, -403},
+		{nil, -403},
+	} {
+		tok := sign(t, k, "k1", "at+jwt", iss.claims("groups", tc.groups, "scope", "skills:acme"))
+		if tc.want < 0 {
+			resp := post(t, ts.URL, tok, listBody)
+			resp.Body.Close()
+			if resp.StatusCode != -tc.want {
+				t.Errorf("groups %v: %d, want %d", tc.groups, resp.StatusCode, -tc.want)
+			}
+			continue
+		}
+		cs, err := connectBearer(t, ts.URL, tok, "2025-11-25")
+		if err != nil {
+			t.Fatalf("groups %v: %v", tc.groups, err)
+		}
+		if got := entryURIs(t, allSkills(t, cs)); len(got) != tc.want {
+			t.Errorf("groups %v: %v", tc.groups, got)
+		}
+	}
+}
+
+func TestOAuthIssuerRefusals(t *testing.T) {
+	iss := newTestIssuer(t)
+	iss.broken.Store(true)
+	ctx := context.Background()
+	if _, err := NewAuthorizer(ctx, AuthOptions{Issuer: iss.srv.URL, Audience: testAudience}); err == nil ||
+		!strings.Contains(err.Error(), "keys") || !strings.Contains(err.Error(), "/jwks") {
+		t.Errorf("JWKS down: %v", err)
+	}
+	iss.broken.Store(false)
+	if _, err := NewAuthorizer(ctx, AuthOptions{Issuer: iss.srv.URL}); err == nil || !strings.Contains(err.Error(), "--oauth-audience") {
+		t.Errorf("no audience: %v", err)
+	}
+	if _, err := NewAuthorizer(ctx, AuthOptions{Issuer: iss.srv.URL + "/tenant", Audience: testAudience}); err == nil ||
+		!strings.Contains(err.Error(), "no authorization server metadata") {
+		t.Errorf("no metadata: %v", err)
+	}
+}
