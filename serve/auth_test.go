@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,6 +25,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/skills-mcp/skills-mcp/wellknown"
 )
 
 // bearerTransport adds an Authorization: Bearer header to every request.
@@ -481,5 +483,57 @@ func TestServeTokensSIGHUP(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "reason=unknown_token") || strings.Contains(stderr.String(), "tok-") {
 		t.Errorf("the log does not give the reason, or shows a token:\n%s", stderr.String())
+	}
+}
+
+// TestAuthWellKnown: the discovery site sits behind authorization, and a
+// token sees only its libraries in the index and their artifacts.
+func TestAuthWellKnown(t *testing.T) {
+	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "root": "*"})
+	ts, _ := authServer(t, AuthOptions{TokenFile: p})
+	fetch := func(tok, path string) (*http.Response, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", ts.URL+path, nil)
+		if tok != "" {
+			req.Header.Set("Authorization", "Bearer "+tok)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return resp, body
+	}
+	if resp, _ := fetch("", wellknown.IndexPath); resp.StatusCode != 401 || challenge(t, resp)["resource_metadata"] == "" {
+		t.Fatalf("index without a token: %s", resp.Status)
+	}
+	index := func(tok string) map[string]string {
+		resp, body := fetch(tok, wellknown.IndexPath)
+		if resp.StatusCode != 200 {
+			t.Fatalf("index for %s: %s", tok, resp.Status)
+		}
+		idx, err := wellknown.ParseIndex(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		urls := map[string]string{}
+		for _, e := range idx.Entries {
+			ref, _ := url.Parse(e.URL)
+			base, _ := url.Parse(ts.URL + wellknown.IndexPath)
+			urls[e.Name] = base.ResolveReference(ref).Path
+		}
+		return urls
+	}
+	all, mine := index("tok-root"), index("tok-alice")
+	if len(all) != 4 || len(mine) != 3 || mine["git-workflow"] != "" {
+		t.Fatalf("root sees %v, alice %v", all, mine)
+	}
+	if resp, _ := fetch("tok-alice", all["git-workflow"]); resp.StatusCode != 404 {
+		t.Errorf("alice reads another library's artifact: %s", resp.Status)
+	}
+	resp, _ := fetch("tok-alice", mine["refunds"])
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Cache-Control"), "private") {
+		t.Errorf("alice's artifact: %s, Cache-Control %q", resp.Status, resp.Header.Get("Cache-Control"))
 	}
 }
