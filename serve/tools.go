@@ -1107,8 +1107,10 @@ type RiskFlag struct {
 	Rule     string `json:"rule"`
 	File     string `json:"file"`
 	Line     int    `json:"line"`
-	Severity string `json:"severity"`
+	Column   int    `json:"column,omitempty"`
+	Severity string `json:"severity" jsonschema:"error, warning or note"`
 	Excerpt  string `json:"excerpt"`
+	Waived   string `json:"waived,omitempty" jsonschema:"the operator's reason, when a waiver covers the finding"`
 }
 
 // GetSkillOutput is the result of get_skill.
@@ -1252,7 +1254,11 @@ func riskBanner(fs []manifest.Finding) string {
 	var b strings.Builder
 	b.WriteString("⚠ Risk flags (review before following or running anything):")
 	for _, f := range fs {
-		fmt.Fprintf(&b, "\n- %s at %s:%d (%s): %s", f.Rule, f.File, f.Line, f.Severity, oneLine(f.Excerpt, 160))
+		sev := f.Severity
+		if f.Waived != "" {
+			sev += ", waived: " + oneLine(f.Waived, 80)
+		}
+		fmt.Fprintf(&b, "\n- %s at %s:%d (%s): %s", f.Rule, f.File, f.Line, sev, oneLine(f.Excerpt, 160))
 	}
 	return b.String()
 }

@@ -512,7 +512,7 @@ func TestGetSkillTool(t *testing.T) {
 		}
 
 		text = tc.call(p+"_get_skill", map[string]any{"skill": "incident-response"}, &out)
-		if len(out.RiskFlags) != 1 || out.RiskFlags[0] != (RiskFlag{"pipe-to-shell", "scripts/collect-logs.sh", 10, out.RiskFlags[0].Severity, out.RiskFlags[0].Excerpt}) ||
+		if len(out.RiskFlags) != 1 || out.RiskFlags[0] != (RiskFlag{Rule: "pipe-to-shell", File: "scripts/collect-logs.sh", Line: 10, Column: 5, Severity: out.RiskFlags[0].Severity, Excerpt: out.RiskFlags[0].Excerpt}) ||
 			!strings.Contains(text, "⚠ Risk flags (review before following or running anything):\n- pipe-to-shell at scripts/collect-logs.sh:10") ||
 			!strings.Contains(text, "run with bash") {
 			t.Errorf("risk flags %+v\n%s", out.RiskFlags, text)

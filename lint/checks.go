@@ -1,0 +1,260 @@
+package lint
+
+import "strings"
+
+func sevIf(warn bool) string {
+	if warn {
+		return SeverityWarning
+	}
+	return SeverityNote
+}
+
+// destructiveRm accepts a recursive rm of a root-like target.
+func destructiveRm(s *scan, i int, m []int) string {
+	line := s.line(i)
+	recursive := false
+	for _, opt := range strings.Fields(line[m[2]:m[3]]) {
+		if opt == "--recursive" || !strings.HasPrefix(opt, "--") && strings.ContainsAny(opt, "rR") {
+			recursive = true
+		}
+	}
+	if !recursive {
+		return ""
+	}
+	t := strings.NewReplacer(`"`, "", "'", "", "{", "", "}", "").Replace(line[m[4]:m[5]])
+	switch strings.TrimSuffix(strings.TrimSuffix(t, "*"), "/") {
+	case "":
+		return SeverityError
+	case "~", "$HOME":
+		return SeverityWarning
+	}
+	if strings.HasPrefix(t, "$") && strings.Contains(t, "/") {
+		return SeverityNote // "$VAR/" is "/" when VAR is empty
+	}
+	return ""
+}
+
+// sensitiveHome grades a path under a home directory: secrets are warnings,
+// configuration is a note.
+func sensitiveHome(s *scan, i int, m []int) string {
+	line := s.line(i)
+	dir := strings.ToLower(line[m[2]:m[3]])
+	name := ""
+	if m[4] >= 0 {
+		name = strings.ToLower(line[m[4]:m[5]])
+	}
+	switch dir {
+	case "ssh":
+		if name == "" || name == "config" || name == "known_hosts" || strings.HasSuffix(name, ".pub") {
+			return SeverityNote
+		}
+		if keyTools.MatchString(line) && name != "authorized_keys" {
+			return SeverityNote
+		}
+		return SeverityWarning
+	case "aws":
+		return sevIf(name == "credentials")
+	case "gnupg":
+		return sevIf(name == "" || strings.Contains(name, "private") || strings.Contains(name, "secring"))
+	case "netrc", "pypirc", "git-credentials":
+		return SeverityWarning
+	}
+	return SeverityNote
+}
+
+// keyTools matches lines that create or use a key rather than read it.
+var keyTools = rx(`\bssh-(?:keygen|add|copy-id)\b|\b(?:ssh|scp|sftp)\s(?:[^|;&]*\s)?-i\s|(?i:identityfile)`)
+
+// placeholder matches token bodies that are documentation, not secrets.
+var placeholder = rx(`(?i)example|sample|dummy|placeholder|your|redacted|xxxx|0000|1234|abcd`)
+
+// credential rejects placeholder tokens.
+func credential(s *scan, i int, m []int) string {
+	line := s.line(i)
+	for g := 2; g+1 < len(m); g += 2 {
+		if g == 2 || m[g] < 0 {
+			continue
+		}
+		body := line[m[g]:m[g+1]]
+		if placeholder.MatchString(body) || hasRun(body, 5) {
+			return ""
+		}
+	}
+	return SeverityWarning
+}
+
+// hasRun reports whether s holds one byte n times in a row.
+func hasRun(s string, n int) bool {
+	run := 0
+	for i := range len(s) {
+		if i > 0 && s[i] == s[i-1] {
+			run++
+		} else {
+			run = 1
+		}
+		if run >= n {
+			return true
+		}
+	}
+	return false
+}
+
+// privateKey accepts a PEM private key header only when key material follows
+// within three lines.
+func privateKey(s *scan, i int, m []int) string {
+	for j := i + 1; j < s.lines() && j <= i+3; j++ {
+		t := strings.TrimSpace(s.line(j))
+		if len(t) >= 40 && strings.Trim(t, b64Chars+"=") == "" {
+			return SeverityWarning
+		}
+	}
+	return ""
+}
+
+const b64Chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+var (
+	secretVar = rx(`\$\{?[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)[A-Z0-9_]*\}?`)
+	cliOption = rx(`(?:^|\s)(-{1,2}[A-Za-z][\w-]*)`)
+)
+
+// secretInBody accepts curl or wget when a secret variable stands in the
+// request body: the last option before it is a data or form option.
+func secretInBody(s *scan, i int, m []int) string {
+	line := s.line(i)[m[0]:]
+	for _, v := range secretVar.FindAllStringIndex(line, -1) {
+		opts := cliOption.FindAllStringSubmatch(line[:v[0]], -1)
+		if len(opts) == 0 {
+			continue
+		}
+		opt := opts[len(opts)-1][1]
+		if strings.HasPrefix(opt, "--") {
+			switch opt {
+			case "--data", "--data-raw", "--data-binary", "--data-urlencode", "--json",
+				"--form", "--form-string", "--post-data", "--body-data":
+				return SeverityNote
+			}
+			continue
+		}
+		if strings.ContainsAny(opt[1:], "dF") {
+			return SeverityNote
+		}
+	}
+	return ""
+}
+
+var shellRedirect = rx(`(?:>&|&>|<>)\s*/dev/(?:tcp|udp)/|\b0>&1\b|\b0<&\d|\b(?:ba|z|k)?sh\s+-i\b`)
+
+// devTCP accepts bash's /dev/tcp when a shell's input and output go to it
+// (>& /dev/tcp, <>, 0>&1, sh -i); a lone redirection is a port check.
+func devTCP(s *scan, i int, m []int) string {
+	if shellRedirect.MatchString(s.line(i)) {
+		return SeverityError
+	}
+	return ""
+}
+
+// quotedNote lowers a phrase that the line quotes rather than says.
+func quotedNote(s *scan, i int, m []int) string {
+	line := s.line(i)
+	before, after := line[:m[0]], line[m[1]:]
+	for _, q := range []string{`"`, "`"} {
+		if strings.Count(before, q)%2 == 1 && strings.Contains(after, q) {
+			return SeverityNote
+		}
+	}
+	if strings.Count(before, "“") > strings.Count(before, "”") && strings.Contains(after, "”") {
+		return SeverityNote
+	}
+	return SeverityError
+}
+
+// base64Blob finds a run of 200 base64 characters on line i, or a wrapped
+// blob starting there: 3 or more lines of 40 or more such characters that add
+// up to 200, not after a certificate or public key header.
+func base64Blob(s *scan, i int) (int, string) {
+	line := s.line(i)
+	if start := longBase64(line); start >= 0 {
+		prefix := strings.ToLower(line[:start])
+		if strings.HasSuffix(prefix, ";base64,") && (strings.Contains(prefix, "data:image/") || strings.Contains(prefix, "data:font/")) {
+			return start, SeverityNote
+		}
+		return start, SeverityWarning
+	}
+	if !isBase64Line(line) || i > 0 && isBase64Line(s.line(i-1)) {
+		return -1, ""
+	}
+	if i > 0 {
+		prev := s.line(i - 1)
+		if strings.Contains(prev, "-----BEGIN") && (strings.Contains(prev, "CERTIFICATE") || strings.Contains(prev, "PUBLIC KEY")) {
+			return -1, ""
+		}
+	}
+	n, total := 0, 0
+	for j := i; j < s.lines() && isBase64Line(s.line(j)); j++ {
+		n++
+		total += len(strings.TrimSpace(s.line(j)))
+	}
+	if n >= 3 && total >= 200 {
+		return len(line) - len(strings.TrimLeft(line, " \t\"'")), SeverityWarning
+	}
+	return -1, ""
+}
+
+func isBase64Byte(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '_' || c == '-'
+}
+
+// longBase64 returns the start of the first run of at least 200 base64 (or
+// base64url) characters that mixes upper case, lower case and digits, or -1.
+func longBase64(line string) int {
+	for i := 0; i < len(line); {
+		if !isBase64Byte(line[i]) {
+			i++
+			continue
+		}
+		j := i
+		var upper, lower, digit bool
+		for j < len(line) && isBase64Byte(line[j]) {
+			c := line[j]
+			upper = upper || 'A' <= c && c <= 'Z'
+			lower = lower || 'a' <= c && c <= 'z'
+			digit = digit || '0' <= c && c <= '9'
+			j++
+		}
+		if j-i >= 200 && upper && lower && digit {
+			return i
+		}
+		i = j
+	}
+	return -1
+}
+
+// isBase64Line reports whether a line, trimmed of blanks, quotes and a
+// trailing continuation (\ , +), is 40 or more standard base64 characters
+// mixing upper case, lower case and digits.
+func isBase64Line(line string) bool {
+	t := strings.TrimSpace(line)
+	t = strings.TrimRight(t, `\,+ `)
+	t = strings.Trim(t, `"'`)
+	t = strings.TrimRight(t, "=")
+	if len(t) < 40 {
+		return false
+	}
+	var upper, lower, digit bool
+	for k := range len(t) {
+		c := t[k]
+		switch {
+		case 'A' <= c && c <= 'Z':
+			upper = true
+		case 'a' <= c && c <= 'z':
+			lower = true
+		case '0' <= c && c <= '9':
+			digit = true
+		case c == '+' || c == '/':
+		default:
+			return false
+		}
+	}
+	return upper && lower && digit
+}

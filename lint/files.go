@@ -1,0 +1,495 @@
+package lint
+
+import (
+	"fmt"
+	"path"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/skills-mcp/skills-mcp/manifest"
+)
+
+// This file holds the whole-file finders and the checks of the rules that
+// look beyond one line or at a file's name and kind.
+
+// binaryFindings returns the findings of a binary file: the rules with a
+// bin matcher.
+func binaryFindings(file string, data []byte) []manifest.Finding {
+	var out []manifest.Finding
+	for _, r := range rules {
+		if r.bin == nil {
+			continue
+		}
+		if sev, ex := r.bin(file, data); sev != "" {
+			out = append(out, manifest.Finding{Rule: r.id, File: file, Line: 1, Column: 1, Severity: sev, Excerpt: ex})
+		}
+	}
+	return out
+}
+
+// executableBinary finds a native executable: a warning under a name that
+// says so, an error under any other.
+func executableBinary(file string, data []byte) (string, string) {
+	kind := exeKind(data)
+	if kind == "" {
+		return "", ""
+	}
+	ext := strings.ToLower(path.Ext(file))
+	if exeNames[ext] {
+		return SeverityWarning, kind + " executable"
+	}
+	return SeverityError, kind + " executable disguised as " + ext
+}
+
+// truncated notes a file cut at MaxBytes.
+func truncated(s *scan) []hit {
+	if s.full <= len(s.text) {
+		return nil
+	}
+	return []hit{{off: max(0, s.starts[s.lines()-1]), sev: SeverityNote,
+		excerpt: fmt.Sprintf("analysed the first %d of %d bytes", len(s.text), s.full)}}
+}
+
+// promptExpansion finds !`command`: hosts run the command and put its
+// output in the text before the model reads it. The "!" must not follow a
+// backtick, a word character or a backslash, so `!` in inline code and
+// if ! grep … are not matches.
+func promptExpansion(s *scan) []hit {
+	var out []hit
+	for off := 0; ; {
+		i := strings.Index(s.text[off:], "!`")
+		if i < 0 {
+			return out
+		}
+		at := off + i
+		off = at + 2
+		if at > 0 {
+			if c := s.text[at-1]; c == '`' || c == '\\' || c == '_' || 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' {
+				continue
+			}
+		}
+		rest := s.text[off:]
+		end := strings.IndexAny(rest, "`\n")
+		if end <= 0 || rest[end] != '`' || rest[0] == ' ' {
+			continue
+		}
+		out = append(out, hit{off: at, sev: SeverityWarning})
+		if len(out) >= 1 {
+			return out
+		}
+	}
+}
+
+// Invisible characters.
+const (
+	zeroWidthMin = 3 // a run of this many zero-width characters hides data
+	selectorMin  = 3 // so does a run of variation selectors
+)
+
+// isZeroWidth reports the zero-width characters that carry hidden data:
+// ZWSP, ZWNJ, ZWJ, word joiner, the invisible operators, BOM (not as the
+// first character), Mongolian vowel separator, Hangul fillers.
+func isZeroWidth(r rune) bool {
+	switch r {
+	case '\u200b', '\u200c', '\u200d', '\u2060', '\u2061', '\u2062', '\u2063', '\u2064', '\ufeff', '\u180e',
+		'\u115f', '\u1160', '\u3164', '\uffa0':
+		return true
+	}
+	return false
+}
+
+func isTag(r rune) bool      { return r >= 0xe0000 && r <= 0xe007f }
+func isSelector(r rune) bool { return r >= 0xfe00 && r <= 0xfe0f || r >= 0xe0100 && r <= 0xe01ef }
+
+// nextNonASCII returns the offset of the next byte ≥ 0x80 from off, or -1.
+func nextNonASCII(t string, off int) int {
+	for ; off+8 <= len(t); off += 8 {
+		w := uint64(t[off]) | uint64(t[off+1])<<8 | uint64(t[off+2])<<16 | uint64(t[off+3])<<24 |
+			uint64(t[off+4])<<32 | uint64(t[off+5])<<40 | uint64(t[off+6])<<48 | uint64(t[off+7])<<56
+		if w&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	for ; off < len(t); off++ {
+		if t[off] >= 0x80 {
+			return off
+		}
+	}
+	return -1
+}
+
+// invisibleText finds Unicode tag characters (an error: they spell ASCII
+// no reader sees, and the excerpt shows what), and runs of zero-width
+// characters or variation selectors. A leading BOM, a ZWJ inside an emoji
+// sequence and one variation selector after a character are ordinary.
+func invisibleText(s *scan) []hit {
+	t := s.text
+	for off := nextNonASCII(t, 0); off >= 0 && off < len(t); {
+		r, n := utf8.DecodeRuneInString(t[off:])
+		switch {
+		case isTag(r):
+			var spelt strings.Builder
+			end := off
+			for end < len(t) {
+				r, n := utf8.DecodeRuneInString(t[end:])
+				if !isTag(r) {
+					break
+				}
+				if c := r - 0xe0000; c >= 0x20 && c < 0x7f {
+					spelt.WriteRune(c)
+				}
+				end += n
+			}
+			return []hit{{off: off, sev: SeverityError, excerpt: "tag characters spell: " + spelt.String()}}
+		case isZeroWidth(r) || isSelector(r):
+			sel := isSelector(r)
+			count, end := 0, off
+			for end < len(t) {
+				r, n := utf8.DecodeRuneInString(t[end:])
+				if sel && !isSelector(r) || !sel && !isZeroWidth(r) {
+					break
+				}
+				count++
+				end += n
+			}
+			if sel && count >= selectorMin || !sel && count >= zeroWidthMin {
+				what := "zero-width characters"
+				if sel {
+					what = "variation selectors"
+				}
+				return []hit{{off: off, sev: SeverityError, excerpt: fmt.Sprintf("%d %s in a row", count, what)}}
+			}
+			off = end
+			continue
+		}
+		off = nextNonASCII(t, off+n)
+	}
+	return nil
+}
+
+// bidiControl finds bidirectional overrides and isolates: in code they make
+// the text a reviewer reads differ from what runs (an error); in prose an
+// override is a warning and an embedding or isolate, which right-to-left
+// writing uses, a note.
+func bidiControl(s *scan) []hit {
+	t := s.text
+	var best hit
+	for off := nextNonASCII(t, 0); off >= 0 && off < len(t); {
+		r, n := utf8.DecodeRuneInString(t[off:])
+		if '\u202a' <= r && r <= '\u202e' || '\u2066' <= r && r <= '\u2069' {
+			i := s.lineAt(off)
+			sev := SeverityNote
+			switch {
+			case s.flag(i)&lineCode != 0 || s.flag(i)&lineProse == 0:
+				sev = SeverityError
+			case r == '\u202d' || r == '\u202e':
+				sev = SeverityWarning
+			}
+			if Rank(sev) > Rank(best.sev) {
+				best = hit{off: off, sev: sev, excerpt: fmt.Sprintf("U+%04X in %q", r, strings.Map(visible, s.line(i)))}
+				if sev == SeverityError {
+					break
+				}
+			}
+		}
+		off = nextNonASCII(t, off+n)
+	}
+	if best.sev == "" {
+		return nil
+	}
+	return []hit{best}
+}
+
+// visible maps a rune for an excerpt that shows where invisible ones are.
+func visible(r rune) rune {
+	if unsafeRune(r) {
+		return '⍰'
+	}
+	return r
+}
+
+// lookalikeHost finds a URL host with a label that mixes scripts (Latin
+// with Cyrillic or Greek) or is written wholly in Cyrillic or Greek letters
+// that look like Latin ones, or holds full-width forms.
+func lookalikeHost(s *scan) []hit {
+	t := s.text
+	if nextNonASCII(t, 0) < 0 {
+		return nil
+	}
+	for off := 0; ; {
+		i := strings.Index(t[off:], "://")
+		if i < 0 {
+			return nil
+		}
+		start := off + i + 3
+		off = start
+		end := start
+		for end < len(t) {
+			r, n := utf8.DecodeRuneInString(t[end:])
+			if r == '/' || r == ':' || r == '?' || r == '#' || r == '@' || r == '"' || r == '\'' || r == '<' || r == '>' ||
+				r == ')' || r == ']' || r == '`' || r == '*' || unicode.IsSpace(r) || r == '\\' || r == '，' || r == '。' {
+				break
+			}
+			end += n
+		}
+		host := t[start:end]
+		if nextNonASCII(host, 0) < 0 {
+			continue
+		}
+		for _, label := range strings.Split(host, ".") {
+			if deceptiveLabel(label) {
+				return []hit{{off: start, sev: SeverityWarning, excerpt: "host " + strings.Map(visible, host)}}
+			}
+		}
+	}
+}
+
+// confusables are Cyrillic and Greek letters that look like Latin ones.
+const confusables = "аерсоухіјѕԁһӏԛԝвкмнтгпАВЕКМНОРСТУХІЈЅԌαοτνικρυεΑΒΕΖΗΙΚΜΝΟΡΤΥΧ"
+
+// deceptiveLabel reports whether one label of a host mixes Latin with
+// another script, holds full-width forms, or spells a Latin look-alike in
+// Cyrillic or Greek alone.
+func deceptiveLabel(label string) bool {
+	var latin, other, allConfusable = false, false, true
+	letters := 0
+	for _, r := range label {
+		switch {
+		case r >= 0xff01 && r <= 0xff5e:
+			return true
+		case r < 0x80:
+			if 'a' <= r|0x20 && r|0x20 <= 'z' {
+				latin = true
+			}
+			continue
+		case unicode.Is(unicode.Latin, r):
+			latin = true
+			continue
+		case unicode.Is(unicode.Cyrillic, r) || unicode.Is(unicode.Greek, r) || unicode.Is(unicode.Armenian, r) || unicode.Is(unicode.Cherokee, r):
+			other = true
+			letters++
+			if !strings.ContainsRune(confusables, r) {
+				allConfusable = false
+			}
+		case unicode.IsLetter(r):
+			return false // another script of its own: an ordinary IDN
+		}
+	}
+	return latin && other || other && !latin && allConfusable && letters >= 3
+}
+
+// hiddenComment finds an HTML comment in Markdown, which renderers hide,
+// that addresses the model with an instruction: an injection phrase is an
+// error, an instruction a warning. <!-- TOC --> and notes to editors are not
+// findings.
+func hiddenComment(s *scan) []hit {
+	t := s.text
+	var best hit
+	for off := 0; ; {
+		i := strings.Index(t[off:], "<!--")
+		if i < 0 {
+			break
+		}
+		start := off + i
+		end := strings.Index(t[start+4:], "-->")
+		body := ""
+		if end < 0 {
+			body = t[start+4:]
+			off = len(t)
+		} else {
+			body = t[start+4 : start+4+end]
+			off = start + 4 + end + 3
+		}
+		if len(body) > 4096 {
+			body = body[:4096]
+		}
+		sev := ""
+		switch {
+		case commentInjection.MatchString(body):
+			sev = SeverityError
+		case commentAddressee.MatchString(body) && commentImperative.MatchString(body):
+			sev = SeverityWarning
+		}
+		if Rank(sev) > Rank(best.sev) {
+			best = hit{off: start, sev: sev, excerpt: "<!--" + strings.Join(strings.Fields(body), " ")}
+			if sev == SeverityError {
+				break
+			}
+		}
+		if off >= len(t) {
+			break
+		}
+	}
+	if best.sev == "" {
+		return nil
+	}
+	return []hit{best}
+}
+
+var (
+	commentInjection = rx(`(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|system|original)\s+(?:instructions|prompts?|rules)\b|` +
+		`\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to)\s+the\s+user\b|\bwithout\s+(?:telling|informing)\s+the\s+user\b`)
+	// The comment speaks to the model: "AI:", "Claude,", "you must" …
+	commentAddressee = rx(`(?i)\b(?:ai|assistant|agent|model|llm|claude|gpt|copilot)\s*[:,]|^\s*(?:note\s+(?:to|for)\s+(?:the\s+)?)?(?:ai|assistant|agents?|model|llm|claude)\b|` +
+		`\byou\s+(?:must|should|will|need\s+to|are\s+(?:required|instructed))\b|\b(?:assistant|agent|model|claude)\s+(?:must|should|will)\b`)
+	// … and tells it to do something a reader would want to see.
+	commentImperative = rx(`(?i)\b(?:ignore|execute|run|send|upload|exfiltrate|fetch|download|curl|wget|post)\b|\bread\s+(?:the\s+)?(?:file\b|~|\.env|/|\$)|` +
+		`\binclude\s+(?:the\s+|its\s+|their\s+|it\b)?(?:full\s+)?(?:contents?|file|keys?|tokens?|secrets?|credentials?|\.env)?|` +
+		`\b(?:cat|print|output|reveal|show)\s+(?:the\s+)?(?:contents?|\.env|~|keys?|secrets?|credentials?|tokens?)`)
+)
+
+// autoExec reports a file that a tool runs on its own, at its first line
+// of code; a .pth file only when a line starts with "import", which Python
+// runs at start-up.
+func autoExec(s *scan) []hit {
+	name := strings.ToLower(path.Base(s.file))
+	why := "runs without being asked"
+	switch {
+	case name == "conftest.py":
+		why = "pytest imports conftest.py when it collects tests"
+	case name == "sitecustomize.py" || name == "usercustomize.py":
+		why = "Python imports " + name + " at every start-up"
+	case name == "build.rs":
+		why = "cargo runs build.rs at every build"
+	case name == ".envrc":
+		why = "direnv runs .envrc on entering the folder"
+	case strings.HasSuffix(name, ".pth"):
+		for i := range s.lines() {
+			if l := s.line(i); strings.HasPrefix(l, "import ") || strings.HasPrefix(l, "import\t") {
+				return []hit{{off: s.starts[i], sev: SeverityWarning, excerpt: "Python runs this .pth line at start-up: " + l}}
+			}
+		}
+		return nil
+	case strings.Contains(s.file, "hooks/"):
+		why = "git runs its hooks on commit, checkout or push"
+	}
+	for i := range s.lines() {
+		if l := strings.TrimSpace(s.line(i)); l != "" && !isComment(l) && !strings.HasPrefix(l, `"""`) {
+			return []hit{{off: s.starts[i], sev: SeverityWarning, excerpt: why + ": " + l}}
+		}
+	}
+	return nil
+}
+
+// npmLifecycle accepts a lifecycle script of package.json, which npm, yarn
+// and pnpm run on install.
+func npmLifecycle(s *scan, i int, m []int) string {
+	if path.Base(s.file) != "package.json" {
+		return ""
+	}
+	return SeverityWarning
+}
+
+// writeOp matches a line that writes a file other than by redirection:
+// tee, cp, mv, ln, install, rsync, sed -i, an open for writing, a write call.
+var writeOp = rx(`\btee\b|\b(?:cp|mv|ln|install|rsync)\s|\bsed\s+-i|\bopen\s*\(.*["'][wa]\+?b?["']|` +
+	`\.write(?:_text|_bytes)?\s*\(|\b(?:write|append)File(?:Sync)?\b|\b(?:Set|Add)-Content\b|\bOut-File\b`)
+
+// writes reports whether line i writes to the path matched at m: a
+// redirection straight before it, or a writing command on the line.
+func writes(s *scan, i int, m []int) bool {
+	line := s.line(i)
+	before := strings.TrimRightFunc(line[:m[0]], func(r rune) bool {
+		return r == '"' || r == '\'' || r == ' ' || r == '/' || r == '~' || r == '$' || r == '{' || r == '}' || r == '_' ||
+			r == '.' || r == '-' || 'A' <= r && r <= 'Z' || 'a' <= r && r <= 'z' || '0' <= r && r <= '9'
+	})
+	if strings.HasSuffix(before, ">") {
+		return true
+	}
+	return writeOp.MatchString(line)
+}
+
+// writeOn returns a check that gives sev when the line writes to the path.
+func writeOn(sev string) func(s *scan, i int, m []int) string {
+	return func(s *scan, i int, m []int) string {
+		if writes(s, i, m) {
+			return sev
+		}
+		return ""
+	}
+}
+
+// agentConfigWrite grades a write to agent configuration: the user's own
+// (~/.claude/, a home CLAUDE.md) is an error, a project's a warning, and a
+// skill or command installed into ~/.claude/ a note. A path assigned to a
+// variable that the file then writes to counts as a write.
+func agentConfigWrite(s *scan, i int, m []int) string {
+	line := s.line(i)
+	target := strings.ToLower(line[m[0]:m[1]])
+	home := m[2] >= 0
+	w := writes(s, i, m)
+	if !w {
+		if v := assignedVar.FindStringSubmatch(line); v != nil {
+			w = writesVar(s.text[s.starts[i+1]-1:], v[1])
+		}
+	}
+	if !w {
+		return ""
+	}
+	switch {
+	case strings.Contains(target, "/skills") || strings.Contains(target, "/commands") || strings.Contains(target, "/agents") ||
+		strings.Contains(target, "/projects") || strings.Contains(target, "\\skills"):
+		return SeverityNote // installs a skill, a command or a memory entry: what such skills are for
+	case home:
+		return SeverityError
+	case s.roles&roleCode == 0:
+		return SeverityNote // a project's agent file, in instructions the model reads
+	}
+	return SeverityWarning // a project's agent file, written by a program
+}
+
+var assignedVar = rx(`^\s*(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)=`)
+
+// writesVar reports whether text writes to the shell variable name: a
+// redirection to it, tee to it, or cp or mv onto it.
+func writesVar(text, name string) bool {
+	for _, ref := range []string{"$" + name, "${" + name + "}"} {
+		for off := 0; ; {
+			i := strings.Index(text[off:], ref)
+			if i < 0 {
+				break
+			}
+			at := off + i
+			off = at + len(ref)
+			if off < len(text) && (text[off] == '_' || 'a' <= text[off]|0x20 && text[off]|0x20 <= 'z' || '0' <= text[off] && text[off] <= '9') && ref[1] != '{' {
+				continue
+			}
+			ls := strings.LastIndexByte(text[:at], '\n') + 1
+			before := strings.TrimRight(text[ls:at], `" '`)
+			if strings.HasSuffix(before, ">") || strings.HasSuffix(before, "tee") || strings.HasSuffix(before, "-a") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// commonDotfiles are hidden files that tools and projects write as a matter
+// of course.
+var commonDotfiles = []string{
+	".env", ".gitignore", ".gitattributes", ".gitkeep", ".gitmodules", ".editorconfig", ".prettierrc", ".prettierignore",
+	".eslintrc", ".eslintignore", ".npmrc", ".nvmrc", ".node-version", ".python-version", ".ruby-version", ".tool-versions",
+	".dockerignore", ".babelrc", ".stylelintrc", ".markdownlint", ".pre-commit-config", ".coveragerc", ".flake8",
+	".pylintrc", ".yamllint", ".terraform", ".vscode", ".idea", ".github", ".cache", ".venv", ".tmp", ".temp",
+	".claude", ".mcp.json", ".secrets.baseline", ".htaccess", ".swcrc", ".browserslistrc", ".releaserc", ".changeset",
+	".hadolint", ".shellcheckrc", ".golangci", ".clang-format", ".rubocop", ".pypirc", ".netrc", ".bashrc", ".zshrc",
+	".profile", ".bash_profile",
+}
+
+// hiddenWrite accepts a write to a hidden file unless it is a common one
+// (or persistence, which that rule reports).
+func hiddenWrite(s *scan, i int, m []int) string {
+	name := s.line(i)[m[2]:m[3]]
+	name = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(name, "./"), "~/"), "$HOME/")
+	if name == "." || strings.HasPrefix(name, "..") {
+		return ""
+	}
+	lower := strings.ToLower(name)
+	for _, c := range commonDotfiles {
+		if lower == c || strings.HasPrefix(lower, c+".") || strings.HasPrefix(lower, c+"/") || strings.HasPrefix(lower, c+"-") || strings.HasPrefix(lower, c+"_") {
+			return ""
+		}
+	}
+	return SeverityWarning
+}
