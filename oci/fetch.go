@@ -63,7 +63,7 @@ func Fetch(ctx context.Context, s string, o Options) (*Fetched, error) {
 		return nil, fmt.Errorf("%s: no cache folder to fetch into", ref)
 	}
 	if ref.Digest != "" {
-		if p := CachePath(o.CacheDir, ref.Digest); fileExists(p) {
+		if p := CachePath(o.CacheDir, ref.Digest); fileExists(p) && o.cachedTrusted(p) {
 			o.logf("%s: in the cache (%s)", ref, p)
 			return &Fetched{Path: p, Ref: ref, Cached: true}, nil
 		}
@@ -81,12 +81,20 @@ func Fetch(ctx context.Context, s string, o Options) (*Fetched, error) {
 		}
 		pinned = ref.WithDigest(desc.Digest.String())
 		o.logf("%s: resolved to %s", ref, pinned)
-		if p := CachePath(o.CacheDir, pinned.Digest); fileExists(p) {
+	}
+	f := &fetcher{repo: repo, ref: pinned, o: &o}
+	if p := CachePath(o.CacheDir, pinned.Digest); fileExists(p) {
+		if o.cachedTrusted(p) {
 			o.logf("%s: in the cache (%s)", pinned, p)
 			return &Fetched{Path: p, Ref: pinned, Cached: true}, nil
 		}
+		// Signatures may have been attached since the bundle was cached.
+		if err := f.refreshSignatures(ctx, p); err != nil {
+			return nil, err
+		}
+		o.logf("%s: in the cache (%s), with the signatures attached since", pinned, p)
+		return &Fetched{Path: p, Ref: pinned, Cached: true}, nil
 	}
-	f := &fetcher{repo: repo, ref: pinned, o: &o}
 	im, desc, err := f.imageManifest(ctx, desc)
 	if err != nil {
 		return nil, err
@@ -104,6 +112,50 @@ func Fetch(ctx context.Context, s string, o Options) (*Fetched, error) {
 		return nil, err
 	}
 	return &Fetched{Path: path, Ref: pinned}, nil
+}
+
+// cachedTrusted reports whether the cached bundle at p meets
+// Options.Trusted with the signatures it carries (always, without trusted
+// keys). A bundle that cannot be opened counts as not trusted.
+func (o *Options) cachedTrusted(p string) bool {
+	if o.Trusted == nil {
+		return true
+	}
+	b, err := manifest.OpenFile(p)
+	if err != nil {
+		return false
+	}
+	defer b.Close()
+	mb, err := b.ManifestBytes()
+	if err != nil {
+		return false
+	}
+	_, err = manifest.VerifySignatures(mb, b.Signatures(), o.Trusted)
+	return err == nil
+}
+
+// refreshSignatures reads the artifact's signature referrers again and,
+// when they meet Options.Trusted, rewrites the cached bundle at p with them
+// (atomically); otherwise it leaves p as it is and says why.
+func (f *fetcher) refreshSignatures(ctx context.Context, p string) error {
+	b, err := manifest.OpenFile(p)
+	if err != nil {
+		return fmt.Errorf("%s: cache: %w", f.ref, err)
+	}
+	defer b.Close()
+	mb, err := b.ManifestBytes()
+	if err != nil {
+		return fmt.Errorf("%s: cache: %w", f.ref, err)
+	}
+	desc := ocispec.Descriptor{MediaType: ocispec.MediaTypeImageManifest, Digest: digest.Digest(f.ref.Digest)}
+	sigs, err := f.signatures(ctx, desc)
+	if err != nil {
+		return err
+	}
+	if _, err := manifest.VerifySignatures(mb, sigs, f.o.Trusted); err != nil {
+		return fmt.Errorf("%s: %w", f.ref, err)
+	}
+	return manifest.WriteFileAtomic(p, 0o644, func(w io.Writer) error { return b.WriteSigned(w, sigs) })
 }
 
 func fileExists(p string) bool {
@@ -272,6 +324,18 @@ func (f *fetcher) bundle(ctx context.Context, desc ocispec.Descriptor, im *ocisp
 		}
 		return nil
 	})
+	return unwrapWrite(err)
+}
+
+// unwrapWrite drops the "write PATH: " that WriteFileAtomic puts before a
+// refusal, which names the reference already; the cache path is no part of
+// the rule that was broken.
+func unwrapWrite(err error) error {
+	if errors.Is(err, ErrRefused) {
+		if u := errors.Unwrap(err); u != nil {
+			return u
+		}
+	}
 	return err
 }
 

@@ -2,6 +2,7 @@ package oci
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -177,3 +178,5 @@ var _ = context.Background
 
 // ref returns an oci:// reference to repo:tag in the registry.
 func (r *testRegistry) ref(repoTag string) string { return Scheme + r.Host + "/" + repoTag }
+
+func base64Auth(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }

@@ -99,7 +99,7 @@ func (f *fetcher) toolHive(ctx context.Context, im *ocispec.Manifest, path strin
 		Context:   ctx,
 		Libraries: []build.Library{{Root: tmp, Source: f.ref.String(), Version: im.Annotations[toolHiveVersion]}},
 	}
-	return manifest.WriteFileAtomic(path, 0o644, func(w io.Writer) error {
+	err = manifest.WriteFileAtomic(path, 0o644, func(w io.Writer) error {
 		res, err := build.Build(opt, w)
 		if err != nil {
 			return refused(f.ref, "ToolHive skill: %v", err)
@@ -112,6 +112,7 @@ func (f *fetcher) toolHive(ctx context.Context, im *ocispec.Manifest, path strin
 		}
 		return nil
 	})
+	return unwrapWrite(err)
 }
 
 // unpackSkill writes the files of a tar+gzip layer under dir.
