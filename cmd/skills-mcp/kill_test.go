@@ -114,10 +114,3 @@ func temps(t *testing.T, dir string) []string {
 	}
 	return out
 }
-
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
