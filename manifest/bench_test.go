@@ -83,3 +83,48 @@ func BenchmarkFindSkill10k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReadBlob reads one blob of a mapped bundle file, by size: "first"
+// is a blob's first read, which hashes it (the checked bits are cleared
+// before every read), "again" every later one.
+func BenchmarkReadBlob(b *testing.B) {
+	for _, size := range []int{100, 4 << 10, 64 << 10, 1 << 20} {
+		body := bytes.Repeat([]byte("x"), size)
+		d := Sum(body)
+		m := &Manifest{MediaType: MediaType, Libraries: []Library{{Namespace: "gen", Kind: "directory", Skills: 1}}}
+		s := Skill{Library: "gen", Path: "gen/big"}
+		s.Entry.URI = "skill://gen/big/SKILL.md"
+		s.Entry.Frontmatter = json.RawMessage(`{"name":"big","description":"d"}`)
+		s.Entry.Resources = []Resource{{URI: s.Entry.URI, Digest: d, Size: int64(size)}}
+		s.Files = []File{{Path: SkillFile, MimeType: "text/markdown", Text: true}}
+		m.Skills = []Skill{s}
+		var buf bytes.Buffer
+		w := NewWriter(&buf)
+		w.AddBlob(d, body)
+		if _, err := w.Finish(m); err != nil {
+			b.Fatal(err)
+		}
+		bu, err := OpenFile(writeTemp(b, buf.Bytes()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer bu.Close()
+		for _, first := range []bool{true, false} {
+			name := fmt.Sprintf("%dB/again", size)
+			if first {
+				name = fmt.Sprintf("%dB/first", size)
+			}
+			b.Run(name, func(b *testing.B) {
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					if first {
+						bu.checked[0].Store(0)
+					}
+					if _, err := bu.ReadBlob(d); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

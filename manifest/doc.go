@@ -46,9 +46,11 @@
 //	        sha256(manifest)[32] | magic "SKB-END1"
 //
 // Every section follows the previous one at the exact offset a Writer would
-// use, so there is one layout for one content. Open checks all of it, and the
-// manifest digest, without parsing JSON; Verify also parses the manifest and
-// re-hashes every blob.
+// use, so there is one layout for one content, and every padding is zeros.
+// Open checks all of it but the blobs, and the manifest digest, without
+// parsing JSON; Verify also parses the manifest, re-hashes every blob and
+// checks the padding between blobs. Every read of a blob hashes it the first
+// time and refuses bytes that do not match its digest.
 //
 // # Serving safely from a mapped file
 //

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"io"
 	"math"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -49,6 +51,7 @@ type Bundle struct {
 	blobIdx  []byte
 	skillIdx []byte
 	sigs     []Signature
+	checked  []atomic.Uint64 // bit i set: blob i (index order) was hashed and matched its digest
 
 	treeOnce sync.Once
 	tree     *dirTree
@@ -163,7 +166,7 @@ func (b *Bundle) load(mapped []byte) error {
 	if size < blobsStart+trailerSize {
 		return corrupt(name, "%d bytes is too short", size)
 	}
-	var head [headerSize]byte
+	var head [blobsStart]byte
 	if _, err := r.ReadAt(head[:], 0); err != nil {
 		return fmt.Errorf("bundle %s: read header: %w", name, err)
 	}
@@ -175,6 +178,11 @@ func (b *Bundle) load(mapped []byte) error {
 	}
 	if f := binary.LittleEndian.Uint32(head[12:]); f != 0 {
 		return fmt.Errorf("bundle %s: unknown header flags %#x", name, f)
+	}
+	// No digest or signature covers the header's padding: it must be zero,
+	// so that a verified, signed bundle carries nothing it does not vouch for.
+	if !zeros(head[headerSize:]) {
+		return corrupt(name, "non-zero header padding")
 	}
 	var tb [trailerSize]byte
 	if _, err := r.ReadAt(tb[:], size-trailerSize); err != nil {
@@ -201,12 +209,11 @@ func (b *Bundle) load(mapped []byte) error {
 	if Sum(b.man) != t.manifestDigest {
 		return corrupt(name, "manifest digest mismatch")
 	}
-	for _, c := range b.meta[t.manifestLen : t.blobIndexOff-t.manifestOff] {
-		if c != 0 {
-			return corrupt(name, "non-zero padding after manifest")
-		}
+	if !zeros(b.meta[t.manifestLen : t.blobIndexOff-t.manifestOff]) {
+		return corrupt(name, "non-zero padding after manifest")
 	}
 	b.blobIdx = b.meta[t.blobIndexOff-t.manifestOff : t.skillIndexOff-t.manifestOff]
+	b.checked = make([]atomic.Uint64, (b.NumBlobs()+63)/64)
 	b.skillIdx = b.meta[t.skillIndexOff-t.manifestOff : t.sigOff-t.manifestOff]
 	if err := b.checkBlobIndex(); err != nil {
 		return err
@@ -223,6 +230,17 @@ func (b *Bundle) load(mapped []byte) error {
 }
 
 func align8(n int64) int64 { return (n + 7) &^ 7 }
+
+// zeros reports whether p is all zero bytes: the one rule for every padding
+// of the format, which no digest covers.
+func zeros(p []byte) bool {
+	for _, c := range p {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // check verifies that the sections follow one another exactly as a Writer
 // lays them out, without overflow.
@@ -475,42 +493,80 @@ func (b *Bundle) SkillFor(uri string) (i int, ok bool) {
 	return i, ok
 }
 
-// findBlob looks d up in the blob index. Call it inside access.
-func (b *Bundle) findBlob(d Digest) (off, n int64, ok bool) {
+// findBlob looks d up in the blob index and returns its number in the
+// index, offset and size. Call it inside access.
+func (b *Bundle) findBlob(d Digest) (i int, off, n int64, ok bool) {
 	cnt := b.NumBlobs()
-	i := sort.Search(cnt, func(i int) bool {
+	i = sort.Search(cnt, func(i int) bool {
 		return bytes.Compare(b.blobIdx[i*blobIndexEntry:i*blobIndexEntry+32], d[:]) >= 0
 	})
 	if i == cnt || !bytes.Equal(b.blobIdx[i*blobIndexEntry:i*blobIndexEntry+32], d[:]) {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
+	off, n = b.blobAt(i)
+	return i, off, n, true
+}
+
+// blobAt returns the offset and size of blob i of the index. Call it inside
+// access.
+func (b *Bundle) blobAt(i int) (off, n int64) {
 	e := b.blobIdx[i*blobIndexEntry:]
-	return int64(binary.LittleEndian.Uint64(e[32:])), int64(binary.LittleEndian.Uint64(e[40:])), true
+	return int64(binary.LittleEndian.Uint64(e[32:])), int64(binary.LittleEndian.Uint64(e[40:]))
 }
 
 // HasBlob reports whether the bundle holds a blob with digest d.
 func (b *Bundle) HasBlob(d Digest) (ok bool) {
-	b.access(func() error { _, _, ok = b.findBlob(d); return nil })
+	b.access(func() error { _, _, _, ok = b.findBlob(d); return nil })
 	return ok
 }
 
-// blob returns the offset and size of the blob with digest d.
-func (b *Bundle) blob(d Digest) (off, n int64, err error) {
+// blob returns the number in the index, offset and size of the blob with
+// digest d.
+func (b *Bundle) blob(d Digest) (i int, off, n int64, err error) {
 	var ok bool
-	if err := b.access(func() error { off, n, ok = b.findBlob(d); return nil }); err != nil {
-		return 0, 0, err
+	if err := b.access(func() error { i, off, n, ok = b.findBlob(d); return nil }); err != nil {
+		return 0, 0, 0, err
 	}
 	if !ok {
-		return 0, 0, fmt.Errorf("bundle %s: blob %s: %w", b.name, d, ErrNotFound)
+		return 0, 0, 0, fmt.Errorf("bundle %s: blob %s: %w", b.name, d, ErrNotFound)
 	}
-	return off, n, nil
+	return i, off, n, nil
 }
 
-// ReadBlob returns a copy of the blob with digest d. It does not re-hash the
-// bytes (Verify does); it fails cleanly, never crashes, if the file under a
-// mapped bundle was truncated or overwritten.
+// Blob checking: Open reads no blob, and the bytes of a bundle file can
+// change on disk after it was opened (a file overwritten in place, a bad
+// disk). So every read of a blob's bytes (ReadBlob, BlobReader, and the
+// fs.FS methods through them) hashes the blob the first time, and refuses it
+// if it does not match its digest; the bundle keeps a bit per blob that
+// matched, so later reads of it cost nothing. A blob that did not match is
+// hashed, and refused, on every read.
+
+func (b *Bundle) isChecked(i int) bool { return b.checked[i/64].Load()&(1<<(i%64)) != 0 }
+func (b *Bundle) setChecked(i int)     { b.checked[i/64].Or(1 << (i % 64)) }
+
+// checkBlob checks that p, the bytes just read of blob i, hash to its digest
+// d, unless blob i was checked before.
+func (b *Bundle) checkBlob(i int, d Digest, p []byte) error {
+	if b.isChecked(i) {
+		return nil
+	}
+	if got := Sum(p); got != d {
+		return b.blobChanged(d, got)
+	}
+	b.setChecked(i)
+	return nil
+}
+
+func (b *Bundle) blobChanged(d, got Digest) error {
+	return corrupt(b.name, "blob %s: digest mismatch: its bytes hash to %s (the file changed after it was written)", d, got)
+}
+
+// ReadBlob returns a copy of the blob with digest d. The first read of a
+// blob hashes it (see checkBlob): bytes that do not match the digest are an
+// error wrapping ErrCorrupt, never returned. It fails cleanly, never
+// crashes, if the file under a mapped bundle was truncated or overwritten.
 func (b *Bundle) ReadBlob(d Digest) ([]byte, error) {
-	off, n, err := b.blob(d)
+	i, off, n, err := b.blob(d)
 	if err != nil {
 		return nil, err
 	}
@@ -518,17 +574,33 @@ func (b *Bundle) ReadBlob(d Digest) ([]byte, error) {
 	if _, err := b.r.ReadAt(p, off); err != nil {
 		return nil, fmt.Errorf("bundle %s: read blob %s: %w", b.name, d, err)
 	}
+	if err := b.checkBlob(i, d, p); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
 // BlobReader returns a reader over the blob with digest d, without copying it
-// into memory first.
+// into memory. The first time a blob is asked for it is hashed first (see
+// checkBlob), and refused if it does not match its digest.
 func (b *Bundle) BlobReader(d Digest) (*io.SectionReader, error) {
-	off, n, err := b.blob(d)
+	i, off, n, err := b.blob(d)
 	if err != nil {
 		return nil, err
 	}
-	return io.NewSectionReader(b.r, off, n), nil
+	sr := io.NewSectionReader(b.r, off, n)
+	if !b.isChecked(i) {
+		h := NewHash()
+		if _, err := io.Copy(h, sr); err != nil {
+			return nil, fmt.Errorf("bundle %s: read blob %s: %w", b.name, d, err)
+		}
+		if got := DigestOf(h); got != d {
+			return nil, b.blobChanged(d, got)
+		}
+		b.setChecked(i)
+		sr = io.NewSectionReader(b.r, off, n)
+	}
+	return sr, nil
 }
 
 // VerifyError reports a resource whose blob does not match the manifest.
@@ -579,7 +651,7 @@ func (b *Bundle) Verify() error {
 			if done[r.Digest] {
 				continue
 			}
-			off, n, err := b.blob(r.Digest)
+			k, off, n, err := b.blob(r.Digest)
 			if errors.Is(err, ErrNotFound) {
 				return &VerifyError{URI: r.URI, Want: r.Digest, Err: fmt.Errorf("blob %s missing: %w", r.Digest, ErrCorrupt)}
 			}
@@ -596,13 +668,55 @@ func (b *Bundle) Verify() error {
 			if got := DigestOf(h); got != r.Digest {
 				return &VerifyError{URI: r.URI, Want: r.Digest, Got: got}
 			}
+			b.setChecked(k)
 			done[r.Digest] = true
 		}
 	}
 	if len(done) != b.NumBlobs() {
 		return corrupt(b.name, "%d blobs stored, %d referenced", b.NumBlobs(), len(done))
 	}
-	return nil
+	return b.checkBlobArea()
+}
+
+// checkBlobArea checks that the blobs follow one another in the file as a
+// Writer lays them out, each at the next 8-byte boundary, and that the
+// padding between them, which no digest covers, is zero (see zeros).
+func (b *Bundle) checkBlobArea() error {
+	type span struct{ off, n int64 }
+	spans := make([]span, b.NumBlobs())
+	if err := b.access(func() error {
+		for i := range spans {
+			spans[i].off, spans[i].n = b.blobAt(i)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	slices.SortFunc(spans, func(x, y span) int { return cmp.Or(cmp.Compare(x.off, y.off), cmp.Compare(x.n, y.n)) })
+	var pad [blobAlign]byte
+	gap := func(from, to int64) error {
+		if to < from || to-from >= blobAlign {
+			return corrupt(b.name, "blob area: %d bytes at %d belong to no blob", to-from, from)
+		}
+		if _, err := b.r.ReadAt(pad[:to-from], from); err != nil {
+			return fmt.Errorf("bundle %s: read blob padding: %w", b.name, err)
+		}
+		if !zeros(pad[:to-from]) {
+			return corrupt(b.name, "blob area: non-zero padding at %d", from)
+		}
+		return nil
+	}
+	pos := b.t.blobsOff
+	for _, sp := range spans {
+		if err := gap(pos, sp.off); err != nil {
+			return err
+		}
+		pos = sp.off + sp.n
+	}
+	if pos != b.t.blobsOff+b.t.blobsLen {
+		return corrupt(b.name, "blob area: ends at %d, the last blob at %d", b.t.blobsOff+b.t.blobsLen, pos)
+	}
+	return gap(pos, b.t.manifestOff)
 }
 
 // Close releases the file or mapping behind the bundle, if Open did not get
@@ -638,10 +752,8 @@ func decodeSignatures(p []byte) ([]Signature, error) {
 			return nil, errors.New("signature length out of range")
 		}
 		sigs = append(sigs, Signature{Kind: kind, Data: bytes.Clone(p[8 : 8+l])})
-		for _, c := range p[8+l : padded] {
-			if c != 0 {
-				return nil, errors.New("non-zero signature padding")
-			}
+		if !zeros(p[8+l : padded]) {
+			return nil, errors.New("non-zero signature padding")
 		}
 		p = p[padded:]
 	}

@@ -1,0 +1,84 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/manifest"
+)
+
+// TestChangedBlobNotServed serves the example library's bundle file with
+// the real command over stdio, then changes one byte of every blob in the
+// file on disk: every resources/read is refused with -32603 naming the
+// file, and read_skill_file sends none of the changed bytes either.
+func TestChangedBlobNotServed(t *testing.T) {
+	exampleBuilt(t)
+	data := bytes.Clone(exampleBytes)
+	path := filepath.Join(t.TempDir(), "example.skb")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := manifest.Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := b.Manifest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connectStdio(t, "2025-11-25", path)
+	ctx := context.Background()
+
+	// Each blob's bytes are found in the blob area by their content, which
+	// must occur there exactly once; its middle byte is flipped.
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	area := data[:bytes.Index(data, []byte(`{"mediaType"`))]
+	flipped := map[manifest.Digest]bool{}
+	var uris []string
+	for _, sk := range m.Skills {
+		for _, r := range sk.Entry.Resources {
+			uris = append(uris, r.URI)
+			if flipped[r.Digest] || r.Size == 0 {
+				continue
+			}
+			blob, err := b.ReadBlob(r.Digest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := bytes.Index(area, blob)
+			if i < 0 || bytes.Contains(area[i+1:], blob) {
+				t.Fatalf("%s: its bytes are not found exactly once in the blob area", r.URI)
+			}
+			off := int64(i) + r.Size/2
+			if _, err := f.WriteAt([]byte{data[off] ^ 0x01}, off); err != nil {
+				t.Fatal(err)
+			}
+			flipped[r.Digest] = true
+		}
+	}
+	if len(flipped) != b.NumBlobs() {
+		t.Fatalf("flipped %d of %d blobs", len(flipped), b.NumBlobs())
+	}
+	for _, uri := range uris {
+		res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		if err == nil {
+			t.Errorf("resources/read %s of a changed blob answered %d contents", uri, len(res.Contents))
+			continue
+		}
+		wantRPCError(t, err, jsonrpc.CodeInternalError, uri, path, "hash")
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "skills_mcp_read_skill_file",
+		Arguments: map[string]any{"skill": "acme/billing/refunds", "path": "SKILL.md"}})
+	if err == nil && !res.IsError {
+		t.Errorf("read_skill_file of a changed blob succeeded: %v", resultText(res))
+	}
+}
