@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -227,9 +228,12 @@ func (s *Server) readTemplate(ctx context.Context, req *mcp.ReadResourceRequest)
 }
 
 // ServeStdio serves one session over stdin and stdout until the client
-// closes stdin or ctx is cancelled. Logs must go elsewhere (stderr).
+// closes stdin or ctx is cancelled. Logs must go elsewhere (stderr). A line
+// that is not a JSON-RPC message is answered with an error and the session
+// goes on; at the end of stdin every request read is answered before
+// ServeStdio returns (see stdioTransport).
 func (s *Server) ServeStdio(ctx context.Context) error {
-	err := s.mcp.Run(ctx, &mcp.StdioTransport{})
+	err := s.mcp.Run(ctx, stdioTransport(os.Stdin, os.Stdout))
 	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
 		return nil
 	}

@@ -1,0 +1,307 @@
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// maxStdioLine is the longest message read over stdio: the SDK's own limit.
+const maxStdioLine = mcp.DefaultMaxLineLength
+
+// drainTimeout bounds how long the server, having read the end of its
+// input, waits for the answers to the requests it read before it: a handler
+// that never returns must not keep the process alive for ever.
+const drainTimeout = 30 * time.Second
+
+// stdioTransport is the SDK's newline-delimited JSON transport over in and
+// out, with two guarantees the SDK's stdio transport lacks (it ends the
+// session on the first bad line, and drops the answers still owed when its
+// input ends):
+//
+//   - A line that is not JSON gets a JSON-RPC parse error (-32700, id null),
+//     and JSON that is not a JSON-RPC message an invalid request error
+//     (-32600, with its id when it has one); either way the session goes on.
+//   - At the end of the input, every request read before it is answered
+//     before the session ends (within drainTimeout).
+//
+// It works on the byte streams, in front of the SDK's own framing, so that
+// the SDK's connection (batches, protocol version) is used unchanged: the
+// input is checked line by line and only valid messages reach the SDK, and
+// the output is watched for the answers owed.
+func stdioTransport(in io.Reader, out io.Writer) mcp.Transport {
+	w := &stdioWriter{w: out, owed: map[string]int{}, answered: make(chan struct{}, 1)}
+	return &mcp.IOTransport{Reader: &stdioReader{in: bufio.NewReaderSize(in, 64<<10), w: w}, Writer: w}
+}
+
+// stdioWriter writes whole messages to the output, one per Write, and keeps
+// count of the requests read and not yet answered.
+type stdioWriter struct {
+	mu       sync.Mutex
+	w        io.Writer
+	owed     map[string]int // request id (see idKey) → requests read with it and not answered
+	nowed    int
+	answered chan struct{} // signalled when an owed answer is written
+}
+
+func (w *stdioWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n, err := w.w.Write(p)
+	if err == nil && w.nowed > 0 {
+		w.settle(p)
+	}
+	return n, err
+}
+
+// Close leaves the output open: the process owns it.
+func (w *stdioWriter) Close() error { return nil }
+
+// settle marks the answers in p, one message or a batch as the SDK writes
+// them, as given. A response starts {"jsonrpc":"2.0","id":…, followed by
+// "result" or "error", never "method", so only its first tokens are read.
+func (w *stdioWriter) settle(p []byte) {
+	dec := json.NewDecoder(bytes.NewReader(p))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return
+	}
+	if tok == json.Delim('[') {
+		var batch []struct {
+			ID     json.RawMessage `json:"id"`
+			Method *string         `json:"method"`
+		}
+		if json.Unmarshal(p, &batch) == nil {
+			for _, m := range batch {
+				var id any
+				d := json.NewDecoder(bytes.NewReader(m.ID))
+				d.UseNumber()
+				if m.Method == nil && d.Decode(&id) == nil {
+					w.settleID(idKey(id))
+				}
+			}
+		}
+		return
+	}
+	var id any
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return
+		}
+		switch key {
+		case "method":
+			return
+		case "id":
+			if id, err = dec.Token(); err != nil {
+				return
+			}
+		case "result", "error":
+			w.settleID(idKey(id))
+			return
+		default:
+			var skip json.RawMessage
+			if dec.Decode(&skip) != nil {
+				return
+			}
+		}
+	}
+}
+
+func (w *stdioWriter) settleID(key string) {
+	if key == "" || w.owed[key] == 0 {
+		return
+	}
+	if w.owed[key]--; w.owed[key] == 0 {
+		delete(w.owed, key)
+	}
+	w.nowed--
+	select {
+	case w.answered <- struct{}{}:
+	default:
+	}
+}
+
+// owe records a request read, whose answer is owed.
+func (w *stdioWriter) owe(key string) {
+	w.mu.Lock()
+	w.owed[key]++
+	w.nowed++
+	w.mu.Unlock()
+}
+
+// drain waits until every owed answer is written, or drainTimeout.
+func (w *stdioWriter) drain() {
+	timeout := time.NewTimer(drainTimeout)
+	defer timeout.Stop()
+	for {
+		w.mu.Lock()
+		n := w.nowed
+		w.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-w.answered:
+		case <-timeout.C:
+			return
+		}
+	}
+}
+
+// reply writes an error response of its own: the SDK never sees the
+// message it answers.
+func (w *stdioWriter) reply(id any, code int64, msg string) {
+	data, err := json.Marshal(struct {
+		JSONRPC string `json:"jsonrpc"`
+		ID      any    `json:"id"`
+		Error   any    `json:"error"`
+	}{"2.0", id, &jsonrpc.Error{Code: code, Message: msg}})
+	if err != nil {
+		return
+	}
+	w.Write(append(data, '\n'))
+}
+
+// idKey is a request id as a map key: a number by its decimal digits, a
+// string quoted; "" for anything else.
+func idKey(id any) string {
+	switch v := id.(type) {
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case json.Number:
+		return v.String()
+	case string:
+		return strconv.Quote(v)
+	}
+	return ""
+}
+
+// stdioReader passes the valid messages of its input on to the SDK, a line
+// at a time, and answers the others itself (see stdioTransport).
+type stdioReader struct {
+	in      *bufio.Reader
+	w       *stdioWriter
+	line    []byte // the rest of the line being passed on
+	err     error  // the input's error, returned once the line is passed on
+	drained bool   // the owed answers were waited for, after err
+}
+
+func (r *stdioReader) Read(p []byte) (int, error) {
+	for len(r.line) == 0 {
+		if r.err != nil {
+			if !r.drained {
+				r.w.drain()
+				r.drained = true
+			}
+			return 0, r.err
+		}
+		r.next()
+	}
+	n := copy(p, r.line)
+	r.line = r.line[n:]
+	return n, nil
+}
+
+// Close leaves the input open: the process owns it.
+func (r *stdioReader) Close() error { return nil }
+
+// next reads the next line and sets r.line to it if it is a message the SDK
+// can take, or sets r.err at the end of the input.
+func (r *stdioReader) next() {
+	line, err := r.readLine()
+	if errors.Is(err, errLineTooLong) {
+		r.w.reply(nil, jsonrpc.CodeParseError, err.Error())
+		return
+	}
+	if err != nil {
+		r.err = err // a last line without its newline is still read
+	}
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return
+	}
+	if line[0] == '[' { // a batch: the SDK decides (it takes them before 2025-06-18)
+		if !json.Valid(line) {
+			r.w.reply(nil, jsonrpc.CodeParseError, "parse error: the line is not valid JSON")
+			return
+		}
+		var batch []json.RawMessage
+		_ = json.Unmarshal(line, &batch)
+		for _, m := range batch {
+			if msg, err := jsonrpc.DecodeMessage(m); err == nil {
+				r.owe(msg)
+			}
+		}
+		r.line = append(line, '\n')
+		return
+	}
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		if !json.Valid(line) {
+			r.w.reply(nil, jsonrpc.CodeParseError, "parse error: the line is not valid JSON")
+			return
+		}
+		var probe struct {
+			ID any `json:"id"`
+		}
+		_ = json.Unmarshal(line, &probe)
+		var id any
+		switch probe.ID.(type) {
+		case float64, string:
+			id = probe.ID
+		}
+		r.w.reply(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: %v", err))
+		return
+	}
+	r.owe(msg)
+	r.line = append(line, '\n')
+}
+
+// owe records msg's answer as owed if it is a request with an id.
+func (r *stdioReader) owe(msg jsonrpc.Message) {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+		r.w.owe(idKey(req.ID.Raw()))
+	}
+}
+
+var errLineTooLong = fmt.Errorf("parse error: a line longer than %d bytes", maxStdioLine)
+
+// readLine returns the next line without its newline. A line longer than
+// maxStdioLine is read to its end and dropped, with errLineTooLong.
+func (r *stdioReader) readLine() ([]byte, error) {
+	var long []byte
+	tooLong := false
+	for {
+		frag, err := r.in.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			if !tooLong {
+				if len(long)+len(frag) > maxStdioLine {
+					tooLong, long = true, nil
+				} else {
+					long = append(long, frag...)
+				}
+			}
+			continue
+		}
+		if tooLong {
+			return nil, errLineTooLong // an error at the end is met again on the next read
+		}
+		if long != nil {
+			frag = append(long, frag...)
+		} else {
+			frag = bytes.Clone(frag)
+		}
+		return bytes.TrimSuffix(frag, []byte("\n")), err
+	}
+}

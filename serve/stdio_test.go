@@ -1,0 +1,195 @@
+package serve
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// stdioSession runs `skills-mcp serve bundle`, writes input to its stdin
+// and closes it, as a script does, and returns every line it wrote before
+// it exited, and how it exited.
+func stdioSession(t *testing.T, bundle, input string) ([]string, error) {
+	t.Helper()
+	cmd := exec.Command(needBinary(t), "serve", bundle)
+	cmd.Stdin = strings.NewReader(input)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	t.Logf("stderr:\n%s", stderr.String())
+	var lines []string
+	for l := range strings.SplitSeq(strings.TrimSuffix(string(out), "\n"), "\n") {
+		if l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines, err
+}
+
+// rpcAnswer is a JSON-RPC response as the tests read it.
+type rpcAnswer struct {
+	ID     any             `json:"id"`
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    int64  `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func answers(t *testing.T, lines []string) map[string]rpcAnswer {
+	t.Helper()
+	got := map[string]rpcAnswer{}
+	nulls := 0
+	for _, l := range lines {
+		var a rpcAnswer
+		if err := json.Unmarshal([]byte(l), &a); err != nil {
+			t.Fatalf("the server wrote a line that is not JSON: %q", l)
+		}
+		key := fmt.Sprint(a.ID)
+		if a.ID == nil {
+			key = fmt.Sprintf("null#%d", nulls)
+			nulls++
+		}
+		if _, dup := got[key]; dup {
+			t.Errorf("two answers to id %s", key)
+		}
+		got[key] = a
+	}
+	return got
+}
+
+const initLine20251125 = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"script","version":"1"}}}`
+
+// TestStdioBadLines: over stdio, a line that is not JSON gets a parse error
+// (-32700, id null) and JSON that is not a JSON-RPC message an invalid
+// request error (-32600, with its id), and the session goes on: the
+// requests after them are answered, and the server exits 0.
+func TestStdioBadLines(t *testing.T) {
+	_, path := fileBundle(t, exampleFixture())
+	input := strings.Join([]string{
+		initLine20251125,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`this is not json`,
+		`{"jsonrpc":"2.0","id":2,"method":"ping"`,
+		`{"id":3,"method":"ping"}`,
+		`42`,
+		strings.Repeat("x", maxStdioLine+10),
+		``,
+		`{"jsonrpc":"2.0","id":4,"method":"skills/list","params":{}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"ping"}`,
+	}, "\n") + "\n"
+	lines, err := stdioSession(t, path, input)
+	if err != nil {
+		t.Fatalf("serve exited with %v, want 0", err)
+	}
+	got := answers(t, lines)
+	for _, id := range []string{"1", "4", "5"} {
+		if a, ok := got[id]; !ok || a.Error != nil || a.Result == nil {
+			t.Errorf("request %s: answer %+v, want a result", id, a)
+		}
+	}
+	if a := got["3"]; a.Error == nil || a.Error.Code != -32600 {
+		t.Errorf("a message without jsonrpc 2.0: %+v, want -32600 with its id", a)
+	}
+	for i := range 4 { // not json, unterminated object, a bare number, the over-long line
+		a, ok := got[fmt.Sprintf("null#%d", i)]
+		if !ok || a.Error == nil {
+			t.Errorf("bad line %d: no error answered (%d lines: %q)", i, len(lines), lines)
+			continue
+		}
+		if want := int64(-32700); i == 2 {
+			if a.Error.Code != -32600 {
+				t.Errorf("bad line %d: code %d, want -32600", i, a.Error.Code)
+			}
+		} else if a.Error.Code != want {
+			t.Errorf("bad line %d: code %d, want %d", i, a.Error.Code, want)
+		}
+	}
+	if len(got) != 8 {
+		t.Errorf("%d answers, want 8:\n%s", len(got), strings.Join(lines, "\n"))
+	}
+}
+
+// TestStdioAnswersBeforeEOF: a client that writes its requests and closes
+// its end gets an answer to every one of them, then the server exits 0.
+func TestStdioAnswersBeforeEOF(t *testing.T) {
+	_, path := fileBundle(t, exampleFixture())
+	t.Run("initialize alone", func(t *testing.T) {
+		lines, err := stdioSession(t, path, initLine20251125+"\n")
+		if err != nil {
+			t.Fatalf("serve exited with %v, want 0", err)
+		}
+		if a := answers(t, lines)["1"]; len(lines) != 1 || a.Result == nil {
+			t.Fatalf("got %q, want the initialize result", lines)
+		}
+	})
+	t.Run("many, the last without a newline", func(t *testing.T) {
+		reqs := []string{initLine20251125, `{"jsonrpc":"2.0","method":"notifications/initialized"}`}
+		const n = 60
+		for i := range n {
+			uri := []string{"skill://acme/pdf-processing/SKILL.md", "skill://acme/billing/refunds/examples/email.md", "skill://acme/pdf-processing/assets/logo.png"}[i%3]
+			reqs = append(reqs, fmt.Sprintf(`{"jsonrpc":"2.0","id":"r%d","method":"resources/read","params":{"uri":%q}}`, i, uri))
+		}
+		reqs = append(reqs, `{"jsonrpc":"2.0","id":99,"method":"tools/list"}`)
+		lines, err := stdioSession(t, path, strings.Join(reqs, "\n"))
+		if err != nil {
+			t.Fatalf("serve exited with %v, want 0", err)
+		}
+		got := answers(t, lines)
+		for i := range n {
+			if a := got[fmt.Sprintf("r%d", i)]; a.Result == nil {
+				t.Errorf("read r%d not answered", i)
+			}
+		}
+		if got["99"].Result == nil || len(got) != n+2 {
+			t.Errorf("%d answers, want %d", len(got), n+2)
+		}
+	})
+}
+
+// TestStdioKeepsServingAfterBadLine drives the server with the Go SDK
+// client after a raw bad line, on one connection: the session survives.
+func TestStdioKeepsServingAfterBadLine(t *testing.T) {
+	_, path := fileBundle(t, exampleFixture())
+	cmd := exec.Command(needBinary(t), "serve", path)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(out)
+	say := func(line string) string {
+		t.Helper()
+		if _, err := io.WriteString(in, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		got, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("after %q: %v", line, err)
+		}
+		return got
+	}
+	say(initLine20251125)
+	for range 3 {
+		if got := say("}{"); !strings.Contains(got, `"code":-32700`) || !strings.Contains(got, `"id":null`) {
+			t.Fatalf("bad line answered %q", got)
+		}
+		if got := say(`{"jsonrpc":"2.0","id":2,"method":"ping"}`); !strings.Contains(got, `"id":2,"result":{}`) {
+			t.Fatalf("ping after a bad line: %q", got)
+		}
+	}
+	in.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("serve exited with %v, want 0", err)
+	}
+}
