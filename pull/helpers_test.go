@@ -30,6 +30,9 @@ func TestMain(m *testing.M) {
 	if p := os.Getenv("PULL_TEST_SERVE"); p != "" {
 		os.Exit(serveStdio(p))
 	}
+	if mode := os.Getenv("PULL_TEST_HOSTILE"); mode != "" {
+		os.Exit(serveLimitStdio(mode))
+	}
 	os.Exit(m.Run())
 }
 

@@ -7,8 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"os/exec"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,9 +22,14 @@ import (
 // today, before the stateless 2026-07-28 revision the Go SDK tries first.
 const LegacyProtocol = "2025-11-25"
 
-// maxPages bounds a skills/list walk, so a server that keeps returning
-// cursors cannot keep pull busy forever.
-const maxPages = 10000
+// Defaults for ConnectOptions.
+const (
+	// DefaultRequestTimeout bounds each request to a live server.
+	DefaultRequestTimeout = time.Minute
+	// DefaultMaxPages bounds a skills/list walk, so that a server that
+	// keeps returning cursors cannot keep pull busy.
+	DefaultMaxPages = 1000
+)
 
 // ConnectOptions configure Connect.
 type ConnectOptions struct {
@@ -32,6 +40,43 @@ type ConnectOptions struct {
 	ProtocolVersion string
 	// Version is the client version announced to the server.
 	Version string
+	// RequestTimeout bounds each request (initialize, every skills/list
+	// page, skills/get, every resources/read): DefaultRequestTimeout if 0,
+	// none if negative. The caller's context bounds the whole pull.
+	RequestTimeout time.Duration
+	// MaxPages bounds the skills/list pages walked: DefaultMaxPages if 0.
+	MaxPages int
+	// HTTPClient makes the requests of ConnectHTTP; a plain client if nil.
+	HTTPClient *http.Client
+}
+
+func (o *ConnectOptions) requestTimeout() time.Duration {
+	switch {
+	case o.RequestTimeout == 0:
+		return DefaultRequestTimeout
+	case o.RequestTimeout < 0:
+		return 0
+	}
+	return o.RequestTimeout
+}
+
+// ConnectHTTP connects to a server over streamable HTTP (see Connect).
+// Every answer is counted as it arrives and refused the moment it is larger
+// than it can be: for resources/read, what the file's listed size takes
+// encoded; for anything else, DefaultMaxMessage.
+func ConnectHTTP(ctx context.Context, endpoint string, opt ConnectOptions) (*Source, error) {
+	w := &wire{}
+	return connect(ctx, httpTransport(endpoint, opt.HTTPClient, w), w, opt)
+}
+
+// ConnectCommand starts cmd and connects to it over its stdin and stdout
+// (see Connect), counting every line it prints as ConnectHTTP counts
+// answers. Closing the source closes the server's stdin, and kills it if it
+// has not exited five seconds later.
+func ConnectCommand(ctx context.Context, cmd *exec.Cmd, opt ConnectOptions) (*Source, error) {
+	w := &wire{}
+	w.budget.Store(DefaultMaxMessage)
+	return connect(ctx, &commandTransport{cmd: cmd, w: w}, w, opt)
 }
 
 type listParams struct {
@@ -64,6 +109,10 @@ type getResult struct {
 // warning. The digests a server lists are unsigned (SEP-2640): they prove
 // that the bytes arrived as listed, not who wrote them.
 func Connect(ctx context.Context, t mcp.Transport, opt ConnectOptions) (*Source, error) {
+	return connect(ctx, t, nil, opt)
+}
+
+func connect(ctx context.Context, t mcp.Transport, w *wire, opt ConnectOptions) (*Source, error) {
 	version := opt.Version
 	if version == "" {
 		version = "dev"
@@ -77,19 +126,63 @@ func Connect(ctx context.Context, t mcp.Transport, opt ConnectOptions) (*Source,
 			return nil, fmt.Errorf("server %s: %w", opt.Name, err)
 		}
 	}
-	cs, err := client.Connect(ctx, t, &mcp.ClientSessionOptions{ProtocolVersion: opt.ProtocolVersion})
+	lb := &liveBackend{name: opt.Name, timeout: opt.requestTimeout(), wire: w}
+	rctx, cancel := lb.request(ctx)
+	cs, err := client.Connect(rctx, t, &mcp.ClientSessionOptions{ProtocolVersion: opt.ProtocolVersion})
+	err = lb.explain(rctx, err)
+	cancel()
 	if err != nil {
 		return nil, fmt.Errorf("server %s: connect: %w", opt.Name, err)
 	}
-	src := &Source{Name: opt.Name, Kind: "server", back: &liveBackend{cs: cs, name: opt.Name}}
-	if err := src.list(ctx, cs); err != nil {
+	lb.cs = cs
+	maxPages := opt.MaxPages
+	if maxPages <= 0 {
+		maxPages = DefaultMaxPages
+	}
+	src := &Source{Name: opt.Name, Kind: "server", back: lb}
+	if err := src.list(ctx, lb, maxPages); err != nil {
 		cs.Close()
 		return nil, err
 	}
 	return src, nil
 }
 
-func (s *Source) list(ctx context.Context, cs *mcp.ClientSession) error {
+// errRequestTimeout is the cause of a request's context when the request
+// timeout ran out.
+type errRequestTimeout time.Duration
+
+func (e errRequestTimeout) Error() string {
+	return fmt.Sprintf("no answer within %v (the request timeout)", time.Duration(e))
+}
+
+// request returns the context for one request: ctx with the request
+// timeout.
+func (lb *liveBackend) request(ctx context.Context) (context.Context, context.CancelFunc) {
+	if lb.timeout <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeoutCause(ctx, lb.timeout, errRequestTimeout(lb.timeout))
+}
+
+// explain replaces the error of a request that timed out, was cancelled
+// or whose answer was too large with one that says so.
+func (lb *liveBackend) explain(ctx context.Context, err error) error {
+	if err == nil {
+		return nil
+	}
+	if lb.wire != nil {
+		if n := lb.wire.tripped.Load(); n > 0 {
+			return fmt.Errorf("the server sent more than %d bytes for one message; reading stopped there, and the connection with it", n)
+		}
+	}
+	if cause := context.Cause(ctx); cause != nil {
+		return cause
+	}
+	return err
+}
+
+func (s *Source) list(ctx context.Context, lb *liveBackend, maxPages int) error {
+	cs := lb.cs
 	init := cs.InitializeResult()
 	if init == nil || init.Capabilities == nil || init.Capabilities.Extensions[manifest.ExtensionName] == nil {
 		return fmt.Errorf("server %s does not declare the %s extension: it serves no skills/list (SEP-2640)", s.Name, manifest.ExtensionName)
@@ -98,9 +191,12 @@ func (s *Source) list(ctx context.Context, cs *mcp.ClientSession) error {
 	cursor := ""
 	for page := 0; ; page++ {
 		if page == maxPages {
-			return fmt.Errorf("server %s: skills/list: more than %d pages", s.Name, maxPages)
+			return fmt.Errorf("server %s: skills/list: still returning a cursor after %d pages (the page limit)", s.Name, maxPages)
 		}
-		res, err := mcp.CallCustomMethod[*listParams, *listResult](ctx, cs, "skills/list", &listParams{Cursor: cursor})
+		rctx, cancel := lb.request(ctx)
+		res, err := mcp.CallCustomMethod[*listParams, *listResult](rctx, cs, "skills/list", &listParams{Cursor: cursor})
+		err = lb.explain(rctx, err)
+		cancel()
 		if err != nil {
 			return fmt.Errorf("server %s: skills/list: %w", s.Name, err)
 		}
@@ -133,14 +229,25 @@ func (s *Source) list(ctx context.Context, cs *mcp.ClientSession) error {
 }
 
 type liveBackend struct {
-	cs   *mcp.ClientSession
-	name string
+	cs      *mcp.ClientSession
+	name    string
+	timeout time.Duration // per request; 0 for none
+	wire    *wire         // counts what arrives; nil for other transports
 }
 
 func (lb *liveBackend) open(ctx context.Context, f *File) (io.ReadCloser, error) {
-	res, err := lb.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: f.URI})
+	if lb.wire != nil && lb.wire.tripped.Load() > 0 {
+		return nil, fmt.Errorf("resources/read %s: not sent: the connection ended after an answer larger than its budget", f.URI)
+	}
+	budget := answerBudget(f)
+	rctx, cancel := lb.request(withBudget(ctx, budget))
+	defer cancel()
+	res, err := lb.cs.ReadResource(rctx, &mcp.ReadResourceParams{URI: f.URI})
 	if err != nil {
-		return nil, fmt.Errorf("resources/read %s: %w", f.URI, err)
+		if lb.wire != nil && lb.wire.tripped.Load() == budget {
+			return nil, fmt.Errorf("size mismatch: the listing says %d bytes, the server sent more than the %d bytes those take encoded; reading stopped there, and the connection with it", f.Size, budget)
+		}
+		return nil, fmt.Errorf("resources/read %s: %w", f.URI, lb.explain(rctx, err))
 	}
 	if len(res.Contents) == 0 || res.Contents[0] == nil {
 		return nil, fmt.Errorf("resources/read %s: no contents", f.URI)
@@ -156,7 +263,10 @@ func (lb *liveBackend) open(ctx context.Context, f *File) (io.ReadCloser, error)
 }
 
 func (lb *liveBackend) get(ctx context.Context, uri string) (*Skill, error) {
-	res, err := mcp.CallCustomMethod[*getParams, *getResult](ctx, lb.cs, "skills/get", &getParams{URI: uri})
+	rctx, cancel := lb.request(ctx)
+	defer cancel()
+	res, err := mcp.CallCustomMethod[*getParams, *getResult](rctx, lb.cs, "skills/get", &getParams{URI: uri})
+	err = lb.explain(rctx, err)
 	if err != nil {
 		var je *jsonrpc.Error
 		if errors.As(err, &je) && je.Code == jsonrpc.CodeInvalidParams {

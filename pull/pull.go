@@ -245,7 +245,7 @@ func Pull(ctx context.Context, src *Source, skills []*Skill, opt Options) (*Resu
 		}
 		if ctx.Err() != nil {
 			collect()
-			return res, ctx.Err()
+			return res, context.Cause(ctx)
 		}
 	}
 	collect()
@@ -395,9 +395,9 @@ func pullSkill(ctx context.Context, src *Source, root *os.Root, sk *Skill, dir s
 		}
 	}
 	for _, f := range p.todo {
-		if err := ctx.Err(); err != nil {
+		if ctx.Err() != nil {
 			st.abort()
-			return err
+			return context.Cause(ctx)
 		}
 		if err := st.fetch(ctx, src.back, f); err != nil {
 			st.abort()

@@ -8,8 +8,8 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/oci"
 	"github.com/skills-mcp/skills-mcp/pull"
@@ -34,7 +34,10 @@ type PullCmd struct {
 	Trust    string `placeholder:"KEYS" help:"Require a valid signature by a trusted key, checked before anything is written: KEYS as for verify --trust (allowed_signers, ssh-ed25519 lines, a minisign .pub file or the RW... string). Bundles, exports and discovery sites that publish a signed manifest."`
 
 	SkipInvalid    bool  `name:"skip-invalid" help:"Exit 0 when the source offers skills that pull refuses (unsafe paths, names, no digests): they are skipped with a warning. Without it they make pull exit 1."`
-	LegacyProtocol bool  `name:"legacy-protocol" help:"Talk protocol revision 2025-11-25 to a live server instead of negotiating."`
+	LegacyProtocol bool          `name:"legacy-protocol" help:"Talk protocol revision 2025-11-25 to a live server instead of negotiating."`
+	Timeout        time.Duration `name:"timeout" default:"30m" help:"Give up on the whole pull after this long (0: never); skills not yet written are left as they were."`
+	RequestTimeout time.Duration `name:"request-timeout" default:"1m" help:"Give up on a live server's answer to one request after this long (0: never)."`
+	MaxPages       int           `name:"max-pages" default:"1000" help:"Most skills/list pages to walk on a live server."`
 	MaxDownload    int64 `name:"max-download-bytes" env:"SKILLS_MAX_DOWNLOAD_BYTES" default:"268435456" help:"Largest bundle to download over https; for a discovery site, the most bytes downloaded from it (index and artifacts together)."`
 
 	Registry RegistryFlags `embed:""`
@@ -90,6 +93,11 @@ func (c *PullCmd) Run(ctx context.Context, argv commandArgv) error {
 		if trusted, err = loadTrust(c.Trust); err != nil {
 			return err
 		}
+	}
+	if c.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, c.Timeout, fmt.Errorf("timed out after %v (--timeout)", c.Timeout))
+		defer cancel()
 	}
 	src, err := c.open(ctx, argv, trusted)
 	if err != nil {
@@ -157,6 +165,14 @@ func (c *PullCmd) Run(ctx context.Context, argv commandArgv) error {
 	return nil
 }
 
+func (c *PullCmd) connectOptions(name, proto string) pull.ConnectOptions {
+	rt := c.RequestTimeout
+	if rt == 0 {
+		rt = -1 // no request timeout
+	}
+	return pull.ConnectOptions{Name: name, ProtocolVersion: proto, Version: versionString(), RequestTimeout: rt, MaxPages: c.MaxPages}
+}
+
 func (c *PullCmd) open(ctx context.Context, argv commandArgv, trusted []manifest.TrustedKey) (*pull.Source, error) {
 	proto := ""
 	if c.LegacyProtocol {
@@ -168,14 +184,12 @@ func (c *PullCmd) open(ctx context.Context, argv commandArgv, trusted []manifest
 		if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") {
 			return nil, fmt.Errorf("--url %q: want an http:// or https:// MCP endpoint", c.URL)
 		}
-		return pull.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: c.URL},
-			pull.ConnectOptions{Name: c.URL, ProtocolVersion: proto, Version: versionString()})
+		return pull.ConnectHTTP(ctx, c.URL, c.connectOptions(c.URL, proto))
 	case c.Command:
 		stderr := &tailBuffer{max: 4 << 10}
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Stderr = stderr
-		src, err := pull.Connect(ctx, &mcp.CommandTransport{Command: cmd},
-			pull.ConnectOptions{Name: strings.Join(argv, " "), ProtocolVersion: proto, Version: versionString()})
+		src, err := pull.ConnectCommand(ctx, cmd, c.connectOptions(strings.Join(argv, " "), proto))
 		if err != nil {
 			if tail := strings.TrimSpace(stderr.String()); tail != "" {
 				err = fmt.Errorf("%w\nserver stderr (last lines):\n%s", err, tail)
