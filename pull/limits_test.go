@@ -118,8 +118,10 @@ func TestRequestTimeout(t *testing.T) {
 	defer close(stop)
 	opt := pull.ConnectOptions{Name: "hang", RequestTimeout: 300 * time.Millisecond}
 	for name, connect := range map[string]func() (*pull.Source, error){
-		"http":  func() (*pull.Source, error) { return pull.ConnectHTTP(context.Background(), ts.URL, opt) },
-		"stdio": func() (*pull.Source, error) { return pull.ConnectCommand(context.Background(), limitCommand("hang"), opt) },
+		"http": func() (*pull.Source, error) { return pull.ConnectHTTP(context.Background(), ts.URL, opt) },
+		"stdio": func() (*pull.Source, error) {
+			return pull.ConnectCommand(context.Background(), limitCommand("hang"), opt)
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			within(t, 30*time.Second, func() {

@@ -33,12 +33,12 @@ type PullCmd struct {
 	JSON     bool   `name:"json" help:"Print a machine-readable summary (or listing) as JSON on stdout."`
 	Trust    string `placeholder:"KEYS" help:"Require a valid signature by a trusted key, checked before anything is written: KEYS as for verify --trust (allowed_signers, ssh-ed25519 lines, a minisign .pub file or the RW... string). Bundles, exports and discovery sites that publish a signed manifest."`
 
-	SkipInvalid    bool  `name:"skip-invalid" help:"Exit 0 when the source offers skills that pull refuses (unsafe paths, names, no digests): they are skipped with a warning. Without it they make pull exit 1."`
+	SkipInvalid    bool          `name:"skip-invalid" help:"Exit 0 when the source offers skills that pull refuses (unsafe paths, names, no digests): they are skipped with a warning. Without it they make pull exit 1."`
 	LegacyProtocol bool          `name:"legacy-protocol" help:"Talk protocol revision 2025-11-25 to a live server instead of negotiating."`
 	Timeout        time.Duration `name:"timeout" default:"30m" help:"Give up on the whole pull after this long (0: never); skills not yet written are left as they were."`
 	RequestTimeout time.Duration `name:"request-timeout" default:"1m" help:"Give up on a live server's answer to one request after this long (0: never)."`
 	MaxPages       int           `name:"max-pages" default:"1000" help:"Most skills/list pages to walk on a live server."`
-	MaxDownload    int64 `name:"max-download-bytes" env:"SKILLS_MAX_DOWNLOAD_BYTES" default:"268435456" help:"Largest bundle to download over https; for a discovery site, the most bytes downloaded from it (index and artifacts together)."`
+	MaxDownload    int64         `name:"max-download-bytes" env:"SKILLS_MAX_DOWNLOAD_BYTES" default:"268435456" help:"Largest bundle to download over https; for a discovery site, the most bytes downloaded from it (index and artifacts together)."`
 
 	Registry RegistryFlags `embed:""`
 	Cache    CacheFlag     `embed:""`
