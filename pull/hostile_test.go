@@ -219,3 +219,35 @@ func TestCursorLoop(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestNestedSkillNotListedByOuter: a server whose outer skill does not
+// list the files of the skill nested in its folder. Replacing the outer
+// skill keeps the nested one's files, with --sync too.
+func TestNestedSkillNotListedByOuter(t *testing.T) {
+	dir := t.TempDir()
+	for i, outer := range []string{"---\nname: outer\n---\nv1\n", "---\nname: outer\n---\nv2\n"} {
+		srv, _ := hostileServer([]hostileSkill{
+			{uri: "skill://h/outer/SKILL.md", name: "outer", files: []hostileFile{file("skill://h/outer/SKILL.md", outer)}},
+			{uri: "skill://h/outer/2fa/SKILL.md", name: "2fa", files: []hostileFile{file("skill://h/outer/2fa/SKILL.md", "---\nname: 2fa\n---\n")}},
+		}, true, false)
+		ct, st := mcp.NewInMemoryTransports()
+		ss, err := srv.Connect(context.Background(), st, nil)
+		must(t, err)
+		src, err := pull.Connect(context.Background(), ct, pull.ConnectOptions{Name: "nested"})
+		must(t, err)
+		all, _ := src.Select(context.Background(), nil, true)
+		res, err := pull.Pull(context.Background(), src, all, pull.Options{To: dir, KeepPath: true, Sync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The second time only the outer SKILL.md is fetched: the nested
+		// skill went into the new outer folder with it, never missing.
+		if i == 1 && (res.Written != 1 || res.Skills[0].Status != "unchanged") {
+			t.Errorf("second pull: %+v", res)
+		}
+		src.Close()
+		ss.Close()
+		sameTree(t, readTree(t, dir), map[string][]byte{"h/outer/SKILL.md": []byte(outer), "h/outer/2fa/SKILL.md": []byte("---\nname: 2fa\n---\n")})
+		noTempFiles(t, dir)
+	}
+}

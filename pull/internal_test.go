@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -175,4 +176,34 @@ func TestJournaledSwap(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "ns", "s", "stale.md")); !os.IsNotExist(err) {
 		t.Errorf("stale.md: %v", err)
 	}
+}
+
+// TestLockDest: a second pull into a folder another pull is writing to is
+// refused, and can go once the first is done.
+func TestLockDest(t *testing.T) {
+	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
+		t.Skip("no folder lock here")
+	}
+	dir := t.TempDir()
+	open := func() *os.Root {
+		r, err := os.OpenRoot(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { r.Close() })
+		return r
+	}
+	unlock, err := lockDest(open(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lockDest(open(), dir); err == nil || !strings.Contains(err.Error(), "another pull is writing to it") {
+		t.Fatalf("second lock: %v", err)
+	}
+	unlock()
+	unlock2, err := lockDest(open(), dir)
+	if err != nil {
+		t.Fatalf("after unlock: %v", err)
+	}
+	unlock2()
 }

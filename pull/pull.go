@@ -5,8 +5,11 @@
 // # Invariants
 //
 //   - Every file is checked against the size and sha256 digest its skill
-//     entry lists while it streams into a temporary file next to its target;
-//     nothing unverified is ever renamed into place.
+//     entry lists while it streams into the skill's staged folder; nothing
+//     unverified is ever renamed into place.
+//   - A live server cannot hang a pull or fill its memory: every request
+//     has a timeout, the listing a page limit, and every message is counted
+//     against its budget as it arrives (see wire.go).
 //   - A skill is written whole or not at all: a failure leaves its folder as
 //     it was, and a run killed at any point leaves each skill folder either
 //     as it was or wholly new; the next run removes what a killed one left
