@@ -26,6 +26,13 @@ bench:
     mkdir -p bin
     go test -run '^$' -bench . -benchmem ./... | tee bin/bench.txt
 
+# Run the registry benchmarks only (a loopback docker-registry; pushing the
+# 10,000-skill bundle takes minutes): one changed skill's upload, warm and
+# cold fetches.
+bench-oci:
+    go test -run '^$' -bench 'PushChangedSkill1k|FetchCold10k' -benchtime 1x ./oci
+    go test -run '^$' -bench 'FetchWarm' ./oci
+
 # Run the serve benchmarks only. Start-up latency first, on a rested
 # machine: after a minute of the HTTP load benchmarks this VM runs some 15 %
 # slower for a while.

@@ -84,7 +84,7 @@ func TestFetchToolHiveSkill(t *testing.T) {
 }
 
 // toolHiveLayer writes a tar+gzip layer of the given entries.
-func toolHiveLayer(t *testing.T, entries []tar.Header, bodies []string) []byte {
+func toolHiveLayer(t testing.TB, entries []tar.Header, bodies []string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
