@@ -1,0 +1,330 @@
+package wellknown
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/skills-mcp/skills-mcp/manifest"
+)
+
+// ClientOptions configure a Client.
+type ClientOptions struct {
+	// HTTP makes the requests; a client with a 60 s timeout if nil. Its
+	// redirect policy is replaced: https only (http only to loopback
+	// hosts), at most 5 redirects.
+	HTTP *http.Client
+	// MaxBytes caps everything downloaded through the client together;
+	// 256 MiB if 0.
+	MaxBytes int64
+	// Limits bound each archive.
+	Limits Limits
+	// CacheDir, if set, keeps every verified artifact under
+	// CacheDir/wellknown/<hex> (an artifact already there is not
+	// downloaded again) and the last index read from each URL, which
+	// IndexOrCached falls back to when the site cannot be reached.
+	CacheDir string
+}
+
+// Client reads one discovery site written by anyone: its index and its
+// artifacts, within one byte budget.
+type Client struct {
+	ctx    context.Context
+	http   *http.Client
+	budget int64
+	limits Limits
+	cache  string
+}
+
+// NewClient returns a client.
+func NewClient(ctx context.Context, opt ClientOptions) *Client {
+	c := &Client{ctx: ctx, budget: opt.MaxBytes, limits: opt.Limits, cache: opt.CacheDir}
+	if c.budget <= 0 {
+		c.budget = 256 << 20
+	}
+	hc := &http.Client{Timeout: 60 * time.Second}
+	if opt.HTTP != nil {
+		cp := *opt.HTTP
+		hc = &cp
+	}
+	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if CheckURL(req.URL) != nil {
+			return refuse(RuleRedirect, "redirect to %s: only https is allowed", Redact(req.URL))
+		}
+		if len(via) > 5 {
+			return errors.New("more than 5 redirects")
+		}
+		return nil
+	}
+	c.http = hc
+	return c
+}
+
+// IsIndexURL reports whether rawURL names a discovery site rather than a
+// file: an http(s) URL with no path (the site, https://HOST) or whose path
+// ends in /index.json (the index itself).
+func IsIndexURL(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Scheme != "https" && u.Scheme != "http" {
+		return false
+	}
+	return u.Path == "" || u.Path == "/" || strings.HasSuffix(u.Path, "/"+IndexFile)
+}
+
+// CheckURL allows https, and http to loopback hosts only (a local test
+// server or a site on the same machine).
+func CheckURL(u *url.URL) error {
+	switch {
+	case u.Scheme == "https" && u.Host != "":
+		return nil
+	case u.Scheme == "http" && isLoopback(u.Hostname()):
+		return nil
+	}
+	return refuse(RuleURL, "scheme %q: only https (or http to a loopback host) is allowed", short(u.Scheme))
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Redact drops the query, fragment and user of a URL, for messages: signed
+// URLs carry credentials there.
+func Redact(u *url.URL) string {
+	c := *u
+	c.RawQuery, c.Fragment, c.RawFragment, c.User = "", "", "", nil
+	return c.String()
+}
+
+// Index downloads and parses the index at rawURL, or at IndexPath of a bare
+// https://HOST. Where a bare host has no v0.2.0 index but a v0.1.0 one, the
+// error says so (rule index-unverified). It returns the index's URL (the
+// base of relative artifact URLs) and bytes.
+func (c *Client) Index(rawURL string) (*url.URL, []byte, *Parsed, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("index url: %w", err)
+	}
+	u.Fragment, u.RawFragment = "", ""
+	if err := CheckURL(u); err != nil {
+		return nil, nil, nil, fmt.Errorf("index url %s: %w", Redact(u), err)
+	}
+	bare := u.Path == "" || u.Path == "/"
+	if bare {
+		u = u.ResolveReference(&url.URL{Path: IndexPath})
+	}
+	name := Redact(u)
+	data, status, err := c.get(u, MaxIndexBytes)
+	if err == nil && status == http.StatusNotFound && bare {
+		legacy := u.ResolveReference(&url.URL{Path: LegacyIndexPath})
+		if _, lstatus, lerr := c.get(legacy, MaxIndexBytes); lerr == nil && lstatus == http.StatusOK {
+			return nil, nil, nil, fmt.Errorf("index %s: none; %s is a v0.1.0 index, which publishes no digests, so nothing it serves can be verified (rule %s)",
+				name, Redact(legacy), RuleLegacy)
+		}
+	}
+	if err == nil && status != http.StatusOK {
+		err = refuse(RuleFetch, "%d %s", status, http.StatusText(status))
+	}
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("index %s: %w", name, err)
+	}
+	p, err := ParseIndex(data)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("index %s: %w", name, err)
+	}
+	c.remember(u, data)
+	return u, data, p, nil
+}
+
+// IndexOrCached is Index, falling back to the last index read from the same
+// URL (kept in CacheDir) when the site cannot be reached or answers with an
+// error; stale is then the error that forced the fallback.
+func (c *Client) IndexOrCached(rawURL string) (u *url.URL, data []byte, p *Parsed, stale, err error) {
+	u, data, p, err = c.Index(rawURL)
+	if err == nil || c.cache == "" || RuleOf(err) != RuleFetch {
+		return u, data, p, nil, err
+	}
+	cu, _ := url.Parse(rawURL)
+	if cu.Path == "" || cu.Path == "/" {
+		cu = cu.ResolveReference(&url.URL{Path: IndexPath})
+	}
+	old, rerr := os.ReadFile(c.indexCache(cu))
+	if rerr != nil {
+		return nil, nil, nil, nil, err
+	}
+	if p, perr := ParseIndex(old); perr == nil {
+		return cu, old, p, err, nil
+	}
+	return nil, nil, nil, nil, err
+}
+
+func (c *Client) indexCache(u *url.URL) string {
+	return filepath.Join(c.cache, "wellknown", "index-"+manifest.Sum([]byte(Redact(u))).Hex()[:32]+".json")
+}
+
+func (c *Client) remember(u *url.URL, data []byte) {
+	if c.cache == "" {
+		return
+	}
+	p := c.indexCache(u)
+	if os.MkdirAll(filepath.Dir(p), 0o755) == nil {
+		manifest.WriteFileAtomic(p, 0o644, func(w io.Writer) error { _, err := w.Write(data); return err })
+	}
+}
+
+// get downloads u, at most max bytes and within the budget, and returns
+// the body of a 200 answer and the status.
+func (c *Client) get(u *url.URL, max int64) ([]byte, int, error) {
+	max = min(max, c.budget)
+	req, err := http.NewRequestWithContext(c.ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		var re *RuleError
+		if errors.As(err, &re) {
+			return nil, 0, re
+		}
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, 0, refuse(RuleFetch, "%v", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, resp.StatusCode, nil
+	}
+	if resp.ContentLength > max {
+		return nil, 0, refuse(RuleTooLarge, "%d bytes, more than the %d left to download", resp.ContentLength, max)
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
+	if err != nil {
+		return nil, 0, refuse(RuleFetch, "%v", err)
+	}
+	if int64(len(data)) > max {
+		return nil, 0, refuse(RuleTooLarge, "more than the %d bytes left to download", max)
+	}
+	c.budget -= int64(len(data))
+	return data, resp.StatusCode, nil
+}
+
+// Get downloads the file at ref, resolved against the index URL, at most
+// max bytes.
+func (c *Client) Get(index *url.URL, ref string, max int64) ([]byte, error) {
+	r, err := url.Parse(ref)
+	if err != nil {
+		return nil, refuse(RuleURL, "url: %v", err)
+	}
+	u := index.ResolveReference(r)
+	if err := CheckURL(u); err != nil {
+		return nil, err
+	}
+	data, status, err := c.get(u, max)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", Redact(u), err)
+	}
+	if status != http.StatusOK {
+		return nil, refuse(RuleFetch, "%s: %d %s", Redact(u), status, http.StatusText(status))
+	}
+	return data, nil
+}
+
+// Fetched is one skill read from a site: the entry, the skill path it
+// claims (skillsMcp.path when the entry has a valid one, else its name),
+// and its files, SKILL.md's name checked against that path.
+type Fetched struct {
+	Entry Entry
+	Path  string
+	Files []File
+}
+
+// Skill downloads an entry's artifact (or takes it from the cache),
+// checks its sha256 against the entry's digest before anything else,
+// unpacks an archive (Unpack), and checks that SKILL.md names the skill the
+// entry claims: its name, or the last segment of its skillsMcp.path.
+func (c *Client) Skill(index *url.URL, e Entry) (*Fetched, error) {
+	want, err := manifest.ParseDigest(e.Digest)
+	if err != nil {
+		return nil, refuse(RuleEntry, "digest: %v", err)
+	}
+	data, ok := c.cached(want)
+	if !ok {
+		if data, err = c.Get(index, e.URL, c.budget); err != nil {
+			return nil, err
+		}
+		if got := manifest.Sum(data); got != want {
+			return nil, refuse(RuleDigest, "artifact %s: sha256 %s, the index says %s", short(e.URL), got, want)
+		}
+	}
+	var files []File
+	if e.Type == TypeSkillMD {
+		files = []File{{Path: manifest.SkillFile, Data: data}}
+	} else if files, err = Unpack(data, c.limits); err != nil {
+		return nil, err
+	}
+	if !ok {
+		c.keep(want, data)
+	}
+	var skillMD []byte
+	for _, f := range files {
+		if f.Path == manifest.SkillFile {
+			skillMD = f.Data
+		}
+	}
+	name, _, err := SkillMDFields(skillMD)
+	if err != nil {
+		return nil, err
+	}
+	path := e.Name
+	if e.SkillsMCP != nil && manifest.CheckPath(e.SkillsMCP.Path) == nil {
+		path = e.SkillsMCP.Path
+	}
+	if last := path[strings.LastIndexByte(path, '/')+1:]; name != last {
+		return nil, refuse(RuleMismatch, "%s names the skill %s, the index entry %s", manifest.SkillFile, manifest.QuoteName(name), manifest.QuoteName(last))
+	}
+	return &Fetched{Entry: e, Path: path, Files: files}, nil
+}
+
+func (c *Client) artifactCache(d manifest.Digest) string {
+	return filepath.Join(c.cache, "wellknown", d.Hex())
+}
+
+// cached returns a cached artifact that still hashes to d.
+func (c *Client) cached(d manifest.Digest) ([]byte, bool) {
+	if c.cache == "" {
+		return nil, false
+	}
+	f, err := os.Open(c.artifactCache(d))
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, c.budget+1))
+	if err != nil || manifest.Sum(data) != d {
+		return nil, false
+	}
+	return data, true
+}
+
+func (c *Client) keep(d manifest.Digest, data []byte) {
+	if c.cache == "" {
+		return
+	}
+	p := c.artifactCache(d)
+	if os.MkdirAll(filepath.Dir(p), 0o755) == nil {
+		manifest.WriteFileAtomic(p, 0o644, func(w io.Writer) error { _, err := w.Write(data); return err })
+	}
+}
