@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/wellknown"
 )
 
 // Options configures a build.
@@ -91,6 +92,7 @@ type source struct {
 	info     manifest.Library
 	close    func() error
 	key      string // names the tree in a Cache: its folder, or its archive's digest
+	warnings []string // what opening the library found, for the manifest
 }
 
 // Build scans every library, validates, lints and hashes every skill, and
@@ -143,6 +145,9 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 			continue
 		}
 		srcs = append(srcs, src)
+		for _, w := range src.warnings {
+			warn(fmt.Sprintf("library %s: %s", displayNS(lib.Namespace), w))
+		}
 		if src.tree == nil {
 			src.tree = &fsTree{fsys: src.fsys, realDir: src.info.Kind == manifest.LibraryKindDir}
 		}
@@ -406,6 +411,12 @@ func openSource(opt *Options, lib Library) (*source, error) {
 		Version: lib.Version, Metadata: lib.Metadata, NoScripts: lib.NoScripts || opt.NoScripts,
 	}}
 	archive := lib.Root
+	if lib.URL != "" && wellknown.IsIndexURL(lib.URL) {
+		if err := openIndexLibrary(opt, src); err != nil { // wellknown.go
+			return nil, err
+		}
+		return src, nil
+	}
 	if lib.URL != "" {
 		if opt.Cache.cachedURL(src) {
 			return src, nil

@@ -16,7 +16,7 @@ import (
 // scan policy. build, lint and serve share them.
 type LibraryFlags struct {
 	Root   string   `name:"root" env:"SKILLS_ROOT" placeholder:"DIR|ZIP|URL" help:"One un-namespaced library: a folder, a .zip, or an https .zip URL (#sha256=<hex> pins it)."`
-	Lib    []string `name:"lib" env:"SKILLS_LIBS" sep:"," placeholder:"NS=DIR" help:"A namespaced library (repeatable): NS=DIR, NS=FILE.zip or NS=https://...zip#sha256=<hex>."`
+	Lib    []string `name:"lib" env:"SKILLS_LIBS" sep:"," placeholder:"NS=DIR" help:"A namespaced library (repeatable): NS=DIR, NS=FILE.zip, NS=https://...zip#sha256=<hex>, or a discovery site NS=https://HOST/.well-known/agent-skills/index.json."`
 	Config string   `name:"config" env:"SKILLS_CONFIG" placeholder:"FILE" help:"JSON file listing libraries ({\"libraries\":[{\"namespace\",\"root\"|\"url\",...}]}); relative roots resolve against the file."`
 
 	Exclude      []string `name:"exclude" env:"SKILLS_EXCLUDE" sep:"," default:"_archive,_audit" help:"Folder names never entered during discovery."`

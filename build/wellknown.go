@@ -1,0 +1,90 @@
+package build
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"net/http"
+	"sort"
+
+	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/wellknown"
+)
+
+// openIndexLibrary reads an Agent Skills discovery site as a library
+// (--lib NS=https://HOST/.well-known/agent-skills/index.json): every skill
+// the index lists, checked by wellknown.Client (digest before unpacking,
+// strict archives, SKILL.md's name), placed at its skill path (a skills-mcp
+// site's skillsMcp.path, else the entry's name). Artifacts are cached by
+// digest in CacheDir/wellknown, so an unchanged site costs one request for
+// its index; when the site cannot be reached, the last index read is used
+// with a warning. An entry that fails is left out with a warning naming its
+// rule. The skills are then read like a zip library's, by the same rules.
+func openIndexLibrary(opt *Options, src *source) error {
+	lib := src.lib
+	hc := &http.Client{Timeout: opt.Fetch.Timeout}
+	if opt.Fetch.Client != nil {
+		c := *opt.Fetch.Client
+		hc = &c
+	}
+	if hc.Timeout <= 0 {
+		hc.Timeout = DefaultFetchTimeout
+	}
+	c := wellknown.NewClient(opt.Context, wellknown.ClientOptions{HTTP: hc, MaxBytes: opt.Fetch.MaxBytes, CacheDir: opt.Fetch.CacheDir,
+		Limits: wellknown.Limits{Files: opt.Archive.MaxEntries, Bytes: opt.Archive.MaxTotalBytes}})
+	u, data, p, stale, err := c.IndexOrCached(lib.URL)
+	if err != nil {
+		return fmt.Errorf("library %s: %w", displayNS(lib.Namespace), err)
+	}
+	if stale != nil {
+		src.warnings = append(src.warnings, fmt.Sprintf("the site could not be read (%v); using the index cached from an earlier build", stale))
+	}
+	for _, r := range p.Refused {
+		src.warnings = append(src.warnings, fmt.Sprintf("%s: %v", wellknown.Redact(u), r))
+	}
+	files := map[string][]byte{}
+	for _, e := range p.Entries {
+		f, err := c.Skill(u, e)
+		if err == nil {
+			for _, file := range f.Files {
+				if old, ok := files[f.Path+"/"+file.Path]; ok && !bytes.Equal(old, file.Data) {
+					err = fmt.Errorf("%s differs from the copy another entry holds", manifest.QuoteName(f.Path+"/"+file.Path))
+				}
+			}
+		}
+		if err != nil {
+			src.warnings = append(src.warnings, fmt.Sprintf("index entry %q left out: %v", e.Name, err))
+			continue
+		}
+		for _, file := range f.Files {
+			files[f.Path+"/"+file.Path] = file.Data
+		}
+	}
+	// The skills become an in-memory zip (stored, in path order), read by
+	// OpenZip: one set of rules for every archive-like library.
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, p := range paths {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: p, Method: zip.Store})
+		if err != nil {
+			return fmt.Errorf("library %s: %w", displayNS(lib.Namespace), err)
+		}
+		w.Write(files[p])
+	}
+	if err := zw.Close(); err != nil {
+		return fmt.Errorf("library %s: %w", displayNS(lib.Namespace), err)
+	}
+	fsys, err := OpenZip(bytes.NewReader(buf.Bytes()), int64(buf.Len()), opt.Archive)
+	if err != nil {
+		return fmt.Errorf("library %s: %s: %w", displayNS(lib.Namespace), wellknown.Redact(u), err)
+	}
+	d := manifest.Sum(data)
+	src.info.Kind, src.info.Digest = "url", &d
+	src.fsys, src.key = fsys, "index:"+manifest.Sum(buf.Bytes()).Hex()
+	return nil
+}
