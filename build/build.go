@@ -91,7 +91,7 @@ type source struct {
 	rootName string
 	info     manifest.Library
 	close    func() error
-	key      string // names the tree in a Cache: its folder, or its archive's digest
+	key      string   // names the tree in a Cache: its folder, or its archive's digest
 	warnings []string // what opening the library found, for the manifest
 }
 
