@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/skills-mcp/skills-mcp/pull"
 )
 
 // killLibrary is a library of about 2,000 files in version v (1 or 2).
@@ -235,4 +237,42 @@ func TestPullSyncKill(t *testing.T) {
 	kills := rounds * perRound
 	t.Logf("%d kills over a %v run: %d mid-run (some skills new, some old), %d before any skill was replaced, %d after all were; %d left litter, all of it cleaned by the next runs",
 		kills, full.Round(time.Millisecond), mixed, noneNew, allNew, withLitter)
+}
+
+// BenchmarkSyncOneChange measures pull --sync of the 2,000-file library
+// when one file of one skill changed on disk: that skill's folder is
+// staged (about 100 hard links and one fetched file) and exchanged, the
+// other skills are hashed and left alone.
+func BenchmarkSyncOneChange(b *testing.B) {
+	src, err := pull.OpenBundle(writeLibrary(b, killLibrary(2)), nil)
+	must(b, err)
+	defer src.Close()
+	dir := b.TempDir()
+	pullAll(b, src, dir, true)
+	victim := filepath.Join(dir, "ns", "s03", "SKILL.md")
+	b.ResetTimer()
+	for b.Loop() {
+		b.StopTimer()
+		must(b, os.WriteFile(victim, []byte("changed"), 0o644))
+		b.StartTimer()
+		res := pullAll(b, src, dir, true)
+		if res.Written != 1 {
+			b.Fatalf("%+v", res)
+		}
+	}
+}
+
+// BenchmarkSyncUnchanged measures a pull --sync that finds everything up
+// to date: hashing only, no writes.
+func BenchmarkSyncUnchanged(b *testing.B) {
+	src, err := pull.OpenBundle(writeLibrary(b, killLibrary(2)), nil)
+	must(b, err)
+	defer src.Close()
+	dir := b.TempDir()
+	pullAll(b, src, dir, true)
+	for b.Loop() {
+		if res := pullAll(b, src, dir, true); res.Written != 0 {
+			b.Fatalf("%+v", res)
+		}
+	}
 }

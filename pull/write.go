@@ -9,6 +9,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
@@ -175,11 +176,18 @@ func hashFile(root *os.Root, name string) (manifest.Digest, error) {
 	}
 	defer f.Close()
 	h := manifest.NewHash()
-	if _, err := io.Copy(h, f); err != nil {
+	buf := hashBuffers.Get().(*[]byte)
+	defer hashBuffers.Put(buf)
+	// Hide the file's WriteTo, which would allocate a buffer of its own.
+	if _, err := io.CopyBuffer(h, struct{ io.Reader }{f}, *buf); err != nil {
 		return manifest.Digest{}, fmt.Errorf("hash %s: %w", name, err)
 	}
 	return manifest.DigestOf(h), nil
 }
+
+// hashBuffers are the read buffers of hashFile: a --sync run hashes every
+// local file whose size matches.
+var hashBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 // copyVerified copies exactly f.Size bytes from r to w and checks their
 // digest, reading at most one byte more than announced.
