@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/skills-mcp/skills-mcp/lint"
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/wellknown"
 )
@@ -35,6 +36,9 @@ type Options struct {
 	Warn         func(msg string) // receives each warning as it happens (may be nil)
 	Context      context.Context  // cancels a long build; nil means Background
 	Cache        *Cache           // what the previous build learned (incremental rebuilds); may be nil
+	// Waivers are the operator's, from the configuration file: a finding
+	// they cover is kept, marked waived.
+	Waivers []lint.Waiver
 }
 
 // Defaults for Options.

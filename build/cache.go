@@ -596,12 +596,13 @@ type buildInputs struct {
 	MaxFileBytes int64
 	Created      time.Time
 	Archive      ArchiveLimits
+	Waivers      []lint.Waiver
 }
 
 func inputsOf(opt *Options) buildInputs {
 	o := *opt
 	o.defaults()
-	return buildInputs{slices.Clone(o.Libraries), o.Depth, slices.Clone(o.Exclude), o.NoScripts, o.NoLint, o.MaxFileBytes, o.Created, o.Archive}
+	return buildInputs{slices.Clone(o.Libraries), o.Depth, slices.Clone(o.Exclude), o.NoScripts, o.NoLint, o.MaxFileBytes, o.Created, o.Archive, slices.Clone(o.Waivers)}
 }
 
 // Unchanged reports whether a build of opt now would write exactly the

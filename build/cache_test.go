@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skills-mcp/skills-mcp/lint"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -485,6 +486,9 @@ func TestCacheUnchanged(t *testing.T) {
 			if err := os.Symlink("acme-v2", filepath.Join(dir, "acme")); err != nil {
 				t.Fatal(err)
 			}
+		}},
+		{"a waiver", func() {
+			in.opt.Waivers = []lint.Waiver{{Skill: "zipped/alpha", Rule: "pipe-to-shell", Digest: manifest.Sum([]byte("x")), Reason: "r"}}
 		}},
 		{"other options", func() { in.opt.NoLint = true }},
 	} {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/skills-mcp/skills-mcp/lint"
 )
 
 // Library is one skill library to scan: a folder, a .zip archive, or an https
@@ -29,6 +31,9 @@ type Config struct {
 	Libraries []Library `json:"libraries"`
 	NoScripts bool      `json:"noScripts,omitempty"`
 	Lint      *bool     `json:"lint,omitempty"`
+	// Waivers accept lint findings, each bound to a skill, a rule and the
+	// digest of the file: the operator's, never a skill's.
+	Waivers []lint.Waiver `json:"waivers,omitempty"`
 }
 
 var namespaceRE = &lazyRE{expr: `^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`}
@@ -58,6 +63,11 @@ func LoadConfig(path string) (*Config, error) {
 	}
 	if err := CheckLibraries(c.Libraries); err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	for i := range c.Waivers {
+		if err := c.Waivers[i].Check(); err != nil {
+			return nil, fmt.Errorf("config %s: waivers[%d]: %w", path, i, err)
+		}
 	}
 	return &c, nil
 }

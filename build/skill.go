@@ -185,8 +185,18 @@ func loadSkill(t tree, sd skillDir, ns, key string, noScripts bool, opt *Options
 		s.Files = append(s.Files, manifest.File{Path: f.path, MimeType: mimeType(f.path, c.text), Text: c.text, Script: script})
 		l.blobs = append(l.blobs, f.data)
 		if !opt.NoLint { // facts linted what it should
-			s.Findings = append(s.Findings, c.findingsAt(f.path)...)
+			s.Findings = append(s.Findings, c.findingsAt(f.path)...) // a copy: waivers mark it, not the cache
 		}
+	}
+	if len(opt.Waivers) > 0 && len(s.Findings) > 0 {
+		lint.Waive(opt.Waivers, skillPath, s.Findings, func(file string) manifest.Digest {
+			for i, f := range s.Files {
+				if f.Path == file {
+					return s.Entry.Resources[i].Digest
+				}
+			}
+			return manifest.Digest{}
+		})
 	}
 	return l
 }

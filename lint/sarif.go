@@ -17,7 +17,8 @@ import (
 // Report is what `skills-mcp lint` reports: the findings of every linted
 // skill, and the skills that were withheld.
 type Report struct {
-	Skills   []Skill             `json:"skills"`
+	Checked  int                 `json:"checked"` // how many skills were analysed, with findings or not
+	Skills   []Skill             `json:"skills"`  // the skills with findings
 	Withheld []manifest.Withheld `json:"withheld"`
 }
 

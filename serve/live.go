@@ -19,6 +19,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/lint"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -104,6 +105,7 @@ type Live struct {
 	libs      []build.Library
 	noScripts bool
 	noLint    bool
+	waivers   []lint.Waiver        // the fixed policy's and the configuration file's
 	states    map[string]*libState // by namespace
 	served    []*manifest.Bundle   // what the server serves now
 	configErr string
@@ -152,11 +154,11 @@ func NewLive(opt LiveOptions) (*Live, error) {
 	if opt.ConfigFile != "" {
 		l.configAbs, _ = filepath.Abs(opt.ConfigFile)
 	}
-	libs, noScripts, noLint, err := l.readConfig()
+	libs, noScripts, noLint, waivers, err := l.readConfig()
 	if err != nil {
 		return nil, err
 	}
-	l.libs, l.noScripts, l.noLint = libs, noScripts, noLint
+	l.libs, l.noScripts, l.noLint, l.waivers = libs, noScripts, noLint, waivers
 	ctx := opt.Build.Context
 	if ctx == nil {
 		ctx = context.Background()
@@ -325,7 +327,7 @@ func (l *Live) rescan(ctx context.Context, dirty []string, config bool) error {
 	var errs []error
 	full, setChanged := dirty == nil, false
 	if config && l.opt.ConfigFile != "" {
-		libs, noScripts, noLint, err := l.readConfig()
+		libs, noScripts, noLint, waivers, err := l.readConfig()
 		switch {
 		case err != nil:
 			if msg := l.redact(err.Error()); msg != l.configErr {
@@ -335,9 +337,10 @@ func (l *Live) rescan(ctx context.Context, dirty []string, config bool) error {
 			errs = append(errs, errors.New(l.configErr))
 		default:
 			l.configErr = ""
-			policy := noScripts != l.noScripts || noLint != l.noLint
+			policy := noScripts != l.noScripts || noLint != l.noLint || !reflect.DeepEqual(waivers, l.waivers)
 			if policy || !reflect.DeepEqual(libs, l.libs) {
 				setChanged = true
+				l.waivers = waivers
 				l.applyConfig(libs, noScripts, noLint, policy, &dirty)
 			}
 		}
@@ -412,25 +415,26 @@ func (l *Live) applyConfig(libs []build.Library, noScripts, noLint, policy bool,
 
 // readConfig returns the libraries to serve: the fixed ones, then the
 // configuration file's, and the effective policy.
-func (l *Live) readConfig() ([]build.Library, bool, bool, error) {
+func (l *Live) readConfig() ([]build.Library, bool, bool, []lint.Waiver, error) {
 	libs := slices.Clone(l.fixed)
-	noScripts, noLint := l.opt.Build.NoScripts, l.opt.Build.NoLint
+	noScripts, noLint, waivers := l.opt.Build.NoScripts, l.opt.Build.NoLint, l.opt.Build.Waivers
 	if l.opt.ConfigFile != "" {
 		c, err := build.LoadConfig(l.opt.ConfigFile)
 		if err != nil {
-			return nil, false, false, err
+			return nil, false, false, nil, err
 		}
 		libs = append(libs, c.Libraries...)
 		noScripts = noScripts || c.NoScripts
 		noLint = noLint || (c.Lint != nil && !*c.Lint)
+		waivers = append(slices.Clone(waivers), c.Waivers...)
 	}
 	if err := build.CheckLibraries(libs); err != nil {
 		if l.opt.ConfigFile != "" {
-			return nil, false, false, fmt.Errorf("config %s: %w", l.opt.ConfigFile, err)
+			return nil, false, false, nil, fmt.Errorf("config %s: %w", l.opt.ConfigFile, err)
 		}
-		return nil, false, false, err
+		return nil, false, false, nil, err
 	}
-	return libs, noScripts, noLint, nil
+	return libs, noScripts, noLint, waivers, nil
 }
 
 // buildLib rebuilds one library into memory. On success the new bundle
@@ -443,7 +447,7 @@ func (l *Live) readConfig() ([]build.Library, bool, bool, error) {
 func (l *Live) buildLib(ctx context.Context, st *libState, check bool) error {
 	opt := l.opt.Build
 	opt.Libraries = []build.Library{st.lib}
-	opt.NoScripts, opt.NoLint = l.noScripts, l.noLint
+	opt.NoScripts, opt.NoLint, opt.Waivers = l.noScripts, l.noLint, l.waivers
 	opt.Cache, opt.Context = st.cache, ctx
 	ns := displayNamespace(st.lib.Namespace)
 	if check && st.bundle != nil && st.cache.Unchanged(opt) {

@@ -23,6 +23,7 @@ type BuildCmd struct {
 	Output string       `short:"o" name:"output" required:"" placeholder:"FILE.skb|oci://HOST/REPO:TAG" help:"Where to write the bundle (atomically: temp file, fsync, rename), or a registry to push it to."`
 	Tags   []string     `name:"tag" placeholder:"TAG" help:"With -o oci://...: also tag the artifact with TAG (repeatable)."`
 	Strict bool         `help:"Fail, writing nothing, when any skill is withheld (for CI jobs that must not publish a partial library)."`
+	FailOn string       `name:"fail-on" enum:",error,warning,note" default:"" placeholder:"error|warning|note" help:"Fail, writing nothing, when a lint finding that no waiver covers reaches this severity."`
 	Stats  bool         `help:"Print catalog statistics as JSON on stdout."`
 	Sign   string       `name:"sign" placeholder:"KEY" help:"Sign the manifest with this private key (SSHSIG and minisign, stored in the bundle; see skills-mcp sign --help)."`
 
@@ -83,6 +84,9 @@ func (c *BuildCmd) writeFile(opt build.Options, key ed25519.PrivateKey, res **bu
 		} else {
 			*res, err = build.Build(opt, w)
 		}
+		if err == nil {
+			err = c.policy(*res)
+		}
 		if err == nil && c.Strict && len((*res).Manifest.Withheld) > 0 {
 			return errStrict
 		}
@@ -90,11 +94,40 @@ func (c *BuildCmd) writeFile(opt build.Options, key ed25519.PrivateKey, res **bu
 	})
 }
 
+// policy applies --fail-on to a finished build.
+func (c *BuildCmd) policy(res *build.Result) error {
+	if err := failOn(c.FailOn, res.Manifest); err != nil {
+		return fmt.Errorf("%w; no bundle written", err)
+	}
+	return nil
+}
+
+// failOn returns an error naming the first finding of m, and how many there
+// are, that reaches level without a waiver; nil when none does.
+func failOn(level string, m *manifest.Manifest) error {
+	n := 0
+	var first string
+	for i := range m.Skills {
+		s := &m.Skills[i]
+		for _, f := range lint.FailOn(level, s.Findings) {
+			if n == 0 {
+				first = fmt.Sprintf("%s/%s:%d:%d: %s [%s]", s.Path, f.File, f.Line, f.Column, f.Severity, f.Rule)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return fmt.Errorf("--fail-on %s: %s at %s or above (first: %s)", level, count(n, "finding"), level, first)
+}
+
 // LintCmd is `skills-mcp lint`.
 type LintCmd struct {
-	Lib   LibraryFlags `embed:""`
-	JSON  bool         `name:"json" xor:"format" help:"Print the report as JSON."`
-	SARIF bool         `name:"sarif" xor:"format" help:"Print the report as SARIF 2.1.0, for code-scanning annotations."`
+	Lib    LibraryFlags `embed:""`
+	JSON   bool         `name:"json" xor:"format" help:"Print the report as JSON."`
+	SARIF  bool         `name:"sarif" xor:"format" help:"Print the report as SARIF 2.1.0, for code-scanning annotations."`
+	FailOn string       `name:"fail-on" enum:",error,warning,note" default:"" placeholder:"error|warning|note" help:"Exit 1 when a lint finding that no waiver covers reaches this severity."`
 }
 
 // Run lints the libraries without writing a bundle.
@@ -110,7 +143,7 @@ func (c *LintCmd) Run(ctx context.Context, log *slog.Logger) error {
 	}
 	m := res.Manifest
 	// Both lists print as [] when empty, never null.
-	rep := &lint.Report{Skills: []lint.Skill{}, Withheld: append([]manifest.Withheld{}, m.Withheld...)}
+	rep := &lint.Report{Checked: len(m.Skills), Skills: []lint.Skill{}, Withheld: append([]manifest.Withheld{}, m.Withheld...)}
 	for i := range m.Skills {
 		s := &m.Skills[i]
 		if len(s.Findings) > 0 {
@@ -141,7 +174,11 @@ func (c *LintCmd) Run(ctx context.Context, log *slog.Logger) error {
 	default:
 		for _, s := range rep.Skills {
 			for _, f := range s.Findings {
-				fmt.Printf("%s/%s:%d: %s: %s [%s]\n", s.Path, f.File, f.Line, f.Severity, f.Excerpt, f.Rule)
+				sev := f.Severity
+				if f.Waived != "" {
+					sev += " (waived: " + f.Waived + ")"
+				}
+				fmt.Printf("%s/%s:%d:%d: %s: %s [%s]\n", s.Path, f.File, f.Line, f.Column, sev, f.Excerpt, f.Rule)
 			}
 		}
 		for _, w := range rep.Withheld {
@@ -151,6 +188,9 @@ func (c *LintCmd) Run(ctx context.Context, log *slog.Logger) error {
 	}
 	if len(m.Withheld) > 0 {
 		return &exitError{1, fmt.Errorf("%d skill(s) withheld", len(m.Withheld))}
+	}
+	if err := failOn(c.FailOn, m); err != nil {
+		return &exitError{exitFailed, err}
 	}
 	return nil
 }
@@ -244,7 +284,11 @@ func (c *InspectCmd) Run(ctx context.Context) error {
 		}
 		fmt.Fprintf(w, "  %s  %s, %s%s\n", s.URI, count(s.Files, "file"), count(s.Bytes, "byte"), flags)
 		for _, f := range s.Findings {
-			fmt.Fprintf(w, "      %s:%d %s (%s): %s\n", f.File, f.Line, f.Rule, f.Severity, f.Excerpt)
+			sev := f.Severity
+			if f.Waived != "" {
+				sev += ", waived: " + f.Waived
+			}
+			fmt.Fprintf(w, "      %s:%d %s (%s): %s\n", f.File, f.Line, f.Rule, sev, f.Excerpt)
 		}
 	}
 	if len(in.Withheld) > 0 {

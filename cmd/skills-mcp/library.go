@@ -55,6 +55,7 @@ func (f *LibraryFlags) Options(log *slog.Logger) (build.Options, error) {
 		if c.Lint != nil && !*c.Lint {
 			opt.NoLint = true
 		}
+		opt.Waivers = c.Waivers
 	}
 	return opt, build.CheckLibraries(opt.Libraries)
 }

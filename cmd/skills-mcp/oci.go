@@ -153,6 +153,9 @@ func (c *BuildCmd) buildToRegistry(ctx context.Context, opt build.Options, key e
 	if err != nil {
 		return nil, err
 	}
+	if err := c.policy(res); err != nil {
+		return res, err
+	}
 	if c.Strict && len(res.Manifest.Withheld) > 0 {
 		return res, errStrict
 	}
