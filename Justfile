@@ -98,3 +98,34 @@ check-readme:
 example:
     go run ./cmd/skills-mcp build --config testdata/example/skills.json -o /tmp/example.skb
     go run ./cmd/skills-mcp inspect /tmp/example.skb
+
+# Evaluate the risk analyser on the shared corpora: the dangerous skills
+# (copied with each folder renamed to its skill's name, one library per
+# technique, EXPLANATION.md left out: it describes the attack) and the
+# honest library. Prints detection and false-alarm counts.
+lint-eval corpora="../shared/corpora":
+    #!/usr/bin/env bash
+    set -euo pipefail
+    tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+    mkdir -p "$tmp/dangerous" "$tmp/honest"
+    for d in {{corpora}}/dangerous-skills/*/; do
+        d=${d%/}; t=$(basename "$d")
+        n=$(sed -n 's/^name:[[:space:]]*//p' "$d/SKILL.md" | head -1)
+        mkdir -p "$tmp/dangerous/$t"; cp -R "$d" "$tmp/dangerous/$t/$n"; rm -f "$tmp/dangerous/$t/$n/EXPLANATION.md"
+    done
+    ln -s "$(cd {{corpora}}/claude-skills && pwd)" "$tmp/honest/claude-skills"
+    just lint-eval-dirs "$tmp/dangerous" "$tmp/honest"
+
+# Run `lint --json` over each DIR, a folder of libraries (one subfolder
+# each), and print per-library detection and per-family counts.
+lint-eval-dirs +dirs: build
+    #!/usr/bin/env bash
+    set -euo pipefail
+    out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
+    for d in {{dirs}}; do
+        libs=()
+        for l in "$d"/*/; do l=${l%/}; libs+=(--lib "$(basename "$l")=$(cd "$l" && pwd -P)"); done
+        # lint exits 1 when a skill is withheld; the report is still whole.
+        bin/skills-mcp lint --json "${libs[@]}" > "$out/$(basename "$d").json" || [[ -s "$out/$(basename "$d").json" ]]
+    done
+    SKILLS_LINT_EVAL="$out" go test ./lint -run '^TestEvalReports$' -count=1 -v | grep -v '^=== RUN\|^--- PASS\|^PASS$\|^ok'
