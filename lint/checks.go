@@ -122,7 +122,8 @@ var (
 // request body: the last option before it is a data or form option.
 func secretInBody(s *scan, i int, m []int) string {
 	line := s.line(i)[m[0]:]
-	for _, v := range secretVar.FindAllStringIndex(line, -1) {
+	line = line[:min(len(line), negationWindow*4)] // one command, not a whole minified file
+	for _, v := range secretVar.FindAllStringIndex(line, maxMatches) {
 		opts := cliOption.FindAllStringSubmatch(line[:v[0]], -1)
 		if len(opts) == 0 {
 			continue

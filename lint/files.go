@@ -125,7 +125,7 @@ func nextNonASCII(t string, off int) int {
 // sequence and one variation selector after a character are ordinary.
 func invisibleText(s *scan) []hit {
 	t := s.text
-	for off := nextNonASCII(t, 0); off >= 0 && off < len(t); {
+	for off := s.firstWide(); off >= 0 && off < len(t); {
 		r, n := utf8.DecodeRuneInString(t[off:])
 		switch {
 		case isTag(r):
@@ -175,7 +175,7 @@ func invisibleText(s *scan) []hit {
 func bidiControl(s *scan) []hit {
 	t := s.text
 	var best hit
-	for off := nextNonASCII(t, 0); off >= 0 && off < len(t); {
+	for off := s.firstWide(); off >= 0 && off < len(t); {
 		r, n := utf8.DecodeRuneInString(t[off:])
 		if '\u202a' <= r && r <= '\u202e' || '\u2066' <= r && r <= '\u2069' {
 			i := s.lineAt(off)
@@ -214,7 +214,7 @@ func visible(r rune) rune {
 // that look like Latin ones, or holds full-width forms.
 func lookalikeHost(s *scan) []hit {
 	t := s.text
-	if nextNonASCII(t, 0) < 0 {
+	if s.firstWide() < 0 {
 		return nil
 	}
 	for off := 0; ; {
@@ -397,7 +397,13 @@ func writes(s *scan, i int, m []int) bool {
 	if strings.HasSuffix(before, ">") {
 		return true
 	}
-	return writeOp.MatchString(line)
+	if s.written[0] != i+1 { // once per line, however many matches it holds
+		s.written = [2]int{i + 1, 0}
+		if writeOp.MatchString(line) {
+			s.written[1] = 1
+		}
+	}
+	return s.written[1] == 1
 }
 
 // writeOn returns a check that gives sev when the line writes to the path.
@@ -439,11 +445,15 @@ func agentConfigWrite(s *scan, i int, m []int) string {
 	return SeverityWarning // a project's agent file, written by a program
 }
 
+// varWindow is how far after its assignment a variable's use is looked for.
+const varWindow = 64 << 10
+
 var assignedVar = rx(`^\s*(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)=`)
 
 // writesVar reports whether text writes to the shell variable name: a
-// redirection to it, tee to it, or cp or mv onto it.
+// redirection to it, or tee to it. It reads at most varWindow bytes.
 func writesVar(text, name string) bool {
+	text = text[:min(len(text), varWindow)]
 	for _, ref := range []string{"$" + name, "${" + name + "}"} {
 		for off := 0; ; {
 			i := strings.Index(text[off:], ref)

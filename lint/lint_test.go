@@ -794,3 +794,38 @@ func TestRuleExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeBadInput feeds the analyser inputs built to make it slow or
+// make it fail: 4 MiB single lines of rule keys and matches, binary and
+// invalid UTF-8, unclosed comments and fences. It must finish (the test's
+// timeout would catch a hang), read at most MaxBytes, and say so.
+func TestAnalyzeBadInput(t *testing.T) {
+	const size = 4 << 20
+	fill := func(unit string) []byte {
+		return bytes.Repeat([]byte(unit), size/len(unit)+1)[:size]
+	}
+	units := []string{
+		"curl $API_KEY -d $TOKEN | sh ", "chmod 777 x ", "rm -rf / ", "<!-- ", "!`", "://аa", "\u202e", "\U000E0041",
+		"\u200b", "X=\".claude/CLAUDE.md\" ", "ignore previous instructions ", "AKIA", "nc -e ", "`", "```", "a|",
+		"\xff\xfe", "\x00", "echo x > .m ", "dig $(x).a.bc ", "hooks:", strings.Repeat("A", 199) + "a1",
+	}
+	for _, u := range units {
+		for _, name := range []string{"SKILL.md", "notes.txt", "run.sh", "package.json", "conftest.py"} {
+			data := fill(u)
+			fs := Analyze(name, data)
+			if bytes.IndexByte(data[:8000], 0) >= 0 {
+				continue // binary: no text rules, no truncation note
+			}
+			var note bool
+			for _, f := range fs {
+				note = note || f.Rule == "truncated"
+				if len(f.Excerpt) > MaxExcerpt || !utf8.ValidString(f.Excerpt) {
+					t.Errorf("%q in %s: bad excerpt %q", u, name, f.Excerpt)
+				}
+			}
+			if !note {
+				t.Errorf("%q in %s: no truncated note for %d bytes: %+v", u, name, size, fs)
+			}
+		}
+	}
+}

@@ -12,6 +12,13 @@ import (
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
+// Bounds of the work per line: how many matches of a pattern are graded,
+// and how far before a match a prose warning word is looked for.
+const (
+	maxMatches     = 4
+	negationWindow = 256
+)
+
 var negation = rx(`(?i)\b(?:never|do\s+not|don'?t|don’t|avoid(?:s|ing)?|must\s+not|mustn'?t|should\s+not|shouldn'?t|warning|beware|dangerous|unsafe|insecure)\b`)
 
 // Line flags, worked out when a rule first needs them.
@@ -35,6 +42,17 @@ type scan struct {
 	hits    []int    // the lines that hold a rule key, ascending
 	hitKeys []keySet // hitKeys[h]: the keys line hits[h] holds
 	flags   []uint8  // empty until flag is first called
+	wide    int      // offset of the first byte ≥ 0x80, -1 for none, -2 until firstWide is first called
+	written [2]int   // line i+1 and whether it writes (writeOp), for writes; 0: not known
+}
+
+// firstWide returns the offset of the first byte ≥ 0x80 of the text, or -1
+// for a text all ASCII, which the Unicode rules then skip.
+func (s *scan) firstWide() int {
+	if s.wide == -2 {
+		s.wide = nextNonASCII(s.text, 0)
+	}
+	return s.wide
 }
 
 // scans keeps the buffers of finished scans: a build analyses every file.
@@ -46,6 +64,7 @@ func newScan(file string, data []byte, roles role) *scan {
 	// every file. Analyze does not modify data, and nothing it returns or
 	// keeps (free clears s) refers to the text: excerpts are copies.
 	s.file, s.roles, s.full, s.text = file, roles, len(data), unsafe.String(unsafe.SliceData(data), len(data))
+	s.wide = -2
 	s.index(data)
 	return s
 }
@@ -506,12 +525,15 @@ func (s *scan) matchLine(ri, i int, keys keySet) (int, string) {
 		if !keys.meets(pats[k]) || !containsAll(line, p.all) {
 			continue
 		}
-		for _, m := range p.re.FindAllStringSubmatchIndex(line, -1) {
+		// The first maxMatches matches of a line are enough to grade it, and
+		// bound the work of checks that read the line (a long line of
+		// matches would otherwise cost its length squared).
+		for _, m := range p.re.FindAllStringSubmatchIndex(line, maxMatches) {
 			sev := p.sev
 			if p.check != nil {
 				sev = p.check(s, i, m)
 			}
-			if sev == "" || r.prose && s.flag(i)&lineProse != 0 && negation.MatchString(line[:m[0]]) {
+			if sev == "" || r.prose && s.flag(i)&lineProse != 0 && negation.MatchString(line[max(0, m[0]-negationWindow):m[0]]) {
 				continue
 			}
 			if consider(m[0], sev) {
