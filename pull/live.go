@@ -100,14 +100,15 @@ type getResult struct {
 	Skill json.RawMessage `json:"skill"`
 }
 
-// Connect opens an MCP session over t (mcp.CommandTransport for stdio,
-// mcp.StreamableClientTransport for HTTP, or any other transport) and walks
-// skills/list to the end. It refuses a server that does not declare the
-// io.modelcontextprotocol/skills extension before calling any skills/
-// method: over HTTP a Go server answers an unknown method in a way that ends
-// the session. Entries that are invalid or "dynamic" are skipped with a
-// warning. The digests a server lists are unsigned (SEP-2640): they prove
-// that the bytes arrived as listed, not who wrote them.
+// Connect opens an MCP session over t and walks skills/list to the end,
+// within opt's request timeout and page limit. It refuses a server that does
+// not declare the io.modelcontextprotocol/skills extension before calling
+// any skills/ method: over HTTP a Go server answers an unknown method in a
+// way that ends the session. Entries that are invalid or "dynamic" are
+// skipped with a warning. The digests a server lists are unsigned
+// (SEP-2640): they prove that the bytes arrived as listed, not who wrote
+// them. Messages are counted against their budgets only with ConnectHTTP
+// and ConnectCommand: any other transport decodes them out of pull's sight.
 func Connect(ctx context.Context, t mcp.Transport, opt ConnectOptions) (*Source, error) {
 	return connect(ctx, t, nil, opt)
 }
