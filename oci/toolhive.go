@@ -11,6 +11,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/klauspost/compress/gzip"
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
@@ -87,7 +89,8 @@ func (f *fetcher) toolHive(ctx context.Context, im *ocispec.Manifest, path strin
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("%s: cache: %w", f.ref, err)
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(path), ".toolhive-*")
+	removeStale(filepath.Dir(path))
+	tmp, err := os.MkdirTemp(filepath.Dir(path), toolHiveTemp+"*")
 	if err != nil {
 		return fmt.Errorf("%s: cache: %w", f.ref, err)
 	}
@@ -113,6 +116,27 @@ func (f *fetcher) toolHive(ctx context.Context, im *ocispec.Manifest, path strin
 		return nil
 	})
 	return unwrapWrite(err)
+}
+
+// toolHiveTemp starts the names of the folders a ToolHive layer is unpacked
+// into, beside the cache's bundles.
+const toolHiveTemp = ".toolhive-"
+
+// staleAfter is how old an unpack folder must be to count as left by a
+// killed fetch: far longer than any fetch takes.
+const staleAfter = time.Hour
+
+// removeStale removes the unpack folders in dir that killed fetches left.
+func removeStale(dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), toolHiveTemp) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > staleAfter {
+			os.RemoveAll(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // unpackSkill writes the files of a tar+gzip layer under dir.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/klauspost/compress/gzip"
 	specs "github.com/opencontainers/image-spec/specs-go"
@@ -53,9 +54,29 @@ func TestFetchToolHiveSkill(t *testing.T) {
 	if err := th.Push(ctx, store, res.IndexDigest, reg.Host+"/toolhive/pdf-tools:1.2.0"); err != nil {
 		t.Fatal(err)
 	}
-	f, err := Fetch(ctx, reg.ref("toolhive/pdf-tools:1.2.0"), testOptions(t))
+	// A killed fetch left an unpack folder an hour and more ago, and a
+	// running one has a fresh one: the first goes, the second stays.
+	o := testOptions(t)
+	shaDir := filepath.Dir(CachePath(o.CacheDir, res.IndexDigest.String()))
+	stale, fresh := filepath.Join(shaDir, toolHiveTemp+"1"), filepath.Join(shaDir, toolHiveTemp+"2")
+	for _, d := range []string{stale, fresh} {
+		if err := os.MkdirAll(filepath.Join(d, "x"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-2 * staleAfter)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Fetch(ctx, reg.ref("toolhive/pdf-tools:1.2.0"), o)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("a stale unpack folder was kept")
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Error("a fresh unpack folder was removed")
 	}
 	if f.Ref.Digest != res.IndexDigest.String() {
 		t.Errorf("fetched %s, want the index %s", f.Ref, res.IndexDigest)

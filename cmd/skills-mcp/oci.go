@@ -20,6 +20,10 @@ import (
 type RegistryFlags struct {
 	PlainHTTP bool     `name:"plain-http" env:"SKILLS_REGISTRY_PLAIN_HTTP" help:"Talk plain http to the registry: only for a loopback registry, or one named in --insecure-registry."`
 	Insecure  []string `name:"insecure-registry" env:"SKILLS_INSECURE_REGISTRIES" sep:"," placeholder:"HOST[:PORT]" help:"A registry that --plain-http may reach although it is not on loopback (repeatable)."`
+
+	// maxBytes caps a fetched bundle: the command's --max-download-bytes
+	// where it has one; 0 means oci.DefaultMaxBytes.
+	maxBytes int64
 }
 
 // CacheFlag is --cache-dir for commands without library flags (which have
@@ -41,7 +45,7 @@ func cacheDir(dir string) string {
 
 // options returns the registry options of the flags; notes go to logf.
 func (r *RegistryFlags) options(cache string, trusted []manifest.TrustedKey, logf func(string, ...any)) oci.Options {
-	return oci.Options{CacheDir: cacheDir(cache), PlainHTTP: r.PlainHTTP, Insecure: r.Insecure, Trusted: trusted, Logf: logf}
+	return oci.Options{CacheDir: cacheDir(cache), PlainHTTP: r.PlainHTTP, Insecure: r.Insecure, Trusted: trusted, MaxBytes: r.maxBytes, Logf: logf}
 }
 
 // stderrNote writes a note on stderr.

@@ -202,6 +202,7 @@ func (c *PullCmd) open(ctx context.Context, argv commandArgv, trusted []manifest
 	case isHTTP(c.From):
 		return pull.Download(ctx, c.From, pull.DownloadOptions{MaxBytes: c.MaxDownload}, trusted)
 	case oci.IsRef(c.From):
+		c.Registry.maxBytes = c.MaxDownload
 		path, err := c.Registry.localBundle(ctx, c.From, c.Cache.CacheDir, trusted, stderrNote)
 		if err != nil {
 			return nil, err

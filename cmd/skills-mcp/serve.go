@@ -76,6 +76,7 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 		}
 	}
 	for _, p := range files {
+		c.Registry.maxBytes = c.Lib.MaxDownload
 		path, err := c.Registry.localBundle(ctx, p, c.Lib.CacheDir, trusted, slogNote(log))
 		if err != nil {
 			return trustExit(fmt.Errorf("serve: %w", err), exitFailed)
