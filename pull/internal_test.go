@@ -2,6 +2,7 @@ package pull
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"maps"
 	"os"
@@ -206,4 +207,54 @@ func TestLockDest(t *testing.T) {
 		t.Fatalf("after unlock: %v", err)
 	}
 	unlock2()
+}
+
+// FuzzCounter checks that the message counter of a live connection gives
+// the same answer however the stream is split into reads: the same bytes
+// delivered, and a refusal exactly when one of them puts a message over
+// its budget.
+func FuzzCounter(f *testing.F) {
+	f.Add([]byte("data: {\"a\":1}\n\ndata: {}\r\n\r\n"), uint16(10), uint8(1), uint8(3))
+	f.Add([]byte("{\"jsonrpc\":\"2.0\"}\n{}\n"), uint16(17), uint8(0), uint8(5))
+	f.Add([]byte("0123456789\n"), uint16(10), uint8(0), uint8(11))
+	f.Add([]byte("x\r\r\n\ny"), uint16(1), uint8(1), uint8(2))
+	f.Add([]byte("plain json body"), uint16(8), uint8(2), uint8(4))
+	f.Fuzz(func(t *testing.T, data []byte, max uint16, mode, chunk uint8) {
+		read := func(step int) (int, bool) {
+			c := &counter{r: &stepReader{data: data, step: step}, w: &wire{}, budget: func() int64 { return int64(max) },
+				lines: mode%3 == 0, sse: mode%3 == 1}
+			n, err := io.Copy(io.Discard, c)
+			if err != nil && !errors.Is(err, errTooLarge) {
+				t.Fatal(err)
+			}
+			return int(n), err != nil
+		}
+		n1, tripped1 := read(1)
+		n2, tripped2 := read(int(chunk) + 1)
+		if n1 != n2 || tripped1 != tripped2 {
+			t.Fatalf("one byte at a time: %d bytes, refused %v; %d at a time: %d bytes, refused %v", n1, tripped1, chunk+1, n2, tripped2)
+		}
+		if !tripped1 && n1 != len(data) {
+			t.Fatalf("delivered %d of %d bytes without a refusal", n1, len(data))
+		}
+		if mode%3 == 2 && tripped1 != (len(data) > int(max)) {
+			t.Fatalf("a body of %d bytes, budget %d: refused %v", len(data), max, tripped1)
+		}
+	})
+}
+
+// stepReader returns at most step bytes per read.
+type stepReader struct {
+	data []byte
+	step int
+}
+
+func (r *stepReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), r.step, len(r.data))
+	copy(p, r.data[:n])
+	r.data = r.data[n:]
+	return n, nil
 }

@@ -82,11 +82,12 @@ type counter struct {
 
 func (c *counter) Read(p []byte) (int, error) {
 	max := c.budget()
-	if c.n >= max {
+	if c.n > max {
 		return 0, c.w.trip(max)
 	}
-	// Read at most one byte past the budget: a message cannot exceed it
-	// and end in the same read.
+	// Read at most one byte past the budget, so that the answer does not
+	// depend on how the stream is split into reads: a message that
+	// reaches its budget may still end with the next byte.
 	if int64(len(p)) > max-c.n+1 {
 		p = p[:max-c.n+1]
 	}
