@@ -23,8 +23,9 @@ type IndexOptions struct {
 	// MaxBytes caps everything downloaded from the site together (the index
 	// and every artifact); 256 MiB if 0.
 	MaxBytes int64
-	// Limits bound each archive (see wellknown.Limits).
-	Limits wellknown.Limits
+	// AllowUnverified reads a v0.1.0 index, which publishes no digests:
+	// its files are only checked for paths and names (Source.Unverified).
+	AllowUnverified bool
 }
 
 // IsIndexURL reports whether rawURL names a discovery site rather than a
@@ -49,12 +50,18 @@ func IsIndexURL(rawURL string) bool { return wellknown.IsIndexURL(rawURL) }
 // for its path.
 func OpenIndex(ctx context.Context, rawURL string, opt IndexOptions, trusted []manifest.TrustedKey) (*Source, error) {
 	c := wellknown.NewClient(ctx, wellknown.ClientOptions{HTTP: opt.Client, MaxBytes: opt.MaxBytes,
-		Limits: wellknown.Limits{Files: maxFiles, Bytes: maxBytes}})
+		Limits: wellknown.Limits{Files: maxFiles, Bytes: maxBytes}, AllowUnverified: opt.AllowUnverified})
 	u, data, p, err := c.Index(rawURL)
 	if err != nil {
 		return nil, err
 	}
 	src := &Source{Name: wellknown.Redact(u), Kind: "index", ID: manifest.Sum(data).String()}
+	for _, e := range p.Entries {
+		src.Unverified = src.Unverified || e.Type == wellknown.TypeLegacy
+	}
+	if src.Unverified && trusted != nil {
+		return nil, fmt.Errorf("index %s: %w: a v0.1.0 index publishes no digests, so nothing can be checked against a signature", src.Name, manifest.ErrUnsigned)
+	}
 	for _, r := range p.Refused {
 		src.refuse(src.Name, r)
 	}

@@ -298,3 +298,29 @@ func TestIndexRefusedWhole(t *testing.T) {
 		t.Errorf("8 KiB budget: %d skills, %q", len(src.Skills), src.Warnings)
 	}
 }
+
+// TestIndexLegacyAllowed reads a v0.1.0 index with AllowUnverified: files
+// come from each skill's folder, paths and names still checked.
+func TestIndexLegacyAllowed(t *testing.T) {
+	ts := httptest.NewTLSServer(siteHandler(map[string][]byte{
+		wellknown.LegacyIndexPath: []byte(`{"skills":[{"name":"x","description":"d","files":["SKILL.md","a/b.txt"]},` +
+			`{"name":"slip","description":"d","files":["SKILL.md","../../etc/passwd"]},{"name":"liar","description":"d","files":["SKILL.md"]}]}`),
+		"/.well-known/skills/x/SKILL.md":    []byte(skillMD("x")),
+		"/.well-known/skills/x/a/b.txt":     []byte("b"),
+		"/.well-known/skills/liar/SKILL.md": []byte(skillMD("other")),
+	}))
+	defer ts.Close()
+	src, err := pull.OpenIndex(context.Background(), ts.URL, pull.IndexOptions{Client: ts.Client(), AllowUnverified: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !src.Unverified || len(src.Skills) != 1 || len(src.Skills[0].Files) != 2 || len(src.Warnings) != 2 ||
+		!strings.Contains(src.Warnings[0], "(rule zip-slip)") || !strings.Contains(src.Warnings[1], "(rule name-mismatch)") {
+		t.Fatalf("unverified %v, %d skills, %q", src.Unverified, len(src.Skills), src.Warnings)
+	}
+	dir := t.TempDir()
+	pullAll(t, src, dir, false)
+	if got := readTree(t, dir); len(got) != 2 || string(got["x/a/b.txt"]) != "b" {
+		t.Fatalf("pulled %v", got)
+	}
+}

@@ -35,6 +35,9 @@ type Source struct {
 	// checked against trusted keys. A live server's digests never are
 	// (SEP-2640: "digests are unsigned").
 	Signed bool
+	// Unverified reports a v0.1.0 discovery index read with
+	// AllowUnverified: it publishes no digests, so its files are unverified.
+	Unverified bool
 
 	back    backend
 	refused []refusal // the entries behind Warnings, so that naming one explains why

@@ -32,6 +32,9 @@ type ClientOptions struct {
 	// downloaded again) and the last index read from each URL, which
 	// IndexOrCached falls back to when the site cannot be reached.
 	CacheDir string
+	// AllowUnverified reads v0.1.0 indexes, which publish no digests:
+	// their files arrive unverified.
+	AllowUnverified bool
 }
 
 // Client reads one discovery site written by anyone: its index and its
@@ -42,11 +45,12 @@ type Client struct {
 	budget int64
 	limits Limits
 	cache  string
+	legacy bool
 }
 
 // NewClient returns a client.
 func NewClient(ctx context.Context, opt ClientOptions) *Client {
-	c := &Client{ctx: ctx, budget: opt.MaxBytes, limits: opt.Limits, cache: opt.CacheDir}
+	c := &Client{ctx: ctx, budget: opt.MaxBytes, limits: opt.Limits, cache: opt.CacheDir, legacy: opt.AllowUnverified}
 	if c.budget <= 0 {
 		c.budget = 256 << 20
 	}
@@ -128,8 +132,16 @@ func (c *Client) Index(rawURL string) (*url.URL, []byte, *Parsed, error) {
 	data, status, err := c.get(u, MaxIndexBytes)
 	if err == nil && status == http.StatusNotFound && bare {
 		legacy := u.ResolveReference(&url.URL{Path: LegacyIndexPath})
-		if _, lstatus, lerr := c.get(legacy, MaxIndexBytes); lerr == nil && lstatus == http.StatusOK {
-			return nil, nil, nil, fmt.Errorf("index %s: none; %s is a v0.1.0 index, which publishes no digests, so nothing it serves can be verified (rule %s)",
+		ldata, lstatus, lerr := c.get(legacy, MaxIndexBytes)
+		if lerr == nil && lstatus == http.StatusOK && c.legacy {
+			p, err := ParseLegacyIndex(ldata)
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("index %s: %w", Redact(legacy), err)
+			}
+			return legacy, ldata, p, nil
+		}
+		if lerr == nil && lstatus == http.StatusOK {
+			return nil, nil, nil, fmt.Errorf("index %s: none; %s is a v0.1.0 index, which publishes no digests, so nothing it serves can be verified (--allow-unverified reads it anyway) (rule %s)",
 				name, Redact(legacy), RuleLegacy)
 		}
 	}
@@ -140,6 +152,9 @@ func (c *Client) Index(rawURL string) (*url.URL, []byte, *Parsed, error) {
 		return nil, nil, nil, fmt.Errorf("index %s: %w", name, err)
 	}
 	p, err := ParseIndex(data)
+	if RuleOf(err) == RuleLegacy && c.legacy {
+		p, err = ParseLegacyIndex(data)
+	}
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("index %s: %w", name, err)
 	}
@@ -256,6 +271,9 @@ type Fetched struct {
 // unpacks an archive (Unpack), and checks that SKILL.md names the skill the
 // entry claims: its name, or the last segment of its skillsMcp.path.
 func (c *Client) Skill(index *url.URL, e Entry) (*Fetched, error) {
+	if e.Type == TypeLegacy {
+		return c.legacySkill(index, e)
+	}
 	want, err := manifest.ParseDigest(e.Digest)
 	if err != nil {
 		return nil, refuse(RuleEntry, "digest: %v", err)
@@ -278,6 +296,28 @@ func (c *Client) Skill(index *url.URL, e Entry) (*Fetched, error) {
 	if !ok {
 		c.keep(want, data)
 	}
+	return checkFetched(e, files)
+}
+
+// legacySkill downloads a v0.1.0 entry's files one by one, from the
+// entry's folder next to the index; nothing can check their bytes.
+func (c *Client) legacySkill(index *url.URL, e Entry) (*Fetched, error) {
+	var files []File
+	var total int64
+	lim := c.limits.withDefaults()
+	for _, p := range e.Files {
+		data, err := c.Get(index, manifest.EscapePath(e.Name+"/"+p), lim.Bytes-total)
+		if err != nil {
+			return nil, err
+		}
+		total += int64(len(data))
+		files = append(files, File{Path: p, Data: data})
+	}
+	return checkFetched(e, files)
+}
+
+// checkFetched checks that SKILL.md names the skill the entry claims.
+func checkFetched(e Entry, files []File) (*Fetched, error) {
 	var skillMD []byte
 	for _, f := range files {
 		if f.Path == manifest.SkillFile {

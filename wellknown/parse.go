@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -54,7 +55,7 @@ func ParseIndex(data []byte) (*Parsed, error) {
 	}
 	switch {
 	case raw.Schema == nil:
-		return nil, refuse(RuleLegacy, "index: no $schema: a v0.1.0 index, which publishes no digests, so nothing it serves can be verified")
+		return nil, refuse(RuleLegacy, "index: no $schema: a v0.1.0 index, which publishes no digests, so nothing it serves can be verified (--allow-unverified reads it anyway)")
 	case *raw.Schema != Schema:
 		return nil, refuse(RuleSchema, "index: $schema %q is not %s", short(*raw.Schema), Schema)
 	}
@@ -164,4 +165,59 @@ func SkillMDFields(data []byte) (name, description string, err error) {
 		return "", "", refuse(RuleFrontmatter, "%s: frontmatter has no name or no description", manifest.SkillFile)
 	}
 	return fm.Name, fm.Description, nil
+}
+
+// TypeLegacy is the type ParseLegacyIndex gives v0.1.0 entries: a skill
+// folder whose files are listed without digests.
+const TypeLegacy = "v0.1.0"
+
+// ParseLegacyIndex reads a v0.1.0 index ({"skills": [{"name",
+// "description", "files": [paths]}]}), which publishes no digests: nothing
+// read through it can be verified, only checked for shape and paths. Each
+// entry's Files lists its paths, SKILL.md among them, each a safe relative
+// path (manifest.CheckPath).
+func ParseLegacyIndex(data []byte) (*Parsed, error) {
+	if len(data) > MaxIndexBytes {
+		return nil, refuse(RuleTooLarge, "index: %d bytes, more than %d", len(data), MaxIndexBytes)
+	}
+	var raw struct {
+		Skills []json.RawMessage `json:"skills"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil || raw.Skills == nil {
+		return nil, refuse(RuleSchema, "index: not a JSON object with a skills array")
+	}
+	p := &Parsed{}
+	seen := map[string]bool{}
+	for i, r := range raw.Skills {
+		var w struct {
+			Name        string   `json:"name"`
+			Description string   `json:"description"`
+			Files       []string `json:"files"`
+		}
+		err := json.Unmarshal(r, &w)
+		switch {
+		case err != nil:
+			err = refuse(RuleEntry, "not an object with a name, a description and files: %v", err)
+		case CheckName(w.Name) != nil:
+			err = refuse(RuleName, "%v", CheckName(w.Name))
+		case seen[w.Name]:
+			err = refuse(RuleDuplicate, "a second entry named %q", w.Name)
+		case !slices.Contains(w.Files, manifest.SkillFile):
+			err = refuse(RuleEntry, "%q: files do not list %s", w.Name, manifest.SkillFile)
+		case len(w.Files) > 8*manifest.MaxSkillFiles:
+			err = refuse(RuleTooLarge, "%q: %d files", w.Name, len(w.Files))
+		}
+		for _, f := range w.Files {
+			if err == nil && manifest.CheckPath(f) != nil {
+				err = refuse(RuleTraversal, "%q: file %s: %v", w.Name, manifest.QuoteName(f), manifest.CheckPath(f))
+			}
+		}
+		if err != nil {
+			p.Refused = append(p.Refused, &RuleError{Rule: RuleOf(err), Msg: fmt.Sprintf("index entry %d: %s", i, err.(*RuleError).Msg)})
+			continue
+		}
+		seen[w.Name] = true
+		p.Entries = append(p.Entries, Entry{Name: w.Name, Type: TypeLegacy, Description: w.Description, URL: w.Name + "/", Files: w.Files})
+	}
+	return p, nil
 }

@@ -82,6 +82,7 @@ type Entry struct {
 	URL         string      `json:"url"`
 	Digest      string      `json:"digest"`
 	SkillsMCP   *EntryExtra `json:"skillsMcp,omitempty"`
+	Files       []string    `json:"-"` // a v0.1.0 entry's paths (ParseLegacyIndex)
 }
 
 // EntryExtra is our extra field on an entry: the skill's full path

@@ -33,12 +33,13 @@ type PullCmd struct {
 	JSON     bool   `name:"json" help:"Print a machine-readable summary (or listing) as JSON on stdout."`
 	Trust    string `placeholder:"KEYS" help:"Require a valid signature by a trusted key, checked before anything is written: KEYS as for verify --trust (allowed_signers, ssh-ed25519 lines, a minisign .pub file or the RW... string). Bundles, exports and discovery sites that publish a signed manifest."`
 
-	SkipInvalid    bool          `name:"skip-invalid" help:"Exit 0 when the source offers skills that pull refuses (unsafe paths, names, no digests): they are skipped with a warning. Without it they make pull exit 1."`
-	LegacyProtocol bool          `name:"legacy-protocol" help:"Talk protocol revision 2025-11-25 to a live server instead of negotiating."`
-	Timeout        time.Duration `name:"timeout" default:"30m" help:"Give up on the whole pull after this long (0: never); skills not yet written are left as they were."`
-	RequestTimeout time.Duration `name:"request-timeout" default:"1m" help:"Give up on a live server's answer to one request after this long (0: never)."`
-	MaxPages       int           `name:"max-pages" default:"1000" help:"Most skills/list pages to walk on a live server."`
-	MaxDownload    int64         `name:"max-download-bytes" env:"SKILLS_MAX_DOWNLOAD_BYTES" default:"268435456" help:"Largest bundle to download over https; for a discovery site, the most bytes downloaded from it (index and artifacts together)."`
+	AllowUnverified bool          `name:"allow-unverified" help:"Read a v0.1.0 discovery index, which publishes no digests: its files cannot be verified."`
+	SkipInvalid     bool          `name:"skip-invalid" help:"Exit 0 when the source offers skills that pull refuses (unsafe paths, names, no digests): they are skipped with a warning. Without it they make pull exit 1."`
+	LegacyProtocol  bool          `name:"legacy-protocol" help:"Talk protocol revision 2025-11-25 to a live server instead of negotiating."`
+	Timeout         time.Duration `name:"timeout" default:"30m" help:"Give up on the whole pull after this long (0: never); skills not yet written are left as they were."`
+	RequestTimeout  time.Duration `name:"request-timeout" default:"1m" help:"Give up on a live server's answer to one request after this long (0: never)."`
+	MaxPages        int           `name:"max-pages" default:"1000" help:"Most skills/list pages to walk on a live server."`
+	MaxDownload     int64         `name:"max-download-bytes" env:"SKILLS_MAX_DOWNLOAD_BYTES" default:"268435456" help:"Largest bundle to download over https; for a discovery site, the most bytes downloaded from it (index and artifacts together)."`
 
 	Registry RegistryFlags `embed:""`
 	Cache    CacheFlag     `embed:""`
@@ -112,6 +113,8 @@ func (c *PullCmd) Run(ctx context.Context, argv commandArgv) error {
 	defer src.Close()
 	note := func(format string, args ...any) { fmt.Fprintf(os.Stderr, "skills-mcp: "+format+"\n", args...) }
 	switch {
+	case src.Unverified:
+		note("warning: %s is a v0.1.0 index: it publishes no digests, so the files are UNVERIFIED (--allow-unverified); only their paths and names are checked", src.Name)
 	case src.Kind == "server":
 		note("note: %s is a live server: its digests are unsigned (SEP-2640); they prove the files arrived as listed, not who wrote them", src.Name)
 	case src.Signed:
@@ -198,7 +201,7 @@ func (c *PullCmd) open(ctx context.Context, argv commandArgv, trusted []manifest
 		}
 		return src, nil
 	case isHTTP(c.From) && pull.IsIndexURL(c.From):
-		return pull.OpenIndex(ctx, c.From, pull.IndexOptions{MaxBytes: c.MaxDownload}, trusted)
+		return pull.OpenIndex(ctx, c.From, pull.IndexOptions{MaxBytes: c.MaxDownload, AllowUnverified: c.AllowUnverified}, trusted)
 	case isHTTP(c.From):
 		return pull.Download(ctx, c.From, pull.DownloadOptions{MaxBytes: c.MaxDownload}, trusted)
 	case oci.IsRef(c.From):
