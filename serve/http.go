@@ -1,9 +1,11 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/netip"
@@ -36,6 +38,9 @@ type HTTPOptions struct {
 	// Auth: the operator says that the network in front does the
 	// authorization.
 	NoAuth bool
+	// Limits are the hard limits (limits.go); zero fields take
+	// DefaultLimits.
+	Limits Limits
 }
 
 // HTTPHandler returns the handler of HTTPOptions{AllowedHosts: allowedHosts}:
@@ -64,12 +69,15 @@ func (s *Server) HTTPHandler(allowedHosts ...string) http.Handler {
 // rebinding from a browser. This check replaces the SDK's own localhost
 // protection, which knows no allow-list.
 func (s *Server) Handler(opt HTTPOptions) http.Handler {
+	lim := opt.Limits.withDefaults()
 	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
 		Stateless:                  true,
 		JSONResponse:               true,
 		DisableLocalhostProtection: true,
 		Logger:                     s.sdkLog,
+		MaxRequestBodyBytes:        lim.MaxBodyBytes, // negative: none, for the SDK too
 	})
+	h = newLimiter(lim).wrap(h)
 	var prm http.Handler = http.NotFoundHandler()
 	var site http.Handler = http.HandlerFunc(s.serveWellKnown)
 	if opt.Auth != nil {
@@ -79,6 +87,7 @@ func (s *Server) Handler(opt HTTPOptions) http.Handler {
 	}
 	allowed := newHostPolicy(opt.AllowedHosts)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r = r.WithContext(context.WithValue(r.Context(), reqInfoKey{}, &reqInfo{}))
 		if !allowed.allows(r.Host) {
 			s.log.Warn("http: refused host", "host", r.Host, "remote", r.RemoteAddr)
 			w.WriteHeader(http.StatusForbidden)
@@ -191,6 +200,25 @@ func isLoopbackHost(host string) bool {
 	return err == nil && a.Unmap().IsLoopback()
 }
 
+// longLived readies a request whose answer streams for long
+// (subscriptions/listen): its small body is read under the read timeout,
+// which is then lifted, else its expiry would end the stream. It answers
+// 413 and returns false for a body larger than smallBody.
+func longLived(w http.ResponseWriter, r *http.Request) bool {
+	body, err := io.ReadAll(io.LimitReader(r.Body, smallBody+1))
+	if err != nil {
+		http.Error(w, "cannot read the request body", http.StatusBadRequest)
+		return false
+	}
+	if len(body) > smallBody {
+		http.Error(w, "request body too large for subscriptions/listen", http.StatusRequestEntityTooLarge)
+		return false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
+	return true
+}
+
 // bindAddress turns [HOST:]PORT into HOST:PORT, defaulting HOST to 127.0.0.1.
 func bindAddress(addr string) (string, error) {
 	host, port := "", addr
@@ -214,12 +242,16 @@ func (s *Server) serveListener(ctx context.Context, ln net.Listener, opt HTTPOpt
 	streams, endStreams := context.WithCancel(context.Background())
 	defer endStreams()
 	h := s.Handler(opt)
+	lim := opt.Limits.withDefaults()
 	srv := &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			// A subscriptions/listen stream (2026-07-28) stays open until the
 			// client leaves; end it when shutting down, so draining does not
 			// wait for it.
 			if strings.TrimSpace(r.Header.Get("Mcp-Method")) == "subscriptions/listen" {
+				if !longLived(w, r) {
+					return
+				}
 				ctx, cancel := context.WithCancel(r.Context())
 				defer cancel()
 				defer context.AfterFunc(streams, cancel)()
@@ -227,8 +259,12 @@ func (s *Server) serveListener(ctx context.Context, ln net.Listener, opt HTTPOpt
 			}
 			h.ServeHTTP(w, r)
 		}),
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: off(lim.ReadHeaderTimeout),
+		ReadTimeout:       off(lim.ReadTimeout),
+		IdleTimeout:       off(lim.IdleTimeout),
+		MaxHeaderBytes:    off(lim.MaxHeaderBytes),
 	}
+	ln = newLimitListener(ln, lim, nil)
 	srv.RegisterOnShutdown(endStreams)
 	s.log.Info("listening on http://" + ln.Addr().String() + Endpoint)
 	done := make(chan error, 1)

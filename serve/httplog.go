@@ -9,6 +9,7 @@ import "context"
 type reqInfo struct {
 	token    string
 	authFail string
+	limit    string // the limit that refused it
 }
 
 type reqInfoKey struct{}

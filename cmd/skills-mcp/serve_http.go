@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/skills-mcp/skills-mcp/serve"
 )
@@ -18,12 +19,48 @@ type HTTPFlags struct {
 	OAuthAudience   string `name:"oauth-audience" env:"SKILLS_OAUTH_AUDIENCE" placeholder:"URI" help:"The aud an access token must carry: this server's resource identifier (its /mcp URL)."`
 	NamespacesClaim string `name:"oauth-namespaces-claim" env:"SKILLS_OAUTH_NAMESPACES_CLAIM" default:"scope" placeholder:"CLAIM" help:"The claim listing the namespaces a token may read; with scope, its values skills:NS (skills:* for all)."`
 	NoAuth          bool   `name:"no-auth" env:"SKILLS_NO_AUTH" help:"Serve a non-loopback --http address without authorization (the network in front authorizes)."`
+
+	ReadHeaderTimeout time.Duration `name:"read-header-timeout" env:"SKILLS_READ_HEADER_TIMEOUT" default:"10s" help:"Most time to read a request's headers (0: none)."`
+	ReadTimeout       time.Duration `name:"read-timeout" env:"SKILLS_READ_TIMEOUT" default:"30s" help:"Most time to read a whole request, body included (0: none)."`
+	IdleTimeout       time.Duration `name:"idle-timeout" env:"SKILLS_IDLE_TIMEOUT" default:"120s" help:"Most time a kept-alive connection waits for its next request (0: none)."`
+	MaxConns          int           `name:"max-conns" env:"SKILLS_MAX_CONNS" default:"4096" help:"Most open connections; more are closed at once (0: no cap)."`
+	MaxConnsPerClient int           `name:"max-conns-per-client" env:"SKILLS_MAX_CONNS_PER_CLIENT" default:"256" help:"Most open connections from one client address (0: no cap)."`
+	MaxBodyBytes      int64         `name:"max-body-bytes" env:"SKILLS_MAX_BODY_BYTES" default:"1048576" help:"Largest request body; larger ones get 413 (0: none)."`
+	LargeBodyBudget   int64         `name:"large-body-budget" env:"SKILLS_LARGE_BODY_BUDGET" default:"16777216" help:"Body bytes all requests over 64 KiB may hold at once; past it 503 (0: none)."`
+	Rate              float64       `name:"rate" env:"SKILLS_RATE" default:"100" help:"Requests per second of one token (or client address without authorization); past it 429 (0: none)."`
+	Burst             int           `name:"burst" env:"SKILLS_BURST" default:"200" help:"Requests one token may make at once above --rate."`
+}
+
+// limits returns the flags' limits; a flag at 0 turns its limit off.
+func (f *HTTPFlags) limits() serve.Limits {
+	none := func(v int64) int64 {
+		if v == 0 {
+			return -1
+		}
+		return v
+	}
+	rate := f.Rate
+	if rate == 0 {
+		rate = -1
+	}
+	return serve.Limits{
+		ReadHeaderTimeout: time.Duration(none(int64(f.ReadHeaderTimeout))),
+		ReadTimeout:       time.Duration(none(int64(f.ReadTimeout))),
+		IdleTimeout:       time.Duration(none(int64(f.IdleTimeout))),
+		MaxConns:          int(none(int64(f.MaxConns))),
+		MaxConnsPerClient: int(none(int64(f.MaxConnsPerClient))),
+		MaxBodyBytes:      none(f.MaxBodyBytes),
+		MaxHeaderBytes:    serve.DefaultLimits.MaxHeaderBytes,
+		LargeBodyBudget:   none(f.LargeBodyBudget),
+		Rate:              rate,
+		Burst:             f.Burst,
+	}
 }
 
 // options returns the serve.HTTPOptions of the flags, and starts re-reading
 // the token file on SIGHUP until ctx ends.
 func (f *HTTPFlags) options(ctx context.Context, log *slog.Logger, allowed []string) (serve.HTTPOptions, error) {
-	opt := serve.HTTPOptions{AllowedHosts: allowed, NoAuth: f.NoAuth}
+	opt := serve.HTTPOptions{AllowedHosts: allowed, NoAuth: f.NoAuth, Limits: f.limits()}
 	if f.AuthTokens == "" && f.OAuthIssuer == "" {
 		return opt, nil
 	}
