@@ -126,6 +126,9 @@ func (s *Server) accessMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if ex := req.GetExtra(); ex != nil && ex.TokenInfo != nil {
 			ctx = WithAccess(ctx, accessOf(ex.TokenInfo))
 		}
+		if ri := infoFrom(ctx); ri != nil { // over HTTP: for the access log
+			ri.mcpMethod = method
+		}
 		return next(ctx, method, req)
 	}
 }

@@ -41,6 +41,11 @@ type HTTPOptions struct {
 	// Limits are the hard limits (limits.go); zero fields take
 	// DefaultLimits.
 	Limits Limits
+	// Metrics, if not nil, counts requests (metrics.go) and is served at
+	// MetricsPath: on MetricsAddr when set (ListenAndServe), else on the
+	// main address, behind Auth.
+	Metrics     *Metrics
+	MetricsAddr string
 }
 
 // HTTPHandler returns the handler of HTTPOptions{AllowedHosts: allowedHosts}:
@@ -77,17 +82,50 @@ func (s *Server) Handler(opt HTTPOptions) http.Handler {
 		Logger:                     s.sdkLog,
 		MaxRequestBodyBytes:        lim.MaxBodyBytes, // negative: none, for the SDK too
 	})
-	h = newLimiter(lim).wrap(h)
+	lm := newLimiter(lim)
+	h = lm.wrap(h)
 	var prm http.Handler = http.NotFoundHandler()
 	var site http.Handler = http.HandlerFunc(s.serveWellKnown)
+	var metrics http.Handler = http.NotFoundHandler()
+	if m := opt.Metrics; m != nil {
+		m.srv.Store(s)
+		lm.hit = m.limitHit
+		if opt.MetricsAddr == "" {
+			metrics = m.Handler()
+		}
+	}
 	if opt.Auth != nil {
+		if opt.Metrics != nil {
+			opt.Auth.fail = opt.Metrics.authFailed
+		}
 		h = opt.Auth.wrap(h)
 		site = opt.Auth.wrap(site)
+		if opt.Metrics != nil && opt.MetricsAddr == "" {
+			metrics = opt.Auth.wrap(metrics)
+		}
 		prm = opt.Auth.metadata()
 	}
 	allowed := newHostPolicy(opt.AllowedHosts)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r = r.WithContext(context.WithValue(r.Context(), reqInfoKey{}, &reqInfo{}))
+		ri := &reqInfo{}
+		r = r.WithContext(context.WithValue(r.Context(), reqInfoKey{}, ri))
+		s.observe(opt.Metrics, w, r, ri, func(w http.ResponseWriter, r *http.Request) {
+			s.route(w, r, allowed, h, prm, site, metrics)
+		})
+	})
+}
+
+// route answers one request of Handler.
+func (s *Server) route(w http.ResponseWriter, r *http.Request, allowed *hostPolicy, h, prm, site, metrics http.Handler) {
+	{
+		switch r.URL.Path {
+		case HealthPath:
+			health(w, r)
+			return
+		case ReadyPath:
+			s.ready(w, r)
+			return
+		}
 		if !allowed.allows(r.Host) {
 			s.log.Warn("http: refused host", "host", r.Host, "remote", r.RemoteAddr)
 			w.WriteHeader(http.StatusForbidden)
@@ -107,10 +145,12 @@ func (s *Server) Handler(opt HTTPOptions) http.Handler {
 			h.ServeHTTP(w, r)
 		case ProtectedResourcePath, ProtectedResourcePath + Endpoint:
 			prm.ServeHTTP(w, r)
+		case MetricsPath:
+			metrics.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
-	})
+	}
 }
 
 type hostPolicy struct {
@@ -200,6 +240,27 @@ func isLoopbackHost(host string) bool {
 	return err == nil && a.Unmap().IsLoopback()
 }
 
+// serveMetrics serves MetricsPath, HealthPath and ReadyPath on addr
+// ([HOST:]PORT, HOST 127.0.0.1 if none) until stop is called.
+func (s *Server) serveMetrics(addr string, m *Metrics) (stop func(), err error) {
+	hostport, err := bindAddress(addr)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", hostport)
+	if err != nil {
+		return nil, fmt.Errorf("serve: metrics: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle(MetricsPath, m.Handler())
+	mux.HandleFunc(HealthPath, health)
+	mux.HandleFunc(ReadyPath, s.ready)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second}
+	s.log.Info("metrics on http://" + ln.Addr().String() + MetricsPath)
+	go srv.Serve(ln)
+	return func() { srv.Close() }, nil
+}
+
 // longLived readies a request whose answer streams for long
 // (subscriptions/listen): its small body is read under the read timeout,
 // which is then lifted, else its expiry would end the stream. It answers
@@ -264,7 +325,20 @@ func (s *Server) serveListener(ctx context.Context, ln net.Listener, opt HTTPOpt
 		IdleTimeout:       off(lim.IdleTimeout),
 		MaxHeaderBytes:    off(lim.MaxHeaderBytes),
 	}
-	ln = newLimitListener(ln, lim, nil)
+	var refused func(string)
+	if m := opt.Metrics; m != nil {
+		srv.ConnState = func(c net.Conn, st http.ConnState) { m.connState(c, st) }
+		refused = m.limitHit
+		if opt.MetricsAddr != "" {
+			stop, err := s.serveMetrics(opt.MetricsAddr, m)
+			if err != nil {
+				ln.Close()
+				return err
+			}
+			defer stop()
+		}
+	}
+	ln = newLimitListener(ln, lim, refused)
 	srv.RegisterOnShutdown(endStreams)
 	s.log.Info("listening on http://" + ln.Addr().String() + Endpoint)
 	done := make(chan error, 1)

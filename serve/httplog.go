@@ -7,9 +7,10 @@ import "context"
 // reqInfo is filled in by the layers a request goes through: the token's
 // name by authorization, the refusal reason when refused.
 type reqInfo struct {
-	token    string
-	authFail string
-	limit    string // the limit that refused it
+	token     string
+	authFail  string
+	limit     string // the limit that refused it
+	mcpMethod string // the JSON-RPC method, set by accessMiddleware
 }
 
 type reqInfoKey struct{}

@@ -65,6 +65,10 @@ type LiveOptions struct {
 	Debounce time.Duration
 	// MaxWatches caps the watched folders; DefaultMaxWatches if 0.
 	MaxWatches int
+	// Observe, if set, is told of every library build that ran (not of
+	// rescans that found a library unchanged): how long it took and its
+	// error (Metrics.ObserveRebuild).
+	Observe func(took time.Duration, err error)
 }
 
 // Live serves skill libraries straight from folders, archives and URLs, and
@@ -469,6 +473,9 @@ func (l *Live) buildLib(ctx context.Context, st *libState, check bool) error {
 	var b *manifest.Bundle
 	if err == nil {
 		b, err = build.OpenMemory(buf.Bytes())
+	}
+	if l.opt.Observe != nil && ctx.Err() == nil {
+		l.opt.Observe(time.Since(start), err)
 	}
 	if err != nil {
 		if ctx.Err() != nil {

@@ -108,6 +108,9 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 		Logger:         log,
 		SignedBy:       signedBy(c.Trust, signers),
 	}
+	if c.HTTP != "" {
+		c.Web.metrics = serve.NewMetrics()
+	}
 	var srv *serve.Server
 	if len(libs) > 0 || c.Lib.Given() {
 		live, stop, err := c.serveLive(ctx, log, bundles, libs, opts)
@@ -272,6 +275,7 @@ func (c *ServeCmd) serveLive(ctx context.Context, log *slog.Logger, bundles []*m
 		Server:     opts,
 		Rescan:     time.Duration(max(c.Rescan, 0)) * time.Second,
 		NoWatch:    !c.Watch,
+		Observe:    c.Web.metrics.ObserveRebuild,
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("serve: %w", err)

@@ -29,6 +29,9 @@ type HTTPFlags struct {
 	LargeBodyBudget   int64         `name:"large-body-budget" env:"SKILLS_LARGE_BODY_BUDGET" default:"16777216" help:"Body bytes all requests over 64 KiB may hold at once; past it 503 (0: none)."`
 	Rate              float64       `name:"rate" env:"SKILLS_RATE" default:"100" help:"Requests per second of one token (or client address without authorization); past it 429 (0: none)."`
 	Burst             int           `name:"burst" env:"SKILLS_BURST" default:"200" help:"Requests one token may make at once above --rate."`
+	MetricsAddr       string        `name:"metrics-addr" env:"SKILLS_METRICS_ADDR" placeholder:"[HOST:]PORT" help:"Serve /metrics (and /healthz, /readyz) on this address, without authorization, instead of on --http behind it."`
+
+	metrics *serve.Metrics // made by Run when serving HTTP
 }
 
 // limits returns the flags' limits; a flag at 0 turns its limit off.
@@ -60,7 +63,7 @@ func (f *HTTPFlags) limits() serve.Limits {
 // options returns the serve.HTTPOptions of the flags, and starts re-reading
 // the token file on SIGHUP until ctx ends.
 func (f *HTTPFlags) options(ctx context.Context, log *slog.Logger, allowed []string) (serve.HTTPOptions, error) {
-	opt := serve.HTTPOptions{AllowedHosts: allowed, NoAuth: f.NoAuth, Limits: f.limits()}
+	opt := serve.HTTPOptions{AllowedHosts: allowed, NoAuth: f.NoAuth, Limits: f.limits(), Metrics: f.metrics, MetricsAddr: f.MetricsAddr}
 	if f.AuthTokens == "" && f.OAuthIssuer == "" {
 		return opt, nil
 	}

@@ -1,0 +1,224 @@
+package serve
+
+// Operations of the HTTP endpoint: Prometheus metrics (client_golang), the
+// health and readiness endpoints, and one access-log line per request.
+
+import (
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Health and metrics paths. /healthz and /readyz are answered outside
+// authorization and the host check, for load balancers that probe by
+// address; they tell nothing about the catalog.
+const (
+	HealthPath  = "/healthz"
+	ReadyPath   = "/readyz"
+	MetricsPath = "/metrics"
+)
+
+// Metrics are the server's Prometheus metrics, on a registry of their own
+// (with the Go runtime and process collectors). One Metrics serves one
+// Server.
+type Metrics struct {
+	reg          *prometheus.Registry
+	requests     *prometheus.CounterVec
+	duration     *prometheus.HistogramVec
+	bytes        prometheus.Counter
+	conns        prometheus.Gauge
+	authFailures *prometheus.CounterVec
+	limited      *prometheus.CounterVec
+	rebuilds     *prometheus.CounterVec
+	rebuildTime  prometheus.Histogram
+	srv          atomic.Pointer[Server] // whose catalog id skills_mcp_catalog_info shows
+}
+
+// NewMetrics returns the metrics, registered.
+func NewMetrics() *Metrics {
+	m := &Metrics{reg: prometheus.NewRegistry()}
+	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "skills_mcp_http_requests_total", Help: "HTTP requests by HTTP method, MCP method and status code.",
+	}, []string{"method", "mcp_method", "code"})
+	m.duration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "skills_mcp_http_request_duration_seconds", Help: "Time to answer an HTTP request, by MCP method.",
+		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 10},
+	}, []string{"mcp_method"})
+	m.bytes = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "skills_mcp_http_response_bytes_total", Help: "Bytes of HTTP response bodies served.",
+	})
+	m.conns = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "skills_mcp_http_active_connections", Help: "Open HTTP connections.",
+	})
+	m.authFailures = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "skills_mcp_auth_failures_total", Help: "Requests refused by authorization, by reason.",
+	}, []string{"reason"})
+	m.limited = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "skills_mcp_limit_refusals_total", Help: "Requests and connections refused by a limit, by limit.",
+	}, []string{"limit"})
+	m.rebuilds = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "skills_mcp_live_rebuilds_total", Help: "Builds of live libraries, by result (ok, error).",
+	}, []string{"result"})
+	m.rebuildTime = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: "skills_mcp_live_rebuild_duration_seconds", Help: "Time to build a live library.",
+		Buckets: prometheus.ExponentialBuckets(0.005, 2.5, 10),
+	})
+	catalog := prometheus.NewDesc("skills_mcp_catalog_info", "The served catalog (its id labels a constant 1).", []string{"catalog"}, nil)
+	m.reg.MustRegister(m.requests, m.duration, m.bytes, m.conns, m.authFailures, m.limited, m.rebuilds, m.rebuildTime,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		catalogCollector{m, catalog})
+	return m
+}
+
+// catalogCollector reports the id of the catalog served at scrape time.
+type catalogCollector struct {
+	m    *Metrics
+	desc *prometheus.Desc
+}
+
+func (c catalogCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
+
+func (c catalogCollector) Collect(ch chan<- prometheus.Metric) {
+	if s := c.m.srv.Load(); s != nil {
+		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, 1, s.Snapshot().ID().String())
+	}
+}
+
+// Handler serves the metrics in the Prometheus text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}
+
+// ObserveRebuild records one build of a live library (LiveOptions.Observe).
+func (m *Metrics) ObserveRebuild(took time.Duration, err error) {
+	if m == nil {
+		return
+	}
+	result := "ok"
+	if err != nil {
+		result = "error"
+	}
+	m.rebuilds.WithLabelValues(result).Inc()
+	m.rebuildTime.Observe(took.Seconds())
+}
+
+func (m *Metrics) authFailed(reason string) {
+	if m != nil {
+		m.authFailures.WithLabelValues(reason).Inc()
+	}
+}
+
+func (m *Metrics) limitHit(limit string) {
+	if m != nil {
+		m.limited.WithLabelValues(limit).Inc()
+	}
+}
+
+// connState follows http.Server.ConnState to count open connections.
+func (m *Metrics) connState(_ any, st http.ConnState) {
+	switch st {
+	case http.StateNew:
+		m.conns.Inc()
+	case http.StateClosed, http.StateHijacked:
+		m.conns.Dec()
+	}
+}
+
+// countingWriter records a response's status and body bytes.
+type countingWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (w *countingWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(p)
+	w.bytes += int64(n)
+	return n, err
+}
+
+// Flush passes flushes on, for event streams.
+func (w *countingWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *countingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// observe wraps a request to log its access line (logfmt, at info level:
+// method, path, MCP method, status, duration, bytes, token name, never the
+// token) and count it in m (when not nil).
+func (s *Server) observe(m *Metrics, w http.ResponseWriter, r *http.Request, ri *reqInfo, serve func(http.ResponseWriter, *http.Request)) {
+	start := time.Now()
+	cw := &countingWriter{ResponseWriter: w}
+	serve(cw, r)
+	took := time.Since(start)
+	if cw.status == 0 {
+		cw.status = http.StatusOK
+	}
+	method := ri.mcpMethod
+	if method == "" {
+		method = r.Header.Get("Mcp-Method")
+	}
+	if m != nil {
+		label := method
+		if r.URL.Path != Endpoint {
+			label = "-"
+		} else if label == "" {
+			label = "unknown"
+		}
+		m.requests.WithLabelValues(r.Method, label, strconv.Itoa(cw.status)).Inc()
+		m.duration.WithLabelValues(label).Observe(took.Seconds())
+		m.bytes.Add(float64(cw.bytes))
+	}
+	args := []any{"method", r.Method, "path", r.URL.Path, "mcp", method, "status", cw.status,
+		"took", took.Round(time.Microsecond), "bytes", cw.bytes, "remote", r.RemoteAddr}
+	if ri.token != "" {
+		args = append(args, "token", ri.token)
+	}
+	if ri.authFail != "" {
+		args = append(args, "auth", ri.authFail)
+	}
+	if ri.limit != "" {
+		args = append(args, "limit", ri.limit)
+	}
+	s.log.Info("http", args...)
+}
+
+// health answers /healthz: the process is alive and serving.
+func health(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write([]byte("ok\n"))
+}
+
+// ready answers /readyz: the catalog is loaded (bundles mapped, live
+// libraries built once, which New and NewLive do before a server exists)
+// and no served bundle file has changed under its mapping.
+func (s *Server) ready(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	if s.Snapshot().Fault() != nil {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte("not ready: a bundle file changed under the server\n"))
+		return
+	}
+	_, _ = w.Write([]byte("ready\n"))
+}

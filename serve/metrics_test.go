@@ -1,0 +1,220 @@
+package serve
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+)
+
+// scrape fetches url with an optional token and parses it with
+// Prometheus' own text parser.
+func scrape(t testing.TB, url, token string) map[string]*dto.MetricFamily {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("GET %s: %s", url, resp.Status)
+	}
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := p.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatalf("metrics do not parse: %v", err)
+	}
+	return fams
+}
+
+// metricValue returns the value of the series of fam whose labels include
+// labels (name, value pairs), or -1.
+func metricValue(fams map[string]*dto.MetricFamily, fam string, labels ...string) float64 {
+	f := fams[fam]
+	if f == nil {
+		return -1
+	}
+next:
+	for _, m := range f.Metric {
+		for i := 0; i < len(labels); i += 2 {
+			found := false
+			for _, l := range m.Label {
+				if l.GetName() == labels[i] && l.GetValue() == labels[i+1] {
+					found = true
+				}
+			}
+			if !found {
+				continue next
+			}
+		}
+		switch {
+		case m.Counter != nil:
+			return m.Counter.GetValue()
+		case m.Gauge != nil:
+			return m.Gauge.GetValue()
+		case m.Histogram != nil:
+			return float64(m.Histogram.GetSampleCount())
+		}
+	}
+	return -1
+}
+
+func TestMetricsHealthAccessLog(t *testing.T) {
+	b, _ := memBundle(t, exampleFixture())
+	var logs syncBuffer
+	s := newServer(t, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))}, b)
+	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
+	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p, Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewMetrics()
+	ts := httptest.NewServer(s.Handler(HTTPOptions{Auth: a, Metrics: m, Limits: Limits{Rate: 0.01, Burst: 3}}))
+	defer ts.Close()
+	for range 3 {
+		post(t, ts.URL, "tok-alice", listBody).Body.Close()
+	}
+	post(t, ts.URL, "tok-alice", listBody).Body.Close() // past the burst
+	post(t, ts.URL, "tok-mallory", listBody).Body.Close()
+	post(t, ts.URL, "", listBody).Body.Close()
+	// Health and readiness: outside authorization and the host check.
+	for _, path := range []string{HealthPath, ReadyPath} {
+		req, _ := http.NewRequest("GET", ts.URL+path, nil)
+		req.Host = "10.1.2.3:3939"
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || strings.Contains(string(body), "skill") {
+			t.Errorf("%s: %s %q", path, resp.Status, body)
+		}
+	}
+	if resp := get401(t, ts.URL+MetricsPath); resp != 401 {
+		t.Errorf("metrics without a token: %d", resp)
+	}
+	fams := scrape(t, ts.URL+MetricsPath, "tok-alice")
+	for _, c := range []struct {
+		fam    string
+		labels []string
+		want   float64
+	}{
+		{"skills_mcp_http_requests_total", []string{"mcp_method", "skills/list", "code", "200"}, 3},
+		{"skills_mcp_http_requests_total", []string{"mcp_method", "unknown", "code", "429"}, 1},
+		{"skills_mcp_http_requests_total", []string{"mcp_method", "unknown", "code", "401"}, 2},
+		{"skills_mcp_http_requests_total", []string{"mcp_method", "-", "code", "401"}, 1},
+		{"skills_mcp_auth_failures_total", []string{"reason", "unknown_token"}, 1},
+		{"skills_mcp_auth_failures_total", []string{"reason", "missing"}, 2},
+		{"skills_mcp_limit_refusals_total", []string{"limit", "rate"}, 1},
+		{"skills_mcp_catalog_info", []string{"catalog", s.Snapshot().ID().String()}, 1},
+	} {
+		if got := metricValue(fams, c.fam, c.labels...); got != c.want {
+			t.Errorf("%s%v = %v, want %v", c.fam, c.labels, got, c.want)
+		}
+	}
+	if n := metricValue(fams, "skills_mcp_http_request_duration_seconds", "mcp_method", "skills/list"); n < 3 {
+		t.Errorf("latency histogram of skills/list holds %v requests", n)
+	}
+	if metricValue(fams, "skills_mcp_http_response_bytes_total") <= 0 || fams["go_goroutines"] == nil {
+		t.Errorf("bytes served or Go runtime metrics missing")
+	}
+	// One logfmt access line per request, with the token's name and never
+	// the token.
+	lines := regexp.MustCompile(`(?m)^.*msg=http .*$`).FindAllString(logs.String(), -1)
+	if len(lines) < 9 {
+		t.Errorf("%d access lines:\n%s", len(lines), logs.String())
+	}
+	want := regexp.MustCompile(`method=POST path=/mcp mcp=skills/list status=200 took=\S+ bytes=\d+ remote=\S+ token=alice`)
+	if !want.MatchString(logs.String()) {
+		t.Errorf("no access line like %s:\n%s", want, logs.String())
+	}
+	if !strings.Contains(logs.String(), "status=401") || !strings.Contains(logs.String(), "auth=unknown_token") ||
+		!strings.Contains(logs.String(), "status=429") || strings.Contains(logs.String(), "tok-") {
+		t.Errorf("access log:\n%s", logs.String())
+	}
+}
+
+func get401(t testing.TB, url string) int {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// TestServeOpsCurl: the real binary's health, metrics (on --metrics-addr)
+// and 401 challenge, as curl sees them.
+func TestServeOpsCurl(t *testing.T) {
+	curl, err := exec.LookPath("curl")
+	if err != nil {
+		t.Skip("no curl")
+	}
+	_, bundle := fileBundle(t, exampleFixture())
+	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
+	base, _, stderr := startServeHTTP(t, "--auth-tokens", p, "--metrics-addr", "127.0.0.1:0", bundle)
+	run := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command(curl, append([]string{"-sS", "--max-time", "10"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("curl %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	if out := run(base + HealthPath); out != "ok\n" {
+		t.Errorf("healthz: %q", out)
+	}
+	if out := run(base + ReadyPath); out != "ready\n" {
+		t.Errorf("readyz: %q", out)
+	}
+	hdr := run("-D", "-", "-o", "/dev/null", "-X", "POST", base+Endpoint)
+	if !strings.Contains(hdr, "HTTP/1.1 401") || !strings.Contains(strings.ToLower(hdr), strings.ToLower(`WWW-Authenticate: Bearer resource_metadata="`+base+ProtectedResourcePath+Endpoint+`"`)) {
+		t.Errorf("401 headers:\n%s", hdr)
+	}
+	run("-o", "/dev/null", "-H", "Authorization: Bearer tok-alice", "-H", "Content-Type: application/json",
+		"-H", "Accept: application/json, text/event-stream", "--data", listBody, base+Endpoint)
+	var maddr string
+	for range 100 {
+		if m := regexp.MustCompile(`metrics on (http://[0-9.:]+)/metrics`).FindStringSubmatch(stderr.String()); m != nil {
+			maddr = m[1]
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if maddr == "" {
+		t.Fatalf("no metrics address logged:\n%s", stderr.String())
+	}
+	text := run(maddr + MetricsPath)
+	fams, err := func() (map[string]*dto.MetricFamily, error) {
+		p := expfmt.NewTextParser(model.UTF8Validation)
+		return p.TextToMetricFamilies(strings.NewReader(text))
+	}()
+	if err != nil {
+		t.Fatalf("metrics do not parse: %v", err)
+	}
+	if metricValue(fams, "skills_mcp_http_requests_total", "mcp_method", "skills/list", "code", "200") != 1 ||
+		metricValue(fams, "skills_mcp_auth_failures_total", "reason", "missing") != 1 ||
+		metricValue(fams, "skills_mcp_http_active_connections") < 0 {
+		t.Errorf("metrics:\n%s", text)
+	}
+	if run("-o", "/dev/null", "-w", "%{http_code}", base+MetricsPath) != "404" {
+		t.Error("with --metrics-addr, /metrics is also served on --http")
+	}
+}
