@@ -128,3 +128,35 @@ func BenchmarkReadBlob(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParse10k parses and checks a 10,000-skill manifest, as Verify
+// and every reader of the whole manifest do.
+func BenchmarkParse10k(b *testing.B) {
+	data := synthetic(b, 10000)
+	bu, _ := Open(bytes.NewReader(data), int64(len(data)))
+	mb, _ := bu.ManifestBytes()
+	b.SetBytes(int64(len(mb)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Parse(mb); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCheck10k is Check alone on 10,000 skills: the UTF-8 and path
+// rules every writer and reader apply.
+func BenchmarkCheck10k(b *testing.B) {
+	data := synthetic(b, 10000)
+	bu, _ := Open(bytes.NewReader(data), int64(len(data)))
+	m, err := bu.Manifest()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Check(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -126,6 +126,16 @@ func (s *Skill) Name() string {
 	return s.Path
 }
 
+// isSkillURI reports whether uri is SkillURI(skillPath), without building it.
+func isSkillURI(uri, skillPath string) bool {
+	rest, ok := strings.CutPrefix(uri, URIScheme)
+	if !ok {
+		return false
+	}
+	rest, ok = strings.CutSuffix(rest, "/"+SkillFile)
+	return ok && rest == EscapePath(skillPath)
+}
+
 // Root returns the URI of the skill's folder: its URI without "/SKILL.md".
 func (e *Entry) Root() string { return strings.TrimSuffix(e.URI, "/"+SkillFile) }
 
@@ -138,6 +148,16 @@ func SkillURI(skillPath string) string {
 // EscapePath percent-encodes each segment of a slash-separated path, as
 // skill URIs write it.
 func EscapePath(p string) string {
+	plain := true
+	for seg := range strings.SplitSeq(p, "/") {
+		if url.PathEscape(seg) != seg { // PathEscape returns seg itself when it has nothing to escape
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return p
+	}
 	segs := strings.Split(p, "/")
 	for i, s := range segs {
 		segs[i] = url.PathEscape(s)
@@ -227,13 +247,14 @@ func Check(m *Manifest) error {
 	if m.MediaType != MediaType {
 		return fmt.Errorf("manifest: media type %q, want %q", m.MediaType, MediaType)
 	}
+	var paths PathSet // one skill's files; reused
 	for i := range m.Skills {
 		s := &m.Skills[i]
 		e := &s.Entry
 		if err := CheckPath(s.Path); err != nil {
 			return fmt.Errorf("manifest: skill %q: path %s: %w", e.URI, QuoteName(s.Path), err)
 		}
-		if e.URI != SkillURI(s.Path) {
+		if !isSkillURI(e.URI, s.Path) {
 			return fmt.Errorf("manifest: skill %q: uri is not the one of its path %s", e.URI, QuoteName(s.Path))
 		}
 		if !strings.HasPrefix(e.URI, URIScheme) || !strings.HasSuffix(e.URI, "/"+SkillFile) {
@@ -258,7 +279,7 @@ func Check(m *Manifest) error {
 			return fmt.Errorf("manifest: skill %q: %d files for %d resources", e.URI, len(s.Files), len(e.Resources))
 		}
 		var total int64
-		var paths PathSet
+		paths.reset()
 		root := e.Root() + "/"
 		for j, r := range e.Resources {
 			if r.Size < 0 {
@@ -271,7 +292,7 @@ func Check(m *Manifest) error {
 			if err := paths.Add(p, false); err != nil {
 				return fmt.Errorf("manifest: skill %q: %w", e.URI, err)
 			}
-			if r.URI != root+EscapePath(p) {
+			if rest, ok := strings.CutPrefix(r.URI, root); !ok || rest != EscapePath(p) {
 				return fmt.Errorf("manifest: resource %q: not the uri of file %s of skill %q", r.URI, QuoteName(p), e.URI)
 			}
 			if (j == 0) != (s.Files[j].Path == SkillFile) || j > 1 && s.Files[j].Path <= s.Files[j-1].Path {

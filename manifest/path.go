@@ -127,6 +127,9 @@ func (e *CollisionError) Error() string {
 	return fmt.Sprintf("%s is the same as %s except for case", QuoteName(e.Path), QuoteName(e.Other))
 }
 
+// reset empties s, keeping its memory.
+func (s *PathSet) reset() { clear(s.m) }
+
 // Add records p, a slash-separated path of a file (dir false) or of a
 // folder, and every folder above it. It returns a *CollisionError when p or
 // one of its folders clashes with what was added before; an exact folder
