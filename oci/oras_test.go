@@ -110,7 +110,8 @@ func TestOrasPullsOurArtifact(t *testing.T) {
 
 // TestOrasArtifactsRefusedOrAccepted pushes artifacts with oras and fetches
 // them: one of another type is refused; one that claims our type but has
-// no config of ours is refused; neither leaves anything in the cache.
+// no config of ours is refused, and neither leaves anything in the cache;
+// a copy of ours made by oras cp is taken.
 func TestOrasArtifactsRefusedOrAccepted(t *testing.T) {
 	reg := startRegistry(t, false)
 	need(t, "oras")
@@ -128,6 +129,30 @@ func TestOrasArtifactsRefusedOrAccepted(t *testing.T) {
 	}
 	push("foreign", "application/vnd.example.other")
 	push("claims-ours", ArtifactType)
+
+	// Accepted: our own artifact copied by oras cp to another repository,
+	// as an air-gapped site would. (oras refuses to push ToolHive's
+	// artifact type, not a media type by RFC 6838: TestFetchToolHiveSkill
+	// uses ToolHive's own packager.)
+	run := func(args ...string) {
+		cmd := exec.Command(need(t, "oras"), args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("oras %v: %v\n%s", args, err, out)
+		}
+	}
+	_, b := buildBundle(t, genLibrary(t, 2, ""), nil)
+	ref, _ := ParseRef(reg.ref("skills/orig:v1"))
+	res, err := Push(context.Background(), b, ref, nil, testOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run("cp", "--from-plain-http", "--to-plain-http", reg.Host+"/skills/orig:v1", reg.Host+"/mirror/skills:v1")
+	f, err := Fetch(context.Background(), reg.ref("mirror/skills:v1"), testOptions(t))
+	if err != nil || f.Ref.Digest != res.Digest {
+		t.Errorf("fetch of the copy oras cp made: %v, %v; want digest %s", f, err, res.Digest)
+	}
 	for tag, want := range map[string]string{
 		"foreign":     `artifact type "application/vnd.example.other": not a skills bundle`,
 		"claims-ours": `config media type "application/vnd.oci.empty.v1+json", want "` + ConfigType + `"`,
