@@ -42,6 +42,10 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// Progress, when not nil, is called as layers are sent or fetched.
 	Progress func(done, total int)
+	// MountFrom names another repository of the same registry that Push
+	// asks the registry to take blobs from (a cross-repository mount)
+	// before sending them itself.
+	MountFrom string
 }
 
 // DefaultMaxBytes is the default of Options.MaxBytes.

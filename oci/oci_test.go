@@ -222,3 +222,36 @@ func assertEmptyCache(t testing.TB, dir string) {
 		return nil
 	})
 }
+
+// TestPushMountsFromAnotherRepository pushes a bundle to one repository,
+// then to another of the same registry with MountFrom naming the first: the
+// registry takes every blob from there, and only the image manifest is
+// sent. Without MountFrom every blob would be sent again.
+func TestPushMountsFromAnotherRepository(t *testing.T) {
+	reg := startRegistry(t, false)
+	ctx := context.Background()
+	_, b := buildBundle(t, genLibrary(t, 10, ""), nil)
+	o := testOptions(t)
+	a, _ := ParseRef(reg.ref("team-a/skills:v1"))
+	if _, err := Push(ctx, b, a, nil, o); err != nil {
+		t.Fatal(err)
+	}
+	c := newCounter()
+	o.Client = c.client()
+	o.MountFrom = "team-a/skills"
+	bref, _ := ParseRef(reg.ref("team-b/skills:v1"))
+	res, err := Push(ctx, b, bref, nil, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Mounted != 42 || res.Sent != 1 {
+		t.Errorf("push with a mount: %d mounted, %d sent; want 42 (40 files, manifest, config) and 1 (the image manifest)", res.Mounted, res.Sent)
+	}
+	image, _ := Fetch(ctx, res.Ref.String(), testOptions(t))
+	if image == nil {
+		t.Fatal("the mounted artifact does not fetch")
+	}
+	if sent := c.sent.Load(); sent > 64<<10 {
+		t.Errorf("push with a mount sent %d bytes", sent)
+	}
+}

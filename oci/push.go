@@ -26,9 +26,10 @@ type PushResult struct {
 	Signatures string // the digest of the signatures' referrer, if any
 	Layers     int    // blob and pack layers of the artifact
 	// Sent and SentBytes count the blobs and manifests uploaded; Skipped and
-	// SkippedBytes the blobs the registry already held.
-	Sent, Skipped           int
-	SentBytes, SkippedBytes int64
+	// SkippedBytes the blobs the registry already held; Mounted and
+	// MountedBytes the blobs it took from Options.MountFrom.
+	Sent, Skipped, Mounted                int
+	SentBytes, SkippedBytes, MountedBytes int64
 }
 
 // pushConcurrency is how many blobs a push uploads at once.
@@ -198,15 +199,26 @@ type pusher struct {
 	mu   sync.Mutex
 }
 
-func (p *pusher) count(sent bool, n int64) {
+// How a blob reached the registry.
+const (
+	wasSent = iota
+	wasThere
+	wasMounted
+)
+
+func (p *pusher) count(how int, n int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if sent {
+	switch how {
+	case wasSent:
 		p.res.Sent++
 		p.res.SentBytes += n
-	} else {
+	case wasThere:
 		p.res.Skipped++
 		p.res.SkippedBytes += n
+	case wasMounted:
+		p.res.Mounted++
+		p.res.MountedBytes += n
 	}
 }
 
@@ -228,7 +240,24 @@ func (p *pusher) blobs(ctx context.Context, ups []upload) error {
 				return fmt.Errorf("blob %s: %w", u.desc.Digest, err)
 			}
 			if ok {
-				p.count(false, u.desc.Size)
+				p.count(wasThere, u.desc.Size)
+				return nil
+			}
+			if from := p.o.MountFrom; from != "" && from != p.repo.Reference.Repository {
+				read := false
+				err := p.repo.Mount(ctx, u.desc, from, func() (io.ReadCloser, error) {
+					read = true
+					r, err := u.open()
+					return io.NopCloser(r), err
+				})
+				if err != nil {
+					return fmt.Errorf("blob %s: mount from %s: %w", u.desc.Digest, from, err)
+				}
+				if read {
+					p.count(wasSent, u.desc.Size)
+				} else {
+					p.count(wasMounted, u.desc.Size)
+				}
 				return nil
 			}
 			r, err := u.open()
@@ -238,7 +267,7 @@ func (p *pusher) blobs(ctx context.Context, ups []upload) error {
 			if err := p.repo.Push(ctx, u.desc, r); err != nil {
 				return fmt.Errorf("blob %s: %w", u.desc.Digest, err)
 			}
-			p.count(true, u.desc.Size)
+			p.count(wasSent, u.desc.Size)
 			return nil
 		})
 	}
@@ -257,7 +286,7 @@ func (p *pusher) manifest(ctx context.Context, desc ocispec.Descriptor, body []b
 	if err != nil {
 		return fmt.Errorf("manifest: %w", err)
 	}
-	p.count(true, desc.Size)
+	p.count(wasSent, desc.Size)
 	for i := 1; i < len(tags); i++ {
 		t := tags[i]
 		if err := p.repo.Tag(ctx, desc, t); err != nil {

@@ -19,13 +19,14 @@ import (
 
 // BuildCmd is `skills-mcp build`.
 type BuildCmd struct {
-	Lib    LibraryFlags `embed:""`
-	Output string       `short:"o" name:"output" required:"" placeholder:"FILE.skb|oci://HOST/REPO:TAG" help:"Where to write the bundle (atomically: temp file, fsync, rename), or a registry to push it to."`
-	Tags   []string     `name:"tag" placeholder:"TAG" help:"With -o oci://...: also tag the artifact with TAG (repeatable)."`
-	Strict bool         `help:"Fail, writing nothing, when any skill is withheld (for CI jobs that must not publish a partial library)."`
-	FailOn string       `name:"fail-on" enum:",error,warning,note" default:"" placeholder:"error|warning|note" help:"Fail, writing nothing, when a lint finding that no waiver covers reaches this severity."`
-	Stats  bool         `help:"Print catalog statistics as JSON on stdout."`
-	Sign   string       `name:"sign" placeholder:"KEY" help:"Sign the manifest with this private key (SSHSIG and minisign, stored in the bundle; see skills-mcp sign --help)."`
+	Lib       LibraryFlags `embed:""`
+	Output    string       `short:"o" name:"output" required:"" placeholder:"FILE.skb|oci://HOST/REPO:TAG" help:"Where to write the bundle (atomically: temp file, fsync, rename), or a registry to push it to."`
+	Tags      []string     `name:"tag" placeholder:"TAG" help:"With -o oci://...: also tag the artifact with TAG (repeatable)."`
+	MountFrom string       `name:"mount-from" placeholder:"REPO" help:"With -o oci://...: ask the registry to take blobs from another of its repositories before sending them."`
+	Strict    bool         `help:"Fail, writing nothing, when any skill is withheld (for CI jobs that must not publish a partial library)."`
+	FailOn    string       `name:"fail-on" enum:",error,warning,note" default:"" placeholder:"error|warning|note" help:"Fail, writing nothing, when a lint finding that no waiver covers reaches this severity."`
+	Stats     bool         `help:"Print catalog statistics as JSON on stdout."`
+	Sign      string       `name:"sign" placeholder:"KEY" help:"Sign the manifest with this private key (SSHSIG and minisign, stored in the bundle; see skills-mcp sign --help)."`
 
 	Registry RegistryFlags `embed:""`
 }

@@ -94,10 +94,11 @@ func trustExit(err error, def int) error {
 
 // PushCmd is `skills-mcp push`.
 type PushCmd struct {
-	Bundle   string        `arg:"" placeholder:"BUNDLE.skb" help:"The bundle to push."`
-	Ref      string        `arg:"" placeholder:"oci://HOST[:PORT]/REPO[:TAG]" help:"Where to push it."`
-	Tags     []string      `name:"tag" placeholder:"TAG" help:"Also tag the artifact with TAG (repeatable)."`
-	Registry RegistryFlags `embed:""`
+	Bundle    string        `arg:"" placeholder:"BUNDLE.skb" help:"The bundle to push."`
+	Ref       string        `arg:"" placeholder:"oci://HOST[:PORT]/REPO[:TAG]" help:"Where to push it."`
+	Tags      []string      `name:"tag" placeholder:"TAG" help:"Also tag the artifact with TAG (repeatable)."`
+	MountFrom string        `name:"mount-from" placeholder:"REPO" help:"Ask the registry to take blobs from another of its repositories (a cross-repository mount) before sending them."`
+	Registry  RegistryFlags `embed:""`
 }
 
 // Run pushes the bundle and prints the artifact's digest.
@@ -107,12 +108,12 @@ func (c *PushCmd) Run(ctx context.Context) error {
 		return err
 	}
 	defer b.Close()
-	return pushBundle(ctx, b, c.Ref, c.Tags, &c.Registry)
+	return pushBundle(ctx, b, c.Ref, c.Tags, c.MountFrom, &c.Registry)
 }
 
 // pushBundle pushes b to ref (oci://…) with tags, prints the digest on
 // stdout and a summary on stderr.
-func pushBundle(ctx context.Context, b *manifest.Bundle, ref string, tags []string, rf *RegistryFlags) error {
+func pushBundle(ctx context.Context, b *manifest.Bundle, ref string, tags []string, mountFrom string, rf *RegistryFlags) error {
 	r, err := oci.ParseRef(ref)
 	if err != nil {
 		return &exitError{exitUsage, err}
@@ -122,6 +123,7 @@ func pushBundle(ctx context.Context, b *manifest.Bundle, ref string, tags []stri
 	}
 	o := rf.options("", nil, stderrNote)
 	o.Progress = progressOf("pushing", "blobs")
+	o.MountFrom = mountFrom
 	res, err := oci.Push(ctx, b, r, tags, o)
 	if err != nil {
 		return err
@@ -130,8 +132,13 @@ func pushBundle(ctx context.Context, b *manifest.Bundle, ref string, tags []stri
 	if res.Signatures != "" {
 		sig = "signatures attached as referrer " + res.Signatures
 	}
-	stderrNote("pushed %s (bundle %s, %d layers): sent %d blobs, %d bytes; %d blobs (%d bytes) already there; %s",
-		res.Ref, b.ID(), res.Layers, res.Sent, res.SentBytes, res.Skipped, res.SkippedBytes, sig)
+	mounted := ""
+	if res.Mounted > 0 {
+		mounted = fmt.Sprintf("; %s (%s) mounted from %s", count(res.Mounted, "blob"), count(res.MountedBytes, "byte"), mountFrom)
+	}
+	stderrNote("pushed %s (bundle %s, %s): sent %s, %s; %s (%s) already there%s; %s",
+		res.Ref, b.ID(), count(res.Layers, "layer"), count(res.Sent, "blob"), count(res.SentBytes, "byte"),
+		count(res.Skipped, "blob"), count(res.SkippedBytes, "byte"), mounted, sig)
 	fmt.Println(res.Digest)
 	return nil
 }
@@ -168,7 +175,7 @@ func (c *BuildCmd) buildToRegistry(ctx context.Context, opt build.Options, key e
 		return nil, err
 	}
 	defer b.Close()
-	return res, pushBundle(ctx, b, c.Output, c.Tags, &c.Registry)
+	return res, pushBundle(ctx, b, c.Output, c.Tags, c.MountFrom, &c.Registry)
 }
 
 var _ io.Writer = (*os.File)(nil)
