@@ -278,4 +278,15 @@ func TestRegistryAuth(t *testing.T) {
 	if _, err := Fetch(ctx, res.Ref.String(), o); err != nil {
 		t.Fatalf("fetch with the docker config: %v", err)
 	}
+
+	// Podman's auth file, when the docker config has nothing.
+	t.Setenv("DOCKER_CONFIG", t.TempDir())
+	podman := filepath.Join(t.TempDir(), "auth.json")
+	if err := os.WriteFile(podman, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("REGISTRY_AUTH_FILE", podman)
+	if _, err := Fetch(ctx, res.Ref.String(), testOptions(t)); err != nil {
+		t.Fatalf("fetch with the Podman auth file: %v", err)
+	}
 }
