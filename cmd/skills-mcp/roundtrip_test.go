@@ -281,6 +281,9 @@ func roundTripSeeds() map[string][]byte {
 	spell("not-utf8-file", false, 1, func(e *enc) {
 		e.skill(nil, 0, with(e, 5, seg(e, ".hidden")), with(e, 5, raw(e, ".\xff")), with(e, 5, raw(e, "caf\xe9.md")))
 	})
+	spell("skipped", false, 1, func(e *enc) {
+		e.skill(nil, 0, with(e, 5, seg(e, ".hidden")), with(e, 5, seg(e, "node_modules"), raw(e, "x")), with(e, 5, seg(e, "x.pyc")), with(e, 5, seg(e, "a b")))
+	})
 	spell("drive", false, 1, func(e *enc) {
 		e.skill([]func(){seg(e, "x:y")}, 0, with(e, 5, seg(e, "C:x")))
 	})
@@ -369,6 +372,16 @@ func roundTrip(t *testing.T, input []byte) {
 			}
 			fs[f.Path] = src
 		}
+		// And nothing the source holds is left out but what build skips.
+		for p := range source {
+			rel, ok := strings.CutPrefix(p, folder+"/")
+			if folder == "." {
+				rel, ok = p, true
+			}
+			if _, listed := fs[rel]; ok && !listed && !skipped(rel) {
+				t.Errorf("skill %s: source file %q is not published", s.Path, rel)
+			}
+		}
 		want[s.Path] = fs
 	}
 
@@ -424,6 +437,27 @@ func roundTrip(t *testing.T, input []byte) {
 			}
 		}
 	}
+}
+
+// skipped reports whether build leaves the file at rel (in a published
+// skill) out, as the README says: dotfiles and dot-folders, the folders of
+// tool caches and installed dependencies, and compiled artefacts.
+func skipped(rel string) bool {
+	segs := strings.Split(rel, "/")
+	for i, seg := range segs {
+		if strings.HasPrefix(seg, ".") {
+			return true
+		}
+		if i < len(segs)-1 && (slices.Contains([]string{"venv", "node_modules", "__pycache__", "site-packages"}, seg) ||
+			strings.HasSuffix(seg, ".dist-info") || strings.HasSuffix(seg, ".egg-info")) {
+			return true
+		}
+	}
+	switch strings.ToLower(path.Ext(rel)) {
+	case ".pyc", ".pyo", ".so", ".dylib", ".dll", ".whl", ".o", ".class":
+		return true
+	}
+	return false
 }
 
 // readPulled returns every file below dir by slash-separated relative path.
