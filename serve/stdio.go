@@ -70,6 +70,10 @@ func (w *stdioWriter) Close() error { return nil }
 // them, as given. A response starts {"jsonrpc":"2.0","id":…, followed by
 // "result" or "error", never "method", so only its first tokens are read.
 func (w *stdioWriter) settle(p []byte) {
+	if key, ok := answerKey(p); ok {
+		w.settleID(key)
+		return
+	}
 	dec := json.NewDecoder(bytes.NewReader(p))
 	dec.UseNumber()
 	tok, err := dec.Token()
@@ -116,6 +120,33 @@ func (w *stdioWriter) settle(p []byte) {
 			}
 		}
 	}
+}
+
+// answerKey reads the id of an answer the way the SDK writes one, starting
+// {"jsonrpc":"2.0","id":ID,"result" or "error", without a decoder; ok is
+// false for anything else (settle then decodes the tokens).
+func answerKey(p []byte) (key string, ok bool) {
+	const head = `{"jsonrpc":"2.0","id":`
+	rest, found := bytes.CutPrefix(p, []byte(head))
+	if !found {
+		return "", false
+	}
+	end := bytes.IndexByte(rest, ',')
+	if end <= 0 || !bytes.HasPrefix(rest[end:], []byte(`,"result":`)) && !bytes.HasPrefix(rest[end:], []byte(`,"error":`)) {
+		return "", false
+	}
+	id := rest[:end]
+	if id[0] == '"' {
+		var s string
+		if bytes.IndexByte(id, '\\') >= 0 || json.Unmarshal(id, &s) != nil {
+			return "", false
+		}
+		return strconv.Quote(s), true
+	}
+	if _, err := strconv.ParseInt(string(id), 10, 64); err != nil {
+		return "", false
+	}
+	return string(id), true
 }
 
 func (w *stdioWriter) settleID(key string) {
@@ -233,7 +264,7 @@ func (r *stdioReader) next() {
 	}
 	if line[0] == '[' { // a batch: the SDK decides (it takes them before 2025-06-18)
 		if !json.Valid(line) {
-			r.w.reply(nil, jsonrpc.CodeParseError, "parse error: the line is not valid JSON")
+			r.w.reply(nil, jsonrpc.CodeParseError, errNotJSON.Error())
 			return
 		}
 		var batch []json.RawMessage
@@ -246,26 +277,104 @@ func (r *stdioReader) next() {
 		r.line = append(line, '\n')
 		return
 	}
-	msg, err := jsonrpc.DecodeMessage(line)
+	owed, id, code, err := checkMessage(line)
 	if err != nil {
-		if !json.Valid(line) {
-			r.w.reply(nil, jsonrpc.CodeParseError, "parse error: the line is not valid JSON")
-			return
-		}
-		var probe struct {
-			ID any `json:"id"`
-		}
-		_ = json.Unmarshal(line, &probe)
-		var id any
-		switch probe.ID.(type) {
-		case float64, string:
-			id = probe.ID
-		}
-		r.w.reply(id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: %v", err))
+		r.w.reply(id, code, err.Error())
 		return
 	}
-	r.owe(msg)
+	if owed != "" {
+		r.w.owe(owed)
+	}
 	r.line = append(line, '\n')
+}
+
+// checkMessage applies the SDK's rules for one JSON-RPC message (those of
+// jsonrpc.DecodeMessage, which the SDK's connection ends the session on)
+// and returns the key of the answer owed (see idKey), "" for none. On error
+// it returns the message's id, if it has a usable one, and the error code.
+// DecodeMessage itself allocates some 64 KiB a message, so it is used only
+// for what the rules below do not settle alike: text that is not ASCII, and
+// responses.
+func checkMessage(line []byte) (owed string, id any, code int64, err error) {
+	for _, c := range line {
+		if c >= 0x80 {
+			if !json.Valid(line) { // DecodeMessage allows what follows the value; the SDK's reader does not
+				return "", nil, jsonrpc.CodeParseError, errNotJSON
+			}
+			msg, err := jsonrpc.DecodeMessage(line)
+			if err != nil {
+				return "", probeID(line), jsonrpc.CodeInvalidRequest, fmt.Errorf("invalid request: %v", err)
+			}
+			if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+				owed = idKey(req.ID.Raw())
+			}
+			return owed, nil, 0, nil
+		}
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(line, &m); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return "", nil, jsonrpc.CodeParseError, errNotJSON
+		}
+		return "", nil, jsonrpc.CodeInvalidRequest, errors.New("invalid request: not a JSON object")
+	}
+	invalid := func(format string, args ...any) (string, any, int64, error) {
+		return "", probeID(line), jsonrpc.CodeInvalidRequest, fmt.Errorf("invalid request: "+format, args...)
+	}
+	if v := m["jsonrpc"]; string(v) != `"2.0"` && !isString(v, "2.0") {
+		return invalid(`"jsonrpc" must be "2.0"`)
+	}
+	var rawID any
+	if v, ok := m["id"]; ok {
+		if err := json.Unmarshal(v, &rawID); err != nil {
+			return invalid("%v", err)
+		}
+		switch f := rawID.(type) {
+		case nil:
+		case float64:
+			id, owed = f, strconv.FormatInt(int64(f), 10)
+		case string:
+			id, owed = f, strconv.Quote(f)
+		default:
+			return invalid("the id must be a number or a string")
+		}
+	}
+	if method, ok := m["method"]; ok {
+		var name *string
+		if err := json.Unmarshal(method, &name); err != nil {
+			return invalid("the method must be a string")
+		}
+		return owed, id, 0, nil
+	}
+	// A response, to a request of the server's: rare, so the SDK's decoder
+	// settles it.
+	if _, err := jsonrpc.DecodeMessage(line); err != nil {
+		return invalid("%v", err)
+	}
+	return "", nil, 0, nil
+}
+
+var errNotJSON = errors.New("parse error: the line is not valid JSON")
+
+// isString reports whether raw is a JSON string equal to s.
+func isString(raw json.RawMessage, s string) bool {
+	var v string
+	return json.Unmarshal(raw, &v) == nil && v == s
+}
+
+// probeID returns the id of a message that is refused, for the error
+// answer: a number or a string, or nil.
+func probeID(line []byte) any {
+	var probe struct {
+		ID any `json:"id"`
+	}
+	_ = json.Unmarshal(line, &probe)
+	switch probe.ID.(type) {
+	case float64, string:
+		return probe.ID
+	}
+	return nil
 }
 
 // owe records msg's answer as owed if it is a request with an id.
