@@ -437,6 +437,27 @@ func (b *Bundle) EntryJSON(i int) (p []byte, err error) {
 	return p, err
 }
 
+// EntriesContaining returns, in order, the numbers of the skills whose
+// entry (EntryJSON) holds sub, reading a mapped file in place: a cheap test
+// before decoding entries. It returns nil if a mapped file changed under
+// the bundle (see Fault).
+func (b *Bundle) EntriesContaining(sub []byte) (idx []int) {
+	err := b.access(func() error {
+		for i := range b.NumSkills() {
+			r := b.rec(i)
+			s := r.off + len(recordPrefix)
+			if bytes.Contains(b.man[s:s+r.entryLen], sub) {
+				idx = append(idx, i)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil
+	}
+	return idx
+}
+
 // Skill parses and returns skill i's full record.
 func (b *Bundle) Skill(i int) (s *Skill, err error) {
 	err = b.access(func() error {

@@ -1,21 +1,64 @@
 package serve
 
 // The server's instructions, sent at initialization when Options.Instructions
-// is empty: what is served, how to use it, and the rules for bundled
-// scripts. They are built from the snapshot current when a client connects.
+// is empty: what is served, how to use it, the rules for bundled scripts,
+// and the catalog of skills (Options.Catalog). They are built from the
+// snapshot current when a client connects.
+//
+// The catalog goes in the instructions, not in a tool's description: the
+// instructions are sent once per session and hosts put them in the system
+// prompt, where a model reads them without having to ask; a tool
+// description is sent with every request, is hidden by hosts that defer
+// tools behind a tool search, and changes (breaking prompt caches) at each
+// tools/list_changed. What the instructions cost is paid once per session,
+// so the catalog is kept to MaxCatalogBytes unless asked for in full.
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
+	"net/url"
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
+
+// CatalogMode says whether the instructions list the skills.
+type CatalogMode string
+
+// Catalog modes.
+const (
+	// CatalogAuto lists every skill a session may see, path and first
+	// sentence of its description, while the list fits MaxCatalogBytes;
+	// otherwise it gives the number of skills and their categories with
+	// counts, and says to search.
+	CatalogAuto CatalogMode = "auto"
+	// CatalogAlways lists every skill, whatever the size.
+	CatalogAlways CatalogMode = "always"
+	// CatalogNever lists none.
+	CatalogNever CatalogMode = "never"
+)
+
+// MaxCatalogBytes caps the catalog section of the instructions in
+// CatalogAuto, measured in bytes of the text as sent. 8 KiB is about
+// 2,000 tokens, paid once per session: some 60 to 100 skills, each with the
+// first sentence of its description. A larger catalog costs more context
+// than a search does, so above it the instructions say how to search.
+const MaxCatalogBytes = 8 << 10
+
+// maxCatalogSentence caps a skill's first sentence in the catalog, in
+// characters.
+const maxCatalogSentence = 160
 
 // maxInstructionLibraries caps the libraries the instructions describe one
 // by one; list_libraries has them all.
 const maxInstructionLibraries = 20
 
-// instructionsFor returns the instructions to announce: given ones as they
-// are, else those built from the current catalog.
+// instructionsFor returns the instructions to announce to the caller of
+// ctx: given ones as they are, else those built from the current catalog,
+// as the caller may see it.
 func (d *discovery) instructionsFor(ctx context.Context, given string) string {
 	if given != "" || d.instructions != "" {
 		return given
@@ -32,12 +75,8 @@ func (d *discovery) buildInstructions(c *catalog) string {
 	if who == "" {
 		who = d.name
 	}
-	n := 0
-	for k := range c.snap.Len() {
-		if c.snap.Listed(k) {
-			n++
-		}
-	}
+	listed := c.listed()
+	n := len(listed)
 	fmt.Fprintf(&b, "%s: %d Agent Skills (folders of instructions, references and scripts, each with a SKILL.md) served over MCP by %s.\n", who, n, d.name)
 	b.WriteString("Load skills on demand, one at a time, never all at once.\n\n")
 	if libs, err := c.libraries(); err == nil && len(libs) > 0 {
@@ -77,5 +116,161 @@ Rules:
 - Skills marked explicit-use-only (disable-model-invocation) are for when the user asks for them.
 
 Hosts that implement the MCP Skills extension (SEP-2640) can use skills/list, skills/get and resources/read on skill://<skill-path>/<file> URIs instead; every file has a sha256 digest.`, p, d.name)
+	b.WriteString(d.catalogSection(c, listed))
 	return b.String()
+}
+
+// listed returns the snapshot numbers of the listed skills.
+func (c *catalog) listed() []int {
+	var out []int
+	for k := range c.snap.Len() {
+		if c.snap.Listed(k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// catalogSection is the catalog of the listed skills (by snapshot number)
+// at the end of the instructions, as the catalog mode says: every skill's
+// path and the first sentence of its description, or (CatalogAuto, when
+// that is more than MaxCatalogBytes) their number and categories. The
+// skills' records are read only as far as the list may fit.
+func (d *discovery) catalogSection(c *catalog, listed []int) string {
+	if d.catalogMode == CatalogNever || len(listed) == 0 {
+		return ""
+	}
+	head := fmt.Sprintf("\n\nSkills served (%d; skill path: what it is for). Load one with %s_get_skill(skill=<path>) when the task matches it:\n",
+		len(listed), d.prefix)
+	auto := d.catalogMode == CatalogAuto
+	if auto {
+		// Every line holds at least "- ", the path and a newline: skip
+		// reading the records when even that cannot fit.
+		size := len(head)
+		paths, _ := c.skillPaths()
+		for _, k := range listed {
+			size += len(paths[k]) + 3
+		}
+		if size > MaxCatalogBytes {
+			return d.catalogSummary(c, listed)
+		}
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	for _, k := range listed {
+		fm, err := c.frontmatter(k)
+		if err != nil {
+			return d.catalogSummary(c, listed)
+		}
+		desc, _ := fm["description"].(string)
+		fmt.Fprintf(&b, "- %s", c.skillPath(k))
+		if s := firstSentence(desc); s != "" {
+			b.WriteString(": " + s)
+		}
+		if c.snap.Hidden(k) {
+			b.WriteString(" (explicit use only)")
+		}
+		b.WriteString("\n")
+		if auto && b.Len() > MaxCatalogBytes {
+			return d.catalogSummary(c, listed)
+		}
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// catalogSummary says how many skills there are, in which categories, and
+// how to find one; the categories are cut to keep the section within
+// MaxCatalogBytes.
+func (d *discovery) catalogSummary(c *catalog, listed []int) string {
+	counts := map[string]int{}
+	// Only a skill whose entry has a "category" key (its own, or under
+	// metadata) can have a category other than its folders'.
+	named := c.snap.EntriesContaining([]byte(`gory":`))
+	for _, k := range listed {
+		var fm map[string]any
+		if named[k] {
+			fm, _ = c.frontmatter(k)
+		}
+		counts[skillCategory(fm, c.libraryOf(k), c.skillPath(k))]++
+	}
+	cats := slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
+		if counts[a] != counts[b] {
+			return counts[b] - counts[a]
+		}
+		return strings.Compare(a, b)
+	})
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n\nSkills served: %d, too many to list here. Find the one for a task with %[2]s_search_skills(query), "+
+		"or browse with %[2]s_list_categories and %[2]s_list_skills(category).\nCategories (skills): ", len(listed), d.prefix)
+	for i, cat := range cats {
+		e := fmt.Sprintf("%s (%d)", plainText(cat, 60), counts[cat])
+		if i > 0 {
+			e = ", " + e
+		}
+		if more := fmt.Sprintf(", … and %d more", len(cats)-i); b.Len()+len(e)+len(more) > MaxCatalogBytes {
+			b.WriteString(more)
+			break
+		}
+		b.WriteString(e)
+	}
+	return b.String()
+}
+
+// skillPath returns skill k's path, decoded as the tools take it.
+func (c *catalog) skillPath(k int) string {
+	paths, _ := c.skillPaths()
+	if !strings.Contains(paths[k], "%") {
+		return paths[k]
+	}
+	if u, err := url.PathUnescape(paths[k]); err == nil {
+		return u
+	}
+	return paths[k]
+}
+
+// frontmatter returns skill k's frontmatter, decoded from its entry alone.
+func (c *catalog) frontmatter(k int) (map[string]any, error) {
+	e, err := c.snap.EntryJSON(k)
+	if err != nil {
+		return nil, err
+	}
+	return entryFrontmatter(e)
+}
+
+// entryFrontmatter decodes the frontmatter of a SEP-2640 entry.
+func entryFrontmatter(entry []byte) (map[string]any, error) {
+	var ent struct {
+		Frontmatter map[string]any `json:"frontmatter"`
+	}
+	if err := json.Unmarshal(entry, &ent); err != nil {
+		return nil, err
+	}
+	return ent.Frontmatter, nil
+}
+
+// firstSentence returns the first sentence of a description on one line:
+// up to the first ".", "!" or "?" that ends the text or is followed by a
+// space and a capital letter or digit (so "e.g. this" goes on), or up to a
+// CJK full stop; cut at maxCatalogSentence characters.
+func firstSentence(s string) string {
+	s = plainText(s, 4*maxCatalogSentence)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		switch r {
+		case '。', '！', '？':
+			return oneLine(s[:i], maxCatalogSentence)
+		case '.', '!', '?':
+			if i == len(s) {
+				return oneLine(s, maxCatalogSentence)
+			}
+			if s[i] == ' ' {
+				next, _ := utf8.DecodeRuneInString(s[i+1:])
+				if unicode.IsUpper(next) || unicode.IsDigit(next) {
+					return oneLine(s[:i], maxCatalogSentence)
+				}
+			}
+		}
+	}
+	return oneLine(s, maxCatalogSentence)
 }

@@ -108,6 +108,7 @@ func (e *events) options() *mcp.ClientOptions {
 	return &mcp.ClientOptions{
 		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) { e.add("list_changed") },
 		ToolListChangedHandler:     func(context.Context, *mcp.ToolListChangedRequest) { e.add("tools_changed") },
+		PromptListChangedHandler:   func(context.Context, *mcp.PromptListChangedRequest) { e.add("prompts_changed") },
 		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
 			e.add("updated " + r.Params.URI)
 		},
@@ -1029,11 +1030,14 @@ func TestLiveToolCapabilities(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"alpha/SKILL.md": skillMD("alpha", "First.")})
 	for _, describe := range []bool{false, true} {
-		l := startLive(t, LiveOptions{NoWatch: true, Server: Options{DescribeSkills: describe},
-			Build: build.Options{Libraries: []build.Library{{Root: dir}}}})
-		caps := connectMem(t, l.Server(), "2025-11-25", nil).InitializeResult().Capabilities
-		if caps.Tools == nil || caps.Tools.ListChanged != describe || caps.Prompts == nil || caps.Prompts.ListChanged {
-			t.Errorf("describe=%v: tools %+v prompts %+v", describe, caps.Tools, caps.Prompts)
+		for _, limit := range []int{0, -1} {
+			l := startLive(t, LiveOptions{NoWatch: true, Server: Options{DescribeSkills: describe, PromptLimit: limit},
+				Build: build.Options{Libraries: []build.Library{{Root: dir}}}})
+			caps := connectMem(t, l.Server(), "2025-11-25", nil).InitializeResult().Capabilities
+			// Per-skill prompts change with the library unless they are off.
+			if caps.Tools == nil || caps.Tools.ListChanged != describe || caps.Prompts == nil || caps.Prompts.ListChanged != (limit >= 0) {
+				t.Errorf("describe=%v limit=%d: tools %+v prompts %+v", describe, limit, caps.Tools, caps.Prompts)
+			}
 		}
 	}
 }

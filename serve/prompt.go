@@ -44,38 +44,54 @@ func (d *discovery) useSkill(ctx context.Context, req *mcp.GetPromptRequest) (*m
 	}
 	doc := &l.doc
 	var t strings.Builder
-	fmt.Fprintf(&t, "Apply the skill %q (%s) below.\n%s", doc.name, doc.category, d.sourceLine())
-	if p := provenanceLine(doc.trust); p != "" {
-		t.WriteString("\n" + p)
-	}
-	if doc.hidden {
-		t.WriteString("\nExplicit use only (disable-model-invocation): the user asked for it by invoking this prompt.")
-	}
-	if b := riskBanner(l.sk.Findings); b != "" {
-		t.WriteString("\n\n" + b)
-	}
+	fmt.Fprintf(&t, "Apply the skill %q (%s) below.\n%s", doc.name, doc.category, d.skillHead(l))
 	if task := strings.TrimSpace(args["task"]); task != "" {
 		t.WriteString("\n\nTask: " + task)
 	}
 	fmt.Fprintf(&t, "\n\n<skill name=%q source=%q>\n%s\n</skill>\n", doc.name, d.name, strings.TrimSpace(string(skillBody(l.md))))
+	t.WriteString(d.skillTail(l, req.Extra))
+	return &mcp.GetPromptResult{
+		Description: doc.description,
+		Messages:    []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: t.String()}}},
+	}, nil
+}
+
+// skillHead is what both kinds of prompt say about a skill before its
+// instructions: where it comes from, its provenance, whether it is for
+// explicit use only, and its risk flags.
+func (d *discovery) skillHead(l *loaded) string {
+	t := d.sourceLine()
+	if p := provenanceLine(l.doc.trust); p != "" {
+		t += "\n" + p
+	}
+	if l.doc.hidden {
+		t += "\nExplicit use only (disable-model-invocation): the user asked for it by invoking this prompt."
+	}
+	if b := riskBanner(l.sk.Findings); b != "" {
+		t += "\n\n" + b
+	}
+	return t
+}
+
+// skillTail is what both kinds of prompt say after a skill's instructions:
+// its bundled files, and how to run its scripts safely.
+func (d *discovery) skillTail(l *loaded, extra *mcp.RequestExtra) string {
+	var t strings.Builder
 	var files []SkillFile
 	for i, f := range l.sk.Files {
 		r := l.sk.Entry.Resources[i]
 		files = append(files, SkillFile{Path: f.Path, Size: r.Size, Digest: r.Digest.String(), Script: f.Script, Interpreter: interpreter(f)})
 	}
 	if len(files) > 1 {
-		fmt.Fprintf(&t, "\nBundled files, read with %s_read_skill_file(skill=%q, path=\"<path>\"):\n", d.prefix, doc.path)
+		fmt.Fprintf(&t, "\nBundled files, read with %s_read_skill_file(skill=%q, path=\"<path>\"):\n", d.prefix, l.doc.path)
 		for _, f := range files[1:] {
 			fmt.Fprintf(&t, "- %s (%d B, %s)\n", f.Path, f.Size, f.Digest)
 		}
 	}
-	if steps := d.scriptSteps(doc.path, files, req.Extra); len(steps) > 0 {
+	if steps := d.scriptSteps(l.doc.path, files, extra); len(steps) > 0 {
 		t.WriteString("\n" + strings.Join(steps, "\n") + "\n")
 	}
-	return &mcp.GetPromptResult{
-		Description: doc.description,
-		Messages:    []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: t.String()}}},
-	}, nil
+	return t.String()
 }
 
 // complete answers completion/complete: the skill argument of use-skill,

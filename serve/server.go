@@ -60,6 +60,10 @@ type Options struct {
 	Refresh        func(context.Context) error     // reloads live libraries for catalog_status refresh=true; nil: fixed bundles
 	LiveStatus     func() LiveStatus               // the live libraries' watch and scan state for catalog_status; nil: fixed bundles
 	SignedBy       func(*manifest.Bundle) []string // trusted keys whose signatures on a bundle verified (--trust); nil: not checked
+
+	// Per-skill prompts (prompts.go) and the catalog in the instructions (instructions.go).
+	PromptLimit int         // one prompt per skill while a session sees at most this many; DefaultPromptLimit if 0; negative: none
+	Catalog     CatalogMode // list the skills in the instructions: CatalogAuto if empty, CatalogAlways or CatalogNever
 }
 
 // Server serves a catalog of bundles over MCP with the SEP-2640 Skills
@@ -109,11 +113,12 @@ func New(bundles []*manifest.Bundle, opt Options) (*Server, error) {
 	if impl.Version == "" {
 		impl.Version = "dev"
 	}
-	// The prompt never changes, and the tools only where toolsChange says.
+	// The tools change only where toolsChange says, the prompts only where
+	// promptsChange says.
 	caps := &mcp.ServerCapabilities{
 		Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
 		Tools:     &mcp.ToolCapabilities{ListChanged: toolsChange(opt)},
-		Prompts:   &mcp.PromptCapabilities{},
+		Prompts:   &mcp.PromptCapabilities{ListChanged: promptsChange(opt)},
 	}
 	caps.AddExtension(manifest.ExtensionName, map[string]any{"directoryRead": true})
 	s.mcp = mcp.NewServer(impl, &mcp.ServerOptions{

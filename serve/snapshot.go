@@ -154,6 +154,18 @@ func (s *Snapshot) Listed(k int) bool { return s.showDisabled || !s.Hidden(k) }
 // The caller must not modify the bytes.
 func (s *Snapshot) EntryJSON(k int) ([]byte, error) { b, i := s.ref(k); return b.EntryJSON(i) }
 
+// EntriesContaining returns the set of skills whose entry holds sub (see
+// manifest.Bundle.EntriesContaining).
+func (s *Snapshot) EntriesContaining(sub []byte) map[int]bool {
+	out := map[int]bool{}
+	for bi, b := range s.bundles {
+		for _, i := range b.EntriesContaining(sub) {
+			out[s.number(bi, i)] = true
+		}
+	}
+	return out
+}
+
 // Fault returns the first served bundle's Fault: the error of an access
 // that found its mapped file changed, after which lookups in it may have
 // found nothing, or nil.

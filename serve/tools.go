@@ -92,6 +92,9 @@ type discovery struct {
 	refresh      func(context.Context) error
 	liveStatus   func() LiveStatus
 	signedBy     func(*manifest.Bundle) []string
+	promptLimit  int         // per-skill prompts for at most this many skills; negative: none
+	promptsMove  bool        // promptsChange: the per-skill prompts can change
+	catalogMode  CatalogMode // the catalog in the instructions
 
 	// register adds the tools and the prompt to the SDK server, once. A
 	// server whose tools never change (toolsChange) does it on the first
@@ -102,7 +105,8 @@ type discovery struct {
 	// and prompt lists fixed. Any other registers them at once, and re-adds
 	// get_skill when its description changes (describeChanged), which
 	// notifies sessions.
-	register func()
+	register       func()
+	registerPrompt func() // adds use-skill, once
 
 	getSkillTool *mcp.Tool                  // as registered
 	toolTypes    map[string][2]reflect.Type // tool name without the prefix → its input and output types
@@ -131,7 +135,17 @@ func validToolPrefix(p string) bool {
 func registerDiscovery(s *Server, opt Options, impl *mcp.Implementation) error {
 	d := &discovery{srv: s, name: impl.Name, title: impl.Title, prefix: opt.Prefix, describe: opt.DescribeSkills,
 		showDisabled: opt.ShowDisabled, instructions: opt.Instructions, refresh: opt.Refresh, liveStatus: opt.LiveStatus, signedBy: opt.SignedBy,
+		promptLimit: opt.PromptLimit, promptsMove: promptsChange(opt), catalogMode: opt.Catalog,
 		toolTypes: map[string][2]reflect.Type{}}
+	if d.promptLimit == 0 {
+		d.promptLimit = DefaultPromptLimit
+	}
+	if d.catalogMode == "" {
+		d.catalogMode = CatalogAuto
+	}
+	if !slices.Contains([]CatalogMode{CatalogAuto, CatalogAlways, CatalogNever}, d.catalogMode) {
+		return fmt.Errorf("serve: catalog mode %q: use auto, always or never", d.catalogMode)
+	}
 	if d.prefix == "" {
 		d.prefix = strings.ReplaceAll(d.name, "-", "_")
 	}
@@ -140,13 +154,17 @@ func registerDiscovery(s *Server, opt Options, impl *mcp.Implementation) error {
 	}
 	s.discovery = d
 	s.mcp.AddReceivingMiddleware(d.middleware)
-	s.afterSwap = append(s.afterSwap, d.describeChanged) // live.go
+	s.afterSwap = append(s.afterSwap, d.describeChanged, d.promptsChanged) // live.go, prompts.go
+	d.registerPrompt = sync.OnceFunc(d.addPrompt)
 	d.register = sync.OnceFunc(func() {
 		d.addTools()
-		d.addPrompt()
+		d.registerPrompt()
 	})
 	if toolsChange(opt) {
 		d.register()
+	}
+	if d.promptsMove {
+		d.registerPrompt() // re-added when the prompts change, which notifies
 	}
 	return nil
 }
@@ -358,6 +376,16 @@ type catalog struct {
 
 	instrOnce sync.Once
 	instr     string
+
+	pathsOnce sync.Once
+	paths     []string // skill paths as URIs write them, by snapshot number
+	libs      []string // library namespaces, by snapshot number
+
+	promptOnce  sync.Once
+	promptSet   *promptSet
+	promptsOnce sync.Once
+	promptList  []skillPrompt // by snapshot number
+	promptsErr  error
 }
 
 // skillDoc is what list and search results say about a skill.
@@ -1146,6 +1174,11 @@ func (d *discovery) load(c *catalog, arg string) (*loaded, error) {
 	if err != nil {
 		return nil, err
 	}
+	return d.loadNumber(c, k)
+}
+
+// loadNumber loads skill k of the catalog.
+func (d *discovery) loadNumber(c *catalog, k int) (*loaded, error) {
 	sk, err := c.snap.Skill(k)
 	if err != nil {
 		return nil, err
@@ -1520,9 +1553,10 @@ type CatalogStatusOutput struct {
 	Warnings        []string        `json:"warnings,omitempty"`
 	Refresh         string          `json:"refresh,omitempty" jsonschema:"what refresh=true did"`
 	Live            *LiveStatus     `json:"live,omitempty" jsonschema:"for live libraries: watch state, last scan, per-library state and warnings"`
+	Prompts         PromptStatus    `json:"prompts" jsonschema:"whether each skill has a prompt (a slash command in hosts), and why not"`
 }
 
-func (d *discovery) catalogStatus(ctx context.Context, _ *mcp.CallToolRequest, in CatalogStatusInput) (*mcp.CallToolResult, CatalogStatusOutput, error) {
+func (d *discovery) catalogStatus(ctx context.Context, req *mcp.CallToolRequest, in CatalogStatusInput) (*mcp.CallToolResult, CatalogStatusOutput, error) {
 	var out CatalogStatusOutput
 	if in.Refresh {
 		switch {
@@ -1622,6 +1656,9 @@ func (d *discovery) catalogStatus(ctx context.Context, _ *mcp.CallToolRequest, i
 			}
 		}
 	}
+	if _, out.Prompts, err = d.promptsFor(c); err != nil {
+		return nil, out, err
+	}
 	if d.liveStatus != nil && full {
 		st := d.liveStatus()
 		out.Live = &st
@@ -1654,7 +1691,15 @@ func (d *discovery) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		switch r := req.(type) {
 		case *mcp.CompleteRequest:
 			return d.complete(ctx, r)
-		case *mcp.ListToolsRequest, *mcp.CallToolRequest, *mcp.ListPromptsRequest, *mcp.GetPromptRequest:
+		case *mcp.ListPromptsRequest:
+			d.register()
+			return d.listPrompts(ctx, method, r, next)
+		case *mcp.GetPromptRequest:
+			d.register()
+			if res, ok, err := d.getSkillPrompt(ctx, r); ok {
+				return res, err
+			}
+		case *mcp.ListToolsRequest, *mcp.CallToolRequest:
 			d.register()
 		}
 		res, err := next(ctx, method, req)

@@ -43,6 +43,8 @@ type ServeCmd struct {
 	Prefix       string   `name:"prefix" env:"SKILLS_TOOL_PREFIX" help:"Prefix of the discovery tools' names (PREFIX_search_skills, ...); default: --name with - changed to _."`
 	Trust        string   `name:"trust" env:"SKILLS_TRUST" placeholder:"KEYS" help:"Refuse to start unless every bundle file carries a valid signature from a trusted key: KEYS as for verify --trust (allowed_signers, ssh-ed25519 lines, a minisign .pub file or the RW... string)."`
 	Describe     bool     `name:"describe-skills" env:"SKILLS_DESCRIBE_SKILLS" help:"List the skills (names and descriptions, up to 8 KiB) in the get_skill tool's description, for hosts without tool search."`
+	PromptLimit  int      `name:"prompt-limit" env:"SKILLS_PROMPT_LIMIT" default:"200" help:"Give each skill a prompt (a slash command in hosts) while there are at most this many skills (0: none; above it: none, and catalog_status says why)."`
+	Catalog      string   `name:"catalog" env:"SKILLS_CATALOG" default:"auto" enum:"auto,always,never" help:"List the skills (path and first sentence) in the server instructions: auto (while the list fits 8 KiB, else the categories and how to search), always, never."`
 
 	Lib      LibraryFlags  `embed:""`
 	Registry RegistryFlags `embed:""`
@@ -57,6 +59,9 @@ var serverName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles) (err error) {
 	if !serverName.MatchString(c.Name) {
 		return fmt.Errorf("serve: --name %q: use letters, digits, - and _ only", c.Name)
+	}
+	if c.PromptLimit < 0 {
+		return fmt.Errorf("serve: --prompt-limit %d: give 0 (no per-skill prompts) or more", c.PromptLimit)
 	}
 	var bundles []*manifest.Bundle
 	defer func() {
@@ -105,6 +110,8 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 		ShowDisabled:   c.ShowDisabled,
 		Prefix:         c.Prefix,
 		DescribeSkills: c.Describe,
+		PromptLimit:    promptLimit(c.PromptLimit),
+		Catalog:        serve.CatalogMode(c.Catalog),
 		Logger:         log,
 		SignedBy:       signedBy(c.Trust, signers),
 	}
@@ -133,6 +140,15 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 		return err
 	}
 	return srv.ListenAndServe(ctx, httpAddress(c.HTTP, c.Host), hopt)
+}
+
+// promptLimit maps --prompt-limit to serve.Options.PromptLimit, where 0
+// means the default and a negative limit none.
+func promptLimit(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }
 
 // earlyBundles are bundle files being opened while kong parses the command

@@ -1,0 +1,486 @@
+package serve
+
+// Per-skill prompts: one MCP prompt per skill, which hosts show as a slash
+// command (Claude Code: /mcp__<server>__<prompt>), so that a person types
+// the skill's name and the skill is loaded.
+//
+// Decisions:
+//   - They are served while the skills a caller may see number at most the
+//     prompt limit (Options.PromptLimit); above it there are none, and
+//     catalog_status says why: a slash menu of thousands of entries helps
+//     no one, and use-skill still reaches every skill.
+//   - prompts/list and prompts/get for them are answered by the discovery
+//     middleware from the catalog, built on the first prompts/list: nothing
+//     is registered with the SDK per skill, so start-up does not grow with
+//     the catalog, and a caller restricted to some namespaces (access.go)
+//     gets the prompts of its view of the catalog. prompts/list is one page
+//     holding every prompt: hosts fetch the list once for their menus, and
+//     the limit bounds it.
+//   - Hidden skills (disable-model-invocation) get prompts too, marked as
+//     for explicit use: a slash command is exactly an explicit use.
+//   - A prompt name is derived from the skill path by promptNames (the rule
+//     is in its doc comment and in the README); names are made over the
+//     whole catalog, so a skill's prompt has the same name for every caller,
+//     whatever the caller may see.
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"net/url"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/manifest"
+)
+
+// Limits of the per-skill prompts.
+const (
+	// DefaultPromptLimit is the most skills a session may see for it to be
+	// given one prompt per skill, when Options.PromptLimit is 0. A slash
+	// menu of 200 entries is still browsable by typing; the list is then
+	// some 60 KiB, sent once per session.
+	DefaultPromptLimit = 200
+	// MaxPromptName is the longest prompt name: the Agent Skills limit on a
+	// skill name, short enough for hosts that put the server's name in
+	// front (mcp__<server>__<prompt>) and cap the whole.
+	MaxPromptName = 64
+	// maxPromptTitle and maxPromptDescription cap a prompt's title and
+	// description, in characters: a title is a menu label, and 1,024 is
+	// the Agent Skills limit on a description.
+	maxPromptTitle       = 100
+	maxPromptDescription = 1024
+	// promptTaskArg is the argument of every per-skill prompt.
+	promptTaskArg = "task"
+)
+
+// skillPrompt is one skill's prompt.
+type skillPrompt struct {
+	k      int // snapshot number
+	prompt *mcp.Prompt
+}
+
+// promptSet is every skill's prompt name, made once per catalog, and the
+// prompts themselves, made on first need.
+type promptSet struct {
+	names  []string       // by snapshot number
+	byName map[string]int // name → snapshot number
+}
+
+// normalPromptName is the prompt name of a skill path before collisions
+// are resolved (see promptNames); exact reports that the path was already
+// in that form, and hash that the name must carry the path's hash (it was
+// shortened, or nothing of the path was left).
+func normalPromptName(skillPath string) (name string, exact, hash bool) {
+	var segs []string
+	exact = true
+	for raw := range strings.SplitSeq(skillPath, "/") {
+		seg := raw
+		if u, err := url.PathUnescape(raw); err == nil {
+			seg = u
+		}
+		var b strings.Builder
+		dash := false
+		for _, r := range seg {
+			r = unicode.ToLower(r)
+			if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' {
+				if dash && b.Len() > 0 {
+					b.WriteByte('-')
+				}
+				dash = false
+				b.WriteRune(r)
+				continue
+			}
+			dash = true
+		}
+		s := b.String()
+		if s != raw {
+			exact = false
+		}
+		if s == "" {
+			hash = true // nothing of the segment is left
+			continue
+		}
+		segs = append(segs, s)
+	}
+	name = strings.Join(segs, "_")
+	switch {
+	case name == "":
+		return "skill", false, true
+	case len(name) <= MaxPromptName:
+		return name, exact, hash
+	}
+	// Keep the end, where the skill's own name is: drop leading segments,
+	// then cut what is left; the hash goes after it.
+	for len(segs) > 1 && len(strings.Join(segs, "_")) > MaxPromptName-7 {
+		segs = segs[1:]
+	}
+	name = strings.Join(segs, "_")
+	if len(name) > MaxPromptName-7 {
+		name = strings.TrimRight(name[:MaxPromptName-7], "-_")
+	}
+	return name, false, true
+}
+
+// withHash appends "-" and the first n hex digits of the path's sha256 to
+// name, cutting name so that the whole stays within MaxPromptName.
+func withHash(name, skillPath string, n int) string {
+	sum := sha256.Sum256([]byte(skillPath))
+	h := hex.EncodeToString(sum[:])[:n]
+	if len(name)+1+n > MaxPromptName {
+		name = strings.TrimRight(name[:MaxPromptName-1-n], "-_")
+	}
+	return name + "-" + h
+}
+
+// promptNames returns each skill path's prompt name. The rule:
+//
+//  1. Each path segment is lowercased, every run of characters other than
+//     a-z and 0-9 becomes one "-", and "-" is trimmed from both ends;
+//     empty segments are dropped and the rest joined with "_" (so a name
+//     never holds "__", the separator hosts put between server and prompt
+//     names). acme/billing/refunds → acme_billing_refunds.
+//  2. A name longer than MaxPromptName loses leading segments, then its
+//     end, and gets "-" and 6 hex digits of the path's sha256; so does a
+//     name of which a segment was left empty (数据 → "skill-<hash>").
+//  3. Names that collide (with each other or with a reserved name such as
+//     use-skill) keep the plain name only for the path that was already in
+//     normal form (at most one is); every other gets "-" and 6 hex digits
+//     of its path's sha256, 12 if that still collides, then a number.
+//
+// So a name depends on its own path alone unless another path normalises
+// to the same name, and it is a valid MCP name and slash command: 1 to 64
+// characters of a-z, 0-9, "-" and "_".
+func promptNames(paths []string, reserved []string) []string {
+	names := make([]string, len(paths))
+	exact := make([]bool, len(paths))
+	count := map[string]int{}
+	for _, r := range reserved {
+		count[r]++
+	}
+	for i, p := range paths {
+		var hash bool
+		names[i], exact[i], hash = normalPromptName(p)
+		if hash {
+			names[i] = withHash(names[i], p, 6)
+		}
+		count[names[i]]++
+	}
+	taken := map[string]bool{}
+	for _, r := range reserved {
+		taken[r] = true
+	}
+	var again []int
+	for i := range paths {
+		if count[names[i]] == 1 || exact[i] && !slices.Contains(reserved, names[i]) {
+			taken[names[i]] = true
+			continue
+		}
+		again = append(again, i)
+	}
+	for _, i := range again {
+		n := withHash(names[i], paths[i], 6)
+		if taken[n] {
+			n = withHash(names[i], paths[i], 12)
+		}
+		base := n[:min(len(n), MaxPromptName-5)]
+		for j := 2; taken[n]; j++ {
+			n = fmt.Sprintf("%s-%d", base, j)
+		}
+		names[i] = n
+		taken[n] = true
+	}
+	return names
+}
+
+// promptSetOf returns the prompt names of the catalog's skills, made on
+// first use from the skill paths alone: those of the whole snapshot, for a
+// view (access.go) as for the snapshot itself.
+func (d *discovery) promptSetOf(c *catalog) *promptSet {
+	c.promptOnce.Do(func() {
+		var names []string
+		if base := c.snap.base; base != nil {
+			all := d.promptSetOf(d.catalogFor(base)).names
+			names = make([]string, c.snap.Len())
+			for k := range names {
+				names[k] = all[c.snap.baseNumber(k)]
+			}
+		} else {
+			paths, _ := c.skillPaths()
+			names = promptNames(paths, []string{PromptUseSkill})
+		}
+		ps := &promptSet{names: names, byName: make(map[string]int, len(names))}
+		for k, n := range names {
+			ps.byName[n] = k
+		}
+		c.promptSet = ps
+	})
+	return c.promptSet
+}
+
+// baseNumber returns the number of skill k of s in the whole snapshot: k
+// itself unless s is a view.
+func (s *Snapshot) baseNumber(k int) int {
+	if s.base == nil {
+		return k
+	}
+	r := s.order[k]
+	return s.base.number(int(r.b), int(r.i))
+}
+
+// skillPrompts returns every skill's prompt, by snapshot number, made on
+// first use from the frontmatter in the skills' entries.
+func (d *discovery) skillPrompts(c *catalog) ([]skillPrompt, error) {
+	c.promptsOnce.Do(func() {
+		ps := d.promptSetOf(c)
+		out := make([]skillPrompt, c.snap.Len())
+		for k := range out {
+			fm, err := c.frontmatter(k)
+			if err != nil {
+				b, _ := c.snap.Bundle(k)
+				c.promptsErr = fmt.Errorf("bundle %s: entry of %s: %w", b.ID(), c.snap.URI(k), err)
+				return
+			}
+			out[k] = skillPrompt{k: k, prompt: newSkillPrompt(ps.names[k], c.snap.URI(k), c.snap.Hidden(k), fm)}
+		}
+		c.promptList = out
+	})
+	return c.promptList, c.promptsErr
+}
+
+// libraryOf returns the library namespace of skill k (see skillPaths).
+func (c *catalog) libraryOf(k int) string { _, libs := c.skillPaths(); return libs[k] }
+
+// skillPaths returns, by snapshot number, each skill's path as its URI
+// writes it (percent-encoding kept) and its library namespace: the path's
+// first segment when that names one of its bundle's libraries, else "" (an
+// un-namespaced library). Both are made once per catalog, from the URIs.
+func (c *catalog) skillPaths() (paths, libs []string) {
+	c.pathsOnce.Do(func() {
+		heads, _ := c.headers()
+		ns := map[*manifest.Bundle]map[string]bool{}
+		for i, b := range c.snap.Bundles() {
+			set := map[string]bool{}
+			if i < len(heads) {
+				for _, l := range heads[i].Libraries {
+					set[l.Namespace] = l.Namespace != ""
+				}
+			}
+			ns[b] = set
+		}
+		n := c.snap.Len()
+		c.paths, c.libs = make([]string, n), make([]string, n)
+		for k := range n {
+			p := strings.TrimSuffix(strings.TrimPrefix(c.snap.URI(k), manifest.URIScheme), "/"+manifest.SkillFile)
+			c.paths[k] = p
+			b, _ := c.snap.Bundle(k)
+			if first, _, _ := strings.Cut(p, "/"); ns[b][first] {
+				c.libs[k] = first
+			}
+		}
+	})
+	return c.paths, c.libs
+}
+
+// newSkillPrompt is the prompt of one skill: title and description from its
+// frontmatter, one optional task argument, and the skill's URI under _meta.
+func newSkillPrompt(name, uri string, hidden bool, fm map[string]any) *mcp.Prompt {
+	skillName, _ := fm["name"].(string)
+	title, _ := fm["title"].(string)
+	if strings.TrimSpace(title) == "" {
+		title = skillName
+	}
+	title = plainText(title, maxPromptTitle)
+	desc, _ := fm["description"].(string)
+	desc = plainText(desc, maxPromptDescription)
+	meta := mcp.Meta{manifest.MetaPrefix + "uri": uri}
+	if hidden {
+		title += " (explicit use only)"
+		desc = "Explicit use only (disable-model-invocation): for when you ask for this skill. " + desc
+		meta[manifest.MetaPrefix+"disable-model-invocation"] = true
+	}
+	return &mcp.Prompt{
+		Name:        name,
+		Title:       title,
+		Description: desc,
+		Arguments: []*mcp.PromptArgument{{Name: promptTaskArg, Title: "Task",
+			Description: "What to apply the skill to (optional)"}},
+		Meta: meta,
+	}
+}
+
+// plainText returns s as one line of printable text, cut to at most n
+// characters: control characters, line and paragraph separators and
+// bidirectional controls become spaces, and runs of spaces one.
+func plainText(s string, n int) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == utf8.RuneError, unicode.IsControl(r), unicode.In(r, unicode.Zl, unicode.Zp),
+			0x202A <= r && r <= 0x202E, 0x2066 <= r && r <= 0x2069, r == 0x200E, r == 0x200F:
+			return ' '
+		}
+		return r
+	}, s)
+	return oneLine(s, n)
+}
+
+// promptsFor returns the skill prompts of a catalog (the caller's view),
+// in name order, or none and why.
+func (d *discovery) promptsFor(c *catalog) ([]skillPrompt, PromptStatus, error) {
+	st := PromptStatus{Limit: d.promptLimit, Skills: c.snap.Len()}
+	if d.promptLimit < 0 {
+		st.Limit = 0
+		st.Reason = "per-skill prompts are off (--prompt-limit 0); use the use-skill prompt"
+		return nil, st, nil
+	}
+	if st.Skills > d.promptLimit {
+		st.Reason = fmt.Sprintf("%d skills, more than the prompt limit of %d (--prompt-limit): no per-skill prompts; "+
+			"use the use-skill prompt, or raise the limit", st.Skills, d.promptLimit)
+		return nil, st, nil
+	}
+	all, err := d.skillPrompts(c)
+	if err != nil {
+		return nil, st, err
+	}
+	out := slices.Clone(all)
+	slices.SortFunc(out, func(a, b skillPrompt) int { return strings.Compare(a.prompt.Name, b.prompt.Name) })
+	st.Enabled, st.Prompts = true, len(out)
+	return out, st, nil
+}
+
+// PromptStatus says whether a session gets one prompt per skill, and why
+// not.
+type PromptStatus struct {
+	Enabled bool   `json:"enabled" jsonschema:"one prompt per skill is served (hosts show them as slash commands)"`
+	Prompts int    `json:"prompts" jsonschema:"per-skill prompts served"`
+	Skills  int    `json:"skills" jsonschema:"skills that would get a prompt"`
+	Limit   int    `json:"limit" jsonschema:"the most skills for which prompts are served (--prompt-limit); 0: off"`
+	Reason  string `json:"reason,omitempty" jsonschema:"why there are no per-skill prompts"`
+}
+
+// listPrompts answers prompts/list: the prompts registered with the SDK
+// (use-skill) and the per-skill prompts the session may see, in name
+// order, in one page.
+func (d *discovery) listPrompts(ctx context.Context, method string, r *mcp.ListPromptsRequest, next mcp.MethodHandler) (mcp.Result, error) {
+	if r.Params != nil && r.Params.Cursor != "" {
+		return nil, invalidParams("prompts/list: invalid cursor %q: the list is one page; list again without a cursor", r.Params.Cursor)
+	}
+	res, err := next(ctx, method, r)
+	if err != nil {
+		return res, err
+	}
+	lr, ok := res.(*mcp.ListPromptsResult)
+	if !ok {
+		return res, nil
+	}
+	sps, _, err := d.promptsFor(d.current(ctx))
+	if err != nil {
+		return nil, internalError("prompts/list: %v", err)
+	}
+	if len(sps) == 0 {
+		return lr, nil
+	}
+	out := *lr
+	out.Prompts = make([]*mcp.Prompt, 0, len(lr.Prompts)+len(sps))
+	out.Prompts = append(out.Prompts, lr.Prompts...)
+	for _, p := range sps {
+		out.Prompts = append(out.Prompts, p.prompt)
+	}
+	slices.SortStableFunc(out.Prompts, func(a, b *mcp.Prompt) int { return strings.Compare(a.Name, b.Name) })
+	return &out, nil
+}
+
+// promptResult is the result of prompts/get for a per-skill prompt: the
+// wire form of mcp.GetPromptResult, whose resultType field the SDK keeps
+// unexported (and sets only in its own prompts/get path).
+type promptResult struct {
+	mcp.ResultBase
+	ResultType  string               `json:"resultType,omitempty"`
+	Description string               `json:"description,omitempty"`
+	Messages    []*mcp.PromptMessage `json:"messages"`
+}
+
+// getSkillPrompt answers prompts/get for a per-skill prompt; ok is false
+// when name is no skill's prompt in the session, so that the SDK answers.
+func (d *discovery) getSkillPrompt(ctx context.Context, r *mcp.GetPromptRequest) (res mcp.Result, ok bool, err error) {
+	if r.Params == nil {
+		return nil, false, nil
+	}
+	c := d.current(ctx)
+	k, found := d.promptSetOf(c).byName[r.Params.Name]
+	if !found {
+		return nil, false, nil // another prompt, or a skill the caller may not see: the SDK answers
+	}
+	if _, st, _ := d.promptsFor(c); !st.Enabled {
+		return nil, false, nil // no per-skill prompts for this caller: unknown, as the SDK says
+	}
+	l, err := d.loadNumber(c, k)
+	if err != nil {
+		return nil, true, internalError("prompts/get %s: %v", r.Params.Name, err)
+	}
+	md := &mcp.ResourceContents{URI: l.sk.Entry.URI, MIMEType: manifest.SkillFileMIME}
+	if l.sk.Files[0].Text {
+		md.Text = string(l.md)
+	} else {
+		md.Blob = l.md
+	}
+	var t strings.Builder
+	fmt.Fprintf(&t, "Apply the skill %q (%s) above.\n%s", l.doc.name, l.doc.category, d.skillHead(l))
+	if task := strings.TrimSpace(r.Params.Arguments[promptTaskArg]); task != "" {
+		t.WriteString("\n\nTask: " + task)
+	}
+	t.WriteString("\n" + d.skillTail(l, r.Extra))
+	pr := &promptResult{
+		Description: l.doc.description,
+		Messages: []*mcp.PromptMessage{
+			{Role: "user", Content: &mcp.EmbeddedResource{Resource: md, Annotations: &mcp.Annotations{Audience: []mcp.Role{"assistant"}}}},
+			{Role: "user", Content: &mcp.TextContent{Text: t.String()}},
+		},
+	}
+	if newProtocol(r.Session) {
+		pr.ResultType = resultComplete
+	}
+	return pr, true, nil
+}
+
+// promptsFingerprint identifies what prompts/list says about the per-skill
+// prompts of a catalog (all of them, for a session that sees every skill),
+// so that a swap that changes it can be told to clients.
+func (d *discovery) promptsFingerprint(c *catalog) uint64 {
+	sps, st, err := d.promptsFor(c)
+	h := fnv.New64a()
+	if err != nil {
+		fmt.Fprintf(h, "error %v", err)
+		return h.Sum64()
+	}
+	fmt.Fprintf(h, "%v %d\n", st.Enabled, st.Skills)
+	for _, p := range sps {
+		b, _ := json.Marshal(p.prompt)
+		h.Write(b)
+		h.Write([]byte{'\n'})
+	}
+	return h.Sum64()
+}
+
+// promptsChanged tells clients that the prompt list changed when a swap
+// changed the per-skill prompts. Re-adding use-skill is how the SDK is
+// asked to send notifications/prompts/list_changed; only a server whose
+// prompts can change (promptsChange) does it, as only it declares so.
+func (d *discovery) promptsChanged(old, next *Snapshot) {
+	if !d.promptsMove {
+		return
+	}
+	if d.promptsFingerprint(d.catalogFor(old)) != d.promptsFingerprint(d.catalogFor(next)) {
+		d.addPrompt()
+	}
+}
+
+// promptsChange reports whether the per-skill prompts of a server with opt
+// can change: only on a live server, and only when they are on.
+func promptsChange(opt Options) bool { return opt.Refresh != nil && opt.PromptLimit >= 0 }
