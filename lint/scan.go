@@ -310,6 +310,9 @@ func newRuleKeyIndex() *ruleKeyIndex {
 	ids := map[string]int{}
 	for r := range rules {
 		x.pats[r] = make([]keySet, len(rules[r].pats))
+		if rules[r].unkeyed {
+			continue
+		}
 		for p, pat := range rules[r].pats {
 			for _, k := range pat.keys {
 				id, ok := ids[k]
@@ -470,7 +473,15 @@ func (s *scan) find(ri int) (manifest.Finding, bool) {
 		return take(s.finding(ri, i, start, sev))
 	}
 	// The candidate lines: those holding a key of a pattern, or all of them
-	// for a multi-line matcher.
+	// for a multi-line matcher or an unkeyed rule.
+	if r.unkeyed {
+		for i := range s.lines() {
+			if look(i, keySet{}) {
+				break
+			}
+		}
+		return best, found
+	}
 	if r.multi != nil {
 		h := 0
 		for i := range s.lines() {
@@ -522,7 +533,7 @@ func (s *scan) matchLine(ri, i int, keys keySet) (int, string) {
 		p := &r.pats[k]
 		// The keys of p.all hold no letters (a test checks), so the line's
 		// case does not matter.
-		if !keys.meets(pats[k]) || !containsAll(line, p.all) {
+		if !r.unkeyed && !keys.meets(pats[k]) || !containsAll(line, p.all) {
 			continue
 		}
 		// The first maxMatches matches of a line are enough to grade it, and
