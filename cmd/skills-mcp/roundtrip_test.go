@@ -186,7 +186,9 @@ func writeZip(t *testing.T, dst string, files []genFile) map[string][]byte {
 			t.Fatal(err)
 		}
 		w.Write(f.data)
-		made[name] = f.data
+		if !strings.HasSuffix(name, "/") { // a folder entry, not a file
+			made[name] = f.data
+		}
 	}
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
