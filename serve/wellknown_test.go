@@ -263,3 +263,14 @@ func signBundle(t testing.TB, b *manifest.Bundle) *manifest.Bundle {
 	}
 	return sb
 }
+
+// BenchmarkWellKnownSite makes the site of a 1,000-skill bundle: what the
+// first well-known request after start-up or a swap costs.
+func BenchmarkWellKnownSite(b *testing.B) {
+	bu := openBench(b, 1000)
+	for b.Loop() {
+		if _, err := wellknown.NewSite([]*manifest.Bundle{bu}, wellknown.SiteOptions{KeepBytes: siteKeepBytes}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

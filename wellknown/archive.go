@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
@@ -34,6 +35,17 @@ func Artifact(b *manifest.Bundle, s *manifest.Skill) (typ string, data []byte, e
 	return TypeArchive, buf.Bytes(), nil
 }
 
+// gzipPool keeps gzip writers for reuse: each holds about a megabyte of
+// compressor state. The level is part of the artifact bytes: changing it
+// changes every archive's digest.
+var gzipPool = sync.Pool{New: func() any {
+	zw, _ := gzip.NewWriterLevel(io.Discard, gzip.DefaultCompression)
+	return zw
+}}
+
+// copyPool keeps the buffers files are copied into the archive through.
+var copyPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
 // epoch is the time of every archive entry.
 var epoch = time.Unix(0, 0)
 
@@ -42,10 +54,11 @@ var epoch = time.Unix(0, 0)
 // owner and group 0 without names, time 0, no gzip name or time. The bytes
 // depend only on the files' paths and contents.
 func WriteArchive(w io.Writer, b *manifest.Bundle, s *manifest.Skill) error {
-	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
-	if err != nil {
-		return err
-	}
+	zw := gzipPool.Get().(*gzip.Writer)
+	defer gzipPool.Put(zw)
+	zw.Reset(w)
+	buf := copyPool.Get().(*[]byte)
+	defer copyPool.Put(buf)
 	tw := tar.NewWriter(zw)
 	for j, r := range s.Entry.Resources {
 		hdr := &tar.Header{
@@ -62,7 +75,7 @@ func WriteArchive(w io.Writer, b *manifest.Bundle, s *manifest.Skill) error {
 		if err != nil {
 			return fmt.Errorf("skill %s: %s: %w", s.Entry.URI, s.Files[j].Path, err)
 		}
-		if _, err := io.Copy(tw, br); err != nil {
+		if _, err := io.CopyBuffer(tw, struct{ io.Reader }{br}, *buf); err != nil {
 			return fmt.Errorf("skill %s: %s: %w", s.Entry.URI, s.Files[j].Path, err)
 		}
 	}
