@@ -9,10 +9,16 @@
 //
 //   - capabilities: extensions["io.modelcontextprotocol/skills"] =
 //     {"directoryRead": true}, resources {listChanged, subscribe}, tools and
-//     prompts. Only tools may declare listChanged, on a live server with
-//     DescribeSkills, where get_skill's description follows the catalog;
-//     other servers register their tools and prompt on the first request
+//     prompts. Tools declare listChanged only on a live server with
+//     DescribeSkills, where get_skill's description follows the catalog, and
+//     prompts only on a live server with per-skill prompts on; other servers
+//     register their tools and the use-skill prompt on the first request
 //     about tools or prompts.
+//   - prompts: use-skill, and one prompt per skill (prompts.go) while the
+//     caller sees at most Options.PromptLimit skills; prompts/list is one
+//     page, prompts/get of a skill's prompt gives its SKILL.md as an
+//     embedded resource. The instructions end with the catalog of skills
+//     as Options.Catalog says (instructions.go).
 //   - skills/list {cursor?} → {resultType, skills, nextCursor?, ttlMs,
 //     cacheScope}; skills/get {uri} → {resultType, skill, ttlMs, cacheScope};
 //     resources/directory/read {uri, cursor?} → {resultType, resources,
