@@ -176,6 +176,46 @@ func BenchmarkServeResourceReadHTTP(b *testing.B) {
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
 	})
 
+	// "bearer": as "sdk", through bearer-token authorization (one token per
+	// client; no rate limit, which would measure the limit instead).
+	b.Run("bearer", func(b *testing.B) {
+		tokens := map[string]string{}
+		for i := range clients {
+			tokens[fmt.Sprintf("c%d", i)] = "*"
+		}
+		a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: writeTokens(b, filepath.Join(b.TempDir(), "tokens"), tokens)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ats := httptest.NewServer(s.Handler(HTTPOptions{Auth: a, Metrics: NewMetrics(), Limits: Limits{Rate: -1}}))
+		defer ats.Close()
+		sessions := make([]*mcp.ClientSession, clients)
+		for i := range sessions {
+			hc := &http.Client{Transport: bearerTransport{fmt.Sprintf("tok-c%d", i), &http.Transport{}}}
+			cs, err := newClient(b, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ats.URL + Endpoint, HTTPClient: hc},
+				&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer cs.Close()
+			sessions[i] = cs
+		}
+		var next atomic.Int64
+		b.SetParallelism((clients + 1) / 2)
+		b.ResetTimer()
+		b.RunParallel(func(pb *testing.PB) {
+			i := int(next.Add(1) - 1)
+			cs := sessions[i%clients]
+			for j := i * 997; pb.Next(); j++ {
+				if _, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uris[j%len(uris)]}); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
+	})
+
 	b.Run("raw", func(b *testing.B) {
 		var next atomic.Int64
 		b.SetParallelism((clients + 1) / 2)

@@ -2,8 +2,7 @@ package serve
 
 // Hard limits of the HTTP endpoint, so that one misbehaving client cannot
 // hurt the others: timeouts, connection caps, body and header sizes, a
-// shared budget for large bodies, and a request rate per token (or per
-// client address without authorization).
+// shared budget for large bodies, and a request rate per token.
 
 import (
 	"math"
@@ -39,9 +38,9 @@ type Limits struct {
 	// finds it spent gets 503 with Retry-After. MCP requests are small, so
 	// this only ever throttles clients sending large bodies.
 	LargeBodyBudget int64
-	// Rate is the sustained requests per second of one token (one client
-	// address without authorization), with bursts of Burst; past it, 429
-	// with Retry-After.
+	// Rate is the sustained requests per second of one token, with bursts
+	// of Burst; past it, 429 with Retry-After. Without authorization there
+	// is no rate: behind a proxy every client would share one address.
 	Rate  float64
 	Burst int
 }
@@ -205,8 +204,7 @@ func (b *bodyBudget) give(n int64) {
 	b.mu.Unlock()
 }
 
-// rateLimiters are the request-rate limiters, by token name or client
-// address. Limiters unused for a while are dropped when the map grows.
+// rateLimiters are the request-rate limiters, by token name. Limiters unused for a while are dropped when the map grows.
 type rateLimiters struct {
 	r     rate.Limit
 	burst int
@@ -275,12 +273,8 @@ func newLimiter(l Limits) *limiter {
 // authorization, so the rate is counted per token.
 func (lm *limiter) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if lm.rates != nil {
-			key := "addr:" + clientAddr(r.RemoteAddr)
-			if ri := infoFrom(r.Context()); ri != nil && ri.token != "" {
-				key = "token:" + ri.token
-			}
-			if ok, wait := lm.rates.allow(key, lm.now()); !ok {
+		if ri := infoFrom(r.Context()); lm.rates != nil && ri != nil && ri.token != "" {
+			if ok, wait := lm.rates.allow(ri.token, lm.now()); !ok {
 				lm.refuse(w, r, http.StatusTooManyRequests, "rate", wait)
 				return
 			}

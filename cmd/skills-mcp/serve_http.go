@@ -27,7 +27,7 @@ type HTTPFlags struct {
 	MaxConnsPerClient int           `name:"max-conns-per-client" env:"SKILLS_MAX_CONNS_PER_CLIENT" default:"256" help:"Most open connections from one client address (0: no cap)."`
 	MaxBodyBytes      int64         `name:"max-body-bytes" env:"SKILLS_MAX_BODY_BYTES" default:"1048576" help:"Largest request body; larger ones get 413 (0: none)."`
 	LargeBodyBudget   int64         `name:"large-body-budget" env:"SKILLS_LARGE_BODY_BUDGET" default:"16777216" help:"Body bytes all requests over 64 KiB may hold at once; past it 503 (0: none)."`
-	Rate              float64       `name:"rate" env:"SKILLS_RATE" default:"100" help:"Requests per second of one token (or client address without authorization); past it 429 (0: none)."`
+	Rate              float64       `name:"rate" env:"SKILLS_RATE" default:"100" help:"Requests per second of one token; past it 429 (0: none)."`
 	Burst             int           `name:"burst" env:"SKILLS_BURST" default:"200" help:"Requests one token may make at once above --rate."`
 	MetricsAddr       string        `name:"metrics-addr" env:"SKILLS_METRICS_ADDR" placeholder:"[HOST:]PORT" help:"Serve /metrics (and /healthz, /readyz) on this address, without authorization, instead of on --http behind it."`
 
