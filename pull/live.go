@@ -48,6 +48,10 @@ type ConnectOptions struct {
 	MaxPages int
 	// HTTPClient makes the requests of ConnectHTTP; a plain client if nil.
 	HTTPClient *http.Client
+	// Header is added to every request of ConnectHTTP, such as
+	// Authorization: Bearer for a protected server. Its values appear in
+	// no error or log.
+	Header http.Header
 }
 
 func (o *ConnectOptions) requestTimeout() time.Duration {
@@ -66,7 +70,7 @@ func (o *ConnectOptions) requestTimeout() time.Duration {
 // encoded; for anything else, DefaultMaxMessage.
 func ConnectHTTP(ctx context.Context, endpoint string, opt ConnectOptions) (*Source, error) {
 	w := &wire{}
-	return connect(ctx, httpTransport(endpoint, opt.HTTPClient, w), w, opt)
+	return connect(ctx, httpTransport(endpoint, opt.HTTPClient, opt.Header, w), w, opt)
 }
 
 // ConnectCommand starts cmd and connects to it over its stdin and stdout

@@ -141,7 +141,7 @@ func (b budgetRoundTripper) RoundTrip(req *http.Request) (*http.Response, error)
 
 // httpTransport is a streamable HTTP client transport whose answers are
 // counted.
-func httpTransport(endpoint string, client *http.Client, w *wire) mcp.Transport {
+func httpTransport(endpoint string, client *http.Client, header http.Header, w *wire) mcp.Transport {
 	c := &http.Client{}
 	if client != nil {
 		*c = *client
@@ -150,10 +150,27 @@ func httpTransport(endpoint string, client *http.Client, w *wire) mcp.Transport 
 	if base == nil {
 		base = http.DefaultTransport
 	}
+	if len(header) > 0 {
+		base = headerRoundTripper{base, header}
+	}
 	c.Transport = budgetRoundTripper{base, w}
 	// The SDK's own cap on an event would refuse large files; the counter
 	// above bounds every message instead.
 	return &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: c, MaxEventSize: -1}
+}
+
+// headerRoundTripper adds header to every request.
+type headerRoundTripper struct {
+	next   http.RoundTripper
+	header http.Header
+}
+
+func (h headerRoundTripper) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, vs := range h.header {
+		r.Header[k] = append([]string(nil), vs...)
+	}
+	return h.next.RoundTrip(r)
 }
 
 // commandTransport runs cmd and talks to it over its stdin and stdout,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"strings"
@@ -19,9 +20,11 @@ import (
 type PullCmd struct {
 	Skills []string `arg:"" optional:"" placeholder:"SKILL" help:"Skills to pull: a bare name when unique, NS/NAME, the skill path, or the full skill:// URI."`
 
-	From    string `name:"from" placeholder:"X.skb|https://.../X.skb#sha256=<hex>|oci://...|DIR|https://HOST" help:"Pull from a bundle file, a bundle over https (pinned by #sha256=<hex>), a bundle or ToolHive skill in a registry (oci://HOST/REPO:TAG or @sha256:...), a folder written by export, or an Agent Skills discovery site (https://HOST, or its .../index.json)."`
-	URL     string `name:"url" placeholder:"http://HOST:PORT/mcp" help:"Pull from a live SEP-2640 server over streamable HTTP."`
-	Command bool   `name:"command" help:"Pull from a live SEP-2640 server run over stdio: everything after --command is the server's command line (CMD ARGS...), so put it last."`
+	From    string   `name:"from" placeholder:"X.skb|https://.../X.skb#sha256=<hex>|oci://...|DIR|https://HOST" help:"Pull from a bundle file, a bundle over https (pinned by #sha256=<hex>), a bundle or ToolHive skill in a registry (oci://HOST/REPO:TAG or @sha256:...), a folder written by export, or an Agent Skills discovery site (https://HOST, or its .../index.json)."`
+	URL     string   `name:"url" placeholder:"http://HOST:PORT/mcp" help:"Pull from a live SEP-2640 server over streamable HTTP."`
+	Header  []string `name:"header" placeholder:"'NAME: VALUE'" help:"Send this header with every request to --url (repeatable), e.g. 'Authorization: Bearer ...'; prefer SKILLS_PULL_TOKEN, which ps does not show."`
+	Token   string   `name:"bearer-token" env:"SKILLS_PULL_TOKEN" placeholder:"TOKEN" help:"Send Authorization: Bearer TOKEN to --url."`
+	Command bool     `name:"command" help:"Pull from a live SEP-2640 server run over stdio: everything after --command is the server's command line (CMD ARGS...), so put it last."`
 
 	List     bool   `help:"List the skills the source offers and exit."`
 	All      bool   `help:"Pull every skill."`
@@ -176,6 +179,27 @@ func (c *PullCmd) connectOptions(name, proto string) pull.ConnectOptions {
 	return pull.ConnectOptions{Name: name, ProtocolVersion: proto, Version: versionString(), RequestTimeout: rt, MaxPages: c.MaxPages}
 }
 
+// header returns the headers of --header and SKILLS_PULL_TOKEN; an error
+// names the flag, never the value.
+func (c *PullCmd) header() (http.Header, error) {
+	h := http.Header{}
+	for i, kv := range c.Header {
+		k, v, ok := strings.Cut(kv, ":")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" || strings.ContainsAny(k, " \t\r\n") || strings.ContainsAny(v, "\r\n") {
+			return nil, fmt.Errorf("pull: --header %d: want 'NAME: VALUE'", i+1)
+		}
+		h.Add(k, strings.TrimSpace(v))
+	}
+	if t := strings.TrimSpace(c.Token); t != "" {
+		if strings.ContainsAny(t, " \t\r\n") {
+			return nil, errors.New("pull: SKILLS_PULL_TOKEN holds white space")
+		}
+		h.Set("Authorization", "Bearer "+t)
+	}
+	return h, nil
+}
+
 func (c *PullCmd) open(ctx context.Context, argv commandArgv, trusted []manifest.TrustedKey) (*pull.Source, error) {
 	proto := ""
 	if c.LegacyProtocol {
@@ -187,7 +211,13 @@ func (c *PullCmd) open(ctx context.Context, argv commandArgv, trusted []manifest
 		if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") {
 			return nil, fmt.Errorf("--url %q: want an http:// or https:// MCP endpoint", c.URL)
 		}
-		return pull.ConnectHTTP(ctx, c.URL, c.connectOptions(c.URL, proto))
+		opt := c.connectOptions(c.URL, proto)
+		h, err := c.header()
+		if err != nil {
+			return nil, err
+		}
+		opt.Header = h
+		return pull.ConnectHTTP(ctx, c.URL, opt)
 	case c.Command:
 		stderr := &tailBuffer{max: 4 << 10}
 		cmd := exec.Command(argv[0], argv[1:]...)
