@@ -50,12 +50,18 @@
 //     installs a new one atomically and never changes one in use.
 //   - A skill URI, or a skill folder nested in another's, served by two
 //     bundles is refused, naming both bundles.
+//   - A caller with an Access (over HTTP, the verified bearer token's) is
+//     answered from the view of the snapshot its namespaces grant, in every
+//     method, tool, prompt, completion and the instructions: anything else
+//     answers exactly as a URI that does not exist, and its cursors are
+//     refused by other views.
 //
 // # Decisions
 //
 // Caching: a bundle is immutable, so every cacheable result (skills/list,
 // skills/get, resources/read and the SDK's lists) carries cacheScope
-// "public" (the answer is the same for every client) and ttlMs 3,600,000
+// "public" (the answer is the same for every client; "private" under
+// authorization, where it depends on the token) and ttlMs 3,600,000
 // (one hour: the catalog changes only when a new bundle is rolled out, and a
 // host holding a stale entry finds out when a digest no longer matches).
 //
@@ -76,10 +82,14 @@
 // resources/templates/list describes the URI space.
 //
 // HTTP: stateless streamable HTTP, so that 2026-07-28 works and replicas
-// behind any load balancer give the same answers; only /mcp is served. The
-// Host header, and the Origin header when present, must name a loopback
-// host or an allowed host, else 403: this replaces the SDK's own DNS
-// rebinding check, which has no allow-list.
+// behind any load balancer give the same answers. MCP is served at /mcp,
+// beside the well-known discovery site, the Protected Resource Metadata,
+// /metrics, /healthz and /readyz. The Host header, and the Origin header
+// when present, must name a loopback host or an allowed host, else 403:
+// this replaces the SDK's own DNS rebinding check, which has no
+// allow-list (health and readiness skip it, for probes by address). With an
+// Authorizer the server is an OAuth resource server (auth.go); hard limits
+// (limits.go) bound what one client can hold.
 //
 // # Rolling out a new bundle
 //

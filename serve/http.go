@@ -18,7 +18,7 @@ import (
 	"github.com/skills-mcp/skills-mcp/wellknown"
 )
 
-// Endpoint is the only HTTP path a server answers; any other path is 404.
+// Endpoint is the HTTP path of MCP; a path Handler does not serve is 404.
 const Endpoint = "/mcp"
 
 // shutdownGrace is how long ListenAndServe waits for requests in flight
