@@ -294,6 +294,17 @@ func FuzzParseIndex(f *testing.F) {
 	f.Add([]byte(`{"skills":[{"name":"x","files":["SKILL.md"]}]}`))
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if lp, err := wellknown.ParseLegacyIndex(data); err == nil {
+			for _, e := range lp.Entries {
+				for _, p := range e.Files {
+					if manifest.CheckPath(p) != nil || wellknown.CheckName(e.Name) != nil {
+						t.Fatalf("legacy entry %q accepted with file %q", e.Name, p)
+					}
+				}
+			}
+		} else if wellknown.RuleOf(err) == "" {
+			t.Fatalf("legacy: error without a rule: %v", err)
+		}
 		p, err := wellknown.ParseIndex(data)
 		if err != nil {
 			if wellknown.RuleOf(err) == "" {
