@@ -14,6 +14,7 @@ package serve
 // so the catalog is kept to MaxCatalogBytes unless asked for in full.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -158,11 +159,14 @@ func (d *discovery) catalogSection(c *catalog, listed []int) string {
 	var b strings.Builder
 	b.WriteString(head)
 	for _, k := range listed {
-		fm, err := c.frontmatter(k)
-		if err != nil {
+		e, err := c.snap.EntryJSON(k)
+		var fm struct {
+			Description any `json:"description"`
+		}
+		if err != nil || decodeFrontmatter(e, &fm) != nil {
 			return d.catalogSummary(c, listed)
 		}
-		desc, _ := fm["description"].(string)
+		desc, _ := fm.Description.(string)
 		fmt.Fprintf(&b, "- %s", c.skillPath(k))
 		if s := firstSentence(desc); s != "" {
 			b.WriteString(": " + s)
@@ -239,13 +243,30 @@ func (c *catalog) frontmatter(k int) (map[string]any, error) {
 
 // entryFrontmatter decodes the frontmatter of a SEP-2640 entry.
 func entryFrontmatter(entry []byte) (map[string]any, error) {
-	var ent struct {
-		Frontmatter map[string]any `json:"frontmatter"`
-	}
-	if err := json.Unmarshal(entry, &ent); err != nil {
+	var fm map[string]any
+	if err := decodeFrontmatter(entry, &fm); err != nil {
 		return nil, err
 	}
-	return ent.Frontmatter, nil
+	return fm, nil
+}
+
+// decodeFrontmatter decodes the frontmatter of a SEP-2640 entry into v. A
+// bundle's entries are {"uri":…,"frontmatter":{…},"resources":[…]}, so
+// only the bytes between the frontmatter key and the last "resources" key
+// are decoded (a key inside the frontmatter comes before it, and a
+// resource's strings cannot hold an unescaped quote); any other shape is
+// decoded whole.
+func decodeFrontmatter(entry []byte, v any) error {
+	const fmKey, resKey = `,"frontmatter":`, `,"resources":`
+	if i, j := bytes.Index(entry, []byte(fmKey)), bytes.LastIndex(entry, []byte(resKey)); i > 0 && j > i {
+		if err := json.Unmarshal(entry[i+len(fmKey):j], v); err == nil {
+			return nil
+		}
+	}
+	ent := struct {
+		Frontmatter any `json:"frontmatter"`
+	}{v}
+	return json.Unmarshal(entry, &ent)
 }
 
 // firstSentence returns the first sentence of a description on one line:

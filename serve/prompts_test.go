@@ -619,3 +619,19 @@ func TestPromptsAccess(t *testing.T) {
 		})
 	}
 }
+
+func TestDecodeFrontmatter(t *testing.T) {
+	for entry, want := range map[string]string{
+		`{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d","metadata":{"x":1},"resources":[1]},"resources":[{"uri":"skill://a/SKILL.md"}]}`: "d",
+		`{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":",\"resources\":"},"resources":"dynamic"}`:                                           `,"resources":`,
+		`{"frontmatter":{"description":"first"},"uri":"skill://a/SKILL.md"}`:                                                                                      "first", // another key order
+	} {
+		fm, err := entryFrontmatter([]byte(entry))
+		if err != nil || fm["description"] != want {
+			t.Errorf("%s: %v, %v", entry, fm, err)
+		}
+	}
+	if _, err := entryFrontmatter([]byte(`{"uri":"x","frontmatter":`)); err == nil {
+		t.Error("a cut entry decoded")
+	}
+}
