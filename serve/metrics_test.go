@@ -16,6 +16,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+	"github.com/skills-mcp/skills-mcp/build"
 )
 
 // scrape fetches url with an optional token and parses it with
@@ -216,5 +217,42 @@ func TestServeOpsCurl(t *testing.T) {
 	}
 	if run("-o", "/dev/null", "-w", "%{http_code}", base+MetricsPath) != "404" {
 		t.Error("with --metrics-addr, /metrics is also served on --http")
+	}
+}
+
+// TestMetricsLiveRebuilds: every build of a live library that ran is
+// counted, with its time; a rescan that finds nothing changed is not.
+func TestMetricsLiveRebuilds(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a/SKILL.md": skillMD("a", "first")})
+	m := NewMetrics()
+	l := startLive(t, LiveOptions{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: dir}}}, Observe: m.ObserveRebuild})
+	ts := httptest.NewServer(l.Server().Handler(HTTPOptions{Metrics: m}))
+	defer ts.Close()
+	builds := func() float64 {
+		return metricValue(scrape(t, ts.URL+MetricsPath, ""), "skills_mcp_live_rebuilds_total", "result", "ok")
+	}
+	if n := builds(); n != 1 {
+		t.Fatalf("%v builds counted at start, want 1", n)
+	}
+	if err := l.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := builds(); n != 1 {
+		t.Errorf("an unchanged rescan counted: %v", n)
+	}
+	writeFiles(t, dir, map[string]string{"b/SKILL.md": skillMD("b", "second")})
+	if err := l.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	fams := scrape(t, ts.URL+MetricsPath, "")
+	if n := metricValue(fams, "skills_mcp_live_rebuilds_total", "result", "ok"); n != 2 {
+		t.Errorf("%v builds after a change, want 2", n)
+	}
+	if n := metricValue(fams, "skills_mcp_live_rebuild_duration_seconds"); n != 2 {
+		t.Errorf("rebuild histogram holds %v builds", n)
+	}
+	if metricValue(fams, "skills_mcp_catalog_info", "catalog", l.Server().Snapshot().ID().String()) != 1 {
+		t.Error("catalog_info does not follow the swap")
 	}
 }
