@@ -1,11 +1,13 @@
 package lint
 
 import (
+	"encoding/binary"
 	"fmt"
 	"path"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
@@ -103,16 +105,16 @@ func isTag(r rune) bool      { return r >= 0xe0000 && r <= 0xe007f }
 func isSelector(r rune) bool { return r >= 0xfe00 && r <= 0xfe0f || r >= 0xe0100 && r <= 0xe01ef }
 
 // nextNonASCII returns the offset of the next byte ≥ 0x80 from off, or -1.
+// It tests eight bytes at a time.
 func nextNonASCII(t string, off int) int {
-	for ; off+8 <= len(t); off += 8 {
-		w := uint64(t[off]) | uint64(t[off+1])<<8 | uint64(t[off+2])<<16 | uint64(t[off+3])<<24 |
-			uint64(t[off+4])<<32 | uint64(t[off+5])<<40 | uint64(t[off+6])<<48 | uint64(t[off+7])<<56
-		if w&0x8080808080808080 != 0 {
+	b := unsafe.Slice(unsafe.StringData(t), len(t)) // read only
+	for ; off+8 <= len(b); off += 8 {
+		if binary.LittleEndian.Uint64(b[off:])&0x8080808080808080 != 0 {
 			break
 		}
 	}
-	for ; off < len(t); off++ {
-		if t[off] >= 0x80 {
+	for ; off < len(b); off++ {
+		if b[off] >= 0x80 {
 			return off
 		}
 	}
