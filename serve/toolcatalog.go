@@ -1,0 +1,339 @@
+package serve
+
+// What the discovery tools derive from a snapshot: one record per skill,
+// the library list and the search index, built on first use (see tools.go).
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/skills-mcp/skills-mcp/manifest"
+)
+
+// catalogFor returns the catalog of snap: the one kept if it is of snap,
+// else a new one, kept if snap is the server's current snapshot.
+func (d *discovery) catalogFor(snap *Snapshot) *catalog {
+	if snap.base != nil { // a view: its catalog lives as long as it does
+		snap.catMu.Lock()
+		defer snap.catMu.Unlock()
+		if snap.cat == nil {
+			snap.cat = &catalog{snap: snap}
+		}
+		return snap.cat
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.cat != nil && d.cat.snap == snap {
+		return d.cat
+	}
+	c := &catalog{snap: snap}
+	if snap == d.srv.Snapshot() {
+		d.cat = c
+	}
+	return c
+}
+
+// current returns the catalog of the snapshot served now, as the caller of
+// ctx may see it.
+func (d *discovery) current(ctx context.Context) *catalog {
+	return d.catalogFor(d.srv.snapshotFor(ctx))
+}
+
+// catalog is what the discovery tools derive from one snapshot, each part
+// built on first use.
+type catalog struct {
+	snap *Snapshot
+
+	headOnce sync.Once
+	heads    []*manifest.Manifest // each bundle's manifest without its skills
+	headErr  error
+
+	docsOnce  sync.Once
+	docs      []skillDoc // by snapshot number
+	byName    map[string][]int
+	byLibName map[string][]int
+	byPath    map[string]int
+	docsErr   error
+
+	indexOnce sync.Once
+	index     *searchIndex
+	indexDocs []int // index document → snapshot number
+	indexErr  error
+
+	describeOnce sync.Once
+	describe     string
+
+	instrOnce sync.Once
+	instr     string
+
+	pathsOnce sync.Once
+	paths     []string // skill paths as URIs write them, by snapshot number
+	libs      []string // library namespaces, by snapshot number
+
+	promptOnce  sync.Once
+	promptSet   *promptSet
+	promptsOnce sync.Once
+	promptList  []skillPrompt // by snapshot number
+	promptsErr  error
+}
+
+// skillDoc is what list and search results say about a skill.
+type skillDoc struct {
+	name, path, library, uri, description, category string
+	tags                                            []string
+	hidden, listed                                  bool
+	files, scripts, findings, scriptsWithheld       int
+	bytes                                           int64
+	rules                                           []string
+	trust                                           map[string]any
+	bundle                                          *manifest.Bundle
+	md                                              manifest.Digest // SKILL.md
+}
+
+// manifestHead decodes a bundle's manifest up to its skills: libraries,
+// withheld skills and warnings, without the cost of every skill record.
+func manifestHead(b *manifest.Bundle) (*manifest.Manifest, error) {
+	dec := json.NewDecoder(b.ManifestReader())
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, fmt.Errorf("bundle %s: manifest is not a JSON object", b.ID())
+	}
+	m := &manifest.Manifest{}
+	fields := map[string]any{"mediaType": &m.MediaType, "generator": &m.Generator, "created": &m.Created,
+		"libraries": &m.Libraries, "withheld": &m.Withheld, "warnings": &m.Warnings}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("bundle %s: manifest: %w", b.ID(), err)
+		}
+		key, _ := t.(string)
+		if key == "skills" {
+			break
+		}
+		dst, ok := fields[key]
+		if !ok {
+			dst = new(json.RawMessage)
+		}
+		if err := dec.Decode(dst); err != nil {
+			return nil, fmt.Errorf("bundle %s: manifest field %s: %w", b.ID(), key, err)
+		}
+	}
+	return m, nil
+}
+
+// headers returns each bundle's manifest head, in the snapshot's order.
+func (c *catalog) headers() ([]*manifest.Manifest, error) {
+	c.headOnce.Do(func() {
+		for _, b := range c.snap.Bundles() {
+			m, err := manifestHead(b)
+			if err != nil {
+				c.headErr = err
+				return
+			}
+			c.heads = append(c.heads, m)
+		}
+	})
+	return c.heads, c.headErr
+}
+
+// libraries returns every served library with the bundle that serves it.
+func (c *catalog) libraries() ([]LibraryInfo, error) {
+	heads, err := c.headers()
+	if err != nil {
+		return nil, err
+	}
+	var out []LibraryInfo
+	for i, m := range heads {
+		for _, l := range m.Libraries {
+			if !c.snap.allowsLibrary(l.Namespace) {
+				continue
+			}
+			li := LibraryInfo{Namespace: l.Namespace, Kind: l.Kind, Title: l.Title, Source: l.Source, Version: l.Version,
+				Metadata: l.Metadata, NoScripts: l.NoScripts, Skills: l.Skills, Hidden: l.Hidden, Bundle: c.snap.Bundles()[i].ID().String()}
+			if l.Digest != nil {
+				li.Digest = l.Digest.String()
+			}
+			out = append(out, li)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b LibraryInfo) int { return strings.Compare(a.Namespace, b.Namespace) })
+	return out, nil
+}
+
+// skills returns one record per skill, by snapshot number. The records
+// are parsed in parallel, in contiguous chunks.
+func (c *catalog) skills() ([]skillDoc, error) {
+	c.docsOnce.Do(func() {
+		n := c.snap.Len()
+		docs := make([]skillDoc, n)
+		workers := max(1, min(runtime.GOMAXPROCS(0), n/256))
+		errs := make([]error, workers)
+		chunk := (n + workers - 1) / workers
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() {
+				for k := w * chunk; k < min(n, (w+1)*chunk); k++ {
+					sk, err := c.snap.Skill(k)
+					if err != nil {
+						errs[w] = err
+						return
+					}
+					docs[k] = newSkillDoc(sk)
+					docs[k].listed = c.snap.Listed(k)
+					docs[k].bundle, _ = c.snap.Bundle(k)
+				}
+			})
+		}
+		wg.Wait()
+		if c.docsErr = errors.Join(errs...); c.docsErr != nil {
+			return
+		}
+		c.docs = docs
+		c.byName, c.byLibName, c.byPath = map[string][]int{}, map[string][]int{}, make(map[string]int, n)
+		for k := range docs {
+			doc := &docs[k]
+			c.byName[doc.name] = append(c.byName[doc.name], k)
+			c.byLibName[doc.library+"/"+doc.name] = append(c.byLibName[doc.library+"/"+doc.name], k)
+			c.byPath[doc.path] = k
+		}
+	})
+	return c.docs, c.docsErr
+}
+
+func newSkillDoc(sk *manifest.Skill) skillDoc {
+	var fm map[string]any
+	_ = json.Unmarshal(sk.Entry.Frontmatter, &fm) // the bundle holds an object
+	doc := skillDoc{name: sk.Name(), path: sk.Path, library: sk.Library, uri: sk.Entry.URI, hidden: sk.Hidden,
+		files: len(sk.Files), findings: len(sk.Findings), scriptsWithheld: sk.ScriptsWithheld, trust: sk.Provenance,
+		md: sk.Entry.Resources[0].Digest}
+	if s, ok := fm["name"].(string); ok && s != "" {
+		doc.name = s
+	}
+	if s, ok := fm["description"].(string); ok {
+		doc.description = strings.TrimSpace(s)
+	}
+	doc.category = skillCategory(fm, sk.Library, sk.Path)
+	for _, k := range []string{"tags", "keywords", "dev-tags", "trigger-phrases", "triggers"} {
+		doc.tags = appendStrings(doc.tags, fm[k])
+	}
+	if md, ok := fm["metadata"].(map[string]any); ok {
+		for _, k := range slices.Sorted(maps.Keys(md)) {
+			doc.tags = appendStrings(doc.tags, md[k])
+		}
+	}
+	for i, f := range sk.Files {
+		doc.bytes += sk.Entry.Resources[i].Size
+		if f.Script {
+			doc.scripts++
+		}
+	}
+	for _, f := range sk.Findings {
+		if !slices.Contains(doc.rules, f.Rule) {
+			doc.rules = append(doc.rules, f.Rule)
+		}
+	}
+	return doc
+}
+
+// appendStrings appends v if it is a string, or its strings if it is a list.
+func appendStrings(dst []string, v any) []string {
+	switch v := v.(type) {
+	case string:
+		if s := strings.TrimSpace(v); s != "" {
+			dst = append(dst, s)
+		}
+	case []any:
+		for _, e := range v {
+			if s, ok := e.(string); ok && strings.TrimSpace(s) != "" {
+				dst = append(dst, strings.TrimSpace(s))
+			}
+		}
+	}
+	return dst
+}
+
+// skillCategory is the frontmatter category, else metadata.category, else
+// the folders between the namespace and the skill folder, else
+// "uncategorized".
+func skillCategory(fm map[string]any, library, skillPath string) string {
+	if s, ok := fm["category"].(string); ok && strings.TrimSpace(s) != "" {
+		return strings.TrimSpace(s)
+	}
+	if md, ok := fm["metadata"].(map[string]any); ok {
+		if s, ok := md["category"].(string); ok && strings.TrimSpace(s) != "" {
+			return strings.TrimSpace(s)
+		}
+	}
+	rest := skillPath
+	if library != "" {
+		rest = strings.TrimPrefix(skillPath, library+"/")
+	}
+	if i := strings.LastIndexByte(rest, '/'); i > 0 {
+		return rest[:i]
+	}
+	return "uncategorized"
+}
+
+// searchable returns the search index over the listed skills, built on
+// first use, and the snapshot number of each index document.
+func (c *catalog) searchable() (*searchIndex, []int, error) {
+	c.indexOnce.Do(func() {
+		docs, err := c.skills()
+		if err != nil {
+			c.indexErr = err
+			return
+		}
+		var sdocs []searchDoc
+		var names []string
+		for k := range docs {
+			doc := &docs[k]
+			if !doc.listed {
+				continue
+			}
+			md, err := doc.bundle.ReadBlob(doc.md)
+			if err != nil {
+				c.indexErr = fmt.Errorf("read %s: %w", doc.uri, err)
+				return
+			}
+			body := skillBody(md)
+			if len(body) > maxBodyIndex {
+				body = body[:maxBodyIndex]
+			}
+			tags := strings.Join(append(slices.Clip(doc.tags), doc.category), " \n ")
+			sdocs = append(sdocs, searchDoc{fields: [numFields]string{doc.name, doc.description, tags, string(body)}})
+			names = append(names, foldName(doc.name))
+			c.indexDocs = append(c.indexDocs, k)
+		}
+		c.index = newSearchIndex(sdocs, names)
+	})
+	return c.index, c.indexDocs, c.indexErr
+}
+
+// skillBody returns SKILL.md without its frontmatter: what follows the
+// first line that is "---" (spaces, tabs and a CR allowed after it) after
+// the opening one. The bundle's build checked that both lines exist.
+func skillBody(md []byte) []byte {
+	md = bytes.TrimPrefix(md, []byte("\uFEFF"))
+	_, rest, ok := bytes.Cut(md, []byte("\n"))
+	if !ok || strings.TrimRight(string(md[:len(md)-len(rest)]), " \t\r\n") != "---" {
+		return md
+	}
+	for off := 0; off < len(rest); {
+		line, after, _ := bytes.Cut(rest[off:], []byte("\n"))
+		if string(bytes.TrimRight(line, " \t\r")) == "---" {
+			return bytes.TrimLeft(after, "\r\n")
+		}
+		off = len(rest) - len(after)
+		if len(after) == 0 {
+			break
+		}
+	}
+	return md
+}
