@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,7 +37,7 @@ type Config struct {
 	Waivers []lint.Waiver `json:"waivers,omitempty"`
 }
 
-var namespaceRE = &lazyRE{expr: `^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`}
+var namespaceRE = &lazyre.RE{Expr: `^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`}
 
 // LoadConfig reads a configuration file. Relative roots resolve against the
 // file's folder. Unknown fields are an error, so a typo is caught.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"io"
 	"net/http"
 	"net/url"
@@ -255,7 +256,7 @@ func (f *fetcher) refresh(ctx context.Context, pin *manifest.Digest) (string, ma
 }
 
 // sidecarDigest finds the first 64-hex token of a sidecar body.
-var sidecarDigest = &lazyRE{expr: `(?i)\b[0-9a-f]{64}\b`}
+var sidecarDigest = &lazyre.RE{Expr: `(?i)\b[0-9a-f]{64}\b`}
 
 // sidecar returns the digest named by <url>.sha256, or nil when there is none.
 func (f *fetcher) sidecar(ctx context.Context) (*manifest.Digest, error) {

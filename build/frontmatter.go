@@ -43,6 +43,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"io"
 	"math"
 	"math/big"
@@ -267,7 +268,7 @@ func isFrontmatterMarker(line []byte, marker string) bool {
 }
 
 // yamlErrorLine matches the line number yaml.v3 puts in its messages.
-var yamlErrorLine = &lazyRE{expr: `^yaml: line ([0-9]+): `}
+var yamlErrorLine = &lazyre.RE{Expr: `^yaml: line ([0-9]+): `}
 
 // yamlParserProblems are the yaml.v3 v3.0.1 parser (not scanner) error
 // messages. For these yaml.v3 reports a 0-based line, for scanner errors a
@@ -612,14 +613,14 @@ func skipYAMLSeparation(src []byte, p int) int {
 
 // The YAML 1.2 core schema (YAML 1.2.2 §10.3.2) for plain scalars.
 var (
-	coreNull   = &lazyRE{expr: `^(?:null|Null|NULL|~|)$`}
-	coreTrue   = &lazyRE{expr: `^(?:true|True|TRUE)$`}
-	coreFalse  = &lazyRE{expr: `^(?:false|False|FALSE)$`}
-	coreInt10  = &lazyRE{expr: `^[-+]?[0-9]+$`}
-	coreInt8   = &lazyRE{expr: `^0o[0-7]+$`}
-	coreInt16  = &lazyRE{expr: `^0x[0-9a-fA-F]+$`}
-	coreFloat  = &lazyRE{expr: `^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$`}
-	coreInfNaN = &lazyRE{expr: `^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`}
+	coreNull   = &lazyre.RE{Expr: `^(?:null|Null|NULL|~|)$`}
+	coreTrue   = &lazyre.RE{Expr: `^(?:true|True|TRUE)$`}
+	coreFalse  = &lazyre.RE{Expr: `^(?:false|False|FALSE)$`}
+	coreInt10  = &lazyre.RE{Expr: `^[-+]?[0-9]+$`}
+	coreInt8   = &lazyre.RE{Expr: `^0o[0-7]+$`}
+	coreInt16  = &lazyre.RE{Expr: `^0x[0-9a-fA-F]+$`}
+	coreFloat  = &lazyre.RE{Expr: `^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$`}
+	coreInfNaN = &lazyre.RE{Expr: `^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`}
 )
 
 // resolveCoreScalar resolves the text of a plain scalar by the YAML 1.2

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"regexp"
 	"testing"
 )
@@ -9,16 +10,16 @@ import (
 // compiled on first use, so a bad one would otherwise panic only when some
 // input first reaches it.
 func TestPatternsCompile(t *testing.T) {
-	all := []*lazyRE{
+	all := []*lazyre.RE{
 		namespaceRE, sidecarDigest, nameRE, yamlErrorLine,
 		coreNull, coreTrue, coreFalse, coreInt10, coreInt8, coreInt16, coreFloat, coreInfNaN,
 	}
 	for _, l := range all {
-		if _, err := regexp.Compile(l.expr); err != nil {
+		if _, err := regexp.Compile(l.Expr); err != nil {
 			t.Errorf("pattern %s: %v", l, err)
 		}
-		first := l.get()
-		if first == nil || l.get() != first {
+		first := l.Regexp()
+		if first == nil || l.Regexp() != first {
 			t.Errorf("pattern %s: not compiled once", l)
 		}
 	}

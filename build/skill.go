@@ -3,6 +3,7 @@ package build
 import (
 	"errors"
 	"fmt"
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"io"
 	"io/fs"
 	"os"
@@ -46,7 +47,7 @@ var ProvenanceFields = []string{
 	"license", "allowed-tools",
 }
 
-var nameRE = &lazyRE{expr: `^[a-z0-9]+(-[a-z0-9]+)*$`}
+var nameRE = &lazyre.RE{Expr: `^[a-z0-9]+(-[a-z0-9]+)*$`}
 
 // Problem is one reason to withhold a skill: a rule broken by a file.
 type Problem struct {

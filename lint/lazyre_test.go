@@ -13,11 +13,11 @@ func TestPatternsCompile(t *testing.T) {
 		t.Fatal("no patterns registered")
 	}
 	for _, l := range patterns {
-		if _, err := regexp.Compile(l.expr); err != nil {
+		if _, err := regexp.Compile(l.Expr); err != nil {
 			t.Errorf("pattern %s: %v", l, err)
 		}
-		first := l.get()
-		if first == nil || l.get() != first {
+		first := l.Regexp()
+		if first == nil || l.Regexp() != first {
 			t.Errorf("pattern %s: not compiled once", l)
 		}
 	}

@@ -8,6 +8,8 @@ package lint
 // check functions it names are in checks.go and files.go. README.md lists
 // every rule with its example; the tests run each example.
 
+import "github.com/skills-mcp/skills-mcp/internal/lazyre"
+
 // A rule is one entry of the table.
 type rule struct {
 	id, family, desc string
@@ -43,7 +45,7 @@ type hit struct {
 type pattern struct {
 	keys []string // lowercase, not empty: the line must hold one of them before re runs
 	all  []string // lowercase: the line must also hold each of them
-	re   *lazyRE
+	re   *lazyre.RE
 	sev  string
 	// check, when set, decides on a match m (submatch indexes into line i):
 	// it returns the severity, or "" to reject the match.
