@@ -52,6 +52,12 @@ type ConnectOptions struct {
 	// Authorization: Bearer for a protected server. Its values appear in
 	// no error or log.
 	Header http.Header
+	// OAuth, when set, makes ConnectHTTP sign in when the server answers
+	// 401 naming an OAuth authorization server in its Protected Resource
+	// Metadata (see OAuthOptions). The connect request may then take the
+	// sign-in timeout on top of the request timeout. Header must not hold
+	// an Authorization then.
+	OAuth *OAuthOptions
 }
 
 func (o *ConnectOptions) requestTimeout() time.Duration {
@@ -70,7 +76,34 @@ func (o *ConnectOptions) requestTimeout() time.Duration {
 // encoded; for anything else, DefaultMaxMessage.
 func ConnectHTTP(ctx context.Context, endpoint string, opt ConnectOptions) (*Source, error) {
 	w := &wire{}
-	return connect(ctx, httpTransport(endpoint, opt.HTTPClient, opt.Header, w), w, opt)
+	t := httpTransport(endpoint, opt.HTTPClient, opt.Header, w)
+	var si *signIn
+	if opt.OAuth != nil {
+		if opt.OAuth.Open == nil {
+			return nil, fmt.Errorf("server %s: OAuthOptions.Open is required", opt.Name)
+		}
+		if opt.Header.Get("Authorization") != "" {
+			return nil, fmt.Errorf("server %s: an Authorization header and an OAuth sign-in exclude each other", opt.Name)
+		}
+		// The authorization server's requests carry neither the headers
+		// nor the budgets meant for the MCP server.
+		c := &http.Client{}
+		if opt.HTTPClient != nil {
+			*c = *opt.HTTPClient
+		}
+		if c.Timeout == 0 {
+			c.Timeout = opt.requestTimeout()
+		}
+		si = &signIn{opt: *opt.OAuth, client: c}
+		t.OAuthHandler = si
+	}
+	src, err := connect(ctx, t, w, opt)
+	if err != nil && si != nil {
+		if serr := si.failure(); serr != nil {
+			return nil, fmt.Errorf("server %s: sign-in: %w", opt.Name, serr)
+		}
+	}
+	return src, err
 }
 
 // ConnectCommand starts cmd and connects to it over its stdin and stdout
@@ -132,12 +165,17 @@ func connect(ctx context.Context, t mcp.Transport, w *wire, opt ConnectOptions) 
 		}
 	}
 	lb := &liveBackend{name: opt.Name, timeout: opt.requestTimeout(), wire: w}
+	if opt.OAuth != nil && lb.timeout > 0 {
+		// The person signs in during the first request.
+		lb.timeout += opt.OAuth.timeout()
+	}
 	rctx, cancel := lb.request(ctx)
 	cs, err := client.Connect(rctx, t, &mcp.ClientSessionOptions{ProtocolVersion: opt.ProtocolVersion})
 	err = lb.explain(rctx, err)
 	cancel()
+	lb.timeout = opt.requestTimeout()
 	if err != nil {
-		return nil, fmt.Errorf("server %s: connect: %w", opt.Name, err)
+		return nil, fmt.Errorf("server %s: connect: %w%s", opt.Name, err, w.authHint(opt.OAuth != nil))
 	}
 	lb.cs = cs
 	maxPages := opt.MaxPages
@@ -184,6 +222,26 @@ func (lb *liveBackend) explain(ctx context.Context, err error) error {
 		return cause
 	}
 	return err
+}
+
+// authHint explains a connection refused with 401 or 403, if it was: what
+// the server said, and, with no sign-in asked for, how to get in.
+func (w *wire) authHint(signingIn bool) string {
+	if w == nil {
+		return ""
+	}
+	r := w.refused.Load()
+	switch {
+	case r == nil:
+		return ""
+	case r.code != "":
+		return fmt.Sprintf(" (the server refused the token: %d%s)", r.status, r.describe())
+	case r.status != http.StatusUnauthorized || signingIn:
+		return ""
+	case r.metadata:
+		return " (the server requires a bearer token: give one with SKILLS_PULL_TOKEN or --header, or sign in with --oauth)"
+	}
+	return " (the server requires a bearer token: give one with SKILLS_PULL_TOKEN or --header)"
 }
 
 func (s *Source) list(ctx context.Context, lb *liveBackend, maxPages int) error {

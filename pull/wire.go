@@ -59,6 +59,13 @@ func budgetOf(ctx context.Context) int64 {
 type wire struct {
 	budget  atomic.Int64 // for the next message on a stream (stdio)
 	tripped atomic.Int64
+	refused atomic.Pointer[refusedAuth] // the last 401 or 403 (HTTP)
+}
+
+// refusedAuth is a 401 or 403 answer: its status and challenge.
+type refusedAuth struct {
+	status int
+	challenge
 }
 
 func (w *wire) trip(budget int64) error {
@@ -130,6 +137,9 @@ func (b budgetRoundTripper) RoundTrip(req *http.Request) (*http.Response, error)
 	if err != nil {
 		return resp, err
 	}
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+		b.w.refused.Store(&refusedAuth{status: resp.StatusCode, challenge: challengeOf(resp)})
+	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	max := budgetOf(req.Context())
 	resp.Body = struct {
@@ -141,7 +151,7 @@ func (b budgetRoundTripper) RoundTrip(req *http.Request) (*http.Response, error)
 
 // httpTransport is a streamable HTTP client transport whose answers are
 // counted.
-func httpTransport(endpoint string, client *http.Client, header http.Header, w *wire) mcp.Transport {
+func httpTransport(endpoint string, client *http.Client, header http.Header, w *wire) *mcp.StreamableClientTransport {
 	c := &http.Client{}
 	if client != nil {
 		*c = *client
