@@ -5,12 +5,17 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/skills-mcp/skills-mcp/internal/oauthtest"
 	"github.com/skills-mcp/skills-mcp/oci/ocitest"
 )
 
@@ -92,6 +97,56 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 				ts.Check(err)
 				ts.Check(os.Truncate(ts.MkAbs(args[0]), n))
 			},
+			// oauth-issuer [aud=URI] [scope=S] [client=ID] [noreg] [deny=CODE]
+			// starts an OAuth authorization server (oauthtest) on a loopback
+			// port until the script ends, sets $ISSUER to its URL, and
+			// appends every code and token it issues to $WORK/.secrets.
+			"oauth-issuer": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg {
+					ts.Fatalf("usage: oauth-issuer [aud=URI] [scope=S] [client=ID] [noreg] [deny=CODE]")
+				}
+				secrets, err := os.OpenFile(ts.MkAbs(".secrets"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+				ts.Check(err)
+				ts.Defer(func() { secrets.Close() })
+				var mu sync.Mutex
+				opt := oauthtest.Options{OnSecret: func(s string) {
+					mu.Lock()
+					defer mu.Unlock()
+					fmt.Fprintln(secrets, s)
+				}}
+				for _, a := range args {
+					k, v, _ := strings.Cut(a, "=")
+					switch k {
+					case "aud":
+						opt.Audience = v
+					case "scope":
+						opt.Scope = v
+					case "client":
+						opt.ClientID = v
+					case "noreg":
+						opt.NoRegistration = true
+					case "deny":
+						opt.Deny = v
+					default:
+						ts.Fatalf("oauth-issuer: unknown option %q", a)
+					}
+				}
+				as, err := oauthtest.Start(opt)
+				ts.Check(err)
+				ts.Defer(as.Close)
+				ts.Setenv("ISSUER", as.URL)
+			},
+			// serve-http ARGS... runs skills-mcp serve --http 127.0.0.1:0
+			// ARGS... until the script ends, its log in $WORK/serve.log, and
+			// sets $MCP_URL to its endpoint once it listens.
+			"serve-http": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg {
+					ts.Fatalf("usage: serve-http ARGS...")
+				}
+				url, err := startServeHTTP(ts, args)
+				ts.Check(err)
+				ts.Setenv("MCP_URL", url)
+			},
 			// serve-dir DIR serves DIR as a static web site on a loopback
 			// port until the script ends, and sets $SITE to its URL.
 			"serve-dir": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -104,4 +159,63 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			},
 		},
 	}
+}
+
+// startServeHTTP starts the script's skills-mcp as serve --http
+// 127.0.0.1:0 ARGS..., with its log in $WORK/serve.log, and returns its
+// endpoint once it listens. The script's end kills it.
+func startServeHTTP(ts *testscript.TestScript, args []string) (string, error) {
+	var bin string
+	for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
+		if p := filepath.Join(dir, "skills-mcp"); fileExists(p) {
+			bin = p
+			break
+		}
+	}
+	if bin == "" {
+		return "", fmt.Errorf("skills-mcp is not on the script's PATH")
+	}
+	log, err := os.Create(ts.MkAbs("serve.log"))
+	if err != nil {
+		return "", err
+	}
+	cmd := exec.Command(bin, append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
+	cmd.Dir = ts.MkAbs(".")
+	cmd.Stderr = log
+	if err := cmd.Start(); err != nil {
+		log.Close()
+		return "", err
+	}
+	exited := make(chan struct{})
+	go func() {
+		cmd.Wait()
+		close(exited)
+	}()
+	ts.Defer(func() {
+		cmd.Process.Kill()
+		<-exited
+		log.Close()
+	})
+	listening := regexp.MustCompile(`listening on (http://127\.0\.0\.1:[0-9]+/mcp)`)
+	deadline := time.After(20 * time.Second)
+	for {
+		data, _ := os.ReadFile(log.Name())
+		if m := listening.FindSubmatch(data); m != nil {
+			return string(m[1]), nil
+		}
+		select {
+		case <-exited:
+		case <-deadline:
+		case <-time.After(20 * time.Millisecond):
+			continue
+		}
+		break
+	}
+	data, _ := os.ReadFile(log.Name())
+	return "", fmt.Errorf("serve --http did not start listening:\n%s", data)
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }

@@ -20,11 +20,16 @@ import (
 type PullCmd struct {
 	Skills []string `arg:"" optional:"" placeholder:"SKILL" help:"Skills to pull: a bare name when unique, NS/NAME, the skill path, or the full skill:// URI."`
 
-	From    string   `name:"from" placeholder:"X.skb|https://.../X.skb#sha256=<hex>|oci://...|DIR|https://HOST" help:"Pull from a bundle file, a bundle over https (pinned by #sha256=<hex>), a bundle or ToolHive skill in a registry (oci://HOST/REPO:TAG or @sha256:...), a folder written by export, or an Agent Skills discovery site (https://HOST, or its .../index.json)."`
-	URL     string   `name:"url" placeholder:"http://HOST:PORT/mcp" help:"Pull from a live SEP-2640 server over streamable HTTP."`
-	Header  []string `name:"header" placeholder:"'NAME: VALUE'" help:"Send this header with every request to --url (repeatable), e.g. 'Authorization: Bearer ...'; prefer SKILLS_PULL_TOKEN, which ps does not show."`
-	Token   string   `name:"bearer-token" env:"SKILLS_PULL_TOKEN" placeholder:"TOKEN" help:"Send Authorization: Bearer TOKEN to --url."`
-	Command bool     `name:"command" help:"Pull from a live SEP-2640 server run over stdio: everything after --command is the server's command line (CMD ARGS...), so put it last."`
+	From          string        `name:"from" placeholder:"X.skb|https://.../X.skb#sha256=<hex>|oci://...|DIR|https://HOST" help:"Pull from a bundle file, a bundle over https (pinned by #sha256=<hex>), a bundle or ToolHive skill in a registry (oci://HOST/REPO:TAG or @sha256:...), a folder written by export, or an Agent Skills discovery site (https://HOST, or its .../index.json)."`
+	URL           string        `name:"url" placeholder:"http://HOST:PORT/mcp" help:"Pull from a live SEP-2640 server over streamable HTTP."`
+	Header        []string      `name:"header" placeholder:"'NAME: VALUE'" help:"Send this header with every request to --url (repeatable), e.g. 'Authorization: Bearer ...'; prefer SKILLS_PULL_TOKEN, which ps does not show."`
+	Token         string        `name:"bearer-token" env:"SKILLS_PULL_TOKEN" placeholder:"TOKEN" help:"Send Authorization: Bearer TOKEN to --url."`
+	OAuth         bool          `name:"oauth" help:"When --url answers 401 naming an OAuth authorization server, sign in: the authorization URL is printed on stderr (and opened in a browser), and pull waits for its redirect to a loopback port. The token is kept in memory for this pull only."`
+	OAuthClientID string        `name:"oauth-client-id" env:"SKILLS_PULL_OAUTH_CLIENT_ID" placeholder:"ID" help:"With --oauth: a public client registered with the authorization server, allowed the redirect http://127.0.0.1:PORT/callback. Without it, pull registers itself (RFC 7591) where the server allows."`
+	OAuthPort     int           `name:"oauth-callback-port" placeholder:"PORT" help:"With --oauth: the loopback port of the redirect URI (default: any free port)."`
+	OAuthTimeout  time.Duration `name:"oauth-timeout" default:"5m" help:"With --oauth: how long to wait for the sign-in."`
+	NoBrowser     bool          `name:"no-browser" help:"With --oauth: only print the authorization URL; open no browser."`
+	Command       bool          `name:"command" help:"Pull from a live SEP-2640 server run over stdio: everything after --command is the server's command line (CMD ARGS...), so put it last."`
 
 	List     bool   `help:"List the skills the source offers and exit."`
 	All      bool   `help:"Pull every skill."`
@@ -84,6 +89,9 @@ func (c *PullCmd) Run(ctx context.Context, argv commandArgv) error {
 	}
 	if n != 1 {
 		return &exitError{exitUsage, errors.New("pull: give exactly one source: --from X.skb|URL|DIR, --url http://…/mcp or --command CMD ARGS…")}
+	}
+	if c.OAuth && c.URL == "" {
+		return &exitError{exitUsage, errors.New("pull: --oauth signs in to a live server: it needs --url")}
 	}
 	if c.Command && len(argv) == 0 {
 		return &exitError{exitUsage, errors.New("pull: --command needs the server's command line after it: --command CMD ARGS…")}
@@ -217,6 +225,17 @@ func (c *PullCmd) open(ctx context.Context, argv commandArgv, trusted []manifest
 			return nil, err
 		}
 		opt.Header = h
+		if c.OAuth {
+			if h.Get("Authorization") != "" {
+				return nil, &exitError{exitUsage, errors.New("--oauth signs in for a token: give no Authorization (--header or SKILLS_PULL_TOKEN) with it")}
+			}
+			wait := c.OAuthTimeout
+			if wait <= 0 {
+				wait = pull.DefaultSignInTimeout
+			}
+			opt.OAuth = &pull.OAuthOptions{ClientID: c.OAuthClientID, CallbackPort: c.OAuthPort, Timeout: wait,
+				Open: signInPrompt(c.URL, c.NoBrowser, wait)}
+		}
 		return pull.ConnectHTTP(ctx, c.URL, opt)
 	case c.Command:
 		stderr := &tailBuffer{max: 4 << 10}
