@@ -143,7 +143,7 @@ func (w *watcher) sync(ts []watchTarget) {
 		if !t.tree {
 			continue
 		}
-		dirs, complete := walkFolders(t.path, t.exclude, w.max-len(want))
+		dirs, complete := walkFolders(t.path, t.exclude, w.max-len(want), nil)
 		for _, d := range dirs {
 			want[d] = t.ns
 		}
@@ -189,8 +189,11 @@ func watchAddError(err error) string {
 }
 
 // walkFolders lists root and the folders below it that a build may look
-// into, at most max of them; complete is false when there were more.
-func walkFolders(root string, exclude []string, max int) (dirs []string, complete bool) {
+// into, at most max of them; complete is false when there were more. visit,
+// if not nil, is called with each folder before the folder is read, so that
+// a watch it adds there sees every entry the listing misses; when it returns
+// false the walk stops, incomplete.
+func walkFolders(root string, exclude []string, max int, visit func(dir string) bool) (dirs []string, complete bool) {
 	complete = true
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -206,6 +209,10 @@ func walkFolders(root string, exclude []string, max int) (dirs []string, complet
 			return filepath.SkipDir
 		}
 		if len(dirs) >= max {
+			complete = false
+			return filepath.SkipAll
+		}
+		if visit != nil && !visit(p) {
 			complete = false
 			return filepath.SkipAll
 		}
@@ -287,16 +294,23 @@ func (w *watcher) addTree(t watchTarget, p string) {
 	if p != t.path && !watchedFolder(filepath.Base(p), t.exclude) {
 		return
 	}
-	dirs, complete := walkFolders(p, t.exclude, w.max-len(w.dirs))
-	for _, d := range dirs {
+	// Each folder is watched before it is listed: a folder created in it
+	// meanwhile is either listed or reported by the new watch, never missed.
+	failed := false
+	_, complete := walkFolders(p, t.exclude, w.max-len(w.dirs), func(d string) bool {
 		if _, ok := w.dirs[d]; ok {
-			continue
+			return true
 		}
 		if err := w.w.Add(d); err != nil {
 			w.state[t.ns] = watchState{"partial", watchAddError(err)}
-			return
+			failed = true
+			return false
 		}
 		w.dirs[d] = t.ns
+		return true
+	})
+	if failed {
+		return
 	}
 	if !complete {
 		w.state[t.ns] = watchState{"partial", fmt.Sprintf("more folders than the watch limit of %d; rescans keep it fresh", w.max)}
