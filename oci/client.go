@@ -40,7 +40,9 @@ type Options struct {
 	Client *http.Client
 	// Logf receives notes (a tag resolved, a cache hit); nil drops them.
 	Logf func(format string, args ...any)
-	// Progress, when not nil, is called as layers are sent or fetched.
+	// Progress, when not nil, is called as blobs are sent (Push: the
+	// artifact's and its signatures', one count) or layers fetched (Fetch):
+	// one call at a time, done rising to total.
 	Progress func(done, total int)
 	// MountFrom names another repository of the same registry that Push
 	// asks the registry to take blobs from (a cross-repository mount)

@@ -216,7 +216,8 @@ func TestBadReferrerSignature(t *testing.T) {
 	repo, _ := o.repository(ref)
 	p := &pusher{repo: repo, res: &PushResult{}, o: &o}
 	desc, _ := repo.Resolve(ctx, "v1")
-	if _, err := p.signatures(ctx, desc, b.Signatures()); err != nil {
+	sigUps, sigLayers := signatureUploads(b.Signatures())
+	if _, err := p.signatures(ctx, desc, sigUps, sigLayers); err != nil {
 		t.Fatal(err)
 	}
 	o = testOptions(t)

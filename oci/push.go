@@ -8,7 +8,6 @@ import (
 	"io"
 	"strconv"
 	"sync"
-	"sync/atomic"
 
 	"github.com/opencontainers/go-digest"
 	specs "github.com/opencontainers/image-spec/specs-go"
@@ -71,6 +70,7 @@ func Push(ctx context.Context, b *manifest.Bundle, ref Ref, tags []string, o Opt
 		return nil, fmt.Errorf("%s: %w", ref, err)
 	}
 	res := &PushResult{Layers: len(a.layers), Tags: tags}
+	sigUps, sigLayers := signatureUploads(b.Signatures())
 	p := &pusher{repo: repo, res: res, o: &o}
 	ups := []upload{
 		{a.configDesc, func() (io.Reader, error) { return bytes.NewReader(a.config), nil }},
@@ -79,6 +79,8 @@ func Push(ctx context.Context, b *manifest.Bundle, ref Ref, tags []string, o Opt
 	for _, l := range a.layers {
 		ups = append(ups, upload{l.desc, func() (io.Reader, error) { return a.layerReader(l) }})
 	}
+	// One progress count runs over the artifact's blobs and the signatures'.
+	p.total = len(ups) + len(sigUps)
 	if err := p.blobs(ctx, ups); err != nil {
 		return nil, fmt.Errorf("push %s: %w", ref, err)
 	}
@@ -89,8 +91,8 @@ func Push(ctx context.Context, b *manifest.Bundle, ref Ref, tags []string, o Opt
 	}
 	res.Digest = desc.Digest.String()
 	res.Ref = ref.WithDigest(res.Digest)
-	if sigs := b.Signatures(); len(sigs) > 0 {
-		d, err := p.signatures(ctx, desc, sigs)
+	if len(sigUps) > 0 {
+		d, err := p.signatures(ctx, desc, sigUps, sigLayers)
 		if err != nil {
 			return nil, fmt.Errorf("push %s: signatures: %w", res.Ref, err)
 		}
@@ -196,7 +198,10 @@ type pusher struct {
 	repo *remote.Repository
 	res  *PushResult
 	o    *Options
-	mu   sync.Mutex
+
+	mu    sync.Mutex
+	done  int // blobs handled, for o.Progress
+	total int // blobs to handle in all
 }
 
 // How a blob reached the registry.
@@ -222,19 +227,26 @@ func (p *pusher) count(how int, n int64) {
 	}
 }
 
+// step counts one more blob handled and reports it to o.Progress: one call
+// at a time, done rising.
+func (p *pusher) step() {
+	if p.o.Progress == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done++
+	p.o.Progress(p.done, p.total)
+}
+
 // blobs sends each upload the registry does not hold yet (a HEAD request
 // tells), pushConcurrency at a time.
 func (p *pusher) blobs(ctx context.Context, ups []upload) error {
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(pushConcurrency)
-	var done atomic.Int64
 	for _, u := range ups {
 		g.Go(func() error {
-			defer func() {
-				if p.o.Progress != nil {
-					p.o.Progress(int(done.Add(1)), len(ups))
-				}
-			}()
+			defer p.step()
 			ok, err := p.repo.Exists(ctx, u.desc)
 			if err != nil {
 				return fmt.Errorf("blob %s: %w", u.desc.Digest, err)
@@ -296,13 +308,15 @@ func (p *pusher) manifest(ctx context.Context, desc ocispec.Descriptor, body []b
 	return nil
 }
 
-// signatures attaches sigs to subject as one referrer artifact: a layer per
-// signature, titled as export names the files (manifest.json.sig,
-// manifest.json.minisig, then .2, .3 for further keys), so that oras pull
-// of the referrer gives files ssh-keygen and minisign check.
-func (p *pusher) signatures(ctx context.Context, subject ocispec.Descriptor, sigs []manifest.Signature) (string, error) {
-	var ups []upload
-	var layers []ocispec.Descriptor
+// signatureUploads returns the blobs that carry sigs as one referrer
+// artifact, and its layers: a layer per signature, titled as export names
+// the files (manifest.json.sig, manifest.json.minisig, then .2, .3 for
+// further keys), so that oras pull of the referrer gives files ssh-keygen
+// and minisign check; and the empty config. None for no signature.
+func signatureUploads(sigs []manifest.Signature) (ups []upload, layers []ocispec.Descriptor) {
+	if len(sigs) == 0 {
+		return nil, nil
+	}
 	counts := map[manifest.SignatureKind]int{}
 	for _, s := range sigs {
 		mt, title := SSHSigType, ManifestTitle+".sig"
@@ -323,6 +337,14 @@ func (p *pusher) signatures(ctx context.Context, subject ocispec.Descriptor, sig
 	}
 	empty := ocispec.DescriptorEmptyJSON
 	ups = append(ups, upload{empty, func() (io.Reader, error) { return bytes.NewReader(empty.Data), nil }})
+	return ups, layers
+}
+
+// signatures attaches signatures to subject: it sends their uploads and
+// layers (see signatureUploads) and the referrer manifest, and returns the
+// referrer's digest.
+func (p *pusher) signatures(ctx context.Context, subject ocispec.Descriptor, ups []upload, layers []ocispec.Descriptor) (string, error) {
+	empty := ocispec.DescriptorEmptyJSON
 	if err := p.blobs(ctx, ups); err != nil {
 		return "", err
 	}
