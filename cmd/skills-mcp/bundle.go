@@ -49,7 +49,7 @@ func (c *BuildCmd) Run(ctx context.Context, log *slog.Logger) error {
 		return err
 	}
 	opt.Context = ctx
-	opt.Warn = func(s string) { fmt.Fprintf(os.Stderr, "skills-mcp: warning: %s\n", s) }
+	opt.Warn = func(s string) { fmt.Fprintf(stderr, "skills-mcp: warning: %s\n", s) }
 	opt.Progress = progress("building")
 	var res *build.Result
 	if oci.IsRef(c.Output) {
@@ -64,10 +64,10 @@ func (c *BuildCmd) Run(ctx context.Context, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "skills-mcp: wrote %s: %s, %s (%d hidden, %d withheld), %s\n", c.Output, res.ID,
+	fmt.Fprintf(stderr, "skills-mcp: wrote %s: %s, %s (%d hidden, %d withheld), %s\n", c.Output, res.ID,
 		count(res.Stats.Skills, "skill"), res.Stats.Hidden, res.Stats.Withheld, count(res.Stats.Files, "file"))
 	if key != nil {
-		fmt.Fprintf(os.Stderr, "skills-mcp: signed by %s (SSHSIG namespace %s, and minisign)\n",
+		fmt.Fprintf(stderr, "skills-mcp: signed by %s (SSHSIG namespace %s, and minisign)\n",
 			manifest.SSHFingerprint(key.Public().(ed25519.PublicKey)), manifest.SignatureNamespace)
 	}
 	if c.Stats {
@@ -349,7 +349,7 @@ func (c *VerifyCmd) Run(ctx context.Context) error {
 		}
 		signed = ", signed by " + who
 	} else if n := len(b.Signatures()); n > 0 {
-		fmt.Fprintf(os.Stderr, "skills-mcp: note: %d signature(s) not checked; give --trust FILE to check them\n", n)
+		fmt.Fprintf(stderr, "skills-mcp: note: %d signature(s) not checked; give --trust FILE to check them\n", n)
 	}
 	fmt.Printf("%s: ok: %s, %s, %s verified%s\n", c.Bundle, b.ID(), count(b.NumSkills(), "skill"), count(b.NumBlobs(), "blob"), signed)
 	return nil
@@ -367,30 +367,6 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
-}
-
-// progress returns a progress callback that redraws one line on stderr when
-// stderr is a terminal, and nil (quiet) otherwise.
-func progress(verb string) func(done, total int) { return progressOf(verb, "skills") }
-
-// progressOf is progress counting units other than skills.
-func progressOf(verb, unit string) func(done, total int) {
-	fi, err := os.Stderr.Stat()
-	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
-		return nil
-	}
-	last := -1
-	return func(done, total int) {
-		pct := done * 100 / max(total, 1)
-		if pct == last && done != total {
-			return
-		}
-		last = pct
-		fmt.Fprintf(os.Stderr, "\r%s: %d/%d %s (%d%%)", verb, done, total, unit, pct)
-		if done == total {
-			fmt.Fprintln(os.Stderr)
-		}
-	}
 }
 
 // openBundle opens the bundle file at path. A file that is truncated, damaged

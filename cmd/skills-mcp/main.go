@@ -177,11 +177,11 @@ func run(args []string) int {
 	sc := <-signals
 	defer sc.stop()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "skills-mcp: error: %v\n", err)
+		fmt.Fprintf(stderr, "skills-mcp: error: %v\n", err)
 		return exitUsage
 	}
 	ctx := sc.ctx
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo, ReplaceAttr: utcTime}))
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo, ReplaceAttr: utcTime}))
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	kctx.Bind(log)
 	kctx.Bind(serverArgv)
@@ -192,7 +192,7 @@ func run(args []string) int {
 		if errors.As(err, &ee) {
 			code = ee.code
 		}
-		fmt.Fprintf(os.Stderr, "skills-mcp: error: %v\n", err)
+		fmt.Fprintf(stderr, "skills-mcp: error: %v\n", err)
 		return code
 	}
 	return exitOK

@@ -50,7 +50,7 @@ func (r *RegistryFlags) options(cache string, trusted []manifest.TrustedKey, log
 
 // stderrNote writes a note on stderr.
 func stderrNote(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "skills-mcp: "+format+"\n", args...)
+	fmt.Fprintf(stderr, "skills-mcp: "+format+"\n", args...)
 }
 
 // slogNote logs a note at info level.

@@ -122,7 +122,7 @@ func (c *PullCmd) Run(ctx context.Context, argv commandArgv) error {
 		return fmt.Errorf("pull: %w", err)
 	}
 	defer src.Close()
-	note := func(format string, args ...any) { fmt.Fprintf(os.Stderr, "skills-mcp: "+format+"\n", args...) }
+	note := func(format string, args ...any) { fmt.Fprintf(stderr, "skills-mcp: "+format+"\n", args...) }
 	switch {
 	case src.Unverified:
 		note("warning: %s is a v0.1.0 index: it publishes no digests, so the files are UNVERIFIED (--allow-unverified); only their paths and names are checked", src.Name)

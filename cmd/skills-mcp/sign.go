@@ -277,7 +277,7 @@ func (c *ExportCmd) Run(ctx context.Context) error {
 	}
 	fmt.Printf("exported %s to %s: %s, %d blobs, %d signature(s)\n", c.Bundle, c.To, b.ID(), len(digests), len(sigs))
 	if len(sigs) == 0 {
-		fmt.Fprintf(os.Stderr, "skills-mcp: warning: %s is not signed; sign it with skills-mcp sign --key KEY before exporting for others\n", c.Bundle)
+		fmt.Fprintf(stderr, "skills-mcp: warning: %s is not signed; sign it with skills-mcp sign --key KEY before exporting for others\n", c.Bundle)
 	}
 	return nil
 }

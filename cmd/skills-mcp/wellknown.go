@@ -71,7 +71,7 @@ func exportWellKnown(b *manifest.Bundle, name, dir string, showHidden bool) erro
 	fmt.Printf("exported %s to %s: %s, %d skills (%d archives, %d SKILL.md), %d signature(s)\n",
 		name, filepath.Join(out, wellknown.IndexFile), b.ID(), archives+lone, archives, lone, sigs)
 	if sigs == 0 {
-		fmt.Fprintf(os.Stderr, "skills-mcp: warning: %s is not signed: the site publishes no manifest or signatures, only the index's unsigned digests\n", name)
+		fmt.Fprintf(stderr, "skills-mcp: warning: %s is not signed: the site publishes no manifest or signatures, only the index's unsigned digests\n", name)
 	}
 	return nil
 }
