@@ -52,7 +52,7 @@ func browserCommand(url string) []string {
 // without waiting for it (its output is discarded).
 func signInPrompt(server string, noBrowser bool, wait time.Duration) func(ctx context.Context, url string) error {
 	return func(ctx context.Context, url string) error {
-		fmt.Fprintf(os.Stderr, "skills-mcp: %s asks you to sign in: open this URL in a browser (waiting up to %v):\n\n    %s\n\n", server, wait, url)
+		fmt.Fprintf(stderr, "skills-mcp: %s asks you to sign in: open this URL in a browser (waiting up to %v):\n\n    %s\n\n", server, wait, url)
 		argv := browserCommand(url)
 		if noBrowser || argv == nil {
 			return nil
