@@ -201,7 +201,10 @@ func (c challenge) describe() string {
 // characters, so that it cannot drive the terminal it is shown on.
 func printable(s string) string {
 	return short(strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			return ' '
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
 			return -1
 		}
 		return r
