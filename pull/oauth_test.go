@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -155,14 +156,24 @@ func TestPullOAuth(t *testing.T) {
 		name     string
 		as       oauthtest.Options
 		clientID string
+		port     bool // a fixed callback port
 	}{
-		{"dynamic registration", oauthtest.Options{}, ""},
-		{"pre-registered client", oauthtest.Options{ClientID: "skills-cli", NoRegistration: true}, "skills-cli"},
+		{"dynamic registration", oauthtest.Options{}, "", false},
+		{"pre-registered client", oauthtest.Options{ClientID: "skills-cli", NoRegistration: true}, "skills-cli", false},
+		{"fixed callback port", oauthtest.Options{}, "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := startOAuth(t, tc.as)
 			b := &browser{}
-			src, err := f.connect(b, tc.clientID, 0)
+			port := 0
+			if tc.port {
+				ln, err := net.Listen("tcp", "127.0.0.1:0")
+				must(t, err)
+				port = ln.Addr().(*net.TCPAddr).Port
+				ln.Close()
+			}
+			src, err := pull.ConnectHTTP(context.Background(), f.endpoint, pull.ConnectOptions{Name: f.endpoint,
+				OAuth: &pull.OAuthOptions{ClientID: tc.clientID, CallbackPort: port, Open: b.open}})
 			must(t, err)
 			defer src.Close()
 			dir := t.TempDir()
@@ -179,6 +190,9 @@ func TestPullOAuth(t *testing.T) {
 			if q.Get("code_challenge_method") != "S256" || q.Get("resource") != f.endpoint || q.Get("state") == "" ||
 				redirect == nil || redirect.Hostname() != "127.0.0.1" || redirect.Path != pull.CallbackPath {
 				t.Errorf("authorization URL %s", b.shown[0])
+			}
+			if port != 0 && redirect.Port() != strconv.Itoa(port) {
+				t.Errorf("redirect_uri %s, want port %d", redirect, port)
 			}
 			if tc.clientID != "" && q.Get("client_id") != tc.clientID {
 				t.Errorf("client_id %q, want %q", q.Get("client_id"), tc.clientID)
