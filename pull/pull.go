@@ -25,6 +25,10 @@
 //   - A file whose local copy already has the listed digest is neither read
 //     from the source nor written: re-pulling an unchanged skill writes
 //     nothing.
+//   - Credentials for a live server (ConnectOptions.Header, the token of an
+//     OAuth sign-in) appear in no error, log or file; a sign-in's token
+//     lives in memory for its connection only, and a sign-in happens at
+//     most once per connection, only when asked for (see oauth.go).
 //
 // This package uses manifest and the MCP SDK, never build or serve.
 package pull
