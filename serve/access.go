@@ -224,12 +224,24 @@ func (s *Snapshot) view(a *Access) *Snapshot {
 	return v
 }
 
-// allowsLibrary reports whether the caller of snapshot s may see library
-// ns: every library in a full snapshot; in a view, the namespaced libraries
-// its access grants.
+// allowsLibrary reports whether the caller of snapshot s may see the
+// namespaced library ns: every library in a full snapshot; in a view, those
+// its access grants. An un-namespaced library is seen through its skills
+// (catalog.library).
 func (s *Snapshot) allowsLibrary(ns string) bool {
 	if s.access.All() {
 		return true
 	}
 	return ns != "" && s.access.Allows(ns)
+}
+
+// allowsWithheld reports whether the caller of snapshot s may see withheld
+// skill w: by its library's namespace, or for an un-namespaced library by
+// the top folder of its path, which is the namespace it would have had.
+func (s *Snapshot) allowsWithheld(w manifest.Withheld) bool {
+	if s.access.All() || w.Library != "" {
+		return s.allowsLibrary(w.Library)
+	}
+	top, _, _ := strings.Cut(w.Path, "/")
+	return s.access.Allows(top)
 }

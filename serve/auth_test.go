@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -26,6 +27,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/wellknown"
 )
 
@@ -627,5 +630,86 @@ func TestTypeScriptClientBearer(t *testing.T) {
 	}
 	if _, err := run("tok-mallory"); err == nil {
 		t.Error("the TypeScript client got through with an unknown token")
+	}
+}
+
+// TestAuthRootLibrary: a restricted token sees an un-namespaced library
+// (--root) through the skills it may read: listed, counted as those alone,
+// and its withheld skills filtered by their top folder.
+func TestAuthRootLibrary(t *testing.T) {
+	dir := t.TempDir()
+	for p, content := range map[string]string{
+		"acme/pdf/SKILL.md":         skillFile("pdf", "Fill PDF forms", "PDF."),
+		"acme/notes/SKILL.md":       "---\nname: notes\ndescription: Meeting notes\ndisable-model-invocation: true\n---\nNotes.\n",
+		"acme/broken/SKILL.md":      "---\nname: broken\n---\nNo description.\n",
+		"community/git/SKILL.md":    skillFile("git", "Git conventions", "Git."),
+		"community/broken/SKILL.md": "no frontmatter\n",
+	} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if _, err := build.Build(build.Options{Libraries: []build.Library{{Root: dir}}}, &buf); err != nil {
+		t.Fatal(err)
+	}
+	b, err := manifest.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := NewAuthorizer(context.Background(), AuthOptions{Logger: testLogger(t),
+		TokenFile: writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "root": "*", "ghost": "nosuch"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(newServer(t, Options{}, b).Handler(HTTPOptions{Auth: a}))
+	t.Cleanup(ts.Close)
+	type seen struct {
+		libs     []LibraryInfo
+		status   CatalogStatusOutput
+		skills   int
+		withheld []string
+	}
+	look := func(name string) seen {
+		cs, err := connectBearer(t, ts.URL, "tok-"+name, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tc := newToolClient(t, cs)
+		var s seen
+		var lo ListLibrariesOutput
+		tc.call("skills_mcp_list_libraries", map[string]any{}, &lo)
+		s.libs = lo.Libraries
+		tc.call("skills_mcp_catalog_status", map[string]any{}, &s.status)
+		s.skills = len(allSkills(t, cs))
+		for _, w := range s.status.Withheld {
+			s.withheld = append(s.withheld, w.Path)
+		}
+		return s
+	}
+	alice, root, ghost := look("alice"), look("root"), look("ghost")
+	if len(root.libs) != 1 || root.libs[0].Namespace != "" || root.libs[0].Skills <= alice.skills || len(root.withheld) == 0 {
+		t.Fatalf("root sees %+v, %d skills, withheld %v", root.libs, root.skills, root.withheld)
+	}
+	if len(alice.libs) != 1 || alice.libs[0].Namespace != "" || alice.libs[0].Skills != 2 || alice.libs[0].Hidden != 1 || alice.status.Skills != 2 {
+		t.Errorf("alice sees libraries %+v and %d skills (catalog_status %d)", alice.libs, alice.skills, alice.status.Skills)
+	}
+	if alice.status.Libraries != 1 || len(alice.status.Bundles) != 1 || !slices.Equal(alice.status.Bundles[0].Libraries, []string{"(root)"}) {
+		t.Errorf("alice's catalog_status: %d libraries, bundles %+v", alice.status.Libraries, alice.status.Bundles)
+	}
+	var mine int
+	for _, w := range root.withheld {
+		if strings.HasPrefix(w, "acme/") {
+			mine++
+		}
+	}
+	if len(alice.withheld) != mine || mine != 1 || slices.ContainsFunc(alice.withheld, func(w string) bool { return !strings.HasPrefix(w, "acme/") }) {
+		t.Errorf("alice sees withheld %v of %v", alice.withheld, root.withheld)
+	}
+	if len(ghost.libs) != 0 || ghost.status.Libraries != 0 || ghost.skills != 0 || len(ghost.withheld) != 0 {
+		t.Errorf("ghost sees %+v, %+v", ghost.libs, ghost.status)
 	}
 }

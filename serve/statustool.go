@@ -100,7 +100,9 @@ func (d *discovery) catalogStatus(ctx context.Context, req *mcp.CallToolRequest,
 		m := heads[i]
 		bs := BundleStatus{ID: b.ID().String(), Created: m.Created, Libraries: []string{}, Skills: b.NumSkills(), Signatures: len(b.Signatures())}
 		for _, l := range m.Libraries {
-			if c.snap.allowsLibrary(l.Namespace) {
+			if _, ok, err := c.library(b, l); err != nil {
+				return nil, out, err
+			} else if ok {
 				bs.Libraries = append(bs.Libraries, libraryName(l.Namespace))
 			}
 		}
@@ -124,7 +126,7 @@ func (d *discovery) catalogStatus(ctx context.Context, req *mcp.CallToolRequest,
 		out.Bundles = append(out.Bundles, bs)
 		out.Libraries += len(bs.Libraries)
 		for _, w := range m.Withheld {
-			if c.snap.allowsLibrary(w.Library) {
+			if c.snap.allowsWithheld(w) {
 				out.Withheld = append(out.Withheld, WithheldSkill(w))
 			}
 		}

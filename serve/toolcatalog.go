@@ -152,7 +152,11 @@ func (c *catalog) libraries() ([]LibraryInfo, error) {
 	var out []LibraryInfo
 	for i, m := range heads {
 		for _, l := range m.Libraries {
-			if !c.snap.allowsLibrary(l.Namespace) {
+			l, ok, err := c.library(c.snap.Bundles()[i], l)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
 				continue
 			}
 			li := LibraryInfo{Namespace: l.Namespace, Kind: l.Kind, Title: l.Title, Source: l.Source, Version: l.Version,
@@ -165,6 +169,32 @@ func (c *catalog) libraries() ([]LibraryInfo, error) {
 	}
 	slices.SortStableFunc(out, func(a, b LibraryInfo) int { return strings.Compare(a.Namespace, b.Namespace) })
 	return out, nil
+}
+
+// library returns library l of bundle b as the caller of c sees it, and
+// whether that caller sees it at all. A namespaced library is seen whole
+// or not at all (access.go). The skills of an un-namespaced library each
+// have a namespace of their own, their top folder: a restricted caller sees
+// the library when it may read one of them, counted as those alone, so
+// that the counts say nothing of the skills it may not read.
+func (c *catalog) library(b *manifest.Bundle, l manifest.Library) (manifest.Library, bool, error) {
+	if c.snap.access.All() || l.Namespace != "" {
+		return l, c.snap.allowsLibrary(l.Namespace), nil
+	}
+	docs, err := c.skills()
+	if err != nil {
+		return l, false, err
+	}
+	l.Skills, l.Hidden = 0, 0
+	for k := range docs {
+		if docs[k].bundle == b && docs[k].library == "" {
+			l.Skills++
+			if docs[k].hidden {
+				l.Hidden++
+			}
+		}
+	}
+	return l, l.Skills > 0, nil
 }
 
 // skills returns one record per skill, by snapshot number. The records
