@@ -348,6 +348,8 @@ func TestTokenFileRefusals(t *testing.T) {
 		{"alice " + h + " acme\nalice " + tokenHash("y") + " acme\n", `line 2: token name "alice" already used on line 1`},
 		{"alice tok-alice acme\n", "line 1: token alice: the hash must be sha256: and 64 hex digits"},
 		{"alice sha256:abcd acme\n", "the hash must be sha256: and 64 hex digits"},
+		{"alice sha256:" + strings.Repeat("0", 66) + " acme\n", "the hash must be sha256: and 64 hex digits"},
+		{"alice " + strings.Repeat("0", 66) + " acme\n", "the hash must be sha256: and 64 hex digits"},
 		{"alice " + h + " acme\nbob " + h + " acme\n", "line 2: token bob has the same hash as line 1"},
 		{"alice " + h + " acme,../x\n", `namespace "../x" must be * or match`},
 		{"alice " + h + " acme,,b\n", `namespace "" must be`},

@@ -2,6 +2,8 @@ package serve
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,6 +89,55 @@ func FuzzCursor(f *testing.F) {
 		}
 		if _, err := s.readDirectory(context.Background(), nil, &ReadDirectoryParams{URI: "skill://acme/pdf-processing", Cursor: cursor}); err != nil {
 			wantCode(t, err)
+		}
+	})
+}
+
+// FuzzParseTokens feeds arbitrary token files to the parser: it may not
+// panic, and a file it accepts holds unique, well-formed names and hashes
+// and reads back the same when written out again in the documented form.
+func FuzzParseTokens(f *testing.F) {
+	h := tokenHash("x")
+	for _, s := range []string{
+		"", "# c\n\n", "alice " + h + " acme\n", "alice " + h + " acme,b\nbob " + tokenHash("y") + " *\n",
+		"alice " + h + "\n", "al/ice " + h + " acme\n", "alice sha256:abcd acme\n", "alice " + h + " acme,,b\n",
+		"  alice\t" + h + "  acme  \r\n", "alice " + h + " a\nalice " + tokenHash("y") + " b\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tt, err := parseTokens(data)
+		if err != nil {
+			return
+		}
+		var out strings.Builder
+		names, hashes := map[string]bool{}, map[[32]byte]bool{}
+		for _, st := range tt.tokens {
+			if !tokenName.MatchString(st.name) || names[st.name] || hashes[st.hash] {
+				t.Fatalf("accepted token %q twice or badly named", st.name)
+			}
+			names[st.name], hashes[st.hash] = true, true
+			ns := st.access.Namespaces()
+			if len(ns) == 0 {
+				t.Fatalf("token %s grants nothing yet was accepted", st.name)
+			}
+			fmt.Fprintf(&out, "%s sha256:%x %s\n", st.name, st.hash, strings.Join(ns, ","))
+		}
+		again, err := parseTokens([]byte(out.String()))
+		if err != nil {
+			t.Fatalf("written out again, refused: %v\n%s", err, out.String())
+		}
+		if len(again.tokens) != len(tt.tokens) {
+			t.Fatalf("%d tokens read back as %d", len(tt.tokens), len(again.tokens))
+		}
+		for i, st := range again.tokens {
+			was := tt.tokens[i]
+			if st.name != was.name || st.hash != was.hash || !slices.Equal(st.access.Namespaces(), was.access.Namespaces()) {
+				t.Fatalf("token %d read back as %+v, was %+v", i, st, was)
+			}
+			if got, ok := tt.lookup("not a token"); ok {
+				t.Fatalf("lookup of a random string found %s", got.name)
+			}
 		}
 	})
 }

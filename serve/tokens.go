@@ -100,7 +100,8 @@ func parseTokens(data []byte) (*tokenTable, error) {
 		names[f[0]] = n
 		hx, ok := strings.CutPrefix(f[1], "sha256:")
 		var st staticToken
-		if _, err := hex.Decode(st.hash[:], []byte(hx)); !ok || err != nil || len(hx) != 2*sha256.Size {
+		// The length first: hex.Decode writes past the end of a short dst.
+		if !ok || len(hx) != 2*sha256.Size || hexDecode(st.hash[:], hx) != nil {
 			return nil, fmt.Errorf("line %d: token %s: the hash must be sha256: and 64 hex digits (the sha256 of the token, never the token itself)", n, f[0])
 		}
 		if prev, ok := hashes[st.hash]; ok {
@@ -121,6 +122,12 @@ func parseTokens(data []byte) (*tokenTable, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// hexDecode decodes hx into dst, which it must fill exactly.
+func hexDecode(dst []byte, hx string) error {
+	_, err := hex.Decode(dst, []byte(hx))
+	return err
 }
 
 // lookup returns the token whose hash is the sha256 of tok. Every entry is
