@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/manifest"
@@ -138,6 +139,39 @@ func FuzzParseTokens(f *testing.F) {
 			if got, ok := tt.lookup("not a token"); ok {
 				t.Fatalf("lookup of a random string found %s", got.name)
 			}
+		}
+	})
+}
+
+// FuzzVerifyToken feeds arbitrary bearer tokens, grown from real signed
+// ones, to the OAuth verifier: it may not panic, and a token it accepts
+// must carry the claims the test issuer signed, so no change to a signed
+// token is taken for it.
+func FuzzVerifyToken(f *testing.F) {
+	iss := newTestIssuer(f)
+	o, err := newOAuthVerifier(context.Background(), iss.srv.URL, testAudience, "", iss.srv.Client())
+	if err != nil {
+		f.Fatal(err)
+	}
+	k1 := iss.key("k1")
+	good := sign(f, k1, "k1", "at+jwt", iss.claims("sub", "signed"))
+	f.Add(good)
+	f.Add(sign(f, k1, "k1", "at+jwt", iss.claims("sub", "signed", "scope", "skills:*", "aud", []string{testAudience, "x"})))
+	f.Add(sign(f, k1, "k1", "JWT", iss.claims("sub", "signed")))
+	f.Add(sign(f, k1, "k2", "at+jwt", iss.claims("sub", "signed", "exp", 1)))
+	f.Add(strings.Replace(good, ".", "x.", 1))
+	f.Add("eyJhbGciOiJub25lIiwidHlwIjoiYXQrand0In0.e30.")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, raw string) {
+		ti, aerr := o.verify(context.Background(), raw)
+		if aerr != nil {
+			if ti != nil || aerr.status == 0 || aerr.reason == "" {
+				t.Fatalf("refusal %+v with token info %v", aerr, ti)
+			}
+			return
+		}
+		if ti.UserID != "oauth:signed" || ti.Expiration.Before(time.Now()) {
+			t.Fatalf("accepted %q as %+v", raw, ti)
 		}
 	})
 }

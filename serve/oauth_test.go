@@ -24,7 +24,7 @@ import (
 // testIssuer is an OAuth authorization server on loopback: RFC 8414
 // metadata, a JWKS whose keys the test rotates, and JWTs signed with them.
 type testIssuer struct {
-	t      *testing.T
+	t      testing.TB
 	srv    *httptest.Server
 	mu     sync.Mutex
 	keys   map[string]*ecdsa.PrivateKey // published, by key id
@@ -32,7 +32,7 @@ type testIssuer struct {
 	broken atomic.Bool                  // the JWKS answers 500
 }
 
-func newTestIssuer(t *testing.T) *testIssuer {
+func newTestIssuer(t testing.TB) *testIssuer {
 	iss := &testIssuer{t: t, keys: map[string]*ecdsa.PrivateKey{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
