@@ -257,21 +257,17 @@ func (f *fetcher) bundle(ctx context.Context, desc ocispec.Descriptor, im *ocisp
 	if err != nil {
 		return err
 	}
-	var cfg Config
-	if err := json.Unmarshal(cb, &cfg); err != nil {
-		return refused(f.ref, "config: %v", err)
-	}
 	mb, err := f.fetchSmall(ctx, im.Layers[0], f.o.maxBytes(), "manifest layer")
 	if err != nil {
 		return err
 	}
 	id := manifest.Sum(mb)
-	if cfg.ID != id.String() {
-		return refused(f.ref, "config names bundle %s, its manifest is %s", cfg.ID, id)
-	}
 	m, err := manifest.Parse(mb)
 	if err != nil {
 		return refused(f.ref, "manifest layer: %v", err)
+	}
+	if _, err := checkConfig(f.ref, cb, m, mb); err != nil {
+		return err
 	}
 	sigs, err := f.signatures(ctx, desc)
 	if err != nil {
@@ -439,31 +435,51 @@ func (f *fetcher) signatures(ctx context.Context, desc ocispec.Descriptor) ([]ma
 		if err != nil {
 			return nil, refused(f.ref, "signature referrer %s: %v", r.Digest, err)
 		}
-		var im ocispec.Manifest
-		if err := json.Unmarshal(body, &im); err != nil {
-			return nil, refused(f.ref, "signature referrer %s: %v", r.Digest, err)
+		layers, err := decodeSignatureReferrer(f.ref, r.Digest, body, desc.Digest)
+		if err != nil {
+			return nil, err
 		}
-		if im.Subject == nil || im.Subject.Digest != desc.Digest || im.ArtifactType != SignaturesType {
-			return nil, refused(f.ref, "signature referrer %s: not a signature of this artifact", r.Digest)
-		}
-		for _, l := range im.Layers {
-			kind := manifest.SignatureSSH
-			switch l.MediaType {
-			case SSHSigType:
-			case MinisignType:
-				kind = manifest.SignatureMinisign
-			default:
-				continue
-			}
+		for _, l := range layers {
 			if len(sigs) == maxSignatures {
 				return nil, refused(f.ref, "more than %d signatures", maxSignatures)
 			}
-			data, err := f.fetchSmall(ctx, l, maxSignature, "signature")
+			data, err := f.fetchSmall(ctx, l.desc, maxSignature, "signature")
 			if err != nil {
 				return nil, err
 			}
-			sigs = append(sigs, manifest.Signature{Kind: kind, Data: data})
+			sigs = append(sigs, manifest.Signature{Kind: l.kind, Data: data})
 		}
 	}
 	return sigs, nil
+}
+
+// signatureLayer is a layer of a signature referrer that holds a signature
+// of a kind skills-mcp checks.
+type signatureLayer struct {
+	kind manifest.SignatureKind
+	desc ocispec.Descriptor
+}
+
+// decodeSignatureReferrer decodes the image manifest of referrer r and
+// checks that it is a signature artifact whose subject is the artifact of
+// digest subject; it returns its signature layers, in order (layers of
+// other media types are skipped).
+func decodeSignatureReferrer(ref Ref, r digest.Digest, body []byte, subject digest.Digest) ([]signatureLayer, error) {
+	var im ocispec.Manifest
+	if err := json.Unmarshal(body, &im); err != nil {
+		return nil, refused(ref, "signature referrer %s: %v", r, err)
+	}
+	if im.Subject == nil || im.Subject.Digest != subject || im.ArtifactType != SignaturesType {
+		return nil, refused(ref, "signature referrer %s: not a signature of this artifact", r)
+	}
+	var out []signatureLayer
+	for _, l := range im.Layers {
+		switch l.MediaType {
+		case SSHSigType:
+			out = append(out, signatureLayer{manifest.SignatureSSH, l})
+		case MinisignType:
+			out = append(out, signatureLayer{manifest.SignatureMinisign, l})
+		}
+	}
+	return out, nil
 }

@@ -36,6 +36,9 @@ func startLiar(t *testing.T, reg *testRegistry, mode, target string, redirectTo 
 	rp.ModifyResponse = func(resp *http.Response) error {
 		p := resp.Request.URL.Path
 		switch {
+		case mode == "head-size" && strings.Contains(p, "/manifests/") && resp.Request.Method == http.MethodHead:
+			// The tag resolves to the manifest's digest with another size.
+			resp.Header.Set("Content-Length", fmt.Sprint(resp.ContentLength+1))
 		case mode == "manifest-type" && strings.Contains(p, "/manifests/"):
 			resp.Header.Set("Content-Type", "application/vnd.docker.distribution.manifest.v2+json")
 		case mode == "manifest-size" && strings.Contains(p, "/manifests/") && resp.Request.Method == http.MethodGet:

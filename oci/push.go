@@ -125,9 +125,8 @@ type artifact struct {
 // config, the manifest layer, the blob layers and the image manifest.
 func planArtifact(b *manifest.Bundle, m *manifest.Manifest, mb []byte) (*artifact, error) {
 	a := &artifact{b: b, order: blobOrder(m)}
-	cfg := Config{ID: manifest.Sum(mb).String(), Created: m.Created, Skills: len(m.Skills), Blobs: len(a.order), Libraries: m.Libraries}
 	var err error
-	if a.config, err = marshal(cfg); err != nil {
+	if a.config, err = marshal(configOf(m, mb)); err != nil {
 		return nil, err
 	}
 	a.configDesc = descriptorOf(ConfigType, a.config)

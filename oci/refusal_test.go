@@ -1,0 +1,480 @@
+package oci
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	specs "github.com/opencontainers/image-spec/specs-go"
+	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
+	"github.com/skills-mcp/skills-mcp/manifest"
+	"oras.land/oras-go/v2/content"
+	"oras.land/oras-go/v2/registry/remote"
+)
+
+// craft is a bundle artifact as push stored it in a real registry, read
+// back (image manifest and config) for a test to change and push again
+// under another tag: a registry holding an artifact crafted to break one
+// rule.
+type craft struct {
+	t     *testing.T
+	reg   *testRegistry
+	name  string // the repository
+	repo  *remote.Repository
+	image ocispec.Manifest
+	cfg   Config
+	// digest is the pushed artifact's, host the registry's as written in
+	// references.
+	digest string
+}
+
+// newCraft pushes b to repository name of reg and reads its artifact back.
+func newCraft(t *testing.T, reg *testRegistry, name string, b *manifest.Bundle) *craft {
+	t.Helper()
+	ctx := context.Background()
+	ref, err := ParseRef(reg.ref(name + ":pushed"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := testOptions(t)
+	res, err := Push(ctx, b, ref, nil, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &craft{t: t, reg: reg, name: name, digest: res.Digest}
+	if c.repo, err = o.repository(ref); err != nil {
+		t.Fatal(err)
+	}
+	_, rc, err := c.repo.FetchReference(ctx, res.Digest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(rc)
+	rc.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(body, &c.image); err != nil {
+		t.Fatal(err)
+	}
+	cb, err := content.FetchAll(ctx, c.repo.Blobs(), c.image.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(cb, &c.cfg); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// clone returns a copy of c to change.
+func (c *craft) clone() *craft {
+	n := *c
+	b, _ := json.Marshal(c.image)
+	n.image = ocispec.Manifest{}
+	if err := json.Unmarshal(b, &n.image); err != nil {
+		c.t.Fatal(err)
+	}
+	cb, _ := json.Marshal(c.cfg)
+	n.cfg = Config{}
+	if err := json.Unmarshal(cb, &n.cfg); err != nil {
+		c.t.Fatal(err)
+	}
+	return &n
+}
+
+// blob stores data in the repository and describes it.
+func (c *craft) blob(mediaType string, data []byte) ocispec.Descriptor {
+	c.t.Helper()
+	d := descriptorOf(mediaType, data)
+	ctx := context.Background()
+	ok, err := c.repo.Exists(ctx, d)
+	if err == nil && !ok {
+		err = c.repo.Push(ctx, d, bytes.NewReader(data))
+	}
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return d
+}
+
+// layer returns the bytes of the image manifest's layer i.
+func (c *craft) layer(i int) []byte {
+	c.t.Helper()
+	b, err := content.FetchAll(context.Background(), c.repo.Blobs(), c.image.Layers[i])
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return b
+}
+
+// push stores the config and the image manifest as they are now under tag,
+// and returns the artifact's reference by digest.
+func (c *craft) push(tag string) string {
+	c.t.Helper()
+	cb, err := marshal(c.cfg)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	mt := c.image.Config.MediaType
+	c.image.Config = c.blob(mt, cb)
+	body, err := marshal(c.image)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return c.pushRaw(tag, body)
+}
+
+// pushRaw stores body as an OCI image manifest under tag, and returns the
+// artifact's reference by digest.
+func (c *craft) pushRaw(tag string, body []byte) string {
+	c.t.Helper()
+	d := descriptorOf(ocispec.MediaTypeImageManifest, body)
+	if err := c.repo.PushReference(context.Background(), d, bytes.NewReader(body), tag); err != nil {
+		c.t.Fatal(err)
+	}
+	return c.reg.ref(c.name + "@" + d.Digest.String())
+}
+
+// cacheState lists every file under dir with its mode, size and sha256: two
+// equal states are the same files with the same bytes.
+func cacheState(t testing.TB, dir string) string {
+	t.Helper()
+	var lines []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		line := fmt.Sprintf("%s %v", rel, fi.Mode())
+		if d.Type().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			sum := sha256.Sum256(b)
+			line += fmt.Sprintf(" %d %s", len(b), hex.EncodeToString(sum[:]))
+		}
+		lines = append(lines, line)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+// warmCache returns options whose cache holds the bundle of ref (fetched
+// from the registry), and the cache's state.
+func warmCache(t *testing.T, ref string) (Options, string) {
+	t.Helper()
+	o := testOptions(t)
+	if _, err := Fetch(context.Background(), ref, o); err != nil {
+		t.Fatal(err)
+	}
+	state := cacheState(t, o.CacheDir)
+	if !strings.Contains(state, ".skb") {
+		t.Fatalf("the cache holds no bundle:\n%s", state)
+	}
+	return o, state
+}
+
+// assertRefused checks that err is a refusal naming ref and matching the
+// rule want (a regular expression), and that the cache is in state before.
+func assertRefused(t *testing.T, err error, ref, want string, o Options, before string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("fetch %s succeeded; want a refusal matching %q", ref, want)
+	}
+	if !strings.Contains(err.Error(), ref) || !regexp.MustCompile(want).MatchString(err.Error()) {
+		t.Errorf("fetch: %v; want an error naming %s and matching %q", err, ref, want)
+	}
+	if !errors.Is(err, ErrRefused) {
+		t.Errorf("fetch: %v does not wrap ErrRefused", err)
+	}
+	if after := cacheState(t, o.CacheDir); after != before {
+		t.Errorf("the cache changed:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+}
+
+// TestConfigBlob reads the config of a pushed bundle back from the
+// registry with the real oras CLI (and its media type from the image
+// manifest): it holds the bundle's id, creation time, skill and blob counts
+// and libraries.
+func TestConfigBlob(t *testing.T) {
+	need(t, "oras")
+	reg := startRegistry(t, false)
+	_, b := buildBundle(t, genLibrary(t, 3, ""), nil)
+	ref, _ := ParseRef(reg.ref("skills/config:v1"))
+	if _, err := Push(context.Background(), b, ref, nil, testOptions(t)); err != nil {
+		t.Fatal(err)
+	}
+	target := reg.Host + "/skills/config:v1"
+	run := func(args ...string) []byte { return oras(t, args...) }
+	var im ocispec.Manifest
+	if err := json.Unmarshal(run("manifest", "fetch", "--plain-http", target), &im); err != nil {
+		t.Fatal(err)
+	}
+	if im.Config.MediaType != ConfigType || im.ArtifactType != ArtifactType {
+		t.Errorf("config media type %q, artifact type %q; want %q, %q", im.Config.MediaType, im.ArtifactType, ConfigType, ArtifactType)
+	}
+	var got Config
+	dec := json.NewDecoder(bytes.NewReader(run("manifest", "fetch-config", "--plain-http", target)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := b.Manifest()
+	distinct := map[manifest.Digest]bool{}
+	for _, s := range m.Skills {
+		for _, r := range s.Entry.Resources {
+			distinct[r.Digest] = true
+		}
+	}
+	if got.ID != b.ID().String() || got.Skills != 3 || got.Skills != b.NumSkills() || got.Blobs != len(distinct) || got.Created != m.Created {
+		t.Errorf("config %+v; want id %s, 3 skills, %d blobs, created %q", got, b.ID(), len(distinct), m.Created)
+	}
+	if len(got.Libraries) != 1 || got.Libraries[0].Namespace != "gen" || got.Libraries[0].Skills != 3 {
+		t.Errorf("config libraries %+v; want the one library gen of 3 skills", got.Libraries)
+	}
+	wantLibs, _ := json.Marshal(m.Libraries)
+	gotLibs, _ := json.Marshal(got.Libraries)
+	if !bytes.Equal(wantLibs, gotLibs) {
+		t.Errorf("config libraries %s; want the manifest's %s", gotLibs, wantLibs)
+	}
+}
+
+// TestCraftedArtifacts fetches artifacts crafted to break one rule each,
+// from a real registry (pushed there with oras-go): each is refused with an
+// error naming the reference and the rule, and a cache that holds another
+// bundle is left exactly as it was.
+func TestCraftedArtifacts(t *testing.T) {
+	reg := startRegistry(t, false)
+	_, b := buildBundle(t, genLibrary(t, 3, ""), nil)
+	base := newCraft(t, reg, "skills/crafted", b)
+	_, good := buildBundle(t, genLibrary(t, 2, "good"), nil)
+	goodRef, _ := ParseRef(reg.ref("skills/good:v1"))
+	if _, err := Push(context.Background(), good, goodRef, nil, testOptions(t)); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		change func(c *craft) string // returns the reference to fetch
+		want   string
+	}{
+		{"config-id", func(c *craft) string {
+			c.cfg.ID = manifest.Digest{}.String()
+			return c.push("config-id")
+		}, `config names bundle sha256:0{64}, its manifest is ` + b.ID().String()},
+		{"config-skills", func(c *craft) string {
+			c.cfg.Skills = 0
+			return c.push("config-skills")
+		}, `config says 0 skills, the manifest holds 3`},
+		{"config-blobs", func(c *craft) string {
+			c.cfg.Blobs++
+			return c.push("config-blobs")
+		}, `config says 13 blobs, the manifest holds 12`},
+		{"config-libraries", func(c *craft) string {
+			c.cfg.Libraries = nil
+			return c.push("config-libraries")
+		}, `config's libraries are not the manifest's`},
+		{"config-library-changed", func(c *craft) string {
+			c.cfg.Libraries[0].Skills = 2
+			return c.push("config-library-changed")
+		}, `config's libraries are not the manifest's`},
+		{"config-created", func(c *craft) string {
+			c.cfg.Created = "1999-12-31T23:59:59Z"
+			return c.push("config-created")
+		}, `config says created "1999-12-31T23:59:59Z"`},
+		{"config-media-type", func(c *craft) string {
+			c.image.Config.MediaType = "application/json"
+			return c.push("config-media-type")
+		}, `config media type "application/json", want "` + regexp.QuoteMeta(ConfigType) + `"`},
+		{"config-not-json", func(c *craft) string {
+			c.image.Config = c.blob(ConfigType, []byte("not json"))
+			body, _ := marshal(c.image)
+			return c.pushRaw("config-not-json", body)
+		}, `config: invalid character`},
+		{"first-layer", func(c *craft) string {
+			c.image.Layers[0], c.image.Layers[1] = c.image.Layers[1], c.image.Layers[0]
+			return c.push("first-layer")
+		}, `the first layer must be the bundle manifest \(` + regexp.QuoteMeta(manifest.MediaType) + `\)`},
+		{"no-layers", func(c *craft) string {
+			c.image.Layers = nil
+			return c.push("no-layers")
+		}, `the first layer must be the bundle manifest`},
+		{"layer-media-type", func(c *craft) string {
+			c.image.Layers[2].MediaType = "application/octet-stream"
+			return c.push("layer-media-type")
+		}, `layer 2: media type "application/octet-stream", want ` + regexp.QuoteMeta(BlobType)},
+		{"layer-missing", func(c *craft) string {
+			c.image.Layers = c.image.Layers[:len(c.image.Layers)-1]
+			return c.push("layer-missing")
+		}, `layers hold \d+ bytes, the manifest's blobs \d+|the layers end before the manifest's blob sha256:`},
+		{"layer-extra", func(c *craft) string {
+			c.image.Layers = append(c.image.Layers, c.blob(BlobType, []byte("a file the manifest does not list")))
+			return c.push("layer-extra")
+		}, `layers hold \d+ bytes, the manifest's blobs \d+|\d+ layers for the manifest's \d+ non-empty blobs`},
+		{"layer-split", func(c *craft) string {
+			// Layers 1 and 2 cut elsewhere: the first ends inside the
+			// second blob, though the bytes add up.
+			one, two := c.layer(1), c.layer(2)
+			k := len(two) / 2
+			c.image.Layers[1] = c.blob(BlobType, append(bytes.Clone(one), two[:k]...))
+			c.image.Layers[2] = c.blob(BlobType, two[k:])
+			return c.push("layer-split")
+		}, `layer 1: ends inside blob sha256:|layer 1: \d+ bytes where the manifest's next blob, sha256:[0-9a-f]{64}, has \d+`},
+		{"layer-swapped", func(c *craft) string {
+			c.image.Layers[1], c.image.Layers[2] = c.image.Layers[2], c.image.Layers[1]
+			return c.push("layer-swapped")
+		}, `layer 1: (blob sha256:[0-9a-f]{64} does not match its digest|ends inside blob|\d+ bytes where the manifest's next blob)`},
+		{"manifest-no-media-type", func(c *craft) string {
+			body, _ := marshal(c.image)
+			body = bytes.Replace(body, []byte(`"mediaType":"`+ocispec.MediaTypeImageManifest+`",`), nil, 1)
+			return c.pushRaw("manifest-no-media-type", body)
+		}, `manifest says media type "", schema 2: want "` + regexp.QuoteMeta(ocispec.MediaTypeImageManifest) + `", schema 2`},
+		{"manifest-layer-not-canonical", func(c *craft) string {
+			// The manifest layer with a space added: its id is a new one,
+			// which the config names, but no bundle has that manifest.
+			mb := append(c.layer(0), ' ')
+			d := c.blob(manifest.MediaType, mb)
+			d.Annotations = c.image.Layers[0].Annotations
+			c.image.Layers[0] = d
+			c.cfg.ID = manifest.Sum(mb).String()
+			return c.push("manifest-layer-not-canonical")
+		}, `manifest layer: parse manifest`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := base.clone()
+			c.t = t
+			ref := tc.change(c)
+			o, before := warmCache(t, goodRef.String())
+			_, err := Fetch(context.Background(), ref, o)
+			assertRefused(t, err, ref, tc.want, o, before)
+		})
+	}
+}
+
+// TestManifestSizeLie: a registry whose tag says one size for the image
+// manifest and whose manifest has another is refused before its bytes are
+// read, and the cache is as it was.
+func TestManifestSizeLie(t *testing.T) {
+	reg := startRegistry(t, false)
+	_, b := buildBundle(t, genLibrary(t, 2, ""), nil)
+	ref, _ := ParseRef(reg.ref("skills/size:v1"))
+	res, err := Push(context.Background(), b, ref, nil, testOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, other := buildBundle(t, genLibrary(t, 1, ""), nil)
+	oref, _ := ParseRef(reg.ref("skills/other:v1"))
+	if _, err := Push(context.Background(), other, oref, nil, testOptions(t)); err != nil {
+		t.Fatal(err)
+	}
+	l := startLiar(t, reg, "head-size", "", "")
+	o, before := warmCache(t, oref.String())
+	lref := Scheme + l.host + "/skills/size:v1"
+	_, err = Fetch(context.Background(), lref, o)
+	pinned := Scheme + l.host + "/skills/size@" + res.Digest
+	assertRefused(t, err, pinned, `manifest size \d+, the tag said \d+`, o, before)
+}
+
+// TestSignatureReferrerLies: under trust, a referrers index that lists as a
+// signature a manifest that is none (no subject), or more signature
+// referrers than a fetch takes, is refused before any blob is fetched, and
+// the cache is as it was. Without trust the same lies are a warning: the
+// bundle is fetched without signatures.
+func TestSignatureReferrerLies(t *testing.T) {
+	reg := startRegistry(t, false)
+	ctx := context.Background()
+	sign, trusted, _ := signer(t)
+	_, good := buildBundle(t, genLibrary(t, 2, "good"), sign)
+	goodRef, _ := ParseRef(reg.ref("skills/good:v1"))
+	if _, err := Push(ctx, good, goodRef, nil, testOptions(t)); err != nil {
+		t.Fatal(err)
+	}
+	_, b := buildBundle(t, genLibrary(t, 2, ""), nil)
+	for _, tc := range []struct {
+		name string
+		n    int // referrers listed
+		want string
+	}{
+		{"not-a-signature", 1, `signature referrer sha256:[0-9a-f]{64}: not a signature of this artifact`},
+		{"too-many", maxSignatures + 1, fmt.Sprintf(`referrers: .*more than %d signature referrers`, maxSignatures)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newCraft(t, reg, "skills/"+tc.name, b)
+			empty := c.blob(ocispec.MediaTypeEmptyJSON, ocispec.DescriptorEmptyJSON.Data)
+			var listed []ocispec.Descriptor
+			for i := range tc.n {
+				// A manifest of the signatures' artifact type that names no
+				// subject: listed in the index, it is a lie.
+				body, err := marshal(ocispec.Manifest{
+					Versioned: specs.Versioned{SchemaVersion: 2}, MediaType: ocispec.MediaTypeImageManifest,
+					ArtifactType: SignaturesType, Config: empty, Layers: []ocispec.Descriptor{empty},
+					Annotations: map[string]string{"n": fmt.Sprint(i)},
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				d := descriptorOf(ocispec.MediaTypeImageManifest, body)
+				if err := c.repo.Push(ctx, d, bytes.NewReader(body)); err != nil {
+					t.Fatal(err)
+				}
+				d.ArtifactType = SignaturesType
+				listed = append(listed, d)
+			}
+			idx, err := marshal(ocispec.Index{Versioned: specs.Versioned{SchemaVersion: 2}, MediaType: ocispec.MediaTypeImageIndex, Manifests: listed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The referrers tag schema (distribution 2.8 has no referrers API).
+			tag := strings.Replace(c.digest, ":", "-", 1)
+			if err := c.repo.PushReference(ctx, descriptorOf(ocispec.MediaTypeImageIndex, idx), bytes.NewReader(idx), tag); err != nil {
+				t.Fatal(err)
+			}
+			ref := c.reg.ref(c.name + "@" + c.digest)
+			o, before := warmCache(t, goodRef.String())
+			o.Trusted = trusted
+			_, err = Fetch(ctx, ref, o)
+			assertRefused(t, err, ref, tc.want, o, before)
+
+			var logs strings.Builder
+			o = testOptions(t)
+			o.Logf = func(f string, a ...any) { fmt.Fprintf(&logs, f+"\n", a...) }
+			f, err := Fetch(ctx, ref, o)
+			if err != nil {
+				t.Fatalf("fetch without trust: %v", err)
+			}
+			if !regexp.MustCompile(`warning: .*` + tc.want + `.*; going on without signatures`).MatchString(logs.String()) {
+				t.Errorf("fetch without trust logged %q; want a warning matching %q", logs.String(), tc.want)
+			}
+			fb, err := manifest.OpenFile(f.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer fb.Close()
+			if len(fb.Signatures()) != 0 {
+				t.Errorf("the fetched bundle carries %d signatures", len(fb.Signatures()))
+			}
+		})
+	}
+}
