@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -37,7 +38,7 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return testscript.Params{
+	p := testscript.Params{
 		Dir: dir,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("TESTDATA", testdata)
@@ -159,6 +160,8 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			},
 		},
 	}
+	maps.Copy(p.Cmds, ociScriptCmds())
+	return p
 }
 
 // startServeHTTP starts the script's skills-mcp as serve --http
