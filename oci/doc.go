@@ -12,19 +12,27 @@
 // bundle writer stores them (first use: skills by URI, files in manifest
 // order), one file a layer (BlobType, titled blobs/sha256/<hex>) or, for
 // bundles of more than maxLayers files, neighbouring files packed together
-// (PackType), cut where a file's digest says. Signatures are one referrer
-// artifact (SignaturesType) whose subject is the bundle artifact.
+// (PackType: a tar+gzip that oras's file store unpacks into
+// packs/<first hex>/<hex>), cut where a file's digest says. Signatures are
+// one referrer artifact (SignaturesType) whose subject is the bundle
+// artifact.
 //
 // # Invariants
 //
 //   - The same bundle always gives the same artifact, byte for byte: no
-//     clock, machine or order of uploads enters it. Pushing it again sends
-//     no blob the registry holds.
+//     clock, machine or order of uploads enters it (a pack's tar and gzip
+//     headers carry no time, owner or name). Pushing it again sends no blob
+//     the registry holds.
+//   - What plain `oras pull` writes is manifest.json and every non-empty
+//     file of the bundle under the name of its sha256; no two layers share
+//     a title or a folder.
 //   - Every byte fetched is checked against a digest before use: the image
 //     manifest against the digest asked for (a tag is resolved once), the
 //     config, the manifest and each layer against their descriptors (size
 //     and sha256, with no byte read past the size), each file against the
-//     manifest.
+//     manifest. A pack is read strictly (readPack): regular files only,
+//     named by their sha256, in the manifest's order, inflated no further
+//     than a pack may hold.
 //   - A fetch writes one file, the reassembled bundle, into the cache
 //     (CachePath), atomically; on any error the cache is as it was. A
 //     cached bundle is used without asking the registry when the reference

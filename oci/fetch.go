@@ -284,21 +284,30 @@ func (f *fetcher) bundle(ctx context.Context, desc ocispec.Descriptor, im *ocisp
 	}
 	order := blobOrder(m)
 	layers := im.Layers[1:]
-	var want, got int64
+	var want int64
+	nonEmpty := 0
 	for _, r := range order {
 		want += r.size
+		if r.size > 0 {
+			nonEmpty++
+		}
+	}
+	if len(layers) > nonEmpty {
+		return refused(f.ref, "%d layers for the manifest's %d non-empty blobs", len(layers), nonEmpty)
 	}
 	for i, l := range layers {
-		if l.MediaType != BlobType && l.MediaType != PackType {
+		switch l.MediaType {
+		case BlobType:
+			if l.Size <= 0 || l.Size > manifest.MaxSkillBytes {
+				return refused(f.ref, "layer %d: size %d out of range", i+1, l.Size)
+			}
+		case PackType:
+			if l.Size <= 0 || l.Size > maxPackLayer {
+				return refused(f.ref, "layer %d: size %d out of range", i+1, l.Size)
+			}
+		default:
 			return refused(f.ref, "layer %d: media type %q, want %s or %s", i+1, l.MediaType, BlobType, PackType)
 		}
-		if l.Size <= 0 || l.Size > manifest.MaxSkillBytes+maxPackBytes {
-			return refused(f.ref, "layer %d: size %d out of range", i+1, l.Size)
-		}
-		got += l.Size
-	}
-	if got != want {
-		return refused(f.ref, "layers hold %d bytes, the manifest's blobs %d", got, want)
 	}
 	if want+int64(len(mb)) > f.o.maxBytes() {
 		return refused(f.ref, "bundle of %d bytes exceeds the limit of %d", want+int64(len(mb)), f.o.maxBytes())
@@ -336,14 +345,15 @@ func unwrapWrite(err error) error {
 }
 
 // blobs streams the blob and pack layers, fetchConcurrency ahead, into bw:
-// each layer checked against its descriptor, each blob against the
-// manifest's digest.
+// each layer checked against its descriptor, each pack unpacked strictly
+// (readPack), each blob against the manifest's digest, in the manifest's
+// order.
 func (f *fetcher) blobs(ctx context.Context, layers []ocispec.Descriptor, order []blobRef, bw *manifest.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type result struct {
-		data []byte
-		err  error
+		blobs []packBlob // d is zero for a blob layer: checked against the order
+		err   error
 	}
 	results := make([]chan result, len(layers))
 	for i := range results {
@@ -358,8 +368,17 @@ func (f *fetcher) blobs(ctx context.Context, layers []ocispec.Descriptor, order 
 				return
 			}
 			go func() {
-				data, err := f.fetchSmall(ctx, l, manifest.MaxSkillBytes+maxPackBytes, fmt.Sprintf("layer %d", i+1))
-				results[i] <- result{data, err}
+				what := fmt.Sprintf("layer %d", i+1)
+				data, err := f.fetchSmall(ctx, l, max(manifest.MaxSkillBytes, maxPackLayer), what)
+				if err != nil || l.MediaType != PackType {
+					results[i] <- result{[]packBlob{{data: data}}, err}
+					return
+				}
+				bs, err := readPack(data, l.Annotations[ocispec.AnnotationTitle], l.Annotations[AnnotationDigest])
+				if err != nil {
+					err = refused(f.ref, "%s (pack %s): %v", what, l.Digest, err)
+				}
+				results[i] <- result{bs, err}
 			}()
 		}
 	}()
@@ -384,32 +403,40 @@ func (f *fetcher) blobs(ctx context.Context, layers []ocispec.Descriptor, order 
 		if r.err != nil {
 			return r.err
 		}
-		data := r.data
-		for len(data) > 0 {
+		for _, pb := range r.blobs {
 			if err := addEmpty(); err != nil {
 				return err
 			}
 			if next == len(order) {
-				return refused(f.ref, "layer %d: bytes past the manifest's last blob", i+1)
+				return refused(f.ref, "layer %d: a blob past the manifest's last", i+1)
 			}
 			b := order[next]
-			if int64(len(data)) < b.size {
-				return refused(f.ref, "layer %d: ends inside blob %s", i+1, b.d)
+			if int64(len(pb.data)) != b.size {
+				return refused(f.ref, "layer %d: %d bytes where the manifest's next blob, %s, has %d", i+1, len(pb.data), b.d, b.size)
 			}
-			if manifest.Sum(data[:b.size]) != b.d {
-				return refused(f.ref, "layer %d: blob %s does not match its digest", i+1, b.d)
+			if pb.d.IsZero() {
+				if manifest.Sum(pb.data) != b.d {
+					return refused(f.ref, "layer %d: blob %s does not match its digest", i+1, b.d)
+				}
+			} else if pb.d != b.d {
+				return refused(f.ref, "layer %d: blob %s where the manifest's next is %s", i+1, pb.d, b.d)
 			}
-			if err := bw.AddBlob(b.d, data[:b.size]); err != nil {
+			if err := bw.AddBlob(b.d, pb.data); err != nil {
 				return err
 			}
-			data = data[b.size:]
 			next++
 		}
 		if f.o.Progress != nil {
 			f.o.Progress(i+1, len(layers))
 		}
 	}
-	return addEmpty()
+	if err := addEmpty(); err != nil {
+		return err
+	}
+	if next != len(order) {
+		return refused(f.ref, "the layers end before the manifest's blob %s", order[next].d)
+	}
+	return nil
 }
 
 // signatures returns the signatures of the referrers of desc that are of

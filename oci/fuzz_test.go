@@ -2,10 +2,13 @@ package oci
 
 import (
 	"archive/tar"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
 // FuzzParseRef: any string parses to a reference that prints back to
@@ -79,4 +82,38 @@ func TestPlainHTTPRule(t *testing.T) {
 			t.Errorf("%s with insecure %v: %v, want ok=%v", c.host, c.insecure, err, c.ok)
 		}
 	}
+}
+
+// FuzzReadPack: a pack layer of any bytes reads or is refused; what reads
+// is blobs that hash to their names, none twice, none empty, within what a
+// pack may hold.
+func FuzzReadPack(f *testing.F) {
+	one, two := []byte("first blob\n"), []byte("second blob\n")
+	title := packTitle(manifest.Sum(one))
+	good, tarD := makePack(f, []packEntry{entryOf(title, one), entryOf(title, two)}, nil, nil)
+	f.Add(good, tarD)
+	bad, badD := makePack(f, []packEntry{entryOf(title, one), {tar.Header{Typeflag: tar.TypeSymlink, Name: title + "/x", Linkname: "/etc"}, nil}}, nil, nil)
+	f.Add(bad, badD)
+	f.Add([]byte("\x1f\x8b\x08\x00garbage"), tarD)
+	f.Fuzz(func(t *testing.T, layer []byte, tarDigest string) {
+		bs, err := readPack(layer, title, tarDigest)
+		if err != nil {
+			if !errors.Is(err, errPack) {
+				t.Fatalf("refusal %v does not wrap errPack", err)
+			}
+			return
+		}
+		seen := map[manifest.Digest]bool{}
+		total := 0
+		for _, b := range bs {
+			if len(b.data) == 0 || manifest.Sum(b.data) != b.d || seen[b.d] {
+				t.Fatalf("read a blob %s of %d bytes that is empty, not as named, or twice", b.d, len(b.data))
+			}
+			seen[b.d] = true
+			total += len(b.data)
+		}
+		if len(bs) == 0 || bs[0].d != manifest.Sum(one) || total > maxPackTar {
+			t.Fatalf("read %d blobs, %d bytes", len(bs), total)
+		}
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/opencontainers/go-digest"
 	specs "github.com/opencontainers/image-spec/specs-go"
@@ -17,7 +18,7 @@ const (
 	ArtifactType   = "application/vnd.skills-mcp.bundle.v1"
 	ConfigType     = "application/vnd.skills-mcp.bundle.config.v1+json"
 	BlobType       = "application/vnd.skills-mcp.blob.v1"
-	PackType       = "application/vnd.skills-mcp.pack.v1"
+	PackType       = "application/vnd.skills-mcp.pack.v2.tar+gzip"
 	SignaturesType = "application/vnd.skills-mcp.signatures.v1"
 	SSHSigType     = "application/vnd.skills-mcp.signature.sshsig.v1"
 	MinisignType   = "application/vnd.skills-mcp.signature.minisign.v1"
@@ -28,11 +29,7 @@ const ManifestTitle = "manifest.json"
 
 // Limits on what one artifact may hold.
 const (
-	// maxLayers is the most blob layers a push makes before it packs
-	// neighbouring blobs together: it keeps the image manifest well below
-	// the 4 MiB that registries (and oras-go) accept.
-	maxLayers = 8192
-	// maxPackBytes ends a pack once it holds this many bytes.
+	// maxPackBytes ends a pack once its tar holds this many bytes.
 	maxPackBytes = 4 << 20
 	// maxImageManifest is the largest image manifest pushed or accepted.
 	maxImageManifest = 4 << 20
@@ -43,6 +40,12 @@ const (
 	maxSignature  = 64 << 10
 	maxSignatures = 64
 )
+
+// maxLayers is the most blob layers a push makes before it packs
+// neighbouring blobs together: it keeps the image manifest well below the
+// 4 MiB that registries (and oras-go) accept. A variable so that a test can
+// pack a small bundle.
+var maxLayers = 8192
 
 // Config is the config blob of a bundle artifact: the bundle's public
 // description, readable without fetching the bundle.
@@ -81,38 +84,46 @@ func blobOrder(m *manifest.Manifest) []blobRef {
 type layer struct {
 	desc     ocispec.Descriptor
 	from, to int
+	pack     bool
 }
+
+// placeholder stands for a pack's digests until they are computed: of the
+// same length, so that the image manifest planned with it has the size of
+// the one pushed.
+var placeholder = digest.NewDigestFromEncoded(digest.SHA256, strings.Repeat("0", 64))
 
 // planLayers groups the non-empty blobs into layers. With few blobs each is
 // a layer of its own, named by its digest; with more than maxLayers,
-// neighbours are packed together, cut where a blob's digest says (so that
-// changing one file changes one pack and leaves the others as they were) or
-// where a pack reaches maxPackBytes. Empty blobs take no layer: they have no
-// bytes to carry, and not every registry stores an empty blob. k is the
-// average number of blobs per pack, a power of two.
-func planLayers(order []blobRef, k uint32, packDigest func(from, to int) (digest.Digest, error)) ([]layer, error) {
+// neighbours are packed together (PackType), cut where a blob's digest
+// says (so that changing one file changes one pack and leaves the others
+// as they were) or where a pack's tar reaches maxPackBytes. A pack that
+// would hold one blob is that blob's layer. Empty blobs take no layer:
+// they have no bytes to carry, and not every registry stores an empty
+// blob. k is the average number of blobs per pack, a power of two. The
+// packs' descriptors carry placeholder digests, and the size of their
+// tar, until packDescriptors fills them in.
+func planLayers(order []blobRef, k uint32) []layer {
 	var out []layer
 	start, bytes := -1, int64(0)
-	flush := func(to int) error {
+	flush := func(to int) {
 		if start < 0 {
-			return nil
+			return
 		}
-		var desc ocispec.Descriptor
-		if to-start == 1 {
-			b := order[start]
-			desc = ocispec.Descriptor{MediaType: BlobType, Digest: digest.Digest(b.d.String()), Size: b.size,
+		l := layer{from: start, to: to}
+		if b := order[start]; to-start == 1 {
+			l.desc = ocispec.Descriptor{MediaType: BlobType, Digest: digest.Digest(b.d.String()), Size: b.size,
 				Annotations: map[string]string{ocispec.AnnotationTitle: "blobs/sha256/" + b.d.Hex()}}
 		} else {
-			d, err := packDigest(start, to)
-			if err != nil {
-				return err
-			}
-			desc = ocispec.Descriptor{MediaType: PackType, Digest: d, Size: bytes,
-				Annotations: map[string]string{ocispec.AnnotationTitle: "packs/sha256/" + d.Encoded()}}
+			l.pack = true
+			l.desc = ocispec.Descriptor{MediaType: PackType, Digest: placeholder, Size: bytes,
+				Annotations: map[string]string{
+					ocispec.AnnotationTitle: packTitle(b.d),
+					AnnotationDigest:        placeholder.String(),
+					AnnotationUnpack:        "true",
+				}}
 		}
-		out = append(out, layer{desc, start, to})
+		out = append(out, l)
 		start, bytes = -1, 0
-		return nil
 	}
 	for i, b := range order {
 		if b.size == 0 {
@@ -121,17 +132,13 @@ func planLayers(order []blobRef, k uint32, packDigest func(from, to int) (digest
 		if start < 0 {
 			start = i
 		}
-		bytes += b.size
+		bytes += packEntryBytes(b.size)
 		if k <= 1 || binary.BigEndian.Uint32(b.d[28:])%k == 0 || bytes >= maxPackBytes {
-			if err := flush(i + 1); err != nil {
-				return nil, err
-			}
+			flush(i + 1)
 		}
 	}
-	if err := flush(len(order)); err != nil {
-		return nil, err
-	}
-	return out, nil
+	flush(len(order))
+	return out
 }
 
 // imageManifest returns the encoded image manifest of a bundle artifact.

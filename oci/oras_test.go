@@ -68,6 +68,11 @@ func TestOrasPullsOurArtifact(t *testing.T) {
 			t.Errorf("%s does not hash to its name", p)
 		}
 	}
+	check := exec.Command("sh", "-c", orasCheck)
+	check.Dir = dir
+	if out, err := check.CombinedOutput(); err != nil {
+		t.Errorf("the README's check: %v\n%s", err, out)
+	}
 
 	// The signatures, as a person finds them.
 	out := oras(t, "discover", "--plain-http", "--format", "json", "--artifact-type", SignaturesType, plain+"@"+res.Digest)

@@ -3,13 +3,11 @@ package oci
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"io"
 	"strconv"
 	"sync"
 
-	"github.com/opencontainers/go-digest"
 	specs "github.com/opencontainers/image-spec/specs-go"
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
 	"github.com/skills-mcp/skills-mcp/manifest"
@@ -143,47 +141,79 @@ func planArtifact(b *manifest.Bundle, m *manifest.Manifest, mb []byte) (*artifac
 		k *= 2
 	}
 	for ; ; k *= 2 {
-		if a.layers, err = planLayers(a.order, k, a.packDigest); err != nil {
-			return nil, err
-		}
+		a.layers = planLayers(a.order, k)
 		if a.image, err = imageManifest(a.configDesc, a.manDesc, a.layers, m.Created); err != nil {
 			return nil, err
 		}
 		if len(a.image) <= maxImageManifest/2 || k >= 1<<16 {
-			return a, nil
+			break
 		}
 	}
+	if err := a.packDescriptors(); err != nil {
+		return nil, err
+	}
+	if a.image, err = imageManifest(a.configDesc, a.manDesc, a.layers, m.Created); err != nil {
+		return nil, err
+	}
+	return a, nil
 }
 
-// packDigest hashes the bytes of blobs order[from:to].
-func (a *artifact) packDigest(from, to int) (digest.Digest, error) {
-	h := sha256.New()
-	r, err := a.rangeReader(from, to)
-	if err != nil {
-		return "", err
-	}
-	if _, err := io.Copy(h, r); err != nil {
-		return "", err
-	}
-	return digest.NewDigestFromBytes(digest.SHA256, h.Sum(nil)), nil
-}
-
-func (a *artifact) layerReader(l layer) (io.Reader, error) { return a.rangeReader(l.from, l.to) }
-
-// rangeReader reads the bytes of blobs order[from:to], one after another.
-func (a *artifact) rangeReader(from, to int) (io.Reader, error) {
-	var rs []io.Reader
-	for _, r := range a.order[from:to] {
-		if r.size == 0 {
+// packDescriptors writes every pack, pushConcurrency at once, to fill in
+// its descriptor: the digest and size of the layer, and of its tar.
+func (a *artifact) packDescriptors() error {
+	var g errgroup.Group
+	g.SetLimit(pushConcurrency)
+	for i := range a.layers {
+		l := &a.layers[i]
+		if !l.pack {
 			continue
 		}
-		sr, err := a.b.BlobReader(r.d)
-		if err != nil {
-			return nil, err
-		}
-		rs = append(rs, sr)
+		g.Go(func() error {
+			info, err := a.writePack(io.Discard, *l)
+			if err != nil {
+				return err
+			}
+			l.desc.Digest, l.desc.Size = info.digest, info.size
+			l.desc.Annotations[AnnotationDigest] = info.tar.String()
+			return nil
+		})
 	}
-	return io.MultiReader(rs...), nil
+	return g.Wait()
+}
+
+// writePack writes the pack of layer l to w.
+func (a *artifact) writePack(w io.Writer, l layer) (packInfo, error) {
+	i := l.from
+	return writePack(w, a.order[l.from].d, func() (manifest.Digest, int64, io.Reader, bool, error) {
+		for i < l.to && a.order[i].size == 0 {
+			i++
+		}
+		if i == l.to {
+			return manifest.Digest{}, 0, nil, false, nil
+		}
+		r := a.order[i]
+		i++
+		br, err := a.b.BlobReader(r.d)
+		return r.d, r.size, br, true, err
+	})
+}
+
+// layerReader reads the bytes of layer l: a blob as it is, a pack as
+// writePack makes it (again: the same bytes as when its digest was taken).
+func (a *artifact) layerReader(l layer) (io.Reader, error) {
+	if !l.pack {
+		return a.b.BlobReader(a.order[l.from].d)
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(l.desc.Size))
+	info, err := a.writePack(&buf, l)
+	if err != nil {
+		return nil, err
+	}
+	if info.digest != l.desc.Digest {
+		return nil, fmt.Errorf("pack %s: written again as %s", l.desc.Digest, info.digest)
+	}
+	return &buf, nil
 }
 
 // upload is one blob to send, with a way to read it.
