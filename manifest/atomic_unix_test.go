@@ -74,3 +74,36 @@ func TestWriteFileAtomicHoldsLock(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// TestRemoveStaleTemps: in a folder of content-named files, the temporary
+// files of any of them that no writer holds are removed; one a live writer
+// holds, a symlink, and every other name, are left alone.
+func TestRemoveStaleTemps(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{".a.skb.tmp-123", ".b.skb.tmp-9", ".b.skb.tmp-77", ".b.skb.tmp-x1", ".b.skb.tmp-", "b.skb.tmp-5", "..tmp-3", "a.skb"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("stale"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	held, err := os.Open(filepath.Join(dir, ".b.skb.tmp-77"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	if err := syscall.Flock(int(held.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(t.TempDir(), "keep")
+	os.WriteFile(target, nil, 0o600)
+	os.Symlink(target, filepath.Join(dir, ".c.skb.tmp-55"))
+	RemoveStaleTemps(dir)
+	ents, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	want := []string{"..tmp-3", ".b.skb.tmp-", ".b.skb.tmp-77", ".b.skb.tmp-x1", ".c.skb.tmp-55", "a.skb", "b.skb.tmp-5"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("left %q, want %q", names, want)
+	}
+}

@@ -357,6 +357,26 @@ func isTempOf(name, base string) bool {
 	return true
 }
 
+// RemoveStaleTemps removes from dir the temporary files that killed
+// WriteFileAtomic calls left for any file in it, and that no live writer
+// holds: for a folder of files named by their content (a cache), where the
+// file a killed writer was making may never be written again. Errors are
+// ignored, as removeStaleTemps ignores them.
+func RemoveStaleTemps(dir string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		name := e.Name()
+		i := strings.LastIndex(name, ".tmp-")
+		if !e.Type().IsRegular() || i < 2 || name[0] != '.' || !isTempOf(name, name[1:i]) {
+			continue
+		}
+		removeIfUnlocked(filepath.Join(dir, name))
+	}
+}
+
 // removeStaleTemps removes the temporary files of base in dir that no
 // writer holds. Errors are ignored: cleaning up is best effort, and never
 // stops a write.

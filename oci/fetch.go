@@ -68,6 +68,10 @@ func Fetch(ctx context.Context, s string, o Options) (*Fetched, error) {
 			return &Fetched{Path: p, Ref: ref, Cached: true}, nil
 		}
 	}
+	// What fetches killed before they renamed left, of this digest or any
+	// other (which may never be fetched again); a warm fetch by digest,
+	// above, writes nothing and skips this.
+	manifest.RemoveStaleTemps(filepath.Dir(CachePath(o.CacheDir, "sha256:")))
 	repo, err := o.repository(ref)
 	if err != nil {
 		return nil, err

@@ -30,7 +30,8 @@ func TestMain(m *testing.M) {
 
 // TestFetchKilled kills a fetch while it writes the bundle into the cache:
 // the cache holds no bundle, the next fetch of the same digest completes,
-// and nothing of the killed one is left.
+// and nothing of the killed one is left, nor of a killed fetch of another
+// digest.
 func TestFetchKilled(t *testing.T) {
 	reg := startRegistry(t, false)
 	ctx := context.Background()
@@ -80,6 +81,11 @@ func TestFetchKilled(t *testing.T) {
 	}
 	if _, err := os.Stat(final); err == nil {
 		t.Fatal("a killed fetch left a bundle in the cache")
+	}
+	// What a killed fetch of another artifact, never fetched again, left.
+	other := filepath.Join(filepath.Dir(final), "."+strings.Repeat("ab", 32)+".skb.tmp-42")
+	if err := os.WriteFile(other, []byte("partial"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	o := testOptions(t)
 	o.CacheDir = cache
