@@ -18,7 +18,10 @@ import (
 // Version 2 changes, adds and removes files in most skills, leaves some
 // alone, adds a skill, and has a nested skill whose folder sorts before
 // SKILL.md.
-func killLibrary(v int) map[string]string {
+func killLibrary(v int) map[string]string { return killLibraryN(v, 100) }
+
+// killLibraryN is killLibrary with n files (rather than 100) in each skill.
+func killLibraryN(v, n int) map[string]string {
 	lib := map[string]string{}
 	for s := range 20 {
 		name := fmt.Sprintf("s%02d", s)
@@ -33,14 +36,14 @@ func killLibrary(v int) map[string]string {
 			return fmt.Sprintf("skill %s file %d version %d\n%s", name, f, ver, strings.Repeat("x", 50+f*7%400))
 		}
 		lib[name+"/SKILL.md"] = fmt.Sprintf("---\nname: %s\ndescription: skill %s, version %d\n---\nbody\n", name, name, map[bool]int{true: v, false: 1}[s%5 != 0])
-		for f := range 100 {
+		for f := range n {
 			if v == 2 && s%5 != 0 && f%10 == 1 {
 				continue // removed in version 2
 			}
 			lib[fmt.Sprintf("%s/d%d/e%d/f%03d.md", name, f%4, f%3, f)] = content(f)
 		}
 		if v == 2 && s%5 != 0 {
-			for f := 100; f < 105; f++ {
+			for f := n; f < n+5; f++ {
 				lib[fmt.Sprintf("%s/new/f%03d.md", name, f)] = content(f)
 			}
 		}
@@ -147,10 +150,7 @@ func TestPullSyncKill(t *testing.T) {
 		t.Skip("builds the binary and runs it some 30 times")
 	}
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "skills-mcp")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/skills-mcp/skills-mcp/cmd/skills-mcp").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCLI(t)
 	libs := map[int]map[string]string{1: killLibrary(1), 2: killLibrary(2)}
 	bundles := map[int]string{1: writeLibrary(t, libs[1]), 2: writeLibrary(t, libs[2])}
 	dest := filepath.Join(tmp, "dest")
