@@ -615,16 +615,16 @@ func mustSkill(b *testing.B, bu *manifest.Bundle, i int) *manifest.Skill {
 	return sk
 }
 
-// stdioServer is the built command serving a bundle over stdio, driven with
-// raw JSON-RPC lines.
+// stdioServer is the built command serving a bundle over stdio (serve
+// bundle args…), driven with raw JSON-RPC lines.
 type stdioServer struct {
 	cmd *exec.Cmd
 	in  io.WriteCloser
 	out *bufio.Reader
 }
 
-func startStdio(b *testing.B, bundle string) *stdioServer {
-	cmd := exec.Command(needBinary(b), "serve", bundle)
+func startStdio(b *testing.B, bundle string, args ...string) *stdioServer {
+	cmd := exec.Command(needBinary(b), append([]string{"serve", bundle}, args...)...)
 	cmd.Stderr = io.Discard
 	in, err := cmd.StdinPipe()
 	if err != nil {

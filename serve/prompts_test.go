@@ -1,7 +1,9 @@
 package serve
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -231,6 +233,73 @@ func TestPromptText(t *testing.T) {
 		!strings.HasPrefix(p.Description, "Line one [31m red evil next long") || len([]rune(p.Description)) != maxPromptDescription ||
 		!strings.HasSuffix(p.Description, "…") {
 		t.Errorf("description (%d characters) %q", len([]rune(p.Description)), p.Description[:80])
+	}
+}
+
+// TestPromptListWire: the prompts/list result with per-skill prompts is,
+// byte for byte, what the SDK sends when the same prompts are registered
+// with it, under both revisions: hidden skills, HTML and control
+// characters (the control ones made spaces by rule), a title, and a prompt
+// added through MCP() that sorts among the skills'.
+func TestPromptListWire(t *testing.T) {
+	fx := exampleFixture()
+	fx["web/html-kit"] = map[string]string{"SKILL.md": "---\nname: html-kit\ntitle: \"<Kit> & \\\"co\\\"\"\n" +
+		"description: \"Escape <b>&</b>, \\u2028 and \\u0007 (bell); \\\"quoted\\\" é ✓ \\U0001F600\"\n---\nKit.\n"}
+	b, _ := memBundle(t, fx)
+	added := []*mcp.Prompt{{Name: "b-added", Description: "Added through MCP() <&>"}}
+	noop := func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return &mcp.GetPromptResult{}, nil
+	}
+	s := newServer(t, Options{}, b)
+	// The reference: per-skill prompts off, so prompts/list is the SDK's
+	// alone, with the per-skill prompts registered with the SDK.
+	ref := newServer(t, Options{PromptLimit: -1}, b)
+	sps, st, err := s.discovery.promptsFor(s.discovery.catalogFor(s.Snapshot()))
+	if err != nil || !st.Enabled || len(sps) != 6 {
+		t.Fatalf("%d prompts, %+v, %v", len(sps), st, err)
+	}
+	for _, p := range sps {
+		ref.MCP().AddPrompt(p.prompt, noop)
+	}
+	for _, p := range added {
+		s.MCP().AddPrompt(p, noop)
+		ref.MCP().AddPrompt(p, noop)
+	}
+	list := func(t *testing.T, s *Server, revision string) []byte {
+		ct, st := mcp.NewInMemoryTransports()
+		ss, err := s.MCP().Connect(context.Background(), st, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := &recorder{Transport: ct, methods: map[any]string{}}
+		cs, err := newClient(t, nil).Connect(context.Background(), rec, &mcp.ClientSessionOptions{ProtocolVersion: revision})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { cs.Close(); ss.Wait() }()
+		if _, err := cs.ListPrompts(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range rec.got {
+			if m.method == "prompts/list" {
+				return m.result
+			}
+		}
+		t.Fatal("no prompts/list result recorded")
+		return nil
+	}
+	for _, revision := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(revision, func(t *testing.T) {
+			got, want := list(t, s, revision), list(t, ref, revision)
+			if !bytes.Equal(got, want) {
+				t.Errorf("prompts/list result\n%s\nthe SDK's\n%s", got, want)
+			}
+			for _, w := range []string{`"name":"b-added"`, `"name":"web_html-kit"`, `<b>&</b>, and (bell); \"quoted\" é ✓ 😀`, "disable-model-invocation"} {
+				if !bytes.Contains(got, []byte(w)) {
+					t.Errorf("result lacks %s:\n%s", w, got)
+				}
+			}
+		})
 	}
 }
 
@@ -502,14 +571,19 @@ func TestStdioPromptFlags(t *testing.T) {
 	}
 }
 
-// BenchmarkPromptsList lists the prompts in memory with the SDK client
-// (2025-11-25: under 2026-07-28 the client caches the list for its ttlMs)
-// and reports the latency percentiles of a whole listing, one page: 1,000
-// skills at the default limit (no per-skill prompts), 200 at it, and 1,000
-// with the limit raised to 1,000.
+// BenchmarkPromptsList lists the prompts and reports the latency
+// percentiles of a whole listing, one page: 1,000 skills at the default
+// limit (no per-skill prompts), 200 at it, and 1,000 with the limit raised
+// to 1,000. "sdk" lists in memory with the SDK client (2025-11-25: under
+// 2026-07-28 the client caches the list for its ttlMs), so it includes the
+// client's decoding of the list; "stdio" writes the request to the built
+// command serving the bundle file and reads the response line, undecoded:
+// what the server costs a host over stdio, with the server's CPU time per
+// listing (all threads: a loaded machine inflates it less than latency).
 func BenchmarkPromptsList(b *testing.B) {
 	for _, tc := range []struct{ skills, limit, prompts int }{{1000, 0, 1}, {200, 0, 201}, {1000, 1000, 1001}} {
-		b.Run(fmt.Sprintf("skills=%d/limit=%d", tc.skills, max(tc.limit, DefaultPromptLimit)), func(b *testing.B) {
+		name := fmt.Sprintf("skills=%d/limit=%d", tc.skills, max(tc.limit, DefaultPromptLimit))
+		b.Run(name+"/sdk", func(b *testing.B) {
 			s := newServer(b, Options{PromptLimit: tc.limit}, openBench(b, tc.skills))
 			cs := connectMem(b, s, "2025-11-25", nil)
 			ctx := context.Background()
@@ -527,6 +601,31 @@ func BenchmarkPromptsList(b *testing.B) {
 			}
 			b.StopTimer()
 			reportPercentiles(b, lat, "list")
+		})
+		b.Run(name+"/stdio", func(b *testing.B) {
+			p := startStdio(b, benchBundle(b, tc.skills), "--prompt-limit", fmt.Sprint(max(tc.limit, DefaultPromptLimit)))
+			defer p.stop(b)
+			p.call(b, 1, initLine, initDone)
+			list := func(id int) []byte {
+				return p.call(b, id, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"prompts/list","params":{}}`, id))
+			}
+			var first struct {
+				Result mcp.ListPromptsResult `json:"result"`
+			}
+			if err := json.Unmarshal(list(2), &first); err != nil || len(first.Result.Prompts) != tc.prompts {
+				b.Fatalf("prompts/list: %d prompts, want %d (%v)", len(first.Result.Prompts), tc.prompts, err)
+			}
+			lat := make([]time.Duration, 0, b.N)
+			cpu0 := procCPU(b, p.cmd.Process.Pid)
+			b.ResetTimer()
+			for i := range b.N {
+				t0 := time.Now()
+				list(3 + i)
+				lat = append(lat, time.Since(t0))
+			}
+			b.StopTimer()
+			reportPercentiles(b, lat, "list")
+			b.ReportMetric(float64(procCPU(b, p.cmd.Process.Pid)-cpu0)/float64(b.N)/1e6, "server-cpu-ms/list")
 		})
 	}
 }
