@@ -16,6 +16,12 @@ package serve
 //     gets the prompts of its view of the catalog. prompts/list is one page
 //     holding every prompt: hosts fetch the list once for their menus, and
 //     the limit bounds it.
+//   - The list a catalog sends is made once, in name order, of promptWire
+//     records that encode as mcp.Prompt does but without a map per prompt;
+//     a request only merges in the SDK's own prompts. It is not kept as
+//     encoded bytes: the SDK re-validates every json.RawMessage and
+//     json.Marshaler result byte by byte, which costs more than encoding
+//     these flat records.
 //   - Hidden skills (disable-model-invocation) get prompts too, marked as
 //     for explicit use: a slash command is exactly an explicit use.
 //   - A prompt name is derived from the skill path by promptNames (the rule
@@ -64,6 +70,47 @@ const (
 type skillPrompt struct {
 	k      int // snapshot number
 	prompt *mcp.Prompt
+}
+
+// promptWire is a per-skill prompt as prompts/list sends it: the fields of
+// mcp.Prompt that newSkillPrompt sets, in mcp.Prompt's order, with _meta a
+// struct whose fields are in the order encoding/json writes a map's keys
+// (sorted), so that it encodes to the same bytes as the mcp.Prompt
+// (TestPromptListWire) without a map to encode.
+type promptWire struct {
+	Meta        *promptMeta           `json:"_meta,omitempty"`
+	Arguments   []*mcp.PromptArgument `json:"arguments,omitempty"`
+	Description string                `json:"description,omitempty"`
+	Name        string                `json:"name"`
+	Title       string                `json:"title,omitempty"`
+}
+
+// promptMeta is the _meta of a per-skill prompt; the keys are
+// manifest.MetaPrefix + "disable-model-invocation" and + "uri".
+type promptMeta struct {
+	DisableModelInvocation bool   `json:"io.modelcontextprotocol.skills/disable-model-invocation,omitempty"`
+	URI                    string `json:"io.modelcontextprotocol.skills/uri"`
+}
+
+// wireOf returns p as prompts/list sends it.
+func wireOf(p *mcp.Prompt) *promptWire {
+	w := &promptWire{Arguments: p.Arguments, Description: p.Description, Name: p.Name, Title: p.Title}
+	if p.Meta != nil {
+		w.Meta = &promptMeta{}
+		w.Meta.URI, _ = p.Meta[manifest.MetaPrefix+"uri"].(string)
+		w.Meta.DisableModelInvocation, _ = p.Meta[manifest.MetaPrefix+"disable-model-invocation"].(bool)
+	}
+	return w
+}
+
+// promptListing is what a catalog (the caller's view) says about its
+// per-skill prompts, made once: the prompts in name order, the same as
+// prompts/list sends them, and the status catalog_status reports.
+type promptListing struct {
+	prompts []skillPrompt
+	wire    []*promptWire
+	status  PromptStatus
+	err     error
 }
 
 // promptSet is every skill's prompt name, made once per catalog, and the
@@ -305,15 +352,12 @@ func newSkillPrompt(name, uri string, hidden bool, fm map[string]any) *mcp.Promp
 		desc = "Explicit use only (disable-model-invocation): for when you ask for this skill. " + desc
 		meta[manifest.MetaPrefix+"disable-model-invocation"] = true
 	}
-	return &mcp.Prompt{
-		Name:        name,
-		Title:       title,
-		Description: desc,
-		Arguments: []*mcp.PromptArgument{{Name: promptTaskArg, Title: "Task",
-			Description: "What to apply the skill to (optional)"}},
-		Meta: meta,
-	}
+	return &mcp.Prompt{Name: name, Title: title, Description: desc, Arguments: promptArgs, Meta: meta}
 }
+
+// promptArgs are the arguments of every per-skill prompt, shared: prompts
+// are never changed once made.
+var promptArgs = []*mcp.PromptArgument{{Name: promptTaskArg, Title: "Task", Description: "What to apply the skill to (optional)"}}
 
 // plainText returns s as one line of printable text, cut to at most n
 // characters: control characters, line and paragraph separators and
@@ -331,27 +375,44 @@ func plainText(s string, n int) string {
 }
 
 // promptsFor returns the skill prompts of a catalog (the caller's view),
-// in name order, or none and why.
+// in name order, or none and why. The slice is shared: callers must not
+// change it.
 func (d *discovery) promptsFor(c *catalog) ([]skillPrompt, PromptStatus, error) {
-	st := PromptStatus{Limit: d.promptLimit, Skills: c.snap.Len()}
-	if d.promptLimit < 0 {
-		st.Limit = 0
-		st.Reason = "per-skill prompts are off (--prompt-limit 0); use the use-skill prompt"
-		return nil, st, nil
-	}
-	if st.Skills > d.promptLimit {
-		st.Reason = fmt.Sprintf("%d skills, more than the prompt limit of %d (--prompt-limit): no per-skill prompts; "+
-			"use the use-skill prompt, or raise the limit", st.Skills, d.promptLimit)
-		return nil, st, nil
-	}
-	all, err := d.skillPrompts(c)
-	if err != nil {
-		return nil, st, err
-	}
-	out := slices.Clone(all)
-	slices.SortFunc(out, func(a, b skillPrompt) int { return strings.Compare(a.prompt.Name, b.prompt.Name) })
-	st.Enabled, st.Prompts = true, len(out)
-	return out, st, nil
+	l := d.promptListing(c)
+	return l.prompts, l.status, l.err
+}
+
+// promptListing returns the per-skill prompts of a catalog, made on first
+// use.
+func (d *discovery) promptListing(c *catalog) *promptListing {
+	c.listingOnce.Do(func() {
+		l := &promptListing{status: PromptStatus{Limit: d.promptLimit, Skills: c.snap.Len()}}
+		c.listing = l
+		st := &l.status
+		if d.promptLimit < 0 {
+			st.Limit = 0
+			st.Reason = "per-skill prompts are off (--prompt-limit 0); use the use-skill prompt"
+			return
+		}
+		if st.Skills > d.promptLimit {
+			st.Reason = fmt.Sprintf("%d skills, more than the prompt limit of %d (--prompt-limit): no per-skill prompts; "+
+				"use the use-skill prompt, or raise the limit", st.Skills, d.promptLimit)
+			return
+		}
+		all, err := d.skillPrompts(c)
+		if err != nil {
+			l.err = err
+			return
+		}
+		l.prompts = slices.Clone(all)
+		slices.SortFunc(l.prompts, func(a, b skillPrompt) int { return strings.Compare(a.prompt.Name, b.prompt.Name) })
+		l.wire = make([]*promptWire, len(l.prompts))
+		for i, p := range l.prompts {
+			l.wire[i] = wireOf(p.prompt)
+		}
+		st.Enabled, st.Prompts = true, len(l.prompts)
+	})
+	return c.listing
 }
 
 // PromptStatus says whether a session gets one prompt per skill, and why
@@ -379,21 +440,50 @@ func (d *discovery) listPrompts(ctx context.Context, method string, r *mcp.ListP
 	if !ok {
 		return res, nil
 	}
-	sps, _, err := d.promptsFor(d.current(ctx))
-	if err != nil {
-		return nil, internalError("prompts/list: %v", err)
+	l := d.promptListing(d.current(ctx))
+	if l.err != nil {
+		return nil, internalError("prompts/list: %v", l.err)
 	}
-	if len(sps) == 0 {
+	if len(l.wire) == 0 {
 		return lr, nil
 	}
-	out := *lr
-	out.Prompts = make([]*mcp.Prompt, 0, len(lr.Prompts)+len(sps))
-	out.Prompts = append(out.Prompts, lr.Prompts...)
-	for _, p := range sps {
-		out.Prompts = append(out.Prompts, p.prompt)
+	out := &promptListResult{ResultBase: mcp.ResultBase{Meta: lr.Meta}, Cacheable: lr.Cacheable, NextCursor: lr.NextCursor,
+		Prompts: mergePrompts(lr.Prompts, l.wire)}
+	if newProtocol(r.Session) {
+		out.ResultType = resultComplete
 	}
-	slices.SortStableFunc(out.Prompts, func(a, b *mcp.Prompt) int { return strings.Compare(a.Name, b.Name) })
-	return &out, nil
+	return out, nil
+}
+
+// promptListResult is the result of prompts/list with per-skill prompts:
+// the wire form of mcp.ListPromptsResult (whose resultType the SDK keeps
+// unexported), its fields in the same order, each prompt an *mcp.Prompt
+// (the SDK's) or a *promptWire.
+type promptListResult struct {
+	ResultType string `json:"resultType,omitempty"`
+	mcp.ResultBase
+	mcp.Cacheable
+	NextCursor string `json:"nextCursor,omitempty"`
+	Prompts    []any  `json:"prompts"`
+}
+
+// mergePrompts returns the SDK's prompts and the per-skill ones (in name
+// order) in name order; of two with one name, the SDK's comes first.
+func mergePrompts(sdk []*mcp.Prompt, skills []*promptWire) []any {
+	sdk = slices.Clone(sdk)
+	slices.SortStableFunc(sdk, func(a, b *mcp.Prompt) int { return strings.Compare(a.Name, b.Name) })
+	out := make([]any, 0, len(sdk)+len(skills))
+	i := 0
+	for _, p := range sdk {
+		for ; i < len(skills) && skills[i].Name < p.Name; i++ {
+			out = append(out, skills[i])
+		}
+		out = append(out, p)
+	}
+	for _, w := range skills[i:] {
+		out = append(out, w)
+	}
+	return out
 }
 
 // promptResult is the result of prompts/get for a per-skill prompt: the
@@ -453,18 +543,15 @@ func (d *discovery) getSkillPrompt(ctx context.Context, r *mcp.GetPromptRequest)
 // prompts of a catalog (all of them, for a session that sees every skill),
 // so that a swap that changes it can be told to clients.
 func (d *discovery) promptsFingerprint(c *catalog) uint64 {
-	sps, st, err := d.promptsFor(c)
+	l := d.promptListing(c)
 	h := fnv.New64a()
-	if err != nil {
-		fmt.Fprintf(h, "error %v", err)
+	if l.err != nil {
+		fmt.Fprintf(h, "error %v", l.err)
 		return h.Sum64()
 	}
-	fmt.Fprintf(h, "%v %d\n", st.Enabled, st.Skills)
-	for _, p := range sps {
-		b, _ := json.Marshal(p.prompt)
-		h.Write(b)
-		h.Write([]byte{'\n'})
-	}
+	fmt.Fprintf(h, "%v %d\n", l.status.Enabled, l.status.Skills)
+	b, _ := json.Marshal(l.wire)
+	h.Write(b)
 	return h.Sum64()
 }
 

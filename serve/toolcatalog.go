@@ -83,6 +83,8 @@ type catalog struct {
 	promptsOnce sync.Once
 	promptList  []skillPrompt // by snapshot number
 	promptsErr  error
+	listingOnce sync.Once
+	listing     *promptListing
 }
 
 // skillDoc is what list and search results say about a skill.
