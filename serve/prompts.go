@@ -343,15 +343,17 @@ func newSkillPrompt(name, uri string, hidden bool, fm map[string]any) *mcp.Promp
 	if strings.TrimSpace(title) == "" {
 		title = skillName
 	}
-	title = plainText(title, maxPromptTitle)
 	desc, _ := fm["description"].(string)
-	desc = plainText(desc, maxPromptDescription)
 	meta := mcp.Meta{manifest.MetaPrefix + "uri": uri}
+	var titleMark, descMark string
 	if hidden {
-		title += " (explicit use only)"
-		desc = "Explicit use only (disable-model-invocation): for when you ask for this skill. " + desc
+		titleMark = " (explicit use only)"
+		descMark = "Explicit use only (disable-model-invocation): for when you ask for this skill. "
 		meta[manifest.MetaPrefix+"disable-model-invocation"] = true
 	}
+	// The marks count against the limits and are never cut.
+	title = plainText(title, maxPromptTitle-utf8.RuneCountInString(titleMark)) + titleMark
+	desc = descMark + plainText(desc, maxPromptDescription-utf8.RuneCountInString(descMark))
 	return &mcp.Prompt{Name: name, Title: title, Description: desc, Arguments: promptArgs, Meta: meta}
 }
 

@@ -176,11 +176,62 @@ func TestPromptNames(t *testing.T) {
 	}
 }
 
+// FuzzPromptNames gives promptNames arbitrary sets of skill paths (one a
+// line): every path gets a name, each a valid prompt name and slash
+// command, no two alike, none reserved, and the same whatever the order of
+// the paths.
+func FuzzPromptNames(f *testing.F) {
+	long := strings.Repeat("very-long-folder-name/", 4) + "the-skill-with-a-rather-long-name"
+	for _, seed := range []string{
+		"acme/pdf\nAcme/pdf\nACME/PDF",
+		"a.b/c\na_b/c\na%20b/c\nuse-skill",
+		"x/数据\nx/données\nx/--weird--\n%\n%zz/a",
+		long + "\n" + long + "-2\nx/" + long,
+		"skill\nskill-" + strings.Repeat("a", 6) + "\n数据",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		var paths []string
+		for p := range strings.SplitSeq(in, "\n") {
+			if !slices.Contains(paths, p) { // a catalog's paths are distinct
+				paths = append(paths, p)
+			}
+		}
+		names := promptNames(paths, []string{PromptUseSkill})
+		if len(names) != len(paths) {
+			t.Fatalf("%d names for %d paths", len(names), len(paths))
+		}
+		seen := map[string]string{PromptUseSkill: "(reserved)"}
+		for i, n := range names {
+			if !validPromptName.MatchString(n) || strings.Contains(n, "__") {
+				t.Errorf("%q → %q: not a valid prompt name", paths[i], n)
+			}
+			if p, dup := seen[n]; dup {
+				t.Errorf("%q and %q both → %q", p, paths[i], n)
+			}
+			seen[n] = paths[i]
+		}
+		rev := slices.Clone(paths)
+		slices.Reverse(rev)
+		again := promptNames(rev, []string{PromptUseSkill})
+		for i, p := range rev {
+			if want := names[len(paths)-1-i]; again[i] != want {
+				t.Errorf("%q → %q with the paths reversed, %q before", p, again[i], want)
+			}
+		}
+	})
+}
+
 // TestPromptNamesServed serves skills whose paths collide after
-// normalisation: every one gets a prompt of its own, which loads it.
+// normalisation, or are too long for a prompt name: every one gets a prompt
+// of its own, which loads it.
 func TestPromptNamesServed(t *testing.T) {
 	fx := fixture{}
-	for _, p := range []string{"team/pdf", "Team/pdf", "team.x/pdf", "team_x/pdf"} {
+	// Two long paths that keep the same tail when cut to a host's length.
+	long := strings.Repeat("deeply-nested-folder/", 4) + "a-skill-whose-name-alone-runs-past-what-a-host-accepts"
+	paths := []string{"team/pdf", "Team/pdf", "team.x/pdf", "team_x/pdf", long, "other/" + long}
+	for _, p := range paths {
 		fx[p] = map[string]string{"SKILL.md": skillMD("pdf", "PDF for "+p+".")}
 	}
 	b, _ := memBundle(t, fx)
@@ -208,13 +259,14 @@ func TestPromptNamesServed(t *testing.T) {
 		}
 		uris[uri] = true
 	}
-	if len(uris) != 4 || promptNamed(res.Prompts, "team_pdf").Meta[manifest.MetaPrefix+"uri"] != "skill://team/pdf/SKILL.md" {
+	if len(uris) != len(paths) || promptNamed(res.Prompts, "team_pdf").Meta[manifest.MetaPrefix+"uri"] != "skill://team/pdf/SKILL.md" {
 		t.Errorf("prompts %d, team_pdf %+v", len(uris), promptNamed(res.Prompts, "team_pdf"))
 	}
 }
 
-// TestPromptText: control characters and very long descriptions are
-// handled by rule: one line of printable text, cut at 1,024 characters.
+// TestPromptText: control characters and very long titles and
+// descriptions are handled by rule: one line of printable text, cut at 100
+// and 1,024 characters, a hidden skill's marks included.
 func TestPromptText(t *testing.T) {
 	desc := "Line one\u0007\u001b[31m red \u202Eevil\u2028next " + strings.Repeat("long ", 1000)
 	b, _ := memBundle(t, fixture{"ns/odd": {"SKILL.md": "---\nname: odd\ndescription: " + fmt.Sprintf("%q", desc) + "\ntitle: \"A\\ttitle\\nhere\"\n---\nBody.\n"}})
@@ -233,6 +285,23 @@ func TestPromptText(t *testing.T) {
 		!strings.HasPrefix(p.Description, "Line one [31m red evil next long") || len([]rune(p.Description)) != maxPromptDescription ||
 		!strings.HasSuffix(p.Description, "…") {
 		t.Errorf("description (%d characters) %q", len([]rune(p.Description)), p.Description[:80])
+	}
+	// A hidden skill's marks fit within the same limits, and are kept.
+	b, _ = memBundle(t, fixture{"ns/hid": {"SKILL.md": "---\nname: hid\ndescription: " + fmt.Sprintf("%q", desc) +
+		"\ntitle: " + strings.Repeat("Title ", 100) + "\ndisable-model-invocation: true\n---\nBody.\n"}})
+	res, err = connectMem(t, newServer(t, Options{}, b), "", nil).ListPrompts(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p = promptNamed(res.Prompts, "ns_hid"); p == nil {
+		t.Fatalf("no prompt ns_hid in %+v", res.Prompts)
+	}
+	if n := len([]rune(p.Title)); n != maxPromptTitle || !strings.HasPrefix(p.Title, "Title Title") || !strings.HasSuffix(p.Title, "… (explicit use only)") {
+		t.Errorf("hidden skill's title (%d characters) %q", n, p.Title)
+	}
+	if n := len([]rune(p.Description)); n != maxPromptDescription || !strings.HasPrefix(p.Description, "Explicit use only") ||
+		!strings.HasSuffix(p.Description, "…") {
+		t.Errorf("hidden skill's description (%d characters) %q", n, p.Description[:80])
 	}
 }
 
