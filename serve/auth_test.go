@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -714,4 +715,183 @@ func TestAuthRootLibrary(t *testing.T) {
 	if len(ghost.libs) != 0 || ghost.status.Libraries != 0 || ghost.skills != 0 || len(ghost.withheld) != 0 {
 		t.Errorf("ghost sees %+v, %+v", ghost.libs, ghost.status)
 	}
+}
+
+// TestAuthNamespacesSubscribeCompleteList: resources/subscribe, the
+// resource templates' completions and the list tools know only the token's
+// namespaces; subscribing to another namespace's resource answers as for
+// one that does not exist.
+func TestAuthNamespacesSubscribeCompleteList(t *testing.T) {
+	ts, _ := authServer(t, AuthOptions{TokenFile: writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{
+		"alice": "acme", "root": "*"})})
+	ctx := context.Background()
+	for _, p := range protocols {
+		t.Run(p.name, func(t *testing.T) {
+			alice, err := connectBearer(t, ts.URL, "tok-alice", p.version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			root, err := connectBearer(t, ts.URL, "tok-root", p.version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Under 2026-07-28 the SDK client opens subscriptions/listen in
+			// the background and never returns its error: post it.
+			subscribe := func(cs *mcp.ClientSession, tok, uri string) error {
+				if p.version != "" {
+					return cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
+				}
+				return listenRaw(t, ts.URL, tok, uri)
+			}
+			if err := subscribe(alice, "tok-alice", "skill://acme/pdf-processing/references/FORMS.md"); err != nil {
+				t.Errorf("alice cannot subscribe to her own resource: %v", err)
+			}
+			if err := subscribe(root, "tok-root", "skill://community/git-workflow/SKILL.md"); err != nil {
+				t.Errorf("root cannot subscribe to community: %v", err)
+			}
+			for _, tc := range []struct{ real, none string }{
+				{"skill://community/git-workflow/SKILL.md", "skill://community/nope/SKILL.md"},
+				{"skill://tools/secret-helper/run.sh", "skill://tools/secret-helper/nope.sh"},
+			} {
+				e1, e2 := subscribe(alice, "tok-alice", tc.real), subscribe(alice, "tok-alice", tc.none)
+				var j1, j2 *jsonrpc.Error
+				if !errors.As(e1, &j1) || !errors.As(e2, &j2) {
+					t.Fatalf("subscribe %s: %v / %v, want JSON-RPC errors", tc.real, e1, e2)
+				}
+				if j1.Code != j2.Code || strings.ReplaceAll(j1.Message, tc.real, "URI") != strings.ReplaceAll(j2.Message, tc.none, "URI") ||
+					strings.ReplaceAll(string(j1.Data), tc.real, "URI") != strings.ReplaceAll(string(j2.Data), tc.none, "URI") {
+					t.Errorf("subscribe: %d %q %s differs from %d %q %s", j1.Code, j1.Message, j1.Data, j2.Code, j2.Message, j2.Data)
+				}
+			}
+
+			// The resource templates' completions.
+			complete := func(cs *mcp.ClientSession, tmpl *mcp.ResourceTemplate, prefix string) []string {
+				t.Helper()
+				cr, err := cs.Complete(ctx, &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/resource", URI: tmpl.URITemplate},
+					Argument: mcp.CompleteParamsArgument{Name: "skillPath", Value: prefix}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return cr.Completion.Values
+			}
+			for _, tmpl := range []*mcp.ResourceTemplate{skillTemplate, fileTemplate} {
+				if got, want := complete(alice, tmpl, ""), []string{"acme/billing/refunds", "acme/billing/refunds/partial", "acme/pdf-processing"}; !slices.Equal(got, want) {
+					t.Errorf("alice: completions of %s: %v, want %v", tmpl.URITemplate, got, want)
+				}
+				if got := complete(alice, tmpl, "comm"); len(got) != 0 {
+					t.Errorf("alice: completions of %s for comm: %v", tmpl.URITemplate, got)
+				}
+				if got := complete(root, tmpl, "comm"); !slices.Equal(got, []string{"community/git-workflow"}) {
+					t.Errorf("root: completions of %s for comm: %v", tmpl.URITemplate, got)
+				}
+			}
+
+			// list_skills and list_categories.
+			type lists struct {
+				skills     []string
+				categories []CategoryCount
+				total      int
+			}
+			look := func(cs *mcp.ClientSession) lists {
+				tc := newToolClient(t, cs)
+				var l lists
+				var ls ListSkillsOutput
+				tc.call("skills_mcp_list_skills", map[string]any{}, &ls)
+				for _, s := range ls.Skills {
+					l.skills = append(l.skills, s.Library+" "+s.Path)
+				}
+				if ls.Total != len(ls.Skills) {
+					t.Errorf("list_skills: total %d of %d", ls.Total, len(ls.Skills))
+				}
+				var lc ListCategoriesOutput
+				tc.call("skills_mcp_list_categories", map[string]any{}, &lc)
+				l.categories, l.total = lc.Categories, lc.TotalSkills
+				return l
+			}
+			a, r := look(alice), look(root)
+			if want := []string{"acme acme/billing/refunds", "acme acme/billing/refunds/partial", "acme acme/pdf-processing"}; !slices.Equal(a.skills, want) {
+				t.Errorf("alice: list_skills %v, want %v", a.skills, want)
+			}
+			if !slices.Contains(r.skills, "community community/git-workflow") {
+				t.Errorf("root: list_skills %v", r.skills)
+			}
+			if a.total != 3 || r.total != 4 {
+				t.Errorf("list_categories counts %d skills for alice, %d for root", a.total, r.total)
+			}
+			sum := 0
+			for _, c := range a.categories {
+				sum += c.Skills
+				if !slices.ContainsFunc(r.categories, func(rc CategoryCount) bool { return rc.Category == c.Category }) {
+					t.Errorf("alice has a category root has not: %+v", c)
+				}
+			}
+			if sum != 3 || slices.Equal(a.categories, r.categories) {
+				t.Errorf("alice's categories %+v, root's %+v", a.categories, r.categories)
+			}
+			// Filtering by another namespace answers as for one that does
+			// not exist.
+			tc := newToolClient(t, alice)
+			for _, tool := range []string{"skills_mcp_list_skills", "skills_mcp_list_categories"} {
+				e1 := resultText(tc.raw(tool, map[string]any{"library": "community"}))
+				e2 := resultText(tc.raw(tool, map[string]any{"library": "nosuch"}))
+				if strings.ReplaceAll(e1, "community", "X") != strings.ReplaceAll(e2, "nosuch", "X") || strings.Contains(e1, "tools") {
+					t.Errorf("%s of another library: %q, of none: %q", tool, e1, e2)
+				}
+			}
+		})
+	}
+}
+
+// listenRaw posts a 2026-07-28 subscriptions/listen for uri with a token and
+// returns its JSON-RPC error, or nil when the stream's first message
+// acknowledges the subscription.
+func listenRaw(t testing.TB, base, token, uri string) error {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	params := fmt.Sprintf(`"notifications":{"resourceSubscriptions":[%q]},`, uri)
+	req, _ := http.NewRequestWithContext(ctx, "POST", base+Endpoint, strings.NewReader(benchBody(1, "subscriptions/listen", params)))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "subscriptions/listen")
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 { // a refusal: the JSON-RPC error, as one JSON body
+		body, _ := io.ReadAll(resp.Body)
+		var msg struct {
+			Error *jsonrpc.Error `json:"error"`
+		}
+		if err := json.Unmarshal(body, &msg); err != nil || msg.Error == nil {
+			t.Fatalf("subscriptions/listen %s: %s %s", uri, resp.Status, body)
+		}
+		return msg.Error
+	}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data:")
+		if !ok {
+			continue
+		}
+		var msg struct {
+			Method string         `json:"method"`
+			Error  *jsonrpc.Error `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(data), &msg); err != nil {
+			t.Fatalf("subscriptions/listen %s: %v in %s", uri, err, data)
+		}
+		switch {
+		case msg.Error != nil:
+			return msg.Error
+		case msg.Method == "notifications/subscriptions/acknowledged":
+			return nil
+		}
+		t.Fatalf("subscriptions/listen %s: first message %s", uri, data)
+	}
+	t.Fatalf("subscriptions/listen %s: no message: %v", uri, sc.Err())
+	return nil
 }
