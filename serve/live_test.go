@@ -1077,7 +1077,8 @@ func (b *builds) Handle(_ context.Context, r slog.Record) error {
 
 // TestLiveToolCapabilities: a live server declares its tool list changing
 // only with DescribeSkills (get_skill's description follows the catalog),
-// and its prompt list never.
+// and its prompt list changing unless per-skill prompts are off (the
+// library's skills are its prompts).
 func TestLiveToolCapabilities(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"alpha/SKILL.md": skillMD("alpha", "First.")})

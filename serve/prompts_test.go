@@ -487,6 +487,79 @@ func TestLivePrompts(t *testing.T) {
 	}
 }
 
+// TestLivePromptLimit: a live library that grows past the prompt limit
+// loses its per-skill prompts, with one notifications/prompts/list_changed,
+// and catalog_status says why; back under the limit they return, with
+// another.
+func TestLivePromptLimit(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"alpha/SKILL.md": skillMD("alpha", "First."), "beta/SKILL.md": skillMD("beta", "Second.")})
+	l := startLive(t, LiveOptions{NoWatch: true, Server: Options{PromptLimit: 2}, Build: build.Options{Libraries: []build.Library{{Root: dir}}}})
+	var ev events
+	cs := connectMem(t, l.Server(), "2025-11-25", ev.options())
+	ctx := context.Background()
+	names := func() []string {
+		t.Helper()
+		res, err := cs.ListPrompts(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, p := range res.Prompts {
+			out = append(out, p.Name)
+		}
+		return out
+	}
+	refresh := func() {
+		t.Helper()
+		if err := l.Refresh(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// notified waits for the n-th prompts/list_changed, then long enough
+	// for a second one the SDK would send (10 ms after a change) to arrive.
+	notified := func(what string, n int) {
+		t.Helper()
+		eventually(t, what+": prompts/list_changed", func() bool { return ev.count("prompts_changed") >= n })
+		time.Sleep(100 * time.Millisecond)
+		if got := ev.count("prompts_changed"); got != n {
+			t.Errorf("%s: %d prompts/list_changed in all, want %d", what, got, n)
+		}
+	}
+	if got := names(); !slices.Equal(got, []string{"alpha", "beta", PromptUseSkill}) {
+		t.Fatalf("at the limit: prompts %v", got)
+	}
+	if st := catalogStatus(t, cs).Prompts; !st.Enabled || st.Prompts != 2 || st.Limit != 2 || st.Reason != "" {
+		t.Errorf("at the limit: catalog_status %+v", st)
+	}
+
+	writeFiles(t, dir, map[string]string{"gamma/SKILL.md": skillMD("gamma", "Third.")})
+	refresh()
+	notified("past the limit", 1)
+	if got := names(); !slices.Equal(got, []string{PromptUseSkill}) {
+		t.Errorf("past the limit: prompts %v", got)
+	}
+	if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "alpha"}); err == nil {
+		t.Error("past the limit: alpha's prompt still answers")
+	}
+	st := catalogStatus(t, cs).Prompts
+	if st.Enabled || st.Prompts != 0 || st.Skills != 3 || st.Limit != 2 || !strings.Contains(st.Reason, "3 skills, more than the prompt limit of 2") {
+		t.Errorf("past the limit: catalog_status %+v", st)
+	}
+
+	if err := os.RemoveAll(filepath.Join(dir, "alpha")); err != nil {
+		t.Fatal(err)
+	}
+	refresh()
+	notified("back at the limit", 2)
+	if got := names(); !slices.Equal(got, []string{"beta", "gamma", PromptUseSkill}) {
+		t.Errorf("back at the limit: prompts %v", got)
+	}
+	if st := catalogStatus(t, cs).Prompts; !st.Enabled || st.Prompts != 2 || st.Reason != "" {
+		t.Errorf("back at the limit: catalog_status %+v", st)
+	}
+}
+
 func TestFirstSentence(t *testing.T) {
 	for in, want := range map[string]string{
 		"Extract PDF text. Use when handling PDFs.":    "Extract PDF text.",
