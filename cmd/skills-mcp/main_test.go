@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"net/http"
@@ -41,6 +43,7 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 	p := testscript.Params{
 		Dir: dir,
 		Setup: func(e *testscript.Env) error {
+			e.Values[issuerKey{}] = new(*oauthtest.Server) // set by oauth-issuer
 			e.Setenv("TESTDATA", testdata)
 			e.Setenv("SKILLS_CACHE_DIR", filepath.Join(e.WorkDir, ".cache"))
 			return nil
@@ -136,6 +139,34 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 				ts.Check(err)
 				ts.Defer(as.Close)
 				ts.Setenv("ISSUER", as.URL)
+				*ts.Value(issuerKey{}).(**oauthtest.Server) = as
+			},
+			// oauth-token NAME AUD [CLAIM=JSON]... sets $NAME to an access
+			// token of the script's oauth-issuer for audience AUD: iss, sub
+			// alice, iat, nbf, exp an hour from now, and each CLAIM, whose
+			// value is JSON. It is appended to $WORK/.secrets.
+			"oauth-token": func(ts *testscript.TestScript, neg bool, args []string) {
+				as := *ts.Value(issuerKey{}).(**oauthtest.Server)
+				if neg || len(args) < 2 || as == nil {
+					ts.Fatalf("usage: oauth-token NAME AUD [CLAIM=JSON]..., after oauth-issuer")
+				}
+				now := time.Now().Unix()
+				claims := map[string]any{"iss": as.URL, "aud": args[1], "sub": "alice", "iat": now, "nbf": now, "exp": now + 3600}
+				for _, a := range args[2:] {
+					k, v, ok := strings.Cut(a, "=")
+					var val any
+					if !ok || json.Unmarshal([]byte(v), &val) != nil {
+						ts.Fatalf("oauth-token: %q: want CLAIM=JSON", a)
+					}
+					claims[k] = val
+				}
+				tok, err := as.Sign(claims)
+				ts.Check(err)
+				f, err := os.OpenFile(ts.MkAbs(".secrets"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+				ts.Check(err)
+				_, err = fmt.Fprintln(f, tok)
+				ts.Check(errors.Join(err, f.Close()))
+				ts.Setenv(args[0], tok)
 			},
 			// serve-http ARGS... runs skills-mcp serve --http 127.0.0.1:0
 			// ARGS... until the script ends, its log in $WORK/serve.log, and
@@ -163,6 +194,9 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 	maps.Copy(p.Cmds, ociScriptCmds())
 	return p
 }
+
+// issuerKey is the testscript value holding the script's oauth-issuer.
+type issuerKey struct{}
 
 // startServeHTTP starts the script's skills-mcp as serve --http
 // 127.0.0.1:0 ARGS..., with its log in $WORK/serve.log, and returns its
