@@ -383,9 +383,12 @@ func (p *pusher) signatures(ctx context.Context, subject ocispec.Descriptor, ups
 		Versioned:    specs.Versioned{SchemaVersion: 2},
 		MediaType:    ocispec.MediaTypeImageManifest,
 		ArtifactType: SignaturesType,
-		Config:       ocispec.Descriptor{MediaType: empty.MediaType, Digest: empty.Digest, Size: empty.Size},
-		Layers:       layers,
-		Subject:      &sub,
+		// The config, {}, is of the signatures' type too: registries that
+		// list a referrer by its config's media type rather than its
+		// artifactType (go-containerregistry's) list it as a signature.
+		Config:  ocispec.Descriptor{MediaType: SignaturesType, Digest: empty.Digest, Size: empty.Size},
+		Layers:  layers,
+		Subject: &sub,
 	})
 	if err != nil {
 		return "", err
