@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -120,6 +121,22 @@ func (c *craft) layer(i int) []byte {
 	return b
 }
 
+// pack stores the blob layers idx of the image manifest, in that order, as
+// one pack layer as push makes them (see pack.go), titled by the first, and
+// describes it.
+func (c *craft) pack(idx ...int) ocispec.Descriptor {
+	c.t.Helper()
+	title := packTitle(manifest.Sum(c.layer(idx[0])))
+	var entries []packEntry
+	for _, i := range idx {
+		entries = append(entries, entryOf(title, c.layer(i)))
+	}
+	data, tarD := makePack(c.t, entries, nil, nil)
+	d := c.blob(PackType, data)
+	d.Annotations = map[string]string{ocispec.AnnotationTitle: title, AnnotationDigest: tarD, AnnotationUnpack: "true"}
+	return d
+}
+
 // push stores the config and the image manifest as they are now under tag,
 // and returns the artifact's reference by digest.
 func (c *craft) push(tag string) string {
@@ -146,6 +163,19 @@ func (c *craft) pushRaw(tag string, body []byte) string {
 		c.t.Fatal(err)
 	}
 	return c.reg.ref(c.name + "@" + d.Digest.String())
+}
+
+// sameSize returns the first two blob layers (after the manifest's) of
+// one size and different digests.
+func sameSize(layers []ocispec.Descriptor) (int, int) {
+	for i := 1; i < len(layers); i++ {
+		for j := i + 1; j < len(layers); j++ {
+			if layers[i].Size == layers[j].Size && layers[i].Digest != layers[j].Digest {
+				return i, j
+			}
+		}
+	}
+	panic("no two layers of one size")
 }
 
 // cacheState lists every file under dir with its mode, size and sha256: two
@@ -327,11 +357,11 @@ func TestCraftedArtifacts(t *testing.T) {
 		{"layer-missing", func(c *craft) string {
 			c.image.Layers = c.image.Layers[:len(c.image.Layers)-1]
 			return c.push("layer-missing")
-		}, `layers hold \d+ bytes, the manifest's blobs \d+|the layers end before the manifest's blob sha256:`},
+		}, `the layers end before the manifest's blob sha256:[0-9a-f]{64}`},
 		{"layer-extra", func(c *craft) string {
 			c.image.Layers = append(c.image.Layers, c.blob(BlobType, []byte("a file the manifest does not list")))
 			return c.push("layer-extra")
-		}, `layers hold \d+ bytes, the manifest's blobs \d+|\d+ layers for the manifest's \d+ non-empty blobs`},
+		}, `13 layers for the manifest's 12 non-empty blobs`},
 		{"layer-split", func(c *craft) string {
 			// Layers 1 and 2 cut elsewhere: the first ends inside the
 			// second blob, though the bytes add up.
@@ -340,11 +370,38 @@ func TestCraftedArtifacts(t *testing.T) {
 			c.image.Layers[1] = c.blob(BlobType, append(bytes.Clone(one), two[:k]...))
 			c.image.Layers[2] = c.blob(BlobType, two[k:])
 			return c.push("layer-split")
-		}, `layer 1: ends inside blob sha256:|layer 1: \d+ bytes where the manifest's next blob, sha256:[0-9a-f]{64}, has \d+`},
+		}, `layer 1: \d+ bytes where the manifest's next blob, sha256:[0-9a-f]{64}, has \d+`},
 		{"layer-swapped", func(c *craft) string {
 			c.image.Layers[1], c.image.Layers[2] = c.image.Layers[2], c.image.Layers[1]
 			return c.push("layer-swapped")
-		}, `layer 1: (blob sha256:[0-9a-f]{64} does not match its digest|ends inside blob|\d+ bytes where the manifest's next blob)`},
+		}, `layer 1: (blob sha256:[0-9a-f]{64} does not match its digest|\d+ bytes where the manifest's next blob)`},
+		{"layer-size", func(c *craft) string {
+			c.image.Layers[1].Size = 0
+			return c.push("layer-size")
+		}, `layer 1: size 0 out of range`},
+		{"pack-past-last", func(c *craft) string {
+			// One pack of every blob, then the blob layers after the first:
+			// no more layers than blobs, but blobs past the last.
+			var all []int
+			for i := 1; i < len(c.image.Layers); i++ {
+				all = append(all, i)
+			}
+			c.image.Layers[1] = c.pack(all...)
+			return c.push("pack-past-last")
+		}, `layer 2: a blob past the manifest's last`},
+		{"pack-out-of-order", func(c *craft) string {
+			// Two blobs of one size, the ends of a pack of the layers
+			// between them, the wrong way round.
+			i, j := sameSize(c.image.Layers)
+			idx := []int{j}
+			for k := i + 1; k < j; k++ {
+				idx = append(idx, k)
+			}
+			idx = append(idx, i)
+			p := c.pack(idx...)
+			c.image.Layers = append(append(slices.Clone(c.image.Layers[:i]), p), c.image.Layers[j+1:]...)
+			return c.push("pack-out-of-order")
+		}, `layer \d+: blob sha256:[0-9a-f]{64} where the manifest's next is sha256:[0-9a-f]{64}`},
 		{"manifest-no-media-type", func(c *craft) string {
 			body, _ := marshal(c.image)
 			body = bytes.Replace(body, []byte(`"mediaType":"`+ocispec.MediaTypeImageManifest+`",`), nil, 1)
