@@ -4,8 +4,10 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -162,10 +164,14 @@ func get401(t testing.TB, url string) int {
 }
 
 // TestServeOpsCurl: the real binary's health, metrics (on --metrics-addr)
-// and 401 challenge, as curl sees them.
+// and 401 challenge, as curl sees them. curl is required when CI is set
+// (.ci/run installs it).
 func TestServeOpsCurl(t *testing.T) {
 	curl, err := exec.LookPath("curl")
 	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("curl is required when CI is set (Debian package curl): %v", err)
+		}
 		t.Skip("no curl")
 	}
 	_, bundle := fileBundle(t, exampleFixture())
@@ -218,6 +224,42 @@ func TestServeOpsCurl(t *testing.T) {
 	if run("-o", "/dev/null", "-w", "%{http_code}", base+MetricsPath) != "404" {
 		t.Error("with --metrics-addr, /metrics is also served on --http")
 	}
+	// Open connections are counted as they open and as they close (scrapes
+	// on --metrics-addr are not).
+	active := func() float64 {
+		p := expfmt.NewTextParser(model.UTF8Validation)
+		fams, err := p.TextToMetricFamilies(strings.NewReader(run(maddr + MetricsPath)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return metricValue(fams, "skills_mcp_http_active_connections")
+	}
+	waitActive := func(what string, ok func(float64) bool) {
+		t.Helper()
+		var n float64
+		for range 250 {
+			if n = active(); ok(n) {
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Fatalf("skills_mcp_http_active_connections %v: %s", n, what)
+	}
+	waitActive("curl's connections are not counted closed", func(n float64) bool { return n == 0 })
+	var conns []net.Conn
+	for range 7 {
+		c, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		conns = append(conns, c)
+	}
+	waitActive("7 open connections are not counted", func(n float64) bool { return n == 7 })
+	for _, c := range conns {
+		c.Close()
+	}
+	waitActive("closed connections are still counted", func(n float64) bool { return n == 0 })
 }
 
 // TestMetricsLiveRebuilds: every build of a live library that ran is
