@@ -126,7 +126,9 @@ func (s *Server) accessMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if ex := req.GetExtra(); ex != nil && ex.TokenInfo != nil {
 			ctx = WithAccess(ctx, accessOf(ex.TokenInfo))
 		}
-		if ri := infoFrom(ctx); ri != nil { // over HTTP: for the access log
+		// Over HTTP, for the access log; not for a notification, which runs
+		// after its request was answered (202) and logged.
+		if ri := infoFrom(ctx); ri != nil && !strings.HasPrefix(method, "notifications/") {
 			ri.mcpMethod = method
 		}
 		return next(ctx, method, req)

@@ -108,6 +108,7 @@ func (s *Server) Handler(opt HTTPOptions) http.Handler {
 	allowed := newHostPolicy(opt.AllowedHosts)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ri := &reqInfo{}
+		ri.watchBody(r)
 		r = r.WithContext(context.WithValue(r.Context(), reqInfoKey{}, ri))
 		s.observe(opt.Metrics, w, r, ri, func(w http.ResponseWriter, r *http.Request) {
 			s.route(w, r, allowed, h, prm, site, metrics)

@@ -2,7 +2,14 @@ package serve
 
 // What the HTTP layers learn about a request, for its access log line.
 
-import "context"
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+)
 
 // reqInfo is filled in by the layers a request goes through: the token's
 // name by authorization, the refusal reason when refused.
@@ -10,8 +17,19 @@ type reqInfo struct {
 	token     string
 	authFail  string
 	limit     string // the limit that refused it
-	mcpMethod string // the JSON-RPC method, set by accessMiddleware
+	mcpMethod string // the JSON-RPC method of a call, set by accessMiddleware
+
+	// The first bytes of a POST body, kept by watchBody for a notification:
+	// the SDK answers it 202 before any handler sees it, so its method is
+	// found here instead.
+	body  io.ReadCloser
+	head  [headBytes]byte
+	headN int
 }
+
+// headBytes is how much of a body watchBody keeps: a JSON-RPC
+// notification names its method in its first few dozen bytes.
+const headBytes = 256
 
 type reqInfoKey struct{}
 
@@ -19,4 +37,59 @@ type reqInfoKey struct{}
 func infoFrom(ctx context.Context) *reqInfo {
 	ri, _ := ctx.Value(reqInfoKey{}).(*reqInfo)
 	return ri
+}
+
+// watchBody makes r's body, if it is a POST's, keep its first bytes in ri
+// as it is read.
+func (ri *reqInfo) watchBody(r *http.Request) {
+	if r.Method == http.MethodPost && r.Body != nil && r.Body != http.NoBody {
+		ri.body = r.Body
+		r.Body = (*headReader)(ri)
+	}
+}
+
+// headReader is a request body that keeps its first headBytes in the
+// reqInfo.
+type headReader reqInfo
+
+func (h *headReader) Read(p []byte) (int, error) {
+	n, err := h.body.Read(p)
+	if h.headN < len(h.head) {
+		h.headN += copy(h.head[h.headN:], p[:n])
+	}
+	return n, err
+}
+
+func (h *headReader) Close() error { return h.body.Close() }
+
+// notification returns the method of the notification whose body was
+// kept (the first one, of a batch), or "" when the kept bytes do not name
+// one.
+func (ri *reqInfo) notification() string {
+	dec := json.NewDecoder(bytes.NewReader(ri.head[:ri.headN]))
+	tok, err := dec.Token()
+	if tok == json.Delim('[') {
+		tok, err = dec.Token()
+	}
+	if err != nil || tok != json.Delim('{') {
+		return ""
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		if key == "method" {
+			m, _ := dec.Token()
+			if s, ok := m.(string); ok && strings.HasPrefix(s, "notifications/") {
+				return s
+			}
+			return ""
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return ""
+		}
+	}
+	return ""
 }

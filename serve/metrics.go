@@ -177,6 +177,9 @@ func (s *Server) observe(m *Metrics, w http.ResponseWriter, r *http.Request, ri 
 	if method == "" {
 		method = r.Header.Get("Mcp-Method")
 	}
+	if method == "" && cw.status == http.StatusAccepted {
+		method = ri.notification()
+	}
 	if m != nil {
 		label := method
 		if r.URL.Path != Endpoint {

@@ -298,3 +298,33 @@ func TestMetricsLiveRebuilds(t *testing.T) {
 		t.Error("catalog_info does not follow the swap")
 	}
 }
+
+// TestAccessLogNotifications: a notification is answered 202 before any
+// handler sees it; its access line and its metrics still name its method.
+func TestAccessLogNotifications(t *testing.T) {
+	b, _ := memBundle(t, exampleFixture())
+	var logs syncBuffer
+	s := newServer(t, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))}, b)
+	m := NewMetrics()
+	ts := httptest.NewServer(s.Handler(HTTPOptions{Metrics: m}))
+	defer ts.Close()
+	for _, body := range []string{
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"params":{"requestId":7,"reason":"the user left"},"jsonrpc":"2.0","method":"notifications/cancelled"}`,
+	} {
+		resp := post(t, ts.URL, "", body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusAccepted {
+			t.Fatalf("%s: %s", body, resp.Status)
+		}
+	}
+	for _, method := range []string{"notifications/initialized", "notifications/cancelled"} {
+		want := regexp.MustCompile(`msg=http method=POST path=/mcp mcp=` + method + ` status=202 `)
+		if !want.MatchString(logs.String()) {
+			t.Errorf("no access line like %s:\n%s", want, logs.String())
+		}
+		if n := metricValue(scrape(t, ts.URL+MetricsPath, ""), "skills_mcp_http_requests_total", "mcp_method", method, "code", "202"); n != 1 {
+			t.Errorf("requests_total{mcp_method=%q,code=202} = %v, want 1", method, n)
+		}
+	}
+}
