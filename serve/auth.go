@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -119,6 +120,7 @@ type authError struct {
 	code, desc string
 	reason     string // short, for logs and metrics: missing, unknown_token, expired, …
 	detail     string // more for the log, never the token
+	scope      string // of a 403: the scopes a token would need (the scope challenge)
 }
 
 func invalidToken(reason, desc string) *authError {
@@ -171,7 +173,7 @@ func (a *Authorizer) wrap(next http.Handler) http.Handler {
 		ti, aerr := a.verify(r.Context(), raw)
 		if aerr == nil && accessOf(ti).none() {
 			aerr = &authError{status: http.StatusForbidden, code: "insufficient_scope", reason: "no_namespaces",
-				desc: "the token may read no namespace of this server"}
+				desc: "the token may read no namespace of this server", scope: a.neededScope(ti)}
 		}
 		if aerr != nil {
 			a.refuse(w, r, aerr)
@@ -193,6 +195,9 @@ func (a *Authorizer) refuse(w http.ResponseWriter, r *http.Request, e *authError
 	if e.code != "" {
 		params = append(params, fmt.Sprintf("error=%q", e.code), fmt.Sprintf("error_description=%q", challengeText(e.desc)))
 	}
+	if e.scope != "" {
+		params = append(params, fmt.Sprintf("scope=%q", e.scope))
+	}
 	w.Header().Set("WWW-Authenticate", "Bearer "+strings.Join(params, ", "))
 	if ri := infoFrom(r.Context()); ri != nil {
 		ri.authFail = e.reason
@@ -210,6 +215,26 @@ func (a *Authorizer) refuse(w http.ResponseWriter, r *http.Request, e *authError
 		msg = "a bearer token is required"
 	}
 	http.Error(w, msg, e.status)
+}
+
+// neededScope is the scope of the challenge to a token that may read
+// nothing (the MCP authorization spec's scope challenge, RFC 6750 §3): the
+// scopes the token has, so that a client asking again loses none, and the
+// one that grants every namespace, which the Protected Resource Metadata
+// lists too. Namespaces are not named: that would tell a token that may
+// read none what the server holds. When a claim other than scope grants
+// the namespaces, no scope would help, and it is "".
+func (a *Authorizer) neededScope(ti *auth.TokenInfo) string {
+	if a.oauth == nil || a.oauth.claim != "scope" {
+		return ""
+	}
+	var scopes []string
+	for _, s := range append(slices.Clone(ti.Scopes), scopePrefix+AllNamespaces) {
+		if s = strings.ReplaceAll(challengeText(s), " ", ""); s != "" && !slices.Contains(scopes, s) {
+			scopes = append(scopes, s)
+		}
+	}
+	return strings.Join(scopes, " ")
 }
 
 // challengeText keeps an error description to the characters RFC 6750 §3

@@ -170,6 +170,11 @@ func TestOAuthTokens(t *testing.T) {
 			if p["error"] != tc.code || p["resource_metadata"] != ts.URL+ProtectedResourcePath+Endpoint {
 				t.Errorf("challenge %v", p)
 			}
+			// The scope challenge of a 403 (MCP authorization): the token's
+			// scopes and the one that grants every namespace.
+			if want := map[int]string{403: "openid profile skills:*"}[tc.status]; p["scope"] != want {
+				t.Errorf("scope %q, want %q", p["scope"], want)
+			}
 		})
 	}
 	// The metadata names the issuer, and the SDK's client side accepts it.
@@ -278,6 +283,10 @@ func TestOAuthNamespacesClaim(t *testing.T) {
 			resp.Body.Close()
 			if resp.StatusCode != -tc.want {
 				t.Errorf("groups %v: %d, want %d", tc.groups, resp.StatusCode, -tc.want)
+			}
+			// No scope would grant a namespace: the challenge names none.
+			if p := challenge(t, resp); p["error"] != "insufficient_scope" || p["scope"] != "" {
+				t.Errorf("groups %v: challenge %v", tc.groups, p)
 			}
 			continue
 		}
