@@ -93,6 +93,7 @@ func NewAuthorizer(ctx context.Context, opt AuthOptions) (*Authorizer, error) {
 		if err != nil {
 			return nil, fmt.Errorf("serve: %w", err)
 		}
+		o.keys.log = a.log
 		a.oauth = o
 	}
 	return a, nil

@@ -11,10 +11,13 @@ package serve
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -94,6 +97,9 @@ type accessClaims struct {
 func (o *oauthVerifier) verify(ctx context.Context, raw string) (*auth.TokenInfo, *authError) {
 	jws, err := jose.ParseSignedCompact(raw, signingAlgs)
 	if err != nil {
+		if alg := headerAlg(raw); alg != "" && !slices.Contains(signingAlgs, jose.SignatureAlgorithm(alg)) {
+			return nil, invalidToken("alg", "the token is not signed with an accepted algorithm (RS, PS, ES or EdDSA; never none or HMAC)")
+		}
 		return nil, invalidToken("malformed", "the token is not a JWS signed with an accepted algorithm")
 	}
 	if len(jws.Signatures) != 1 {
@@ -105,8 +111,12 @@ func (o *oauthVerifier) verify(ctx context.Context, raw string) (*auth.TokenInfo
 	}
 	keys, err := o.keys.get(ctx, h.KeyID)
 	if err != nil {
-		return nil, &authError{status: http.StatusUnauthorized, code: "invalid_token", desc: "the token is signed by an unknown key",
+		e := &authError{status: http.StatusUnauthorized, code: "invalid_token", desc: "the token is signed by an unknown key",
 			reason: "signature", detail: err.Error()}
+		if errors.Is(err, errKeysUnavailable) {
+			e.reason, e.desc = "keys_unavailable", "the token is signed by a key the server does not hold, and the issuer's keys cannot be fetched"
+		}
+		return nil, e
 	}
 	var payload []byte
 	for i := range keys {
@@ -159,6 +169,23 @@ func (o *oauthVerifier) verify(ctx context.Context, raw string) (*auth.TokenInfo
 		UserID:     "oauth:" + name,
 		Extra:      map[string]any{tokenAccess: access, tokenNameExtra: "oauth:" + name},
 	}, nil
+}
+
+// headerAlg returns the alg of a compact JWS's protected header, or "" when
+// the header does not decode.
+func headerAlg(raw string) string {
+	seg, _, _ := strings.Cut(raw, ".")
+	data, err := base64.RawURLEncoding.DecodeString(seg)
+	if err != nil {
+		return ""
+	}
+	var h struct {
+		Alg string `json:"alg"`
+	}
+	if json.Unmarshal(data, &h) != nil {
+		return ""
+	}
+	return h.Alg
 }
 
 // audiences decodes aud: one string or an array of them.
@@ -235,11 +262,13 @@ type keyCache struct {
 	uri    string
 	client *http.Client
 	now    func() time.Time
+	log    *slog.Logger // failed fetches and recoveries; nil: none
 
 	mu       sync.Mutex
 	byKid    map[string][]jose.JSONWebKey // "" holds every key, for tokens without kid
 	fetched  time.Time                    // last good fetch
 	tried    time.Time                    // last fetch
+	failed   error                        // of the last fetch, nil if it was good
 	inflight chan struct{}                // closed when the running fetch ends
 }
 
@@ -250,9 +279,10 @@ func (c *keyCache) get(ctx context.Context, kid string) ([]jose.JSONWebKey, erro
 	now := c.now()
 	fresh := now.Sub(c.fetched) < keyMaxAge
 	if len(ks) > 0 && fresh || now.Sub(c.tried) < unknownKeyRefetch && c.inflight == nil {
+		failed := c.failed
 		c.mu.Unlock()
 		if len(ks) == 0 {
-			return nil, errUnknownKey
+			return nil, c.unknown(failed)
 		}
 		return ks, nil
 	}
@@ -265,7 +295,7 @@ func (c *keyCache) get(ctx context.Context, kid string) ([]jose.JSONWebKey, erro
 		err := c.refresh(fctx)
 		cancel()
 		if err != nil && len(ks) == 0 {
-			return nil, fmt.Errorf("fetching the issuer's keys: %w", err)
+			return nil, c.unknown(err)
 		}
 	} else {
 		select {
@@ -275,12 +305,21 @@ func (c *keyCache) get(ctx context.Context, kid string) ([]jose.JSONWebKey, erro
 		}
 	}
 	c.mu.Lock()
-	ks = c.byKid[kid]
+	ks, failed := c.byKid[kid], c.failed
 	c.mu.Unlock()
 	if len(ks) == 0 {
-		return nil, errUnknownKey
+		return nil, c.unknown(failed)
 	}
 	return ks, nil
+}
+
+// unknown is the error for a key id the cache does not hold: the key set
+// could not be fetched (failed, the last fetch's error), or it lacks it.
+func (c *keyCache) unknown(failed error) error {
+	if failed != nil {
+		return fmt.Errorf("%w: %w", errKeysUnavailable, failed)
+	}
+	return errUnknownKey
 }
 
 // refresh fetches the key set, unless a fetch is running (then it waits for
@@ -312,7 +351,13 @@ func (c *keyCache) refresh(ctx context.Context) error {
 			}
 		}
 		c.fetched = c.tried
+		if c.failed != nil && c.log != nil {
+			c.log.Info("oauth: the issuer's keys are fetched again", "jwks", c.uri, "keys", len(set.Keys))
+		}
+	} else if c.byKid != nil && c.log != nil {
+		c.log.Warn("oauth: the issuer's keys cannot be fetched; the keys fetched before stay in use", "jwks", c.uri, "err", err)
 	}
+	c.failed = err
 	c.inflight = nil
 	close(ch)
 	c.mu.Unlock()
@@ -347,6 +392,10 @@ func fetchKeys(ctx context.Context, uri string, client *http.Client) (*jose.JSON
 func issuersEqual(a, b string) bool {
 	return strings.TrimSuffix(a, "/") == strings.TrimSuffix(b, "/")
 }
+
+// errKeysUnavailable refuses a token whose key id the cache lacks while the
+// issuer's keys cannot be fetched.
+var errKeysUnavailable = errors.New("fetching the issuer's keys")
 
 // errUnknownKey refuses a token whose key id the issuer's keys do not hold.
 var errUnknownKey = errors.New("the token is signed by a key the issuer does not publish")

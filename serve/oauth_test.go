@@ -8,8 +8,11 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -315,5 +318,160 @@ func TestOAuthIssuerRefusals(t *testing.T) {
 	if _, err := NewAuthorizer(ctx, AuthOptions{Issuer: iss.srv.URL + "/tenant", Audience: testAudience}); err == nil ||
 		!strings.Contains(err.Error(), "no authorization server metadata") {
 		t.Errorf("no metadata: %v", err)
+	}
+}
+
+// TestAuthFailureReasons: every reason a token is refused for is in the
+// operator's log line, in the request's access line and in
+// skills_mcp_auth_failures_total, each counted once per refusal.
+func TestAuthFailureReasons(t *testing.T) {
+	iss := newTestIssuer(t)
+	b, _ := memBundle(t, exampleFixture())
+	var logs syncBuffer
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	s := newServer(t, Options{Logger: log}, b)
+	a, err := NewAuthorizer(context.Background(), AuthOptions{Issuer: iss.srv.URL, Audience: testAudience, Logger: log,
+		TokenFile: writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewMetrics()
+	ts := httptest.NewServer(s.Handler(HTTPOptions{Auth: a, Metrics: m}))
+	defer ts.Close()
+	k1 := iss.key("k1")
+	other, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	b64 := base64.RawURLEncoding.EncodeToString
+	payload, _ := json.Marshal(iss.claims())
+	hs256, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.HS256, Key: []byte("a shared secret of 32 bytes, no.")},
+		(&jose.SignerOptions{}).WithType("at+jwt").WithHeader("kid", "k1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hjws, _ := hs256.Sign(payload)
+	hmac, _ := hjws.CompactSerialize()
+	hour := time.Hour
+	cases := []struct {
+		name, token, reason string
+		status              int
+	}{
+		{"no token", "", "missing", 401},
+		{"unknown static token", "tok-mallory", "unknown_token", 401},
+		{"not a JWS", "a.b.c", "malformed", 401},
+		{"no exp", sign(t, k1, "k1", "at+jwt", iss.claims("exp", nil)), "malformed", 401},
+		{"alg none", b64([]byte(`{"alg":"none","typ":"at+jwt","kid":"k1"}`)) + "." + b64(payload) + ".", "alg", 401},
+		{"HMAC", hmac, "alg", 401},
+		{"id token", sign(t, k1, "k1", "JWT", iss.claims()), "type", 401},
+		{"wrongly signed", sign(t, other, "k1", "at+jwt", iss.claims()), "signature", 401},
+		{"unpublished key id", sign(t, other, "k9", "at+jwt", iss.claims()), "signature", 401},
+		{"wrong issuer", sign(t, k1, "k1", "at+jwt", iss.claims("iss", "https://evil.example.com")), "issuer", 401},
+		{"wrong audience", sign(t, k1, "k1", "at+jwt", iss.claims("aud", "https://other.example.com/mcp")), "audience", 401},
+		{"expired", sign(t, k1, "k1", "at+jwt", iss.claims("exp", time.Now().Add(-hour).Unix())), "expired", 401},
+		{"not yet valid", sign(t, k1, "k1", "at+jwt", iss.claims("nbf", time.Now().Add(hour).Unix())), "not_yet_valid", 401},
+		{"no namespace", sign(t, k1, "k1", "at+jwt", iss.claims("scope", "openid")), "no_namespaces", 403},
+	}
+	want := map[string]int{}
+	for _, tc := range cases {
+		resp := post(t, ts.URL, tc.token, listBody)
+		resp.Body.Close()
+		if resp.StatusCode != tc.status {
+			t.Errorf("%s: %s, want %d", tc.name, resp.Status, tc.status)
+		}
+		want[tc.reason]++
+	}
+	fams := scrape(t, ts.URL+MetricsPath, "tok-alice")
+	for reason, n := range want {
+		if got := metricValue(fams, "skills_mcp_auth_failures_total", "reason", reason); got != float64(n) {
+			t.Errorf("skills_mcp_auth_failures_total{reason=%q} = %v, want %d", reason, got, n)
+		}
+		refused := regexp.MustCompile(`(?m)msg="http: authorization refused" reason=` + reason + `( |$)`)
+		if got := len(refused.FindAllString(logs.String(), -1)); got != n {
+			t.Errorf("%d log lines with reason=%s, want %d", got, reason, n)
+		}
+		access := regexp.MustCompile(`(?m)msg=http method=POST path=/mcp .* auth=` + reason + `( |$)`)
+		if got := len(access.FindAllString(logs.String(), -1)); got != n {
+			t.Errorf("%d access lines with auth=%s, want %d", got, reason, n)
+		}
+	}
+	if t.Failed() || strings.Contains(logs.String(), "tok-") {
+		t.Logf("log:\n%s", logs.String())
+	}
+}
+
+// TestOAuthJWKSDown: when the issuer's key set cannot be fetched after
+// start, the keys fetched before stay in use; a token of a key the server
+// does not hold is refused 401 invalid_token with the reason logged and
+// counted; once the key set is back, that token is accepted.
+func TestOAuthJWKSDown(t *testing.T) {
+	iss := newTestIssuer(t)
+	b, _ := memBundle(t, exampleFixture())
+	var logs syncBuffer
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	s := newServer(t, Options{Logger: log}, b)
+	a, err := NewAuthorizer(context.Background(), AuthOptions{Issuer: iss.srv.URL, Audience: testAudience, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewMetrics()
+	ts := httptest.NewServer(s.Handler(HTTPOptions{Auth: a, Metrics: m}))
+	defer ts.Close()
+	var skew atomic.Int64 // the key cache's clock, moved on by the test
+	a.oauth.keys.now = func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }
+	later := func(d time.Duration) { skew.Add(int64(d)) }
+	k1 := sign(t, iss.key("k1"), "k1", "at+jwt", iss.claims())
+	status := func(tok string) *http.Response {
+		t.Helper()
+		resp := post(t, ts.URL, tok, listBody)
+		resp.Body.Close()
+		return resp
+	}
+	if st := status(k1).StatusCode; st != 200 {
+		t.Fatalf("k1 before the outage: %d", st)
+	}
+	iss.broken.Store(true)
+	// Past their age the keys are fetched again; that fails and they stay.
+	later(keyMaxAge + time.Second)
+	before := iss.fetchs.Load()
+	if st := status(k1).StatusCode; st != 200 {
+		t.Errorf("k1 during the outage: %d, want 200 (the cached keys)", st)
+	}
+	if iss.fetchs.Load() == before {
+		t.Error("stale keys were not fetched again")
+	}
+	if !strings.Contains(logs.String(), `msg="oauth: the issuer's keys cannot be fetched; the keys fetched before stay in use" jwks=`+iss.srv.URL+"/jwks") {
+		t.Errorf("no log of the failed fetch:\n%s", logs.String())
+	}
+	// A token of a new key: refused, within the refetch gap and past it.
+	k2key := iss.rotate("k2", false)
+	k2 := sign(t, k2key, "k2", "at+jwt", iss.claims())
+	for i, wait := range []time.Duration{0, unknownKeyRefetch + time.Second} {
+		later(wait)
+		resp := status(k2)
+		if resp.StatusCode != 401 {
+			t.Fatalf("k2 during the outage (%d): %s, want 401", i, resp.Status)
+		}
+		p := challenge(t, resp)
+		if p["error"] != "invalid_token" || p["resource_metadata"] != ts.URL+ProtectedResourcePath+Endpoint ||
+			!strings.Contains(p["error_description"], "cannot be fetched") {
+			t.Errorf("k2 during the outage (%d): challenge %v", i, p)
+		}
+	}
+	refused := regexp.MustCompile(`(?m)msg="http: authorization refused" reason=keys_unavailable remote=\S+ detail=".*/jwks: 500 Internal Server Error"$`)
+	if n := len(refused.FindAllString(logs.String(), -1)); n != 2 {
+		t.Errorf("%d refusals logged with reason=keys_unavailable and the fetch's error, want 2:\n%s", n, logs.String())
+	}
+	if n := metricValue(scrape(t, ts.URL+MetricsPath, k1), "skills_mcp_auth_failures_total", "reason", "keys_unavailable"); n != 2 {
+		t.Errorf("skills_mcp_auth_failures_total{reason=keys_unavailable} = %v, want 2", n)
+	}
+	// The key set is back: the new key is fetched and accepted.
+	iss.broken.Store(false)
+	later(unknownKeyRefetch + time.Second)
+	if st := status(k2).StatusCode; st != 200 {
+		t.Errorf("k2 once the key set is back: %d", st)
+	}
+	if st := status(k1).StatusCode; st != 200 {
+		t.Errorf("k1 once the key set is back: %d", st)
+	}
+	if !strings.Contains(logs.String(), `msg="oauth: the issuer's keys are fetched again"`) {
+		t.Errorf("no log of the recovery:\n%s", logs.String())
 	}
 }
