@@ -63,5 +63,7 @@
 // package: what an accessor returns is a copy. ManifestBytes hashes its copy
 // again, so signatures are only ever checked against the verified manifest. To roll out a new bundle, write a new file
 // (WriteFileAtomic does this) and rename it over the old one: the running
-// server keeps reading the old inode until it reopens.
+// server keeps reading the old inode until it reopens. OpenFile keeps the
+// file open, so Changed can tell, with one fstat and no read of the map,
+// that it was truncated or overwritten in place since.
 package manifest

@@ -18,5 +18,10 @@ func OpenFile(path string) (*Bundle, error) {
 		f.Close()
 		return nil, fmt.Errorf("open bundle: %w", err)
 	}
-	return openOwned(f, fi.Size(), path, nil)
+	b, err := openOwned(f, fi.Size(), path, nil)
+	if err != nil {
+		return nil, err
+	}
+	b.file, b.opened = f, fi
+	return b, nil
 }

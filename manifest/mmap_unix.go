@@ -9,9 +9,13 @@ import (
 	"syscall"
 )
 
-// mapping is a read-only shared memory map of a whole bundle file. Its ReadAt
-// turns a fault (the file was truncated under the map) into an error.
-type mapping struct{ data []byte }
+// mapping is a read-only shared memory map of a whole bundle file, with the
+// file kept open for Bundle.Changed. Its ReadAt turns a fault (the file was
+// truncated under the map) into an error.
+type mapping struct {
+	data []byte
+	f    *os.File
+}
 
 func (m *mapping) ReadAt(p []byte, off int64) (n int, err error) {
 	if off < 0 || off > int64(len(m.data)) {
@@ -26,7 +30,13 @@ func (m *mapping) ReadAt(p []byte, off int64) (n int, err error) {
 	return n, err
 }
 
-func (m *mapping) Close() error { return syscall.Munmap(m.data) }
+func (m *mapping) Close() error {
+	err := syscall.Munmap(m.data)
+	if cerr := m.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
 
 // OpenFile opens the bundle file at path. On unix the file is memory-mapped
 // read-only, so blobs are read without system calls and share the page cache
@@ -54,11 +64,18 @@ func OpenFile(path string) (*Bundle, error) {
 		return nil, corrupt(path, "%d bytes is too short", size)
 	}
 	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
+	var b *Bundle
 	if err != nil { // a filesystem that cannot map: read through the file
-		return openOwned(f, size, path, nil)
+		b, err = openOwned(f, size, path, nil)
+	} else {
+		// The metadata is checked and read in place: the kernel maps
+		// page-cache pages, where a copy would fault in as many fresh pages
+		// of heap.
+		b, err = openOwned(&mapping{data, f}, size, path, data)
 	}
-	f.Close()
-	// The metadata is checked and read in place: the kernel maps page-cache
-	// pages, where a copy would fault in as many fresh pages of heap.
-	return openOwned(&mapping{data}, size, path, data)
+	if err != nil {
+		return nil, err
+	}
+	b.file, b.opened = f, fi
+	return b, nil
 }

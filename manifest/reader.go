@@ -10,6 +10,7 @@ import (
 	"hash"
 	"io"
 	"math"
+	"os"
 	"runtime/debug"
 	"slices"
 	"sort"
@@ -45,6 +46,8 @@ type Bundle struct {
 	size     int64
 	mapped   bool // meta is part of a shared file mapping, not private memory
 	fault    atomic.Pointer[error]
+	file     *os.File    // the file OpenFile opened, kept open for Changed; nil otherwise
+	opened   os.FileInfo // file as it was when opened
 	t        trailer
 	meta     []byte // manifest, padding, both indexes and signatures
 	man      []byte // manifest bytes, a prefix of meta

@@ -214,14 +214,21 @@ func health(w http.ResponseWriter, _ *http.Request) {
 
 // ready answers /readyz: the catalog is loaded (bundles mapped, live
 // libraries built once, which New and NewLive do before a server exists)
-// and no served bundle file has changed under its mapping.
+// and no served bundle file has changed under its mapping, which it checks
+// with one fstat a bundle. Losing readiness is logged once, with the file.
 func (s *Server) ready(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	if s.Snapshot().Fault() != nil {
+	if err := s.Snapshot().Changed(); err != nil {
+		if s.unready.CompareAndSwap(false, true) {
+			s.log.Warn("not ready: a served bundle file changed under the server", "err", err)
+		}
 		w.WriteHeader(http.StatusServiceUnavailable)
 		_, _ = w.Write([]byte("not ready: a bundle file changed under the server\n"))
 		return
+	}
+	if s.unready.Load() {
+		s.unready.Store(false)
 	}
 	_, _ = w.Write([]byte("ready\n"))
 }

@@ -328,3 +328,46 @@ func TestAccessLogNotifications(t *testing.T) {
 		}
 	}
 }
+
+// TestReadyzBundleChanged: the real server's /readyz turns 503 as soon as
+// a served bundle file is truncated in place, with no other request
+// reading it first, and logs which file.
+func TestReadyzBundleChanged(t *testing.T) {
+	_, bundle := fileBundle(t, exampleFixture())
+	base, _, stderr := startServeHTTP(t, bundle)
+	ready := func() (int, string) {
+		t.Helper()
+		resp, err := http.Get(base + ReadyPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode, string(body)
+	}
+	if st, body := ready(); st != 200 || body != "ready\n" {
+		t.Fatalf("readyz: %d %q", st, body)
+	}
+	fi, err := os.Stat(bundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(bundle, fi.Size()/2); err != nil {
+		t.Fatal(err)
+	}
+	if st, body := ready(); st != 503 || strings.Contains(body, "skill") {
+		t.Errorf("readyz after the bundle was truncated: %d %q, want 503", st, body)
+	}
+	logged := func() bool {
+		return strings.Contains(stderr.String(), `msg="not ready: a served bundle file changed under the server" err="bundle `+bundle+`: the file changed since it was opened`)
+	}
+	for i := 0; i < 100 && !logged(); i++ {
+		time.Sleep(20 * time.Millisecond) // stderr is copied by a goroutine
+	}
+	if !logged() {
+		t.Errorf("no log line naming the changed bundle:\n%s", stderr.String())
+	}
+	if resp := get401(t, base+HealthPath); resp != 200 {
+		t.Errorf("healthz: %d (the process is alive)", resp)
+	}
+}

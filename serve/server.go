@@ -83,6 +83,7 @@ type Server struct {
 	afterSwap []func(old, next *Snapshot) // run by Swap after a change, under swapMu
 	discovery *discovery                  // the discovery tools and prompt (tools.go)
 	views     viewCache                   // per-namespace views of the current snapshot (access.go)
+	unready   atomic.Bool                 // /readyz answers 503, and said why in the log
 }
 
 // New returns a server for bundles, which it serves together: a skill URI

@@ -178,6 +178,22 @@ func (s *Snapshot) Fault() error {
 	return nil
 }
 
+// Changed returns, for the first served bundle whose file changed since it
+// was opened (truncated or overwritten in place: manifest.Bundle.Changed,
+// one fstat) or was found changed by an access (Fault), that error; else
+// nil.
+func (s *Snapshot) Changed() error {
+	for _, b := range s.bundles {
+		if err := b.Fault(); err != nil {
+			return err
+		}
+		if err := b.Changed(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Skill parses and returns skill k's full manifest record.
 func (s *Snapshot) Skill(k int) (*manifest.Skill, error) { b, i := s.ref(k); return b.Skill(i) }
 
