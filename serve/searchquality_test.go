@@ -1,0 +1,385 @@
+package serve
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/manifest"
+)
+
+// qualityQuery is a query of a query set in testdata/search with the path
+// of the skill it should find first; Also lists skills that answer it as
+// well, in other libraries of a combined scenario.
+type qualityQuery struct {
+	Query string   `json:"query"`
+	Want  string   `json:"want"`
+	Also  []string `json:"also,omitempty"`
+}
+
+func (q qualityQuery) accepts(path string) bool {
+	return path == q.Want || slices.Contains(q.Also, path)
+}
+
+// Libraries of the quality scenarios: fixtures in testdata/search, written
+// for these tests, and a real library from the shared corpora.
+const (
+	libFixture      = "fixture"       // testdata/search/skills.json: acme, community and vendor, 239 skills
+	libTerse        = "terse"         // testdata/search/terse.json: anthropic, a few skills with one-line descriptions
+	libClaudeSkills = "claude-skills" // ../shared/corpora/claude-skills: a large library with long descriptions
+)
+
+// corporaDir is the folder of the shared corpora: $SKILLS_CORPORA, else
+// ../shared/corpora from the repository root; "" when it does not exist.
+func corporaDir() string {
+	dir := os.Getenv("SKILLS_CORPORA")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "corpora")
+	}
+	if fi, err := os.Stat(filepath.Join(dir, libClaudeSkills)); err != nil || !fi.IsDir() {
+		return ""
+	}
+	return dir
+}
+
+var (
+	scenarioMu      sync.Mutex
+	scenarioBundles = map[string][]byte{}
+)
+
+// scenarioBundle builds (once per process) one bundle of the named
+// libraries: the fixtures as written by buildSkillBytes, each corpus
+// library as a folder library named after it. The corpus's own withheld
+// skills (names that differ from their folders) stay withheld.
+func scenarioBundle(t testing.TB, libs []string) *manifest.Bundle {
+	t.Helper()
+	key := strings.Join(libs, "+")
+	scenarioMu.Lock()
+	defer scenarioMu.Unlock()
+	data, ok := scenarioBundles[key]
+	if !ok {
+		var skills []qualitySkill
+		var extra []build.Library
+		for _, l := range libs {
+			switch l {
+			case libFixture, libTerse:
+				var s []qualitySkill
+				readJSON(t, qualityFiles[l], &s)
+				skills = append(skills, s...)
+			default:
+				dir := corporaDir()
+				if dir == "" {
+					t.Skipf("no shared corpora (set SKILLS_CORPORA or put them at ../shared/corpora): %s not measured", key)
+				}
+				extra = append(extra, build.Library{Namespace: l, Root: filepath.Join(dir, l), Title: l})
+			}
+		}
+		data = buildLibraryBytes(t, skills, extra)
+		scenarioBundles[key] = data
+	}
+	b, err := manifest.Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// qualityFiles are the fixture libraries' files.
+var qualityFiles = map[string]string{libFixture: "testdata/search/skills.json", libTerse: "testdata/search/terse.json"}
+
+// The reference server's scorer (thirdbrain-behaviour.md §6), for comparison
+// on the same fixture: weighted keyword hits, no folding beyond lower case,
+// no stemming, no prefixes.
+var (
+	refStop = func() map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.Fields("a an and are as at be by for from has how in is it of on or that the this to use used user when with your you") {
+			m[w] = true
+		}
+		return m
+	}()
+	refSplit = regexp.MustCompile(`[^a-z0-9]+`)
+)
+
+func refTokenize(s string) []string {
+	s = strings.NewReplacer("'", "", "’", "").Replace(strings.ToLower(s))
+	var out []string
+	for _, t := range refSplit.Split(s, -1) {
+		if len(t) > 1 && !refStop[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+type refDoc struct {
+	path, name, desc, body string
+	tags                   []string
+
+	// The tokens of name, description, tags and body (its first 6000
+	// bytes), set by tokenize.
+	nameToks, descToks, tagToks, bodyToks []string
+}
+
+// tokenize sets the tokens the reference scores, once per document.
+func (d *refDoc) tokenize() {
+	d.nameToks, d.descToks = refTokenize(d.name), refTokenize(d.desc)
+	for _, tag := range d.tags {
+		d.tagToks = append(d.tagToks, refTokenize(tag)...)
+	}
+	body := d.body
+	if len(body) > 6000 {
+		body = body[:6000]
+	}
+	d.bodyToks = refTokenize(body)
+}
+
+// refSearch ranks docs (tokenized) for q like the reference: score desc,
+// then name.
+func refSearch(q string, docs []refDoc) []int {
+	ql := strings.ToLower(strings.TrimSpace(q))
+	var terms []string
+	for _, t := range refTokenize(ql) {
+		if !slices.Contains(terms, t) {
+			terms = append(terms, t)
+		}
+	}
+	type scored struct {
+		i     int
+		score int
+	}
+	var hits []scored
+	for i, d := range docs {
+		s := 0
+		switch {
+		case ql != "" && d.name == ql:
+			s += 100
+		case ql != "" && strings.Contains(d.name, ql):
+			s += 40
+		}
+		if len(ql) > 3 && strings.Contains(strings.ToLower(d.desc), ql) {
+			s += 30
+		}
+		for _, t := range terms {
+			inName, inDesc := slices.Contains(d.nameToks, t), slices.Contains(d.descToks, t)
+			if inName {
+				s += 12
+			}
+			if inDesc {
+				s += 6
+			}
+			if slices.Contains(d.tagToks, t) {
+				s += 5
+			}
+			if !inName && !inDesc && slices.Contains(d.bodyToks, t) {
+				s++
+			}
+		}
+		if s > 0 {
+			hits = append(hits, scored{i, s})
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b scored) int {
+		if a.score != b.score {
+			return b.score - a.score
+		}
+		return strings.Compare(docs[a.i].name, docs[b.i].name)
+	})
+	out := make([]int, len(hits))
+	for i, h := range hits {
+		out[i] = h.i
+	}
+	return out
+}
+
+// accuracy counts the queries whose expected skill ranks first and in the
+// top three.
+type accuracy struct{ top1, top3, n int }
+
+func (a accuracy) String() string {
+	return fmt.Sprintf("top-1 %d/%d (%.1f%%), top-3 %d/%d (%.1f%%)", a.top1, a.n, 100*float64(a.top1)/float64(a.n),
+		a.top3, a.n, 100*float64(a.top3)/float64(a.n))
+}
+
+func (a *accuracy) add(rank int) {
+	a.n++
+	if rank == 0 {
+		a.top1++
+	}
+	if rank >= 0 && rank < 3 {
+		a.top3++
+	}
+}
+
+// qualitySet is a query set with the floors it must reach (percent).
+type qualitySet struct {
+	name, file     string
+	floor1, floor3 int
+}
+
+// qualityScenario is a combination of libraries served together and the
+// query sets run against it.
+type qualityScenario struct {
+	name    string
+	libs    []string
+	sets    []qualitySet
+	beatRef bool // ours must rank more queries first than the reference scorer
+}
+
+// qualityScenarios are the measured combinations. The tuning sets are the
+// ones the ranking parameters were adjusted against; the held-out sets were
+// written with them and never tuned against.
+var qualityScenarios = []qualityScenario{
+	{name: libFixture, libs: []string{libFixture}, beatRef: true, sets: []qualitySet{
+		{"tuning", "queries.json", 90, 97},
+		{"held-out", "queries-holdout.json", 75, 90},
+	}},
+	{name: libTerse, libs: []string{libTerse}, sets: []qualitySet{
+		{"terse tuning", "terse-queries.json", 0, 0},
+		{"terse held-out", "terse-queries-holdout.json", 0, 0},
+	}},
+	{name: "terse+fixture", libs: []string{libTerse, libFixture}, sets: []qualitySet{
+		{"terse tuning", "terse-queries.json", 0, 0},
+		{"terse held-out", "terse-queries-holdout.json", 0, 0},
+		{"tuning", "queries.json", 0, 0},
+		{"held-out", "queries-holdout.json", 0, 0},
+	}},
+	{name: libClaudeSkills, libs: []string{libClaudeSkills}, sets: []qualitySet{
+		{"claude-skills tuning", "claude-skills-queries.json", 0, 0},
+		{"claude-skills held-out", "claude-skills-queries-holdout.json", 0, 0},
+	}},
+	{name: "terse+claude-skills", libs: []string{libTerse, libClaudeSkills}, sets: []qualitySet{
+		{"terse tuning", "terse-queries.json", 0, 0},
+		{"terse held-out", "terse-queries-holdout.json", 0, 0},
+		{"claude-skills tuning", "claude-skills-queries.json", 0, 0},
+		{"claude-skills held-out", "claude-skills-queries-holdout.json", 0, 0},
+	}},
+}
+
+// TestSearchQuality runs each scenario's query sets through our search and
+// the reference scorer and reports both accuracies; it fails below the
+// floors. Scenarios with a corpus library are skipped when the shared
+// corpora are not there. `go test` shows the output of passing packages
+// only with -v: `go test -run TestSearchQuality -v ./serve`.
+func TestSearchQuality(t *testing.T) {
+	for _, sc := range qualityScenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			r := newQualityRun(t, sc.libs)
+			for _, set := range sc.sets {
+				var queries []qualityQuery
+				readJSON(t, "testdata/search/"+set.file, &queries)
+				if len(queries) < 10 {
+					t.Fatalf("%s has %d queries, want at least 10", set.file, len(queries))
+				}
+				label := set.name
+				if sc.name != libFixture {
+					label = sc.name + ": " + set.name
+				}
+				ours, ref := r.measure(t, label, queries)
+				if ours.top1*100 < set.floor1*ours.n || ours.top3*100 < set.floor3*ours.n {
+					t.Errorf("%s set: search quality below the floor (top-1 %d%%, top-3 %d%%): %s", label, set.floor1, set.floor3, ours)
+				}
+				if sc.beatRef && ours.top1 <= ref.top1 {
+					t.Errorf("%s set: search does not beat the reference scorer: ours %s, reference %s", label, ours, ref)
+				}
+			}
+		})
+	}
+}
+
+// qualityRun is a scenario's served catalog, its index and the same skills
+// for the reference scorer.
+type qualityRun struct {
+	c       *catalog
+	ix      *searchIndex
+	idocs   []int
+	refDocs []refDoc
+}
+
+func newQualityRun(t *testing.T, libs []string) *qualityRun {
+	t.Helper()
+	b := scenarioBundle(t, libs)
+	s := newServer(t, Options{}, b)
+	r := &qualityRun{c: &catalog{snap: s.Snapshot()}}
+	var err error
+	r.ix, r.idocs, err = r.c.searchable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The reference sees a fixture skill's frontmatter tags and its category
+	// (as it did when the fixture figures were first taken), a corpus
+	// skill's tags and metadata values and its category.
+	fixtureTags := map[string][]string{}
+	for _, l := range libs {
+		if f, ok := qualityFiles[l]; ok {
+			var skills []qualitySkill
+			readJSON(t, f, &skills)
+			for _, sk := range skills {
+				fixtureTags[sk.Path] = sk.Tags
+			}
+		}
+	}
+	for _, k := range r.idocs {
+		doc := &r.c.docs[k]
+		md, err := doc.bundle.ReadBlob(doc.md)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tags, ok := fixtureTags[doc.path]
+		if !ok {
+			tags = doc.tags
+		}
+		tags = append(slices.Clone(tags), doc.category)
+		d := refDoc{path: doc.path, name: doc.name, desc: doc.description, body: string(skillBody(md)), tags: tags}
+		d.tokenize()
+		r.refDocs = append(r.refDocs, d)
+	}
+	return r
+}
+
+// measure runs queries through our search and the reference scorer, logs
+// each query ours does not rank first and prints the summary line that
+// .ci/run shows.
+func (r *qualityRun) measure(t *testing.T, label string, queries []qualityQuery) (ours, ref accuracy) {
+	t.Helper()
+	for _, q := range queries {
+		if !slices.ContainsFunc(r.refDocs, func(d refDoc) bool { return d.path == q.Want }) {
+			t.Fatalf("%s: %q wants %s, which is not served", label, q.Query, q.Want)
+		}
+		rank := -1
+		hits := r.ix.search(q.Query, 10, nil)
+		for i, h := range hits {
+			if q.accepts(r.c.docs[r.idocs[h.doc]].path) {
+				rank = i
+				break
+			}
+		}
+		ours.add(rank)
+		if rank != 0 {
+			got := "nothing"
+			if len(hits) > 0 {
+				got = r.c.docs[r.idocs[hits[0].doc]].path
+			}
+			t.Logf("%s: %q ranks %s at %d (first: %s)", label, q.Query, q.Want, rank+1, got)
+		}
+		refRank := -1
+		for i, d := range refSearch(q.Query, r.refDocs) {
+			if q.accepts(r.refDocs[d].path) {
+				refRank = i
+				break
+			}
+		}
+		ref.add(refRank)
+	}
+	summary := fmt.Sprintf("search quality, %s set (%d skills, %d queries): ours %s; reference scorer %s", label, len(r.refDocs), len(queries), ours, ref)
+	t.Log(summary)
+	fmt.Println(summary)
+	return ours, ref
+}
