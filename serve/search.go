@@ -35,6 +35,30 @@ package serve
 // so a skill that matches every word beats one that matches one word often.
 // Ties are broken by URI, so results are stable.
 //
+// Name and path matches, for catalogs that combine libraries of different
+// styles: a run of query words that is a skill's whole name ("pptx" in
+// "turn this into a pptx deck", "brand guidelines" for brand-guidelines)
+// adds the idf of the name's rarest term, and one that is a folder of its
+// path below the namespace ("playwright pro" for playwright-pro/skills/…)
+// adds a share of the folder's idf among the paths, so a folder that holds
+// a whole library counts for next to nothing; the best match per skill
+// counts. A few application names stand for the file format skills are
+// named after ("PowerPoint" for pptx, "Excel" for xlsx, "Word document"
+// for docx). The reason: a terse library puts what a skill is for in its
+// name and a one-line description, a wordy one in long descriptions and
+// bodies that repeat the query's words, and term statistics alone let the
+// wordy library win. The bonus is additive, so it orders skills the text
+// already found and lifts a named one that the text barely mentions.
+//
+// Length normalisation and idf are over the whole catalog, not per
+// library. Per-library averages would keep a library's scores the same
+// whatever it is served with, but they drop the correction BM25 makes for
+// verbose text across libraries: a terse skill is then measured against
+// terse neighbours only, and a wordy library's repeated words outrank it.
+// Per-library idf would make every term rare in a small library. On the
+// combined query sets both ranked the expected skill lower (see
+// serve/testdata/search and TestSearchQuality).
+//
 // The index is built lazily, on the first query against a snapshot, and
 // kept with the snapshot's catalog: serve's start-up does not pay for it,
 // and a new snapshot (Swap) gets a new index on its first query.
@@ -85,7 +109,36 @@ const (
 	maxExpansions = 64
 	// exactNameBonus is added when the query is the skill's name.
 	exactNameBonus = 4.0
+	// nameMatchWeight scales the bonus of a run of query words that is a
+	// skill's whole name (times the idf of the name's rarest term);
+	// pathMatchWeight that of a run that is a folder of its path (times the
+	// folder's idf among the paths).
+	nameMatchWeight = 1.0
+	pathMatchWeight = 0.5
+	// maxNameWords is the longest run of query words matched against names.
+	maxNameWords = 4
 )
+
+// nameAliases (built on first use) maps the nameKey of what people call a
+// file format (the application that writes it) to the nameKey of the
+// format's extension, under which skills for that format are often named:
+// "make a PowerPoint" matches a skill named pptx. Only unambiguous names
+// are listed: "word" alone is an English word, so it needs "document",
+// "doc" or "file" after it.
+var nameAliases = sync.OnceValue(func() map[string]string {
+	var tk tokenizer
+	m := map[string]string{}
+	for ext, apps := range map[string][]string{
+		"pptx": {"powerpoint", "power point", "ppt"},
+		"xlsx": {"excel", "xls"},
+		"docx": {"word document", "word doc", "word file", "ms word", "microsoft word"},
+	} {
+		for _, a := range apps {
+			m[tk.nameKey(a)] = ext
+		}
+	}
+	return m
+})
 
 // stops holds the stop words, dropped from documents and queries (built on
 // first use): English function words
@@ -298,9 +351,24 @@ func foldName(s string) string {
 	return string(b)
 }
 
-// searchDoc is the text of one skill, by field.
+// nameKey is the key under which a name is matched by a run of query
+// words: its words stemmed and run together ("PDF files" and "pdf-file"
+// both give "pdffile").
+func (tk *tokenizer) nameKey(s string) string {
+	var b []byte
+	tk.words(s, func(w []byte, compound bool) {
+		if !compound {
+			b = appendStem(b, w)
+		}
+	})
+	return string(b)
+}
+
+// searchDoc is the text of one skill, by field, and the library it is in.
 type searchDoc struct {
-	fields [numFields]string
+	fields  [numFields]string
+	library string // namespace
+	path    string // the skill path, namespace first
 }
 
 // posting is one skill's weight for one term: its saturated BM25F term
@@ -314,7 +382,8 @@ type posting struct {
 // given. It is immutable once built and safe for concurrent queries.
 type searchIndex struct {
 	n       int
-	names   []string // foldName of each document's name
+	names   []string               // foldName of each document's name
+	byName  map[string][]nameEntry // see nameIndex
 	terms   map[string]int32
 	sorted  []string // every term, sorted, for prefix expansion
 	post    [][]posting
@@ -405,6 +474,12 @@ func newSearchIndex(docs []searchDoc, names []string) *searchIndex {
 			doc++
 		}
 	}
+	ix.byName = nameIndex(docs, func(term string) float32 {
+		if id, ok := ix.terms[term]; ok {
+			return ix.idf[id]
+		}
+		return 0
+	})
 	ix.sorted = make([]string, 0, len(ix.terms))
 	for t := range ix.terms {
 		ix.sorted = append(ix.sorted, t)
@@ -414,6 +489,67 @@ func newSearchIndex(docs []searchDoc, names []string) *searchIndex {
 		return &queryScratch{score: make([]float32, ix.n), last: make([]float32, ix.n), matched: make([]uint8, ix.n)}
 	}
 	return ix
+}
+
+// nameIndex maps the nameKey of each document's name and of each folder
+// of its path below the namespace to the documents and the weight of the
+// match: for a name, nameMatchWeight times the highest idf of the name's
+// terms (a name of common words, "review", counts for less than "pptx");
+// for a folder, pathMatchWeight times the folder's idf among the paths, so
+// a folder every skill of a library is in ("skills") counts for next to
+// nothing.
+func nameIndex(docs []searchDoc, idf func(term string) float32) map[string][]nameEntry {
+	var tk tokenizer
+	termIdf := func(s string) float32 {
+		w := float32(0)
+		tk.terms(s, func(t []byte) { w = max(w, idf(string(t))) })
+		return w
+	}
+	folders := func(d *searchDoc, f func(seg string)) {
+		segs := strings.Split(d.path, "/")
+		if d.library != "" {
+			segs = segs[1:]
+		}
+		for _, seg := range segs[:max(len(segs)-1, 0)] {
+			f(seg)
+		}
+		if n := len(segs); n > 0 && tk.nameKey(segs[n-1]) != tk.nameKey(d.fields[fieldName]) {
+			f(segs[n-1]) // the skill's folder, when it differs from its name
+		}
+	}
+	inFolder := map[string]int{}
+	for d := range docs {
+		seen := map[string]bool{}
+		folders(&docs[d], func(seg string) {
+			if k := tk.nameKey(seg); k != "" && !seen[k] {
+				seen[k] = true
+				inFolder[k]++
+			}
+		})
+	}
+	out := map[string][]nameEntry{}
+	add := func(d int, key string, w float32) {
+		if key == "" || w <= 0 {
+			return
+		}
+		if es := out[key]; len(es) > 0 && es[len(es)-1].doc == int32(d) {
+			es[len(es)-1].w = max(es[len(es)-1].w, w)
+			return
+		}
+		out[key] = append(out[key], nameEntry{int32(d), w})
+	}
+	n := float64(len(docs))
+	for d := range docs {
+		name := docs[d].fields[fieldName]
+		add(d, tk.nameKey(name), nameMatchWeight*termIdf(name))
+		folders(&docs[d], func(seg string) {
+			k := tk.nameKey(seg)
+			df := float64(inFolder[k])
+			segIdf := float32(math.Log(1 + (n-df+0.5)/(df+0.5)))
+			add(d, k, pathMatchWeight*segIdf)
+		})
+	}
+	return out
 }
 
 // indexPart is the tokenized text of a chunk of documents.
@@ -470,6 +606,13 @@ func (p *indexPart) tokenize(docs []searchDoc) {
 		}
 	}
 	p.start = append(p.start, int32(len(p.entries)))
+}
+
+// nameEntry is a document that a name key matches, with the weight of the
+// match.
+type nameEntry struct {
+	doc int32
+	w   float32
 }
 
 // searchHit is one ranked document.
@@ -554,6 +697,49 @@ func (ix *searchIndex) search(query string, limit int, keep func(doc int) bool) 
 			}
 		}
 	}
+	// Name matches: a run of query words that is a skill's whole name or
+	// a folder of its path, or that names the file format the skill is
+	// named after; the best match per skill counts.
+	var nameHits map[int32]float32
+	match := func(es []nameEntry) {
+		for _, e := range es {
+			if nameHits == nil {
+				nameHits = map[int32]float32{}
+			}
+			nameHits[e.doc] = max(nameHits[e.doc], e.w)
+		}
+	}
+	aliases := nameAliases()
+	var (
+		buf   []byte // the query's words, folded, one after another
+		ends  []int  // where each word ends in buf
+		key   []byte
+		words int
+	)
+	tk.words(query, func(w []byte, compound bool) {
+		if !compound {
+			buf = append(buf, w...)
+			ends = append(ends, len(buf))
+		}
+	})
+	words = len(ends)
+	for i := range words {
+		key = key[:0]
+		for j := i; j < words && j < i+maxNameWords; j++ {
+			start := 0
+			if j > 0 {
+				start = ends[j-1]
+			}
+			key = appendStem(key, buf[start:ends[j]])
+			match(ix.byName[string(key)])
+			if ext, ok := aliases[string(key)]; ok {
+				match(ix.byName[ext])
+			}
+		}
+	}
+	for d := range nameHits {
+		touch(d)
+	}
 	nq := len(qterms)
 	if lastTerm != "" && !slices.Contains(qterms, lastTerm) {
 		nq++
@@ -572,6 +758,7 @@ func (ix *searchIndex) search(query string, limit int, keep func(doc int) bool) 
 		if ix.names[d] == qname {
 			s += exactNameBonus
 		}
+		s += float64(nameHits[d])
 		hit := searchHit{doc: int(d), score: s}
 		if h.Len() < limit {
 			heap.Push(h, hit)

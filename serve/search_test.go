@@ -239,6 +239,70 @@ func TestSearchRanking(t *testing.T) {
 	}
 }
 
+// TestSearchNameMatches checks the name and path matches: a run of query
+// words that is a skill's whole name or a folder of its path, and the file
+// format aliases, across libraries of different styles.
+func TestSearchNameMatches(t *testing.T) {
+	wordy := "Build presentation decks. Use when the user wants to make a presentation, prepare a presentation " +
+		"for the board, present results, or mentions presentations, slides or decks of any kind."
+	docs := []searchDoc{
+		{library: "terse", path: "terse/pptx", fields: [4]string{"pptx", "Create and edit .pptx slide files.", "", "Unzip, edit the XML, zip."}}, // 0
+		{library: "big", path: "big/presentations/deck-builder", fields: [4]string{"deck-builder", wordy, "presentations",
+			strings.Repeat("Make a presentation that lands. ", 20)}}, // 1
+		{library: "terse", path: "terse/docx", fields: [4]string{"docx", "Edit .docx files.", "", "Tracked changes."}},                            // 2
+		{library: "big", path: "big/growth/referral-program", fields: [4]string{"referral-program", "Word of mouth and refer-a-friend.", "", ""}}, // 3
+		{library: "big", path: "big/other/skills/runner-setup", fields: [4]string{"runner-setup", "Set up the test runner.", "", ""}},             // 4
+		{library: "big", path: "big/playwright-pro/skills/init", fields: [4]string{"init", "Set up the test runner.", "", ""}},                    // 5
+		{library: "big", path: "big/brand/skills/brand-guidelines", fields: [4]string{"brand-guidelines", "Our colours and fonts.", "", ""}},      // 6
+		{library: "big", path: "big/brand/skills/logo-usage", fields: [4]string{"logo-usage", wordy + " Apply the brand guidelines to every " +
+			"presentation; the brand guidelines say which logo, colours and fonts a presentation uses.", "brand", ""}}, // 7
+	}
+	// The rest of the big library: words like make, set up, test and
+	// presentation are common in it, as in real catalogs.
+	for i := range 40 {
+		docs = append(docs, searchDoc{library: "big", path: fmt.Sprintf("big/misc/skills/filler-%d", i), fields: [4]string{
+			fmt.Sprintf("filler-%d", i), "Make reports, set up tests and prepare presentations for the team.", "", ""}})
+	}
+	var names []string
+	for _, d := range docs {
+		names = append(names, foldName(d.fields[fieldName]))
+	}
+	ix := newSearchIndex(docs, names)
+	for _, tc := range []struct {
+		q     string
+		first int
+		not   int // a document that must not be found, or -1
+	}{
+		{"make a powerpoint presentation", 0, -1},                 // the application's name matches the format's skill
+		{"powerpoint", 0, -1},                                     // found by the alias alone
+		{"turn this outline into a pptx deck", 0, -1},             // a query word that is the whole name
+		{"edit a word document", 2, -1},                           // "word document" is Word
+		{"word of mouth", 3, 2},                                   // "word" alone is not
+		{"set up the test runner in playwright pro", 5, -1},       // a folder of the path
+		{"apply the brand guidelines to the presentation", 6, -1}, // a run of words that is the name
+	} {
+		hits := ix.search(tc.q, 8, nil)
+		if len(hits) == 0 || hits[0].doc != tc.first {
+			t.Errorf("search(%q) = %v, want %d first", tc.q, hitDocs(hits), tc.first)
+		}
+		if tc.not >= 0 && slices.Contains(hitDocs(hits), tc.not) {
+			t.Errorf("search(%q) = %v, want no %d", tc.q, hitDocs(hits), tc.not)
+		}
+	}
+	// A folder that nearly every skill is in ("skills") counts for next to
+	// nothing; one that a few are in, for more.
+	weight := func(key string) float32 {
+		w := float32(0)
+		for _, e := range ix.byName[key] {
+			w = max(w, e.w)
+		}
+		return w
+	}
+	if common, rare := weight("skill"), weight("playwrightpro"); !(common < 0.1 && rare > 1) {
+		t.Errorf("folder weights: skills %v, playwright-pro %v", common, rare)
+	}
+}
+
 func TestSearchEmptyIndex(t *testing.T) {
 	ix := newTestIndex()
 	if h := ix.search("anything", 10, nil); len(h) != 0 {

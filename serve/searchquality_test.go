@@ -2,6 +2,8 @@ package serve
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skills-mcp/skills-mcp/build"
 	"github.com/skills-mcp/skills-mcp/manifest"
@@ -242,25 +246,64 @@ var qualityScenarios = []qualityScenario{
 		{"held-out", "queries-holdout.json", 75, 90},
 	}},
 	{name: libTerse, libs: []string{libTerse}, sets: []qualitySet{
-		{"terse tuning", "terse-queries.json", 0, 0},
-		{"terse held-out", "terse-queries-holdout.json", 0, 0},
+		{"terse tuning", "terse-queries.json", 90, 100},
+		{"terse held-out", "terse-queries-holdout.json", 90, 100},
 	}},
+	// A small terse library served with a larger one: without name
+	// matches, the larger library's skills that say "presentation" and
+	// "Excel" outrank pptx and xlsx.
 	{name: "terse+fixture", libs: []string{libTerse, libFixture}, sets: []qualitySet{
-		{"terse tuning", "terse-queries.json", 0, 0},
-		{"terse held-out", "terse-queries-holdout.json", 0, 0},
-		{"tuning", "queries.json", 0, 0},
-		{"held-out", "queries-holdout.json", 0, 0},
+		{"terse tuning", "terse-queries.json", 90, 100},
+		{"terse held-out", "terse-queries-holdout.json", 90, 100},
+		{"tuning", "queries.json", 90, 97},
+		{"held-out", "queries-holdout.json", 75, 90},
 	}},
 	{name: libClaudeSkills, libs: []string{libClaudeSkills}, sets: []qualitySet{
-		{"claude-skills tuning", "claude-skills-queries.json", 0, 0},
-		{"claude-skills held-out", "claude-skills-queries-holdout.json", 0, 0},
+		{"claude-skills tuning", "claude-skills-queries.json", 70, 85},
+		{"claude-skills held-out", "claude-skills-queries-holdout.json", 75, 90},
 	}},
 	{name: "terse+claude-skills", libs: []string{libTerse, libClaudeSkills}, sets: []qualitySet{
-		{"terse tuning", "terse-queries.json", 0, 0},
-		{"terse held-out", "terse-queries-holdout.json", 0, 0},
-		{"claude-skills tuning", "claude-skills-queries.json", 0, 0},
-		{"claude-skills held-out", "claude-skills-queries-holdout.json", 0, 0},
+		{"terse tuning", "terse-queries.json", 85, 90},
+		{"terse held-out", "terse-queries-holdout.json", 80, 90},
+		{"claude-skills tuning", "claude-skills-queries.json", 70, 85},
+		{"claude-skills held-out", "claude-skills-queries-holdout.json", 75, 90},
 	}},
+}
+
+// TestSearchCombinedPowerpoint asks search_skills, through an SDK client,
+// for a PowerPoint on a server that serves a small library with a pptx
+// skill beside a larger one whose slide-deck skill has "powerpoint" and
+// "presentation" in its tags: the skill named after the format comes
+// first.
+func TestSearchCombinedPowerpoint(t *testing.T) {
+	s := newServer(t, Options{}, scenarioBundle(t, []string{libTerse, libFixture}))
+	cs := connectMem(t, s, "2025-11-25", nil)
+	for _, tc := range []struct{ query, want string }{
+		{"make a powerpoint presentation", "anthropic/pptx"},
+		{"create a PowerPoint deck for the quarterly review", "anthropic/pptx"},
+		{"an Excel workbook with formulas", "anthropic/xlsx"},
+	} {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "skills_mcp_search_skills",
+			Arguments: map[string]any{"query": tc.query}})
+		if err != nil || res.IsError {
+			t.Fatalf("search %q: %v %+v", tc.query, err, res)
+		}
+		data, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out SearchOutput
+		if err := json.Unmarshal(data, &out); err != nil {
+			t.Fatal(err)
+		}
+		if len(out.Results) == 0 || out.Results[0].Path != tc.want {
+			var got []string
+			for _, h := range out.Results {
+				got = append(got, h.Path)
+			}
+			t.Errorf("search %q: %v, want %s first", tc.query, got, tc.want)
+		}
+	}
 }
 
 // TestSearchQuality runs each scenario's query sets through our search and

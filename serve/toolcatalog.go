@@ -339,7 +339,7 @@ func (c *catalog) searchable() (*searchIndex, []int, error) {
 				body = body[:maxBodyIndex]
 			}
 			tags := strings.Join(append(slices.Clip(doc.tags), doc.category), " \n ")
-			sdocs = append(sdocs, searchDoc{fields: [numFields]string{doc.name, doc.description, tags, string(body)}})
+			sdocs = append(sdocs, searchDoc{fields: [numFields]string{doc.name, doc.description, tags, string(body)}, library: doc.library, path: doc.path})
 			names = append(names, foldName(doc.name))
 			c.indexDocs = append(c.indexDocs, k)
 		}
