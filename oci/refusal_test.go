@@ -1,6 +1,7 @@
 package oci
 
 import (
+	"archive/tar"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -454,84 +455,102 @@ func TestManifestSizeLie(t *testing.T) {
 	assertRefused(t, err, pinned, `manifest size \d+, the tag said \d+`, o, before)
 }
 
-// TestSignatureReferrerLies: under trust, a referrers index that lists as a
-// signature a manifest that is none (no subject), or more signature
-// referrers than a fetch takes, is refused before any blob is fetched, and
-// the cache is as it was. Without trust the same lies are a warning: the
-// bundle is fetched without signatures.
-func TestSignatureReferrerLies(t *testing.T) {
-	reg := startRegistry(t, false)
-	ctx := context.Background()
-	sign, trusted, _ := signer(t)
-	_, good := buildBundle(t, genLibrary(t, 2, "good"), sign)
-	goodRef, _ := ParseRef(reg.ref("skills/good:v1"))
-	if _, err := Push(ctx, good, goodRef, nil, testOptions(t)); err != nil {
+// pushIndex stores an OCI image index of the given artifact type listing
+// manifests under repoTag, and returns its reference by digest.
+func pushIndex(t *testing.T, reg *testRegistry, repoTag, artifactType string, manifests []ocispec.Descriptor) string {
+	t.Helper()
+	ref, _ := ParseRef(reg.ref(repoTag))
+	o := testOptions(t)
+	repo, err := o.repository(ref)
+	if err != nil {
 		t.Fatal(err)
 	}
-	_, b := buildBundle(t, genLibrary(t, 2, ""), nil)
+	body, err := marshal(ocispec.Index{Versioned: specs.Versioned{SchemaVersion: 2}, MediaType: ocispec.MediaTypeImageIndex, ArtifactType: artifactType, Manifests: manifests})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := descriptorOf(ocispec.MediaTypeImageIndex, body)
+	if err := repo.PushReference(context.Background(), d, bytes.NewReader(body), ref.Tag); err != nil {
+		t.Fatal(err)
+	}
+	return reg.ref(ref.Repository + "@" + d.Digest.String())
+}
+
+// TestToolHiveCraftedArtifacts fetches ToolHive-shaped artifacts crafted
+// to break one rule each: an image index of another artifact type, a
+// ToolHive index that lists no image manifest or one of a size out of
+// range, a skill manifest with two layers, a layer holding two skills.
+// Each is refused naming the reference and the rule, and a warm cache is
+// left as it was.
+func TestToolHiveCraftedArtifacts(t *testing.T) {
+	reg := startRegistry(t, false)
+	_, good := buildBundle(t, genLibrary(t, 1, ""), nil)
+	goodRef, _ := ParseRef(reg.ref("skills/good:v1"))
+	if _, err := Push(context.Background(), good, goodRef, nil, testOptions(t)); err != nil {
+		t.Fatal(err)
+	}
+	skill := "---\nname: th\ndescription: A ToolHive skill.\n---\nbody\n"
+	ann := map[string]string{toolHiveName: "th"}
+	one := toolHiveLayer(t, []tar.Header{{Name: "SKILL.md"}}, []string{skill})
+	single := pushRaw(t, reg, "toolhive/single:v1", ToolHiveArtifactType, ocispec.MediaTypeImageLayerGzip, one, ann)
+	sref, _ := ParseRef(single)
+	o := testOptions(t)
+	repo, err := o.repository(sref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdesc, err := repo.Resolve(context.Background(), "v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := ocispec.Descriptor{MediaType: sdesc.MediaType, Digest: sdesc.Digest, Size: sdesc.Size}
+	zero := entry
+	zero.Size = 0
+	twoLayers := func() string {
+		// The skill manifest of "single" with its layer twice.
+		_, rc, err := repo.FetchReference(context.Background(), "v1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rc.Close()
+		var im ocispec.Manifest
+		if err := json.NewDecoder(rc).Decode(&im); err != nil {
+			t.Fatal(err)
+		}
+		im.Layers = append(im.Layers, im.Layers[0])
+		body, _ := marshal(im)
+		d := descriptorOf(ocispec.MediaTypeImageManifest, body)
+		if err := repo.PushReference(context.Background(), d, bytes.NewReader(body), "two-layers"); err != nil {
+			t.Fatal(err)
+		}
+		return reg.ref("toolhive/single@" + d.Digest.String())
+	}
 	for _, tc := range []struct {
 		name string
-		n    int // referrers listed
+		ref  func() string
 		want string
 	}{
-		{"not-a-signature", 1, `signature referrer sha256:[0-9a-f]{64}: not a signature of this artifact`},
-		{"too-many", maxSignatures + 1, fmt.Sprintf(`referrers: .*more than %d signature referrers`, maxSignatures)},
+		{"index-of-another-type", func() string {
+			return pushIndex(t, reg, "toolhive/single:other", "application/x-other", []ocispec.Descriptor{entry})
+		}, `an image index of artifact type "application/x-other": only a ToolHive skill \(dev\.toolhive\.skills\.v1\) may be an index`},
+		{"index-empty", func() string {
+			return pushIndex(t, reg, "toolhive/single:empty", ToolHiveArtifactType, []ocispec.Descriptor{})
+		}, `ToolHive index lists no image manifest`},
+		{"index-entry-size", func() string {
+			return pushIndex(t, reg, "toolhive/single:zero", ToolHiveArtifactType, []ocispec.Descriptor{zero})
+		}, `index entry sha256:[0-9a-f]{64}: size 0 out of range`},
+		{"two-layers", twoLayers, `ToolHive skill: want one ` + regexp.QuoteMeta(ocispec.MediaTypeImageLayerGzip) + ` layer`},
+		{"two-skills", func() string {
+			layer := toolHiveLayer(t, []tar.Header{{Name: "SKILL.md"}, {Name: "inner/SKILL.md"}},
+				[]string{skill, "---\nname: inner\ndescription: Another skill.\n---\nbody\n"})
+			return pushRaw(t, reg, "toolhive/two-skills:v1", ToolHiveArtifactType, ocispec.MediaTypeImageLayerGzip, layer, ann)
+		}, `ToolHive skill th: the layer holds 2 skills, want 1`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := newCraft(t, reg, "skills/"+tc.name, b)
-			empty := c.blob(ocispec.MediaTypeEmptyJSON, ocispec.DescriptorEmptyJSON.Data)
-			var listed []ocispec.Descriptor
-			for i := range tc.n {
-				// A manifest of the signatures' artifact type that names no
-				// subject: listed in the index, it is a lie.
-				body, err := marshal(ocispec.Manifest{
-					Versioned: specs.Versioned{SchemaVersion: 2}, MediaType: ocispec.MediaTypeImageManifest,
-					ArtifactType: SignaturesType, Config: empty, Layers: []ocispec.Descriptor{empty},
-					Annotations: map[string]string{"n": fmt.Sprint(i)},
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				d := descriptorOf(ocispec.MediaTypeImageManifest, body)
-				if err := c.repo.Push(ctx, d, bytes.NewReader(body)); err != nil {
-					t.Fatal(err)
-				}
-				d.ArtifactType = SignaturesType
-				listed = append(listed, d)
-			}
-			idx, err := marshal(ocispec.Index{Versioned: specs.Versioned{SchemaVersion: 2}, MediaType: ocispec.MediaTypeImageIndex, Manifests: listed})
-			if err != nil {
-				t.Fatal(err)
-			}
-			// The referrers tag schema (distribution 2.8 has no referrers API).
-			tag := strings.Replace(c.digest, ":", "-", 1)
-			if err := c.repo.PushReference(ctx, descriptorOf(ocispec.MediaTypeImageIndex, idx), bytes.NewReader(idx), tag); err != nil {
-				t.Fatal(err)
-			}
-			ref := c.reg.ref(c.name + "@" + c.digest)
+			ref := tc.ref()
 			o, before := warmCache(t, goodRef.String())
-			o.Trusted = trusted
-			_, err = Fetch(ctx, ref, o)
-			assertRefused(t, err, ref, tc.want, o, before)
-
-			var logs strings.Builder
-			o = testOptions(t)
-			o.Logf = func(f string, a ...any) { fmt.Fprintf(&logs, f+"\n", a...) }
-			f, err := Fetch(ctx, ref, o)
-			if err != nil {
-				t.Fatalf("fetch without trust: %v", err)
-			}
-			if !regexp.MustCompile(`warning: .*` + tc.want + `.*; going on without signatures`).MatchString(logs.String()) {
-				t.Errorf("fetch without trust logged %q; want a warning matching %q", logs.String(), tc.want)
-			}
-			fb, err := manifest.OpenFile(f.Path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer fb.Close()
-			if len(fb.Signatures()) != 0 {
-				t.Errorf("the fetched bundle carries %d signatures", len(fb.Signatures()))
-			}
+			_, err := Fetch(context.Background(), ref, o)
+			assertRefused(t, err, strings.SplitN(ref, ":v1", 2)[0], tc.want, o, before)
 		})
 	}
 }
