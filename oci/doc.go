@@ -6,7 +6,8 @@
 // # The artifact
 //
 // A bundle is an OCI image manifest of artifact type ArtifactType. Its
-// config (ConfigType) is the bundle's public description (Config). Its
+// config (ConfigType) is the bundle's public description (Config), which a
+// fetch requires to agree with the manifest. Its
 // first layer is the bundle manifest, the exact bytes signatures cover;
 // the other layers carry the distinct non-empty files in the order a
 // bundle writer stores them (first use: skills by URI, files in manifest
@@ -14,8 +15,8 @@
 // bundles of more than maxLayers files, neighbouring files packed together
 // (PackType: a tar+gzip that oras's file store unpacks into
 // packs/<first hex>/<hex>), cut where a file's digest says. Signatures are
-// one referrer artifact (SignaturesType) whose subject is the bundle
-// artifact.
+// one referrer artifact (SignaturesType, the media type of its config too)
+// whose subject is the bundle artifact.
 //
 // # Invariants
 //
