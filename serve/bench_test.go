@@ -129,7 +129,9 @@ func BenchmarkServeSkillsList(b *testing.B) {
 // from 32 concurrent clients and reports requests per second. "sdk" uses
 // 32 Go SDK client sessions (2025-11-25: the 2026-07-28 client would answer
 // repeated reads from its own cache); "raw" posts 2026-07-28 requests with
-// net/http, one connection per client.
+// net/http, one connection per client. "sdk" and "bearer" also report
+// cpu-µs/req, the process's CPU time (clients and server) per request:
+// req/s moves with whatever else the machine runs, CPU time much less.
 func BenchmarkServeResourceReadHTTP(b *testing.B) {
 	const clients = 32
 	bu := openBench(b, 1000)
@@ -162,6 +164,7 @@ func BenchmarkServeResourceReadHTTP(b *testing.B) {
 		}
 		var next atomic.Int64
 		b.SetParallelism((clients + 1) / 2) // × GOMAXPROCS (2) goroutines
+		cpu0 := procCPU(b, os.Getpid())
 		b.ResetTimer()
 		b.RunParallel(func(pb *testing.PB) {
 			i := int(next.Add(1) - 1)
@@ -174,6 +177,7 @@ func BenchmarkServeResourceReadHTTP(b *testing.B) {
 			}
 		})
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
+		b.ReportMetric(float64(procCPU(b, os.Getpid())-cpu0)/float64(b.N)/1e3, "cpu-µs/req")
 	})
 
 	// "bearer": as "sdk", through bearer-token authorization (one token per
@@ -202,6 +206,7 @@ func BenchmarkServeResourceReadHTTP(b *testing.B) {
 		}
 		var next atomic.Int64
 		b.SetParallelism((clients + 1) / 2)
+		cpu0 := procCPU(b, os.Getpid())
 		b.ResetTimer()
 		b.RunParallel(func(pb *testing.PB) {
 			i := int(next.Add(1) - 1)
@@ -214,6 +219,7 @@ func BenchmarkServeResourceReadHTTP(b *testing.B) {
 			}
 		})
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
+		b.ReportMetric(float64(procCPU(b, os.Getpid())-cpu0)/float64(b.N)/1e3, "cpu-µs/req")
 	})
 
 	b.Run("raw", func(b *testing.B) {
