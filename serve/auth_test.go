@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -551,42 +550,6 @@ func TestAuthWellKnown(t *testing.T) {
 	resp, _ := fetch("tok-alice", mine["refunds"])
 	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Cache-Control"), "private") {
 		t.Errorf("alice's artifact: %s, Cache-Control %q", resp.Status, resp.Header.Get("Cache-Control"))
-	}
-}
-
-// BenchmarkAuthOverhead is what bearer-token authorization (a token file of
-// 32 tokens), the limits and the metrics add to one request, measured
-// around a handler that does nothing: compare with the some 260 µs of CPU
-// a resources/read costs.
-func BenchmarkAuthOverhead(b *testing.B) {
-	tokens := map[string]string{}
-	for i := range 32 {
-		tokens[fmt.Sprintf("c%d", i)] = "acme"
-	}
-	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: writeTokens(b, filepath.Join(b.TempDir(), "tokens"), tokens)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	nop := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(200) })
-	m := NewMetrics()
-	for _, tc := range []struct {
-		name string
-		h    http.Handler
-	}{
-		{"none", nop},
-		{"bearer", a.wrap(newLimiter(Limits{Rate: -1}.withDefaults()).wrap(nop))},
-	} {
-		b.Run(tc.name, func(b *testing.B) {
-			s := &Server{log: slog.New(slog.DiscardHandler)}
-			req := httptest.NewRequest("POST", Endpoint, strings.NewReader(listBody))
-			req.Header.Set("Authorization", "Bearer tok-c17")
-			b.ReportAllocs()
-			for b.Loop() {
-				ri := &reqInfo{}
-				r := req.WithContext(context.WithValue(req.Context(), reqInfoKey{}, ri))
-				s.observe(m, httptest.NewRecorder(), r, ri, tc.h.ServeHTTP)
-			}
-		})
 	}
 }
 

@@ -3,6 +3,8 @@ package serve
 import (
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -72,4 +74,54 @@ func BenchmarkServeHTTPHandler(b *testing.B) {
 		}
 		run(b, s.Handler(HTTPOptions{Auth: a, Metrics: NewMetrics(), Limits: Limits{Rate: -1}}), "tok-c17")
 	})
+}
+
+// BenchmarkHTTPLayers is what the HTTP layers of Handler (host check,
+// limits, authorization by a file of 32 tokens, metrics, the access log)
+// cost one request, around an MCP handler that only answers 200: compare
+// with the CPU time of a whole resources/read (BenchmarkServeHTTPHandler).
+// "none" is HTTPHandler(); "metrics" adds Metrics; "bearer" adds
+// authorization, without a rate (as BenchmarkServeResourceReadHTTP/bearer);
+// "bearer+rate" with one; "bearer+log" also writes the access line, at info
+// level, to a text handler (as skills-mcp serve does to stderr).
+func BenchmarkHTTPLayers(b *testing.B) {
+	tokens := map[string]string{}
+	for i := range 32 {
+		tokens[fmt.Sprintf("c%d", i)] = "acme"
+	}
+	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: writeTokens(b, filepath.Join(b.TempDir(), "tokens"), tokens)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	nop := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(200) })
+	quiet := slog.New(slog.DiscardHandler)
+	info := slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	for _, tc := range []struct {
+		name string
+		log  *slog.Logger
+		opt  HTTPOptions
+	}{
+		{"none", quiet, HTTPOptions{}},
+		{"metrics", quiet, HTTPOptions{Metrics: NewMetrics()}},
+		{"bearer", quiet, HTTPOptions{Auth: a, Metrics: NewMetrics(), Limits: Limits{Rate: -1}}},
+		{"bearer+rate", quiet, HTTPOptions{Auth: a, Metrics: NewMetrics(), Limits: Limits{Rate: 1e9}}},
+		{"bearer+log", info, HTTPOptions{Auth: a, Metrics: NewMetrics(), Limits: Limits{Rate: -1}}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			s := &Server{log: tc.log}
+			h := s.handler(tc.opt, nop)
+			req := httptest.NewRequest("POST", "http://127.0.0.1"+Endpoint, strings.NewReader(listBody))
+			req.Header.Set("Authorization", "Bearer tok-c17")
+			b.ReportAllocs()
+			cpu0 := procCPU(b, os.Getpid())
+			for b.Loop() {
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, req)
+				if w.Code != 200 {
+					b.Fatalf("status %d: %s", w.Code, w.Body)
+				}
+			}
+			b.ReportMetric(float64(procCPU(b, os.Getpid())-cpu0)/float64(b.N), "cpu-ns/req")
+		})
+	}
 }

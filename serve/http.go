@@ -74,15 +74,18 @@ func (s *Server) HTTPHandler(allowedHosts ...string) http.Handler {
 // rebinding from a browser. This check replaces the SDK's own localhost
 // protection, which knows no allow-list.
 func (s *Server) Handler(opt HTTPOptions) http.Handler {
-	lim := opt.Limits.withDefaults()
-	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
+	return s.handler(opt, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
 		Stateless:                  true,
 		JSONResponse:               true,
 		DisableLocalhostProtection: true,
 		Logger:                     s.sdkLog,
-		MaxRequestBodyBytes:        lim.MaxBodyBytes, // negative: none, for the SDK too
-	})
-	lm := newLimiter(lim)
+		MaxRequestBodyBytes:        opt.Limits.withDefaults().MaxBodyBytes, // negative: none, for the SDK too
+	}))
+}
+
+// handler is Handler around h, the handler of MCP at Endpoint.
+func (s *Server) handler(opt HTTPOptions, h http.Handler) http.Handler {
+	lm := newLimiter(opt.Limits.withDefaults())
 	h = lm.wrap(h)
 	var prm http.Handler = http.NotFoundHandler()
 	var site http.Handler = http.HandlerFunc(s.serveWellKnown)
