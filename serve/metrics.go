@@ -4,6 +4,8 @@ package serve
 // health and readiness endpoints, and one access-log line per request.
 
 import (
+	"context"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"sync/atomic"
@@ -191,18 +193,26 @@ func (s *Server) observe(m *Metrics, w http.ResponseWriter, r *http.Request, ri 
 		m.duration.WithLabelValues(label).Observe(took.Seconds())
 		m.bytes.Add(float64(cw.bytes))
 	}
-	args := []any{"method", r.Method, "path", r.URL.Path, "mcp", method, "status", cw.status,
-		"took", took.Round(time.Microsecond), "bytes", cw.bytes, "remote", r.RemoteAddr}
+	ctx := context.Background()
+	if !s.log.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
+	// Typed attributes in an array of their own: no value is boxed and
+	// nothing is allocated for a line the handler does not keep.
+	var buf [10]slog.Attr
+	attrs := append(buf[:0], slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("mcp", method),
+		slog.Int("status", cw.status), slog.Duration("took", took.Round(time.Microsecond)), slog.Int64("bytes", cw.bytes),
+		slog.String("remote", r.RemoteAddr))
 	if ri.token != "" {
-		args = append(args, "token", ri.token)
+		attrs = append(attrs, slog.String("token", ri.token))
 	}
 	if ri.authFail != "" {
-		args = append(args, "auth", ri.authFail)
+		attrs = append(attrs, slog.String("auth", ri.authFail))
 	}
 	if ri.limit != "" {
-		args = append(args, "limit", ri.limit)
+		attrs = append(attrs, slog.String("limit", ri.limit))
 	}
-	s.log.Info("http", args...)
+	s.log.LogAttrs(ctx, slog.LevelInfo, "http", attrs...)
 }
 
 // health answers /healthz: the process is alive and serving.
