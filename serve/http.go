@@ -110,10 +110,11 @@ func (s *Server) handler(opt HTTPOptions, h http.Handler) http.Handler {
 	}
 	allowed := newHostPolicy(opt.AllowedHosts)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ri := &reqInfo{}
-		ri.watchBody(r)
-		r = r.WithContext(context.WithValue(r.Context(), reqInfoKey{}, ri))
-		s.observe(opt.Metrics, w, r, ri, func(w http.ResponseWriter, r *http.Request) {
+		ex := &exchange{cw: countingWriter{ResponseWriter: w}}
+		ex.ri.watchBody(r)
+		ex.ctx = infoContext{Context: r.Context(), ri: &ex.ri}
+		r = r.WithContext(&ex.ctx)
+		s.observe(opt.Metrics, &ex.cw, r, &ex.ri, func(w http.ResponseWriter, r *http.Request) {
 			s.route(w, r, allowed, h, prm, site, metrics)
 		})
 	})

@@ -93,3 +93,26 @@ func (ri *reqInfo) notification() string {
 	}
 	return ""
 }
+
+// exchange is what Handler keeps of one request, in one allocation: the
+// writer that counts the response, what the layers learn, and the context
+// that carries the latter to them.
+type exchange struct {
+	cw  countingWriter
+	ri  reqInfo
+	ctx infoContext
+}
+
+// infoContext is its parent with ri as the value of reqInfoKey{}: what
+// context.WithValue makes, without an allocation of its own.
+type infoContext struct {
+	context.Context
+	ri *reqInfo
+}
+
+func (c *infoContext) Value(key any) any {
+	if key == (reqInfoKey{}) {
+		return c.ri
+	}
+	return c.Context.Value(key)
+}

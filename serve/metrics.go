@@ -164,12 +164,11 @@ func (w *countingWriter) Flush() {
 // Unwrap lets http.ResponseController reach the connection.
 func (w *countingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// observe wraps a request to log its access line (logfmt, at info level:
-// method, path, MCP method, status, duration, bytes, token name, never the
-// token) and count it in m (when not nil).
-func (s *Server) observe(m *Metrics, w http.ResponseWriter, r *http.Request, ri *reqInfo, serve func(http.ResponseWriter, *http.Request)) {
+// observe serves a request through cw, then logs its access line (logfmt,
+// at info level: method, path, MCP method, status, duration, bytes, token
+// name, never the token) and counts it in m (when not nil).
+func (s *Server) observe(m *Metrics, cw *countingWriter, r *http.Request, ri *reqInfo, serve func(http.ResponseWriter, *http.Request)) {
 	start := time.Now()
-	cw := &countingWriter{ResponseWriter: w}
 	serve(cw, r)
 	took := time.Since(start)
 	if cw.status == 0 {
