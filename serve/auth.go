@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -133,8 +134,7 @@ func invalidToken(reason, desc string) *authError {
 func (a *Authorizer) verify(ctx context.Context, raw string) (*auth.TokenInfo, *authError) {
 	if t := a.tokens.Load(); t != nil {
 		if st, ok := t.lookup(raw); ok {
-			return &auth.TokenInfo{UserID: "token:" + st.name,
-				Extra: map[string]any{tokenAccess: st.access, tokenNameExtra: st.name}}, nil
+			return st.info, nil
 		}
 	}
 	if a.oauth != nil && strings.Count(raw, ".") == 2 {
@@ -143,16 +143,27 @@ func (a *Authorizer) verify(ctx context.Context, raw string) (*auth.TokenInfo, *
 	return nil, invalidToken("unknown_token", "the token is not known")
 }
 
-// bearerToken returns the token of an Authorization: Bearer header.
+// bearerToken returns the token of an Authorization: Bearer header: two
+// fields, as strings.Fields splits them, the first "bearer" in any case.
 func bearerToken(r *http.Request) (string, bool) {
-	f := strings.Fields(r.Header.Get("Authorization"))
-	if len(f) != 2 || !strings.EqualFold(f[0], "bearer") {
+	scheme, rest := nextField(r.Header.Get("Authorization"))
+	tok, rest := nextField(rest)
+	if tok == "" || rest != "" || !strings.EqualFold(scheme, "bearer") {
 		return "", false
 	}
-	return f[1], true
+	return tok, true
 }
 
-type verifiedKey struct{}
+// nextField returns the first field of s, as strings.Fields splits it, and
+// what follows it with the white space before the next field trimmed.
+func nextField(s string) (field, rest string) {
+	s = strings.TrimLeftFunc(s, unicode.IsSpace)
+	i := strings.IndexFunc(s, unicode.IsSpace)
+	if i < 0 {
+		return s, ""
+	}
+	return s[:i], strings.TrimLeftFunc(s[i:], unicode.IsSpace)
+}
 
 // wrap returns next behind authorization: a request without a valid token
 // is answered 401 (403 for a token that may read nothing) with the
@@ -160,12 +171,17 @@ type verifiedKey struct{}
 // TokenInfo, set by the SDK's RequireBearerToken.
 func (a *Authorizer) wrap(next http.Handler) http.Handler {
 	sdk := auth.RequireBearerToken(func(_ context.Context, _ string, r *http.Request) (*auth.TokenInfo, error) {
-		if ti, ok := r.Context().Value(verifiedKey{}).(*auth.TokenInfo); ok {
-			return ti, nil
+		if ri := infoFrom(r.Context()); ri != nil && ri.verified != nil {
+			return ri.verified, nil
 		}
 		return nil, auth.ErrInvalidToken
 	}, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true, ClockSkew: clockSkew})(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ri := infoFrom(r.Context())
+		if ri == nil { // not through Handler: somewhere to keep the verified token
+			ri = &reqInfo{}
+			r = r.WithContext(context.WithValue(r.Context(), reqInfoKey{}, ri))
+		}
 		raw, ok := bearerToken(r)
 		if !ok {
 			a.refuse(w, r, &authError{status: http.StatusUnauthorized, reason: "missing"})
@@ -180,11 +196,9 @@ func (a *Authorizer) wrap(next http.Handler) http.Handler {
 			a.refuse(w, r, aerr)
 			return
 		}
-		name, _ := ti.Extra[tokenNameExtra].(string)
-		if ri := infoFrom(r.Context()); ri != nil {
-			ri.token = name
-		}
-		sdk.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), verifiedKey{}, ti)))
+		ri.token, _ = ti.Extra[tokenNameExtra].(string)
+		ri.verified = ti
+		sdk.ServeHTTP(w, r)
 	})
 }
 

@@ -858,3 +858,26 @@ func listenRaw(t testing.TB, base, token, uri string) error {
 	t.Fatalf("subscriptions/listen %s: no message: %v", uri, sc.Err())
 	return nil
 }
+
+// FuzzBearerToken: the Authorization header is split as strings.Fields
+// splits it (the SDK's auth.RequireBearerToken does so after us): two
+// fields, the first "bearer" in any case, or no token.
+func FuzzBearerToken(f *testing.F) {
+	for _, s := range []string{"Bearer tok", "bearer  tok ", " BEARER\ttok", "Bearer", "Bearer a b", "Basic tok",
+		"Bearer\u00a0tok", "Bearer\u2003tok\u3000", "\u0085Bearer tok", "Bearer tok\xff", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, h string) {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.Header.Set("Authorization", h)
+		got, ok := bearerToken(r)
+		f := strings.Fields(r.Header.Get("Authorization"))
+		want, wantOK := "", len(f) == 2 && strings.EqualFold(f[0], "bearer")
+		if wantOK {
+			want = f[1]
+		}
+		if got != want || ok != wantOK {
+			t.Errorf("bearerToken(%q) = %q, %v; strings.Fields gives %q, %v", h, got, ok, want, wantOK)
+		}
+	})
+}

@@ -9,6 +9,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
 )
 
 // reqInfo is filled in by the layers a request goes through: the token's
@@ -18,6 +20,10 @@ type reqInfo struct {
 	authFail  string
 	limit     string // the limit that refused it
 	mcpMethod string // the JSON-RPC method of a call, set by accessMiddleware
+	// verified is the token authorization accepted, handed to the SDK's
+	// auth.RequireBearerToken, which puts it on the request for the MCP
+	// handlers.
+	verified *auth.TokenInfo
 
 	// The first bytes of a POST body, kept by watchBody for a notification:
 	// the SDK answers it 202 before any handler sees it, so its method is

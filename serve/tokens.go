@@ -14,6 +14,8 @@ import (
 	"os"
 	"regexp"
 	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
 )
 
 // maxTokenFile caps the size of a token file.
@@ -31,6 +33,9 @@ type staticToken struct {
 	name   string
 	hash   [sha256.Size]byte
 	access *Access
+	// info is what verifying the token gives, made once: every request
+	// with the token shares it, and nothing may change it.
+	info *auth.TokenInfo
 }
 
 // tokenTable is the parsed content of a token file.
@@ -116,6 +121,8 @@ func parseTokens(data []byte) (*tokenTable, error) {
 			ns = append(ns, s)
 		}
 		st.name, st.access = f[0], NewAccess(ns...)
+		st.info = &auth.TokenInfo{UserID: "token:" + st.name,
+			Extra: map[string]any{tokenAccess: st.access, tokenNameExtra: st.name}}
 		t.tokens = append(t.tokens, st)
 	}
 	if err := sc.Err(); err != nil {
