@@ -270,7 +270,8 @@ func newLimiter(l Limits) *limiter {
 }
 
 // wrap returns next behind the rate and body limits. It runs after
-// authorization, so the rate is counted per token.
+// authorization, so the rate is counted per token. next must stop reading
+// a body at MaxBodyBytes, as the SDK's handler does when given the limit.
 func (lm *limiter) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if ri := infoFrom(r.Context()); lm.rates != nil && ri != nil && ri.token != "" {
@@ -279,14 +280,14 @@ func (lm *limiter) wrap(next http.Handler) http.Handler {
 				return
 			}
 		}
+		// A body of unknown length (chunked) is cut at MaxBodyBytes as it is
+		// read by next, the SDK's handler, which Handler gives the same limit
+		// (MaxRequestBodyBytes): it answers 413 past it.
 		n := r.ContentLength
 		if lm.l.MaxBodyBytes > 0 {
 			if n > lm.l.MaxBodyBytes {
 				lm.refuse(w, r, http.StatusRequestEntityTooLarge, "body_size", 0)
 				return
-			}
-			if r.Body != nil {
-				r.Body = http.MaxBytesReader(w, r.Body, lm.l.MaxBodyBytes)
 			}
 			if n < 0 {
 				n = lm.l.MaxBodyBytes // chunked: as large as it may grow
