@@ -174,21 +174,32 @@ func (s *Server) observe(m *Metrics, cw *countingWriter, r *http.Request, ri *re
 	if cw.status == 0 {
 		cw.status = http.StatusOK
 	}
+	note := ""
+	if ri.mcpMethod == "" && cw.status == http.StatusAccepted {
+		note = ri.notification()
+	}
 	method := ri.mcpMethod
 	if method == "" {
 		method = r.Header.Get("Mcp-Method")
 	}
-	if method == "" && cw.status == http.StatusAccepted {
-		method = ri.notification()
+	if method == "" {
+		method = note
 	}
 	if m != nil {
-		label := method
+		// Labels only from bounded sets: each value is a series kept for
+		// good, and the client picks the HTTP method and the Mcp-Method
+		// header. ri.mcpMethod is a method the server dispatched, note one
+		// the SDK accepted (202).
+		label := ri.mcpMethod
+		if label == "" {
+			label = note
+		}
 		if r.URL.Path != Endpoint {
 			label = "-"
 		} else if label == "" {
 			label = "unknown"
 		}
-		m.requests.WithLabelValues(r.Method, label, strconv.Itoa(cw.status)).Inc()
+		m.requests.WithLabelValues(methodLabel(r.Method), label, strconv.Itoa(cw.status)).Inc()
 		m.duration.WithLabelValues(label).Observe(took.Seconds())
 		m.bytes.Add(float64(cw.bytes))
 	}
@@ -212,6 +223,17 @@ func (s *Server) observe(m *Metrics, cw *countingWriter, r *http.Request, ri *re
 		attrs = append(attrs, slog.String("limit", ri.limit))
 	}
 	s.log.LogAttrs(ctx, slog.LevelInfo, "http", attrs...)
+}
+
+// methodLabel is the metrics label of an HTTP method: itself if HTTP
+// defines it (RFC 9110, and PATCH), else "other".
+func methodLabel(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodConnect, http.MethodOptions, http.MethodTrace:
+		return m
+	}
+	return "other"
 }
 
 // health answers /healthz: the process is alive and serving.

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -369,5 +370,57 @@ func TestReadyzBundleChanged(t *testing.T) {
 	}
 	if resp := get401(t, base+HealthPath); resp != 200 {
 		t.Errorf("healthz: %d (the process is alive)", resp)
+	}
+}
+
+// TestMetricsBoundedLabels: clients choose the HTTP method, the
+// Mcp-Method header and the methods of notifications, and every label
+// value is a series kept for good, so requests no MCP method answered
+// count as mcp_method "unknown", and methods outside HTTP's own as
+// "other": a flood of made-up ones adds no series.
+func TestMetricsBoundedLabels(t *testing.T) {
+	b, _ := memBundle(t, exampleFixture())
+	s := newServer(t, Options{}, b)
+	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
+	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p, Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(s.Handler(HTTPOptions{Auth: a, Metrics: NewMetrics(), Limits: Limits{Rate: -1}}))
+	defer ts.Close()
+	for i := range 100 {
+		for _, tok := range []string{"", "tok-alice"} {
+			req, _ := http.NewRequest(fmt.Sprintf("M%d", i), ts.URL+Endpoint, strings.NewReader(listBody))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Method", fmt.Sprintf("made/up%d", i))
+			if tok != "" {
+				req.Header.Set("Authorization", "Bearer "+tok)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+		}
+	}
+	for i := range 100 { // notifications the server does not know
+		post(t, ts.URL, "tok-alice", fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/made-up%d"}`, i)).Body.Close()
+	}
+	post(t, ts.URL, "tok-alice", listBody).Body.Close()
+	fams := scrape(t, ts.URL+MetricsPath, "tok-alice")
+	if n := len(fams["skills_mcp_http_requests_total"].GetMetric()); n > 5 {
+		t.Errorf("300 requests of made-up methods left %d series of skills_mcp_http_requests_total", n)
+	}
+	if n := len(fams["skills_mcp_http_request_duration_seconds"].GetMetric()); n > 3 {
+		t.Errorf("300 requests of made-up methods left %d latency histograms", n)
+	}
+	for _, c := range [][]string{
+		{"method", "other", "mcp_method", "unknown", "code", "401"},
+		{"method", "POST", "mcp_method", "skills/list", "code", "200"},
+	} {
+		if metricValue(fams, "skills_mcp_http_requests_total", c...) <= 0 {
+			t.Errorf("no series %v", c)
+		}
 	}
 }
