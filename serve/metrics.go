@@ -6,8 +6,10 @@ package serve
 import (
 	"context"
 	"log/slog"
+	"maps"
 	"net/http"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -39,6 +41,53 @@ type Metrics struct {
 	rebuilds     *prometheus.CounterVec
 	rebuildTime  prometheus.Histogram
 	srv          atomic.Pointer[Server] // whose catalog id skills_mcp_catalog_info shows
+
+	// series are the request counters and latency histograms resolved so
+	// far, by label values: read without a lock, copied to add one. The
+	// labels come from bounded sets, so it stays small.
+	series   atomic.Pointer[map[seriesKey]*requestSeries]
+	seriesMu sync.Mutex
+}
+
+// seriesKey are the label values of one request series.
+type seriesKey struct {
+	method, mcpMethod string
+	code              int
+}
+
+// requestSeries are the metrics one request of a seriesKey counts in.
+type requestSeries struct {
+	requests prometheus.Counter
+	duration prometheus.Observer
+}
+
+// seriesFor returns the series of k, resolving them on first use: what
+// WithLabelValues returns, without hashing and checking the label values
+// again at every request.
+func (m *Metrics) seriesFor(k seriesKey) *requestSeries {
+	if p := m.series.Load(); p != nil {
+		if rs := (*p)[k]; rs != nil {
+			return rs
+		}
+	}
+	m.seriesMu.Lock()
+	defer m.seriesMu.Unlock()
+	var next map[seriesKey]*requestSeries
+	if p := m.series.Load(); p != nil {
+		if rs := (*p)[k]; rs != nil {
+			return rs
+		}
+		next = maps.Clone(*p)
+	} else {
+		next = map[seriesKey]*requestSeries{}
+	}
+	rs := &requestSeries{
+		requests: m.requests.WithLabelValues(k.method, k.mcpMethod, strconv.Itoa(k.code)),
+		duration: m.duration.WithLabelValues(k.mcpMethod),
+	}
+	next[k] = rs
+	m.series.Store(&next)
+	return rs
 }
 
 // NewMetrics returns the metrics, registered.
@@ -199,8 +248,9 @@ func (s *Server) observe(m *Metrics, cw *countingWriter, r *http.Request, ri *re
 		} else if label == "" {
 			label = "unknown"
 		}
-		m.requests.WithLabelValues(methodLabel(r.Method), label, strconv.Itoa(cw.status)).Inc()
-		m.duration.WithLabelValues(label).Observe(took.Seconds())
+		rs := m.seriesFor(seriesKey{methodLabel(r.Method), label, cw.status})
+		rs.requests.Inc()
+		rs.duration.Observe(took.Seconds())
 		m.bytes.Add(float64(cw.bytes))
 	}
 	ctx := context.Background()
