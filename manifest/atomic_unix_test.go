@@ -17,39 +17,52 @@ import (
 func TestWriteFileAtomicRemovesStale(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "b.skb")
-	for _, n := range []string{".b.skb.tmp-123", ".b.skb.tmp-9", ".b.skb.tmp-77", ".b.skb.tmp-x1", ".b.skb.tmp-", ".c.skb.tmp-5", "b.skb.tmp-5", ".b.skb.tmp-1.tmp-2"} {
+	target := staleTemps(t, dir, ".b.skb.tmp-55", ".b.skb.tmp-123", ".b.skb.tmp-9", ".b.skb.tmp-77", ".b.skb.tmp-x1", ".b.skb.tmp-", ".c.skb.tmp-5", "b.skb.tmp-5", ".b.skb.tmp-1.tmp-2")
+	if err := WriteFileAtomic(path, 0o644, func(w io.Writer) error { _, err := w.Write([]byte("new")); return err }); err != nil {
+		t.Fatal(err)
+	}
+	leftOnly(t, dir, ".b.skb.tmp-", ".b.skb.tmp-1.tmp-2", ".b.skb.tmp-55", ".b.skb.tmp-77", ".b.skb.tmp-x1", ".c.skb.tmp-5", "b.skb", "b.skb.tmp-5")
+	if _, err := os.Stat(target); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// staleTemps fills dir with a file "stale" under each name, holds
+// .b.skb.tmp-77 (one of names) as a live writer does, under an exclusive
+// flock until the test ends, and makes link a symlink to a file outside
+// dir, whose path it returns: a symlink that looks like a temporary file is
+// neither followed nor removed.
+func staleTemps(t *testing.T, dir, link string, names ...string) (target string) {
+	t.Helper()
+	for _, n := range names {
 		if err := os.WriteFile(filepath.Join(dir, n), []byte("stale"), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// A live writer holds .b.skb.tmp-77.
 	held, err := os.Open(filepath.Join(dir, ".b.skb.tmp-77"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer held.Close()
+	t.Cleanup(func() { held.Close() })
 	if err := syscall.Flock(int(held.Fd()), syscall.LOCK_EX); err != nil {
 		t.Fatal(err)
 	}
-	// A symlink that looks like a temporary file is not followed or removed.
-	target := filepath.Join(t.TempDir(), "keep")
+	target = filepath.Join(t.TempDir(), "keep")
 	os.WriteFile(target, nil, 0o600)
-	os.Symlink(target, filepath.Join(dir, ".b.skb.tmp-55"))
+	os.Symlink(target, filepath.Join(dir, link))
+	return target
+}
 
-	if err := WriteFileAtomic(path, 0o644, func(w io.Writer) error { _, err := w.Write([]byte("new")); return err }); err != nil {
-		t.Fatal(err)
-	}
+// leftOnly fails the test unless dir holds exactly the names want, sorted.
+func leftOnly(t *testing.T, dir string, want ...string) {
+	t.Helper()
 	ents, _ := os.ReadDir(dir)
 	var names []string
 	for _, e := range ents {
 		names = append(names, e.Name())
 	}
-	want := []string{".b.skb.tmp-", ".b.skb.tmp-1.tmp-2", ".b.skb.tmp-55", ".b.skb.tmp-77", ".b.skb.tmp-x1", ".c.skb.tmp-5", "b.skb", "b.skb.tmp-5"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("left %q, want %q", names, want)
-	}
-	if _, err := os.Stat(target); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -80,30 +93,7 @@ func TestWriteFileAtomicHoldsLock(t *testing.T) {
 // holds, a symlink, and every other name, are left alone.
 func TestRemoveStaleTemps(t *testing.T) {
 	dir := t.TempDir()
-	for _, n := range []string{".a.skb.tmp-123", ".b.skb.tmp-9", ".b.skb.tmp-77", ".b.skb.tmp-x1", ".b.skb.tmp-", "b.skb.tmp-5", "..tmp-3", "a.skb"} {
-		if err := os.WriteFile(filepath.Join(dir, n), []byte("stale"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	held, err := os.Open(filepath.Join(dir, ".b.skb.tmp-77"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer held.Close()
-	if err := syscall.Flock(int(held.Fd()), syscall.LOCK_EX); err != nil {
-		t.Fatal(err)
-	}
-	target := filepath.Join(t.TempDir(), "keep")
-	os.WriteFile(target, nil, 0o600)
-	os.Symlink(target, filepath.Join(dir, ".c.skb.tmp-55"))
+	staleTemps(t, dir, ".c.skb.tmp-55", ".a.skb.tmp-123", ".b.skb.tmp-9", ".b.skb.tmp-77", ".b.skb.tmp-x1", ".b.skb.tmp-", "b.skb.tmp-5", "..tmp-3", "a.skb")
 	RemoveStaleTemps(dir)
-	ents, _ := os.ReadDir(dir)
-	var names []string
-	for _, e := range ents {
-		names = append(names, e.Name())
-	}
-	want := []string{"..tmp-3", ".b.skb.tmp-", ".b.skb.tmp-77", ".b.skb.tmp-x1", ".c.skb.tmp-55", "a.skb", "b.skb.tmp-5"}
-	if !slices.Equal(names, want) {
-		t.Fatalf("left %q, want %q", names, want)
-	}
+	leftOnly(t, dir, "..tmp-3", ".b.skb.tmp-", ".b.skb.tmp-77", ".b.skb.tmp-x1", ".c.skb.tmp-55", "a.skb", "b.skb.tmp-5")
 }
