@@ -141,6 +141,68 @@ func litter(dir string) []string {
 	return out
 }
 
+// skillStates reads every skill folder of killLibrary below dest.
+func skillStates(t testing.TB, dest string) map[string]map[string]string {
+	t.Helper()
+	out := map[string]map[string]string{}
+	for _, dir := range skillFolders() {
+		out[dir] = folderState(t, filepath.Join(dest, dir))
+	}
+	return out
+}
+
+// checkPulled fails the test unless every skill of lib is below dest as
+// lib has it (a skill lib lacks may be anything), and dest holds no litter;
+// when names the moment for the message.
+func checkPulled(t testing.TB, dest string, lib map[string]string, when string) {
+	t.Helper()
+	for _, dir := range skillFolders() {
+		want := expectFolder(lib, dir)
+		if want == nil {
+			continue // not in this version: left as it was
+		}
+		if !sameFolder(folderState(t, filepath.Join(dest, dir)), want) {
+			t.Fatalf("%s: %s is not that version", when, dir)
+		}
+	}
+	if l := litter(dest); len(l) != 0 {
+		t.Fatalf("%s: left %v", when, l)
+	}
+}
+
+// killWithin starts cmd, SIGKILLs it after a random time below max, and
+// waits for it.
+func killWithin(t testing.TB, cmd *exec.Cmd, rng *rand.Rand, max time.Duration) {
+	t.Helper()
+	must(t, cmd.Start())
+	time.Sleep(time.Duration(rng.Int64N(int64(max))))
+	cmd.Process.Kill()
+	cmd.Wait()
+}
+
+// checkKilled fails the test unless every skill folder below dest, after a
+// killed pull of lib, is as it was before or as lib has it (as it was, for
+// a skill lib lacks); it returns how many are new. when names the kill for
+// the message.
+func checkKilled(t testing.TB, dest string, before map[string]map[string]string, lib map[string]string, when string) (n int) {
+	t.Helper()
+	for _, dir := range skillFolders() {
+		got := folderState(t, filepath.Join(dest, dir))
+		oldV, newV := before[dir], expectFolder(lib, dir)
+		if newV == nil {
+			newV = oldV // not in the version pulled: left as it was
+		}
+		switch {
+		case sameFolder(got, newV):
+			n++
+		case sameFolder(got, oldV):
+		default:
+			t.Fatalf("%s: %s is neither as it was nor new: %d entries, old %d, new %d", when, dir, len(got), len(oldV), len(newV))
+		}
+	}
+	return n
+}
+
 // TestPullSyncKill runs the real binary doing pull --sync between two
 // versions of a 2,000-file library and SIGKILLs it at random points. After
 // every kill each skill folder must equal exactly its old or its new
@@ -167,18 +229,7 @@ func TestPullSyncKill(t *testing.T) {
 			t.Fatalf("clean run to version %d: %v\n%s", v, err, cmd.Stderr)
 		}
 		d := time.Since(start)
-		for _, dir := range skillFolders() {
-			want := expectFolder(libs[v], dir)
-			if want == nil {
-				continue // not in this version: left as it was
-			}
-			if !sameFolder(folderState(t, filepath.Join(dest, dir)), want) {
-				t.Fatalf("after a clean run to version %d: %s is not that version", v, dir)
-			}
-		}
-		if l := litter(dest); len(l) != 0 {
-			t.Fatalf("after a clean run to version %d: left %v", v, l)
-		}
+		checkPulled(t, dest, libs[v], fmt.Sprintf("after a clean run to version %d", v))
 		return d
 	}
 	clean(1)
@@ -196,30 +247,9 @@ func TestPullSyncKill(t *testing.T) {
 	for round := range rounds {
 		for i := range perRound {
 			next = 3 - next
-			before := map[string]map[string]string{}
-			for _, dir := range skillFolders() {
-				before[dir] = folderState(t, filepath.Join(dest, dir))
-			}
-			cmd := run(next)
-			must(t, cmd.Start())
-			time.Sleep(time.Duration(rng.Int64N(int64(full))))
-			cmd.Process.Kill()
-			cmd.Wait()
-			n := 0
-			for _, dir := range skillFolders() {
-				got := folderState(t, filepath.Join(dest, dir))
-				oldV, newV := before[dir], expectFolder(libs[next], dir)
-				if newV == nil {
-					newV = oldV // not in the version pulled: left as it was
-				}
-				switch {
-				case sameFolder(got, newV):
-					n++
-				case sameFolder(got, oldV):
-				default:
-					t.Fatalf("round %d kill %d (to version %d): %s is neither as it was nor new: %d entries, old %d, new %d", round, i, next, dir, len(got), len(oldV), len(newV))
-				}
-			}
+			before := skillStates(t, dest)
+			killWithin(t, run(next), rng, full)
+			n := checkKilled(t, dest, before, libs[next], fmt.Sprintf("round %d kill %d (to version %d)", round, i, next))
 			if l := litter(dest); len(l) > 0 {
 				withLitter++
 			}

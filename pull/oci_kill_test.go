@@ -125,18 +125,7 @@ func TestPullOCIKill(t *testing.T) {
 			t.Fatalf("clean run to version %d: %v\n%s", v, err, cmd.Stderr)
 		}
 		d := time.Since(start)
-		for _, dir := range skillFolders() {
-			want := expectFolder(libs[v], dir)
-			if want == nil {
-				continue // not in this version: left as it was
-			}
-			if !sameFolder(folderState(t, filepath.Join(dest, dir)), want) {
-				t.Fatalf("after a clean run to version %d: %s is not that version", v, dir)
-			}
-		}
-		if l := litter(dest); len(l) != 0 {
-			t.Fatalf("after a clean run to version %d: left %v", v, l)
-		}
+		checkPulled(t, dest, libs[v], fmt.Sprintf("after a clean run to version %d", v))
 		if n := cacheState("after a clean run"); n != 0 {
 			t.Fatalf("after a clean run to version %d: %d temporary files in the cache", v, n)
 		}
@@ -155,11 +144,7 @@ func TestPullOCIKill(t *testing.T) {
 	fresh := filepath.Join(tmp, "fresh")
 	for i := range 3 {
 		os.Remove(cached(2))
-		cmd := runTo(2, fresh, false)
-		must(t, cmd.Start())
-		time.Sleep(time.Duration(rng.Int64N(int64(cold))))
-		cmd.Process.Kill()
-		cmd.Wait()
+		killWithin(t, runTo(2, fresh, false), rng, cold)
 		for _, dir := range skillFolders() {
 			got, want := folderState(t, filepath.Join(fresh, dir)), expectFolder(libs[2], dir)
 			// ns/s07 holds the nested skill 2fa, written first: it may
@@ -179,14 +164,7 @@ func TestPullOCIKill(t *testing.T) {
 	if cmd := runTo(2, fresh, false); cmd.Run() != nil {
 		t.Fatalf("first pull after kills: %s", cmd.Stderr)
 	}
-	for _, dir := range skillFolders() {
-		if !sameFolder(folderState(t, filepath.Join(fresh, dir)), expectFolder(libs[2], dir)) {
-			t.Fatalf("first pull after kills: %s is not new", dir)
-		}
-	}
-	if l := litter(fresh); len(l) != 0 {
-		t.Fatalf("first pull after kills: left %v", l)
-	}
+	checkPulled(t, fresh, libs[2], "first pull after kills") // version 2 has every skill
 	if n := cacheState("after the first pull"); n != 0 {
 		t.Fatalf("first pull after kills: %d temporary files in the cache", n)
 	}
@@ -197,36 +175,15 @@ func TestPullOCIKill(t *testing.T) {
 	for round := range rounds {
 		for i := range perRound {
 			next = 3 - next
-			before := map[string]map[string]string{}
-			for _, dir := range skillFolders() {
-				before[dir] = folderState(t, filepath.Join(dest, dir))
-			}
+			before := skillStates(t, dest)
 			full := warm
 			if rng.IntN(2) == 0 {
 				os.Remove(cached(next)) // evicted: this run fetches it
 				full = cold
 				fetching++
 			}
-			cmd := run(next)
-			must(t, cmd.Start())
-			time.Sleep(time.Duration(rng.Int64N(int64(full))))
-			cmd.Process.Kill()
-			cmd.Wait()
-			n := 0
-			for _, dir := range skillFolders() {
-				got := folderState(t, filepath.Join(dest, dir))
-				oldV, newV := before[dir], expectFolder(libs[next], dir)
-				if newV == nil {
-					newV = oldV
-				}
-				switch {
-				case sameFolder(got, newV):
-					n++
-				case sameFolder(got, oldV):
-				default:
-					t.Fatalf("round %d kill %d (to version %d): %s is neither as it was nor new", round, i, next, dir)
-				}
-			}
+			killWithin(t, run(next), rng, full)
+			n := checkKilled(t, dest, before, libs[next], fmt.Sprintf("round %d kill %d (to version %d)", round, i, next))
 			if n > 0 && n < len(skillFolders()) {
 				mixed++
 			}
