@@ -3,7 +3,6 @@ package oci
 import (
 	"context"
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -19,23 +18,11 @@ import (
 	"github.com/skills-mcp/skills-mcp/oci/ocitest"
 )
 
-// need returns the path of a tool, skipping the test when it is missing and
-// failing it when CI is set (CI installs every tool the tests use).
+// need is ocitest.Need: the path of a tool, the test skipped (failed under
+// CI) when it is missing.
 func need(t testing.TB, tool string) string {
 	t.Helper()
-	p, err := ocitest.Tool(tool)
-	if err != nil {
-		missing(t, err)
-	}
-	return p
-}
-
-func missing(t testing.TB, err error) {
-	t.Helper()
-	if os.Getenv("CI") != "" {
-		t.Fatalf("%v (CI must install it: see .ci/run)", err)
-	}
-	t.Skip(err)
+	return ocitest.Need(t, tool)
 }
 
 // testRegistry is a real registry for one test.
@@ -45,15 +32,7 @@ type testRegistry struct{ *ocitest.Registry }
 // basic auth for one user.
 func startRegistry(t testing.TB, withAuth bool) *testRegistry {
 	t.Helper()
-	r, err := ocitest.Start(t.TempDir(), withAuth)
-	if errors.Is(err, ocitest.ErrMissing) {
-		missing(t, err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(r.Stop)
-	return &testRegistry{r}
+	return &testRegistry{ocitest.StartTest(t, withAuth)}
 }
 
 // counter counts what a client sends and receives: request bodies and

@@ -2,7 +2,6 @@ package pull_test
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -38,15 +37,7 @@ func TestPullOCIKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and runs it some 20 times")
 	}
-	reg, err := ocitest.Start(t.TempDir(), false)
-	if errors.Is(err, ocitest.ErrMissing) {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%v (CI must install it: see .ci/run)", err)
-		}
-		t.Skip(err)
-	}
-	must(t, err)
-	t.Cleanup(reg.Stop)
+	reg := ocitest.StartTest(t, false)
 	bin := buildCLI(t)
 	tmp := t.TempDir()
 	env := append(os.Environ(), "DOCKER_CONFIG="+t.TempDir(), "SKILLS_REGISTRY_USER=", "SKILLS_REGISTRY_PASSWORD=")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -29,17 +28,7 @@ func TestProgress(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	reg, err := ocitest.Start(t.TempDir(), false)
-	if errors.Is(err, ocitest.ErrMissing) {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%v (CI must install it: see .ci/run)", err)
-		}
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(reg.Stop)
+	reg := ocitest.StartTest(t, false)
 
 	dir := t.TempDir()
 	const skills = 60 // more than a handful: the line is redrawn many times
