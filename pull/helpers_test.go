@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/internal/bundletest"
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/pull"
 	"github.com/skills-mcp/skills-mcp/serve"
@@ -58,15 +58,7 @@ func serveStdio(path string) int {
 // exampleBundle builds testdata/example into a bundle held in memory.
 func exampleBundle(t testing.TB) []byte {
 	t.Helper()
-	cfg, err := build.LoadConfig(exampleConfig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if _, err := build.Build(build.Options{Libraries: cfg.Libraries}, &buf); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return bundletest.Config(t, exampleConfig)
 }
 
 // writeBundle writes bundle bytes to a file in a fresh folder.
@@ -79,13 +71,10 @@ func writeBundle(t testing.TB, data []byte) string {
 	return p
 }
 
+// openBundle opens bundle bytes held in memory.
 func openBundle(t testing.TB, data []byte) *manifest.Bundle {
 	t.Helper()
-	b, err := manifest.Open(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return bundletest.Open(t, data)
 }
 
 // signBundle returns data with SSH and minisign signatures by key.

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/internal/bundletest"
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/wellknown"
 )
@@ -19,19 +19,7 @@ import (
 // exampleLibrary builds testdata/example into an open bundle.
 func exampleLibrary(t testing.TB) *manifest.Bundle {
 	t.Helper()
-	cfg, err := build.LoadConfig("../testdata/example/skills.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if _, err := build.Build(build.Options{Libraries: cfg.Libraries}, &buf); err != nil {
-		t.Fatal(err)
-	}
-	b, err := manifest.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return bundletest.Open(t, bundletest.Config(t, "../testdata/example/skills.json"))
 }
 
 func get(t testing.TB, method, u string, hdr ...string) (*http.Response, []byte) {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/internal/bundletest"
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/wellknown"
 )
@@ -20,19 +20,7 @@ import (
 // buildBundle builds the libraries of a config file into an open bundle.
 func buildBundle(t testing.TB, config string) *manifest.Bundle {
 	t.Helper()
-	cfg, err := build.LoadConfig(config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if _, err := build.Build(build.Options{Libraries: cfg.Libraries}, &buf); err != nil {
-		t.Fatal(err)
-	}
-	b, err := manifest.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return bundletest.Open(t, bundletest.Config(t, config))
 }
 
 func TestNames(t *testing.T) {

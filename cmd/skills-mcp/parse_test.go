@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/alecthomas/kong"
-	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/internal/bundletest"
 )
 
 // TestServeCLIParsesLikeCLI parses serve's command lines with the whole
@@ -102,18 +102,11 @@ func BenchmarkParse(b *testing.B) {
 // them (the file may be gone by then), and the ones serve does not take are
 // closed.
 func TestOpenEarly(t *testing.T) {
-	cfg, err := build.LoadConfig("../../testdata/example/skills.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if _, err := build.Build(build.Options{Libraries: cfg.Libraries}, &buf); err != nil {
-		t.Fatal(err)
-	}
+	data := bundletest.Config(t, "../../testdata/example/skills.json")
 	dir := t.TempDir()
 	t.Chdir(dir)
 	for _, name := range []string{"a.skb", "b.skb"} {
-		if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(name, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/internal/bundletest"
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/serve"
 	"github.com/skills-mcp/skills-mcp/wellknown"
@@ -53,19 +53,10 @@ func skillsCLI(t *testing.T) (node, cli string) {
 // bytes.
 func TestSkillsCLIInstalls(t *testing.T) {
 	node, cli := skillsCLI(t)
-	cfg, err := build.LoadConfig("../../testdata/example/skills.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	bundlePath := filepath.Join(t.TempDir(), "ex.skb")
-	f, err := os.Create(bundlePath)
-	if err != nil {
+	if err := os.WriteFile(bundlePath, bundletest.Config(t, "../../testdata/example/skills.json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := build.Build(build.Options{Libraries: cfg.Libraries}, f); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
 	b, err := manifest.OpenFile(bundlePath)
 	if err != nil {
 		t.Fatal(err)
