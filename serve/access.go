@@ -119,19 +119,26 @@ func accessOf(ti *auth.TokenInfo) *Access {
 }
 
 // accessMiddleware sets, for a request that came with a verified bearer
-// token, the token's access in the context every handler gets. It is the
-// outermost receiving middleware, so nothing answers before it.
+// token, the token's access in the context every handler gets, and notes
+// the method and the outcome of an HTTP request for its access line and
+// metrics. It is the outermost receiving middleware, so nothing answers
+// before it.
 func (s *Server) accessMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if ex := req.GetExtra(); ex != nil && ex.TokenInfo != nil {
 			ctx = WithAccess(ctx, accessOf(ex.TokenInfo))
 		}
-		// Over HTTP, for the access log; not for a notification, which runs
-		// after its request was answered (202) and logged.
-		if ri := infoFrom(ctx); ri != nil && !strings.HasPrefix(method, "notifications/") {
-			ri.mcpMethod = method
+		// Over HTTP, for the access log and the metrics; not for a
+		// notification, which runs after its request was answered (202) and
+		// logged.
+		ri := infoFrom(ctx)
+		if ri == nil || strings.HasPrefix(method, "notifications/") {
+			return next(ctx, method, req)
 		}
-		return next(ctx, method, req)
+		ri.mcpMethod = method
+		res, err := next(ctx, method, req)
+		ri.rpcResult.Store(rpcResult(err))
+		return res, err
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 )
@@ -24,6 +25,10 @@ type reqInfo struct {
 	// auth.RequireBearerToken, which puts it on the request for the MCP
 	// handlers.
 	verified *auth.TokenInfo
+	// rpcResult is how the MCP handlers answered (resultNone until they do),
+	// set by accessMiddleware when they return: atomic, as a stream's
+	// handler may return after the HTTP request ended.
+	rpcResult atomic.Uint32
 
 	// The first bytes of a POST body, kept by watchBody for a notification:
 	// the SDK answers it 202 before any handler sees it, so its method is

@@ -5,6 +5,7 @@ package serve
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"maps"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -53,6 +55,7 @@ type Metrics struct {
 type seriesKey struct {
 	method, mcpMethod string
 	code              int
+	result            uint32 // in rpcResults
 }
 
 // requestSeries are the metrics one request of a seriesKey counts in.
@@ -82,7 +85,7 @@ func (m *Metrics) seriesFor(k seriesKey) *requestSeries {
 		next = map[seriesKey]*requestSeries{}
 	}
 	rs := &requestSeries{
-		requests: m.requests.WithLabelValues(k.method, k.mcpMethod, strconv.Itoa(k.code)),
+		requests: m.requests.WithLabelValues(k.method, k.mcpMethod, strconv.Itoa(k.code), rpcResults[k.result]),
 		duration: m.duration.WithLabelValues(k.mcpMethod),
 	}
 	next[k] = rs
@@ -94,8 +97,8 @@ func (m *Metrics) seriesFor(k seriesKey) *requestSeries {
 func NewMetrics() *Metrics {
 	m := &Metrics{reg: prometheus.NewRegistry()}
 	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "skills_mcp_http_requests_total", Help: "HTTP requests by HTTP method, MCP method and status code.",
-	}, []string{"method", "mcp_method", "code"})
+		Name: "skills_mcp_http_requests_total", Help: "HTTP requests by HTTP method, MCP method, status code and JSON-RPC result.",
+	}, []string{"method", "mcp_method", "code", "result"})
 	m.duration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name: "skills_mcp_http_request_duration_seconds", Help: "Time to answer an HTTP request, by MCP method.",
 		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 10},
@@ -248,7 +251,7 @@ func (s *Server) observe(m *Metrics, cw *countingWriter, r *http.Request, ri *re
 		} else if label == "" {
 			label = "unknown"
 		}
-		rs := m.seriesFor(seriesKey{methodLabel(r.Method), label, cw.status})
+		rs := m.seriesFor(seriesKey{methodLabel(r.Method), label, cw.status, ri.rpcResult.Load()})
 		rs.requests.Inc()
 		rs.duration.Observe(took.Seconds())
 		m.bytes.Add(float64(cw.bytes))
@@ -284,6 +287,49 @@ func methodLabel(m string) string {
 		return m
 	}
 	return "other"
+}
+
+// The result label of requests: how the MCP handlers answered, by JSON-RPC
+// error code, a bounded set that says nothing of the catalog (a URI refused
+// to a token and one that does not exist are both invalid_params).
+// resultNone ("-") is a request they did not answer: refused over HTTP
+// (authorization, a limit, the host check), off /mcp, a notification
+// (answered 202), or refused by the SDK before dispatch (an unknown method,
+// a malformed message).
+const (
+	resultNone uint32 = iota
+	resultOK
+	resultInvalidParams
+	resultMethodNotFound
+	resultInvalidRequest
+	resultInternalError
+	resultError // any other code, or none
+)
+
+// rpcResults are the label values, by result.
+var rpcResults = [...]string{resultNone: "-", resultOK: "ok", resultInvalidParams: "invalid_params", resultMethodNotFound: "method_not_found",
+	resultInvalidRequest: "invalid_request", resultInternalError: "internal_error", resultError: "error"}
+
+// rpcResult is the result of a handler's outcome.
+func rpcResult(err error) uint32 {
+	if err == nil {
+		return resultOK
+	}
+	var jerr *jsonrpc.Error
+	if !errors.As(err, &jerr) {
+		return resultError
+	}
+	switch jerr.Code {
+	case jsonrpc.CodeInvalidParams:
+		return resultInvalidParams
+	case jsonrpc.CodeMethodNotFound:
+		return resultMethodNotFound
+	case jsonrpc.CodeInvalidRequest:
+		return resultInvalidRequest
+	case jsonrpc.CodeInternalError:
+		return resultInternalError
+	}
+	return resultError
 }
 
 // health answers /healthz: the process is alive and serving.

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -421,6 +422,63 @@ func TestMetricsBoundedLabels(t *testing.T) {
 	} {
 		if metricValue(fams, "skills_mcp_http_requests_total", c...) <= 0 {
 			t.Errorf("no series %v", c)
+		}
+	}
+}
+
+// TestMetricsResult: requests count by their JSON-RPC result, HTTP 200 or
+// not: a resources/read refused to a token counts as invalid_params, as
+// does one of a URI that does not exist, and a request no handler answered
+// as "-"; the label takes only its few values.
+func TestMetricsResult(t *testing.T) {
+	b, _ := memBundle(t, exampleFixture())
+	s := newServer(t, Options{}, b)
+	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
+	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p, Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewMetrics()
+	ts := httptest.NewServer(s.Handler(HTTPOptions{Auth: a, Metrics: m}))
+	defer ts.Close()
+	read := func(uri string) string {
+		resp := post(t, ts.URL, "tok-alice", `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"`+uri+`"}}`)
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("resources/read %s: %s %s", uri, resp.Status, body)
+		}
+		return string(body)
+	}
+	if body := read("skill://acme/pdf-processing/references/FORMS.md"); !strings.Contains(body, `"result"`) {
+		t.Fatalf("alice's own file: %s", body)
+	}
+	for _, uri := range []string{"skill://community/git-workflow/SKILL.md", "skill://acme/nope/SKILL.md"} {
+		if body := read(uri); !strings.Contains(body, `"code":-32602`) {
+			t.Fatalf("%s: %s, want a -32602 error", uri, body)
+		}
+	}
+	post(t, ts.URL, "tok-alice", `{"jsonrpc":"2.0","id":1,"method":"no/such","params":{}}`).Body.Close()
+	post(t, ts.URL, "", listBody).Body.Close()
+	fams := scrape(t, ts.URL+MetricsPath, "tok-alice")
+	for _, c := range []struct {
+		labels []string
+		want   float64
+	}{
+		{[]string{"mcp_method", "resources/read", "code", "200", "result", "ok"}, 1},
+		{[]string{"mcp_method", "resources/read", "code", "200", "result", "invalid_params"}, 2},
+		{[]string{"mcp_method", "unknown", "code", "401", "result", "-"}, 1},
+		{[]string{"mcp_method", "unknown", "code", "400", "result", "-"}, 1}, // the SDK refuses no/such
+	} {
+		if got := metricValue(fams, "skills_mcp_http_requests_total", c.labels...); got != c.want {
+			t.Errorf("skills_mcp_http_requests_total%v = %v, want %v", c.labels, got, c.want)
+		}
+	}
+	for _, series := range fams["skills_mcp_http_requests_total"].Metric {
+		for _, l := range series.Label {
+			if l.GetName() == "result" && !slices.Contains(rpcResults[:], l.GetValue()) {
+				t.Errorf("result %q", l.GetValue())
+			}
 		}
 	}
 }
