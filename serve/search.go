@@ -397,6 +397,7 @@ type queryScratch struct {
 	score   []float32
 	last    []float32 // the last word's best contribution, per document
 	matched []uint8   // query terms matched, per document
+	name    []float32 // the best name or path match, per document
 	touched []int32
 }
 
@@ -486,7 +487,8 @@ func newSearchIndex(docs []searchDoc, names []string) *searchIndex {
 	}
 	slices.Sort(ix.sorted)
 	ix.scratch.New = func() any {
-		return &queryScratch{score: make([]float32, ix.n), last: make([]float32, ix.n), matched: make([]uint8, ix.n)}
+		return &queryScratch{score: make([]float32, ix.n), last: make([]float32, ix.n), matched: make([]uint8, ix.n),
+			name: make([]float32, ix.n)}
 	}
 	return ix
 }
@@ -661,13 +663,13 @@ func (ix *searchIndex) search(query string, limit int, keep func(doc int) bool) 
 	sc := ix.scratch.Get().(*queryScratch)
 	defer func() {
 		for _, d := range sc.touched {
-			sc.score[d], sc.last[d], sc.matched[d] = 0, 0, 0
+			sc.score[d], sc.last[d], sc.matched[d], sc.name[d] = 0, 0, 0, 0
 		}
 		sc.touched = sc.touched[:0]
 		ix.scratch.Put(sc)
 	}()
 	touch := func(d int32) {
-		if sc.score[d] == 0 && sc.last[d] == 0 && sc.matched[d] == 0 {
+		if sc.score[d] == 0 && sc.last[d] == 0 && sc.matched[d] == 0 && sc.name[d] == 0 {
 			sc.touched = append(sc.touched, d)
 		}
 	}
@@ -700,13 +702,10 @@ func (ix *searchIndex) search(query string, limit int, keep func(doc int) bool) 
 	// Name matches: a run of query words that is a skill's whole name or
 	// a folder of its path, or that names the file format the skill is
 	// named after; the best match per skill counts.
-	var nameHits map[int32]float32
 	match := func(es []nameEntry) {
 		for _, e := range es {
-			if nameHits == nil {
-				nameHits = map[int32]float32{}
-			}
-			nameHits[e.doc] = max(nameHits[e.doc], e.w)
+			touch(e.doc)
+			sc.name[e.doc] = max(sc.name[e.doc], e.w)
 		}
 	}
 	aliases := nameAliases()
@@ -737,9 +736,6 @@ func (ix *searchIndex) search(query string, limit int, keep func(doc int) bool) 
 			}
 		}
 	}
-	for d := range nameHits {
-		touch(d)
-	}
 	nq := len(qterms)
 	if lastTerm != "" && !slices.Contains(qterms, lastTerm) {
 		nq++
@@ -758,7 +754,7 @@ func (ix *searchIndex) search(query string, limit int, keep func(doc int) bool) 
 		if ix.names[d] == qname {
 			s += exactNameBonus
 		}
-		s += float64(nameHits[d])
+		s += float64(sc.name[d])
 		hit := searchHit{doc: int(d), score: s}
 		if h.Len() < limit {
 			heap.Push(h, hit)
