@@ -141,6 +141,16 @@ func litter(dir string) []string {
 	return out
 }
 
+// buildCLI builds the skills-mcp binary into a temporary folder.
+func buildCLI(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "skills-mcp")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/skills-mcp/skills-mcp/cmd/skills-mcp").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
 // skillStates reads every skill folder of killLibrary below dest.
 func skillStates(t testing.TB, dest string) map[string]map[string]string {
 	t.Helper()
@@ -149,6 +159,20 @@ func skillStates(t testing.TB, dest string) map[string]map[string]string {
 		out[dir] = folderState(t, filepath.Join(dest, dir))
 	}
 	return out
+}
+
+// pullClean runs cmd, a pull of lib into dest that nothing interrupts, and
+// checks what it left as checkPulled does; it returns how long the run
+// took. when names the run for the messages.
+func pullClean(t testing.TB, cmd *exec.Cmd, dest string, lib map[string]string, when string) time.Duration {
+	t.Helper()
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s: %v\n%s", when, err, cmd.Stderr)
+	}
+	d := time.Since(start)
+	checkPulled(t, dest, lib, when)
+	return d
 }
 
 // checkPulled fails the test unless every skill of lib is below dest as
@@ -223,14 +247,7 @@ func TestPullSyncKill(t *testing.T) {
 	}
 	clean := func(v int) time.Duration {
 		t.Helper()
-		start := time.Now()
-		cmd := run(v)
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("clean run to version %d: %v\n%s", v, err, cmd.Stderr)
-		}
-		d := time.Since(start)
-		checkPulled(t, dest, libs[v], fmt.Sprintf("after a clean run to version %d", v))
-		return d
+		return pullClean(t, run(v), dest, libs[v], fmt.Sprintf("clean run to version %d", v))
 	}
 	clean(1)
 	full := clean(2)

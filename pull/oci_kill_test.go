@@ -14,16 +14,6 @@ import (
 	"github.com/skills-mcp/skills-mcp/oci/ocitest"
 )
 
-// buildCLI builds the skills-mcp binary into a temporary folder.
-func buildCLI(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "skills-mcp")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/skills-mcp/skills-mcp/cmd/skills-mcp").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // TestPullOCIKill runs the real binary doing pull --sync --from oci://…
 // from a real registry (docker-registry on loopback), between two versions
 // of a 600-file library, and SIGKILLs it at random points: while it
@@ -110,13 +100,7 @@ func TestPullOCIKill(t *testing.T) {
 		if cold {
 			os.Remove(cached(v))
 		}
-		start := time.Now()
-		cmd := run(v)
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("clean run to version %d: %v\n%s", v, err, cmd.Stderr)
-		}
-		d := time.Since(start)
-		checkPulled(t, dest, libs[v], fmt.Sprintf("after a clean run to version %d", v))
+		d := pullClean(t, run(v), dest, libs[v], fmt.Sprintf("clean run to version %d", v))
 		if n := cacheState("after a clean run"); n != 0 {
 			t.Fatalf("after a clean run to version %d: %d temporary files in the cache", v, n)
 		}
@@ -152,10 +136,7 @@ func TestPullOCIKill(t *testing.T) {
 		}
 		cacheState("after a kill")
 	}
-	if cmd := runTo(2, fresh, false); cmd.Run() != nil {
-		t.Fatalf("first pull after kills: %s", cmd.Stderr)
-	}
-	checkPulled(t, fresh, libs[2], "first pull after kills") // version 2 has every skill
+	pullClean(t, runTo(2, fresh, false), fresh, libs[2], "first pull after kills") // version 2 has every skill
 	if n := cacheState("after the first pull"); n != 0 {
 		t.Fatalf("first pull after kills: %d temporary files in the cache", n)
 	}
