@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/internal/bundletest"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -23,10 +24,7 @@ func TestChangedBlobNotServed(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b, err := manifest.Open(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := bundletest.Open(t, data)
 	m, err := b.Manifest()
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -23,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/internal/bundletest"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -52,37 +52,22 @@ func exampleBuilt(t testing.TB) *manifest.Bundle {
 	if exampleErr != nil {
 		t.Fatal(exampleErr)
 	}
-	b, err := manifest.Open(bytes.NewReader(exampleBytes), int64(len(exampleBytes)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return bundletest.Open(t, exampleBytes)
 }
 
 // buildTree writes files (paths whose first segment is the library
 // namespace) to a temporary folder and builds them into a bundle.
 func buildTree(t testing.TB, files map[string]string, libs ...build.Library) *manifest.Bundle {
 	t.Helper()
-	data := buildTreeBytes(t, files, libs...)
-	b, err := manifest.Open(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return bundletest.Open(t, buildTreeBytes(t, files, libs...))
 }
 
 // buildTreeBytes is buildTree's bundle, as the bytes of a bundle file.
 func buildTreeBytes(t testing.TB, files map[string]string, libs ...build.Library) []byte {
 	t.Helper()
 	dir := t.TempDir()
-	for p, content := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	writeFiles(t, dir, files)
+	for p := range files {
 		ns, _, _ := strings.Cut(p, "/")
 		if !slices.ContainsFunc(libs, func(l build.Library) bool { return l.Namespace == ns }) {
 			libs = append(libs, build.Library{Namespace: ns})

@@ -16,12 +16,6 @@ import (
 	"github.com/skills-mcp/skills-mcp/wellknown"
 )
 
-// exampleLibrary builds testdata/example into an open bundle.
-func exampleLibrary(t testing.TB) *manifest.Bundle {
-	t.Helper()
-	return bundletest.Open(t, bundletest.Config(t, "../testdata/example/skills.json"))
-}
-
 func get(t testing.TB, method, u string, hdr ...string) (*http.Response, []byte) {
 	t.Helper()
 	req, err := http.NewRequest(method, u, nil)
@@ -45,7 +39,7 @@ func get(t testing.TB, method, u string, hdr ...string) (*http.Response, []byte)
 }
 
 func TestWellKnownEndpoint(t *testing.T) {
-	b := exampleLibrary(t)
+	b := exampleBuilt(t)
 	s := newServer(t, Options{}, b)
 	ts := httptest.NewServer(s.HTTPHandler("skills.example.com"))
 	defer ts.Close()
@@ -152,7 +146,7 @@ func TestWellKnownEndpoint(t *testing.T) {
 // TestWellKnownSigned serves a signed bundle's manifest and signatures next
 // to the index.
 func TestWellKnownSigned(t *testing.T) {
-	b := exampleLibrary(t)
+	b := exampleBuilt(t)
 	signed := signBundle(t, b)
 	s := newServer(t, Options{}, signed)
 	ts := httptest.NewServer(s.HTTPHandler())
@@ -177,7 +171,7 @@ func TestWellKnownSigned(t *testing.T) {
 // BenchmarkWellKnownArtifact compares a GET of a skill's artifact with a
 // resources/read of the same bytes (its SKILL.md), one client over HTTP.
 func BenchmarkWellKnownArtifact(b *testing.B) {
-	bu := exampleLibrary(b)
+	bu := exampleBuilt(b)
 	s := newServer(b, Options{}, bu)
 	ts := httptest.NewServer(s.HTTPHandler())
 	defer ts.Close()
@@ -245,11 +239,7 @@ func signBundle(t testing.TB, b *manifest.Bundle) *manifest.Bundle {
 	if err := b.WriteSigned(&buf, []manifest.Signature{{Kind: manifest.SignatureSSH, Data: manifest.SignSSH(key, msg)}, {Kind: manifest.SignatureMinisign, Data: mini}}); err != nil {
 		t.Fatal(err)
 	}
-	sb, err := manifest.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sb
+	return bundletest.Open(t, buf.Bytes())
 }
 
 // BenchmarkWellKnownSite makes the site of a 1,000-skill bundle: what the
