@@ -392,39 +392,40 @@ func TestFetchRedirectLoopBounded(t *testing.T) {
 	}
 }
 
-func TestFetchLyingContentLength(t *testing.T) {
-	o := newOrigin(t, map[string]http.HandlerFunc{
-		"/pack.zip": func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Length", fmt.Sprint(1<<30))
-			w.Write([]byte("PK"))
-		},
-	})
-	d := manifest.Sum(nil)
-	opt := fetchOptions(t, o, &logSink{})
-	opt.MaxBytes = 1 << 20
-	_, _, err := Fetch(t.Context(), o.URL+"/pack.zip", &d, opt)
-	wantErr(t, err, "declares 1073741824 bytes, over the 1048576 byte download limit")
-	wantNothingKept(t, opt.CacheDir)
-}
-
-func TestFetchChunkedBodyOverCap(t *testing.T) {
-	o := newOrigin(t, map[string]http.HandlerFunc{
-		"/pack.zip": func(w http.ResponseWriter, r *http.Request) {
-			chunk := bytes.Repeat([]byte("x"), 64<<10)
-			for range 32 { // 2 MiB, no Content-Length
-				if _, err := w.Write(chunk); err != nil {
-					return
+// TestFetchOverDownloadLimit: a body over MaxBytes is refused whether its
+// Content-Length declares it or a chunked body runs past the limit, and
+// nothing of it is kept.
+func TestFetchOverDownloadLimit(t *testing.T) {
+	for _, tc := range []struct {
+		name, want string
+		serve      http.HandlerFunc
+	}{
+		{"lying Content-Length", "declares 1073741824 bytes, over the 1048576 byte download limit",
+			func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Length", fmt.Sprint(1<<30))
+				w.Write([]byte("PK"))
+			}},
+		{"chunked body over the cap", "exceeded the 1048576 byte download limit",
+			func(w http.ResponseWriter, r *http.Request) {
+				chunk := bytes.Repeat([]byte("x"), 64<<10)
+				for range 32 { // 2 MiB, no Content-Length
+					if _, err := w.Write(chunk); err != nil {
+						return
+					}
+					w.(http.Flusher).Flush()
 				}
-				w.(http.Flusher).Flush()
-			}
-		},
-	})
-	d := manifest.Sum(nil)
-	opt := fetchOptions(t, o, &logSink{})
-	opt.MaxBytes = 1 << 20
-	_, _, err := Fetch(t.Context(), o.URL+"/pack.zip", &d, opt)
-	wantErr(t, err, "exceeded the 1048576 byte download limit")
-	wantNothingKept(t, opt.CacheDir)
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := newOrigin(t, map[string]http.HandlerFunc{"/pack.zip": tc.serve})
+			d := manifest.Sum(nil)
+			opt := fetchOptions(t, o, &logSink{})
+			opt.MaxBytes = 1 << 20
+			_, _, err := Fetch(t.Context(), o.URL+"/pack.zip", &d, opt)
+			wantErr(t, err, tc.want)
+			wantNothingKept(t, opt.CacheDir)
+		})
+	}
 }
 
 func TestFetchSlowBodyTimesOut(t *testing.T) {
