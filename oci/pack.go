@@ -190,6 +190,12 @@ func readPack(data []byte, title, tarDigest string) ([]packBlob, error) {
 		if hdr.Typeflag != tar.TypeReg {
 			return nil, packErr("%q: type %q: only regular files", hdr.Name, hdr.Typeflag)
 		}
+		// Only the plain USTAR headers writePack makes: a PAX or GNU header
+		// could make a sparse file, whose holes inflate to its full size
+		// from no bytes of the stream, past every bound counted on it.
+		if hdr.Format != tar.FormatUSTAR || len(hdr.PAXRecords) != 0 {
+			return nil, packErr("%q: a %v header: only plain USTAR", hdr.Name, hdr.Format)
+		}
 		rest, ok := strings.CutPrefix(hdr.Name, prefix)
 		d, err := manifest.ParseDigest("sha256:" + rest)
 		if !ok || err != nil {

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -345,6 +346,13 @@ func TestReadPackRefuses(t *testing.T) {
 		{name: "size says more", entries: with(1, func(e *packEntry) { e.hdr.Size += 1000 }), want: "unexpected EOF"},
 		{name: "size past a skill", entries: with(1, func(e *packEntry) { e.hdr.Size = manifest.MaxSkillBytes + 1 }), want: "out of range"},
 		{name: "tar bomb", entries: bomb, title: bombTitle, want: "inflates past"},
+		// A GNU sparse file in PAX records: a hole of a skill's size from
+		// a few bytes of the stream.
+		{name: "sparse", entries: []packEntry{good[0], {tar.Header{Typeflag: tar.TypeReg, Name: title + "/" + manifest.Sum(make([]byte, manifest.MaxSkillBytes)).Hex(),
+			Mode: 0o644, Size: 0, PAXRecords: map[string]string{"GNU.sparse.major": "0", "GNU.sparse.minor": "1", "GNU.sparse.numblocks": "0",
+				"GNU.sparse.map": "", "GNU.sparse.size": strconv.Itoa(manifest.MaxSkillBytes)}}, nil}}, want: "only plain USTAR"},
+		{name: "pax", entries: with(1, func(e *packEntry) { e.hdr.PAXRecords = map[string]string{"comment": "x"} }), want: "only plain USTAR"},
+		{name: "gnu", entries: with(1, func(e *packEntry) { e.hdr.Format = tar.FormatGNU }), want: "only plain USTAR"},
 		{name: "after the tar", entries: good, inTar: []byte("more"), want: "after the end of the tar"},
 		{name: "after the gzip", entries: good, after: []byte{0x1f, 0x8b, 8, 0}, want: "after the gzip stream"},
 		{name: "tar digest", entries: good, tarD: digest.FromString("other").String(), want: "annotation " + AnnotationDigest},
