@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -219,10 +220,18 @@ type callback struct {
 }
 
 // fetch is the SDK's AuthorizationCodeFetcher: it serves the redirect URI,
-// shows the authorization URL, and waits for the first redirect, the
-// timeout or the end of ctx. The SDK checks state and iss; an error the
-// authorization server sent back ends the sign-in here.
+// shows the authorization URL, and waits for the first redirect carrying
+// the state of that URL, the timeout or the end of ctx. A request with
+// another state, code or error alike, is refused and ignored: any local
+// process or web page can reach the loopback port, and must not end the
+// sign-in. The SDK checks state again, and iss; an error the authorization
+// server sent back ends the sign-in here.
 func (cb *callback) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+	au, err := url.Parse(args.URL)
+	if err != nil {
+		return nil, fmt.Errorf("authorization URL: %w", err)
+	}
+	state := au.Query().Get("state")
 	type outcome struct {
 		res *auth.AuthorizationResult
 		err error
@@ -232,6 +241,11 @@ func (cb *callback) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*a
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+CallbackPath, func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
+		w.Header().Set("Cache-Control", "no-store")
+		if q.Get("state") != state {
+			http.Error(w, "skills-mcp: this is not the redirect of the sign-in under way.", http.StatusBadRequest)
+			return
+		}
 		var o outcome
 		switch {
 		case q.Get("error") != "":
@@ -244,7 +258,6 @@ func (cb *callback) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*a
 		first := false
 		once.Do(func() { first = true })
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
 		switch {
 		case !first:
 			http.Error(w, "skills-mcp: this sign-in has already ended.", http.StatusBadRequest)

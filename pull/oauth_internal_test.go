@@ -23,7 +23,7 @@ func TestCallback(t *testing.T) {
 		want  string // in the error; empty for a result
 	}{
 		{"code", url.Values{"code": {"c0de"}, "state": {"s"}, "iss": {"http://as"}}, ""},
-		{"error with escapes", url.Values{"error": {"access_denied\x1b[2J"}, "error_description": {"no\x1b]0;pwned\x07 \u009bway\nreally"}},
+		{"error with escapes", url.Values{"state": {"s"}, "error": {"access_denied\x1b[2J"}, "error_description": {"no\x1b]0;pwned\x07 \u009bway\nreally"}},
 			"the authorization server refused the sign-in: access_denied[2J: no]0;pwned way really"},
 		{"neither", url.Values{"state": {"s"}}, "the redirect carried neither a code nor an error"},
 	} {
@@ -50,7 +50,7 @@ func TestCallback(t *testing.T) {
 				return nil
 			}
 			cb := &callback{ln: ln, redirect: redirect, opt: &OAuthOptions{Open: open, Timeout: 10 * time.Second}}
-			res, err := cb.fetch(context.Background(), &auth.AuthorizationArgs{URL: "http://as/authorize"})
+			res, err := cb.fetch(context.Background(), &auth.AuthorizationArgs{URL: "http://as/authorize?state=s"})
 			got := <-status
 			want := http.StatusOK
 			if tc.want != "" {

@@ -210,6 +210,44 @@ func TestPullOAuth(t *testing.T) {
 	}
 }
 
+// TestPullOAuthStray: requests to the redirect URI with another state, a
+// code or an error, such as another local process or a web page can send,
+// are refused and do not end the sign-in; the real redirect still does.
+func TestPullOAuthStray(t *testing.T) {
+	f := startOAuth(t, oauthtest.Options{})
+	real := &browser{}
+	var stray []int
+	open := func(ctx context.Context, authURL string) error {
+		u, err := url.Parse(authURL)
+		if err != nil {
+			return err
+		}
+		redirect := u.Query().Get("redirect_uri")
+		for _, q := range []string{"code=bogus&state=nope", "error=access_denied&error_description=pwned&state=nope", "error=access_denied"} {
+			resp, err := http.Get(redirect + "?" + q)
+			if err != nil {
+				return err
+			}
+			resp.Body.Close()
+			stray = append(stray, resp.StatusCode)
+		}
+		return real.open(ctx, authURL)
+	}
+	src, err := pull.ConnectHTTP(context.Background(), f.endpoint, pull.ConnectOptions{Name: f.endpoint,
+		OAuth: &pull.OAuthOptions{Timeout: 10 * time.Second, Open: open}})
+	must(t, err)
+	defer src.Close()
+	real.wait()
+	for i, st := range stray {
+		if st != http.StatusBadRequest {
+			t.Errorf("stray request %d got %d, want 400", i, st)
+		}
+	}
+	if real.status != http.StatusOK || real.err != nil || f.as.Tokens() != 1 {
+		t.Errorf("the browser got %d %v; %d tokens", real.status, real.err, f.as.Tokens())
+	}
+}
+
 // TestPullOAuthNamespaces: the token's scope limits what pull sees.
 func TestPullOAuthNamespaces(t *testing.T) {
 	f := startOAuth(t, oauthtest.Options{Scope: "skills:community"})
@@ -241,13 +279,15 @@ func TestPullOAuthRefused(t *testing.T) {
 		shown   int // URLs shown to the person
 		tokens  int // access tokens issued
 	}{
+		// A redirect with another state is not this sign-in's: it is
+		// refused and the wait goes on.
 		{name: "state mismatch", browser: &browser{rewrite: func(u *url.URL) {
 			if u.Path == pull.CallbackPath {
 				q := u.Query()
 				q.Set("state", "forged")
 				u.RawQuery = q.Encode()
 			}
-		}}, want: "state mismatch", shown: 1},
+		}}, timeout: 500 * time.Millisecond, want: "no sign-in within 500ms (the sign-in timeout)", shown: 1},
 		// A code obtained with another challenge (an intercepted flow) does
 		// not redeem with pull's verifier.
 		{name: "wrong PKCE", browser: &browser{rewrite: func(u *url.URL) {
