@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"strings"
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -73,6 +72,16 @@ func (h *headReader) Read(p []byte) (int, error) {
 
 func (h *headReader) Close() error { return h.body.Close() }
 
+// clientNotifications are the notifications a client sends a server, the
+// only names a notification's log line and metrics take: the body's first
+// "method" is not always the one the SDK decodes (a duplicate key wins
+// there), so a name read here must come from a fixed set, or any client
+// could make a new series with each request.
+var clientNotifications = map[string]bool{
+	"notifications/initialized": true, "notifications/cancelled": true, "notifications/progress": true,
+	"notifications/roots/list_changed": true,
+}
+
 // notification returns the method of the notification whose body was
 // kept (the first one, of a batch), or "" when the kept bytes do not name
 // one.
@@ -92,7 +101,7 @@ func (ri *reqInfo) notification() string {
 		}
 		if key == "method" {
 			m, _ := dec.Token()
-			if s, ok := m.(string); ok && strings.HasPrefix(s, "notifications/") {
+			if s, ok := m.(string); ok && clientNotifications[s] {
 				return s
 			}
 			return ""
