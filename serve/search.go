@@ -702,7 +702,16 @@ func (ix *searchIndex) search(query string, limit int, keep func(doc int) bool) 
 	// Name matches: a run of query words that is a skill's whole name or
 	// a folder of its path, or that names the file format the skill is
 	// named after; the best match per skill counts.
-	match := func(es []nameEntry) {
+	var matched map[string]bool // keys walked, made on the first hit
+	match := func(k string) {
+		es := ix.byName[k]
+		if len(es) == 0 || matched[k] {
+			return // a word repeated walks its entries once
+		}
+		if matched == nil {
+			matched = map[string]bool{}
+		}
+		matched[k] = true
 		for _, e := range es {
 			touch(e.doc)
 			sc.name[e.doc] = max(sc.name[e.doc], e.w)
@@ -730,9 +739,9 @@ func (ix *searchIndex) search(query string, limit int, keep func(doc int) bool) 
 				start = ends[j-1]
 			}
 			key = appendStem(key, buf[start:ends[j]])
-			match(ix.byName[string(key)])
+			match(string(key))
 			if ext, ok := aliases[string(key)]; ok {
-				match(ix.byName[ext])
+				match(ext)
 			}
 		}
 	}

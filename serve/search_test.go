@@ -490,3 +490,24 @@ func BenchmarkSearch10k(b *testing.B) {
 		reportPercentiles(b, lat, "query")
 	})
 }
+
+// BenchmarkSearchRepeatedFolderWord: a query that repeats a word naming a
+// folder every skill sits in costs about what the word once costs, since
+// each name or folder match is walked once per query.
+func BenchmarkSearchRepeatedFolderWord(b *testing.B) {
+	var docs []searchDoc
+	var names []string
+	for i := range 20000 {
+		name := fmt.Sprintf("tool-%d", i)
+		docs = append(docs, searchDoc{library: "acme", path: "acme/skills/" + name, fields: [4]string{name, "Does one thing well.", "", ""}})
+		names = append(names, foldName(name))
+	}
+	ix := newSearchIndex(docs, names)
+	for _, q := range []struct{ name, query string }{{"once", "skills"}, {"repeated", strings.Repeat("skills ", 142)}} {
+		b.Run(q.name, func(b *testing.B) {
+			for b.Loop() {
+				ix.search(q.query, searchDefaultLimit, nil)
+			}
+		})
+	}
+}
