@@ -24,6 +24,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
@@ -115,10 +116,36 @@ func (s *signIn) Authorize(ctx context.Context, req *http.Request, resp *http.Re
 	return nil
 }
 
+// fail records why the sign-in failed. The error may quote the
+// authorization server (an oauth2.RetrieveError holds its whole answer), so
+// it is kept to printable characters.
 func (s *signIn) fail(err error) error {
+	err = untrusted{err}
 	s.err.CompareAndSwap(nil, &err)
 	return err
 }
+
+// untrusted is an error whose text may come from a server: Error keeps it
+// to one bounded line of printable characters, so that it cannot drive the
+// terminal it is shown on; Unwrap keeps the chain.
+type untrusted struct{ err error }
+
+// maxUntrusted bounds the text of an untrusted error, in bytes.
+const maxUntrusted = 400
+
+func (u untrusted) Error() string {
+	s := clean(u.err.Error())
+	if len(s) > maxUntrusted {
+		cut := maxUntrusted
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}
+
+func (u untrusted) Unwrap() error { return u.err }
 
 // run listens on the loopback port, runs the SDK's flow, and stops
 // listening.
@@ -201,7 +228,13 @@ func (c challenge) describe() string {
 // printable keeps an untrusted string to one short line of printable
 // characters, so that it cannot drive the terminal it is shown on.
 func printable(s string) string {
-	return short(strings.Map(func(r rune) rune {
+	return short(clean(s))
+}
+
+// clean turns line breaks and tabs into spaces and drops every other
+// control character.
+func clean(s string) string {
+	return strings.Map(func(r rune) rune {
 		switch {
 		case r == '\n' || r == '\r' || r == '\t':
 			return ' '
@@ -209,7 +242,7 @@ func printable(s string) string {
 			return -1
 		}
 		return r
-	}, s))
+	}, s)
 }
 
 // callback receives the redirect on the loopback listener.

@@ -299,6 +299,10 @@ func TestPullOAuthRefused(t *testing.T) {
 		}}, want: "code_verifier does not match the code_challenge", shown: 1},
 		{name: "authorization server error", as: oauthtest.Options{Deny: "access_denied"}, browser: &browser{},
 			want: "the authorization server refused the sign-in: access_denied: the test server was told to refuse", shown: 1},
+		// The token endpoint's answer reaches the error only as
+		// printable text (the test below checks for control characters).
+		{name: "token endpoint refusal with escapes", as: oauthtest.Options{TokenRefusal: "no\x1b]0;pwned\a\x1b[2J\u009b way\r\n" + strings.Repeat("x", 4000)}, browser: &browser{},
+			want: "Response: no]0;pwned[2J way", shown: 1},
 		{name: "callback timeout", browser: &browser{idle: true}, timeout: 300 * time.Millisecond,
 			want: "no sign-in within 300ms (the sign-in timeout): nothing came back to http://127.0.0.1:", shown: 1},
 		// The issuer the Protected Resource Metadata names has metadata
@@ -329,6 +333,9 @@ func TestPullOAuthRefused(t *testing.T) {
 			tc.browser.wait()
 			if !strings.Contains(err.Error(), "/mcp: sign-in: ") || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %q\nwant it to hold %q", err, tc.want)
+			}
+			if strings.ContainsFunc(err.Error(), func(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }) || len(err.Error()) > 1000 {
+				t.Errorf("control characters or unbounded text in %q", err)
 			}
 			if len(tc.browser.shown) != tc.shown || f.as.Tokens() != tc.tokens {
 				t.Errorf("%d URLs shown, %d tokens issued; want %d, %d", len(tc.browser.shown), f.as.Tokens(), tc.shown, tc.tokens)

@@ -20,6 +20,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -55,6 +56,9 @@ type Options struct {
 	CallbackIss string
 	// Deny makes the authorization endpoint redirect with error=Deny.
 	Deny string
+	// TokenRefusal, when set, is the body of a 400 the token endpoint
+	// answers every request with, sent as it is (text/plain).
+	TokenRefusal string
 	// OnSecret, when set, is called with every code and access token the
 	// server issues, so that a test can look for them where they must not
 	// be.
@@ -312,6 +316,12 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := r.PostForm
+	if opt.TokenRefusal != "" {
+		w.Header().Set("Content-Type", "text/plain")
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, opt.TokenRefusal)
+		return
+	}
 	if _, _, basic := r.BasicAuth(); basic {
 		// Clients are public: they name themselves in the body and
 		// authenticate with nothing (token_endpoint_auth_method none).
