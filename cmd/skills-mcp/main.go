@@ -8,7 +8,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -177,7 +176,7 @@ func run(args []string) int {
 	sc := <-signals
 	defer sc.stop()
 	if err != nil {
-		fmt.Fprintf(stderr, "skills-mcp: error: %v\n", err)
+		stderr.fail(err)
 		return exitUsage
 	}
 	ctx := sc.ctx
@@ -192,8 +191,9 @@ func run(args []string) int {
 		if errors.As(err, &ee) {
 			code = ee.code
 		}
-		fmt.Fprintf(stderr, "skills-mcp: error: %v\n", err)
+		stderr.fail(err)
 		return code
 	}
+	stderr.end()
 	return exitOK
 }

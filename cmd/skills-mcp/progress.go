@@ -54,6 +54,23 @@ func (c *console) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// end blanks the progress line, if one is shown, and forgets it: what is
+// written next (a command's final error) is the last thing on screen.
+func (c *console) end() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.line != "" {
+		c.clear()
+		c.line = ""
+	}
+}
+
+// fail ends the progress line and writes the command's final error.
+func (c *console) fail(err error) {
+	c.end()
+	fmt.Fprintf(c, "skills-mcp: error: %v\n", err)
+}
+
 // clear blanks the progress line and returns to its start: spaces rather
 // than an escape sequence, which every terminal understands.
 func (c *console) clear() {
