@@ -410,6 +410,20 @@ func catalogStatus(t *testing.T, cs *mcp.ClientSession) CatalogStatusOutput {
 	return out
 }
 
+// listedPrompts lists the names of the prompts cs is offered, in order.
+func listedPrompts(t *testing.T, cs *mcp.ClientSession) []string {
+	t.Helper()
+	res, err := cs.ListPrompts(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, p := range res.Prompts {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
 // TestLivePrompts: a skill added to a live library gets a prompt, with
 // notifications/prompts/list_changed; one removed loses it; an edit of a
 // skill's body changes no prompt and notifies no one.
@@ -422,18 +436,7 @@ func TestLivePrompts(t *testing.T) {
 			var ev events
 			cs := connectMem(t, l.Server(), p.version, ev.options())
 			ctx := context.Background()
-			names := func() []string {
-				t.Helper()
-				res, err := cs.ListPrompts(ctx, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var out []string
-				for _, p := range res.Prompts {
-					out = append(out, p.Name)
-				}
-				return out
-			}
+			names := func() []string { t.Helper(); return listedPrompts(t, cs) }
 			if got := names(); !slices.Equal(got, []string{"alpha", PromptUseSkill}) {
 				t.Fatalf("prompts %v", got)
 			}
@@ -498,18 +501,7 @@ func TestLivePromptLimit(t *testing.T) {
 	var ev events
 	cs := connectMem(t, l.Server(), "2025-11-25", ev.options())
 	ctx := context.Background()
-	names := func() []string {
-		t.Helper()
-		res, err := cs.ListPrompts(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, p := range res.Prompts {
-			out = append(out, p.Name)
-		}
-		return out
-	}
+	names := func() []string { t.Helper(); return listedPrompts(t, cs) }
 	refresh := func() {
 		t.Helper()
 		if err := l.Refresh(ctx); err != nil {
