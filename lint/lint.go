@@ -44,7 +44,11 @@ type Rule struct {
 	Family      string // the technique it detects; several rules may share one
 	Severity    string // the strongest severity it gives
 	Description string // one line: what it looks for
-	Example     Example
+	// Caps are the capabilities (Capabilities) a finding of the rule at
+	// warning or above shows, sorted bytewise; empty for a rule about what
+	// a text tells the model.
+	Caps    []string
+	Example Example
 }
 
 // Example is a file a rule flags, for the README and the tests.
@@ -57,7 +61,7 @@ type Example struct {
 var Rules = func() []Rule {
 	out := make([]Rule, len(rules))
 	for i, r := range rules {
-		out[i] = Rule{ID: r.id, Family: r.family, Severity: r.max, Description: r.desc, Example: Example{r.exFile, r.exText}}
+		out[i] = Rule{ID: r.id, Family: r.family, Severity: r.max, Description: r.desc, Caps: r.caps, Example: Example{r.exFile, r.exText}}
 	}
 	return out
 }()

@@ -1,0 +1,44 @@
+package lint
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestRuleCaps checks every rule's capabilities: known names, sorted and
+// unique; none only for the families about what a text tells the model or
+// what a file holds; and the ones the README's capability table promises.
+func TestRuleCaps(t *testing.T) {
+	if !slices.IsSorted(Capabilities) || len(slices.Compact(slices.Clone(Capabilities))) != len(Capabilities) {
+		t.Fatalf("Capabilities %v: not sorted or not unique", Capabilities)
+	}
+	textOnly := map[string]bool{"invisible-text": true, "hidden-instructions": true, "prompt-injection": true,
+		"deceptive-text": true, "credentials": true, "tampering": true}
+	for _, r := range Rules {
+		for _, c := range r.Caps {
+			if !IsCapability(c) {
+				t.Errorf("rule %s: unknown capability %q", r.ID, c)
+			}
+		}
+		if !slices.IsSorted(r.Caps) || len(slices.Compact(slices.Clone(r.Caps))) != len(r.Caps) {
+			t.Errorf("rule %s: capabilities %v not sorted or not unique", r.ID, r.Caps)
+		}
+		if len(r.Caps) == 0 && !textOnly[r.Family] {
+			t.Errorf("rule %s (family %s): no capability; every rule about what code does names one", r.ID, r.Family)
+		}
+	}
+	for id, want := range map[string][]string{
+		"pipe-to-shell":     {CapExecRemote, CapNetwork},
+		"secret-exfil":      {CapNetwork, CapReadsSecrets},
+		"persistence":       {CapAgentConfig, CapWritesPersistence},
+		"frontmatter-hooks": {CapAgentConfig},
+		"disk-wipe":         {CapDestructive},
+		"eval-decode":       {CapDynamicCode, CapExecRemote},
+		"executable-binary": {CapOpaqueFiles},
+	} {
+		r, ok := RuleByID(id)
+		if !ok || !slices.Equal(r.Caps, want) {
+			t.Errorf("rule %s: capabilities %v, want %v", id, r.Caps, want)
+		}
+	}
+}
