@@ -63,3 +63,40 @@ func FailOn(level string, fs []manifest.Finding) []manifest.Finding {
 	}
 	return out
 }
+
+// FileDigest is one file of a skill with the digest a waiver names it by.
+type FileDigest struct {
+	File   string          `json:"file"` // relative to the skill folder, slash-separated
+	Digest manifest.Digest `json:"digest"`
+	Size   int64           `json:"size"`
+}
+
+// Finding is a finding as the reports list it: with the digest of its file,
+// the value a waiver of it binds to.
+type Finding struct {
+	manifest.Finding
+	Digest manifest.Digest `json:"digest"`
+}
+
+// Bindings returns every file of s with its digest, and each finding of s
+// with the digest of its file: all a waiver needs besides a reason. inspect
+// and lint list both from here, so a waiver written from either binds the
+// same bytes Waive checks.
+func Bindings(s *manifest.Skill) ([]FileDigest, []Finding) {
+	files := make([]FileDigest, len(s.Files))
+	for i, f := range s.Files {
+		files[i] = FileDigest{File: f.Path, Digest: s.Entry.Resources[i].Digest, Size: s.Entry.Resources[i].Size}
+	}
+	var fs []Finding
+	for _, f := range s.Findings {
+		b := Finding{Finding: f}
+		for _, fd := range files {
+			if fd.File == f.File {
+				b.Digest = fd.Digest
+				break
+			}
+		}
+		fs = append(fs, b)
+	}
+	return files, fs
+}

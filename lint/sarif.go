@@ -30,9 +30,11 @@ type Skill struct {
 	// when it is not Path without its namespace: a skill found in the
 	// library's skills/ or .claude/skills/ folder, or a library root that is
 	// itself a skill ("." then).
-	Dir      string             `json:"dir,omitempty"`
-	URI      string             `json:"uri"` // skill URI, skill://…/SKILL.md
-	Findings []manifest.Finding `json:"findings"`
+	Dir string `json:"dir,omitempty"`
+	URI string `json:"uri"` // skill URI, skill://…/SKILL.md
+	// Digests lists every file of the skill with its digest.
+	Digests  []FileDigest `json:"digests"`
+	Findings []Finding    `json:"findings"`
 }
 
 // folder returns the skill's folder below its library root.

@@ -149,8 +149,9 @@ func (c *LintCmd) Run(ctx context.Context, log *slog.Logger) error {
 		s := &m.Skills[i]
 		if len(s.Findings) > 0 {
 			below := strings.TrimPrefix(strings.TrimPrefix(s.Path, s.Library), "/")
+			files, findings := lint.Bindings(s)
 			rep.Skills = append(rep.Skills, lint.Skill{Library: s.Library, Path: s.Path, URI: s.Entry.URI,
-				Findings: s.Findings, Dir: res.Folder(s.Library, below)})
+				Digests: files, Findings: findings, Dir: res.Folder(s.Library, below)})
 		}
 	}
 	switch {
@@ -218,13 +219,16 @@ type inspection struct {
 }
 
 type inspectedSkill struct {
-	URI             string             `json:"uri"`
-	Library         string             `json:"library"`
-	Hidden          bool               `json:"hidden,omitempty"`
-	Files           int                `json:"files"`
-	Bytes           int64              `json:"bytes"`
-	ScriptsWithheld int                `json:"scriptsWithheld,omitempty"`
-	Findings        []manifest.Finding `json:"findings,omitempty"`
+	URI             string `json:"uri"`
+	Library         string `json:"library"`
+	Path            string `json:"path"` // what a waiver's "skill" names
+	Hidden          bool   `json:"hidden,omitempty"`
+	Files           int    `json:"files"`
+	Bytes           int64  `json:"bytes"`
+	ScriptsWithheld int    `json:"scriptsWithheld,omitempty"`
+	// Digests lists every file with its digest, what a waiver's "digest" names.
+	Digests  []lint.FileDigest `json:"digests"`
+	Findings []lint.Finding    `json:"findings,omitempty"`
 }
 
 // Run describes the bundle.
@@ -246,8 +250,9 @@ func (c *InspectCmd) Run(ctx context.Context) error {
 		Created: m.Created, Libraries: m.Libraries, Withheld: m.Withheld, Warnings: m.Warnings}
 	for i := range m.Skills {
 		s := &m.Skills[i]
-		is := inspectedSkill{URI: s.Entry.URI, Library: s.Library, Hidden: s.Hidden, Files: len(s.Files),
-			ScriptsWithheld: s.ScriptsWithheld, Findings: s.Findings}
+		is := inspectedSkill{URI: s.Entry.URI, Library: s.Library, Path: s.Path, Hidden: s.Hidden, Files: len(s.Files),
+			ScriptsWithheld: s.ScriptsWithheld}
+		is.Digests, is.Findings = lint.Bindings(s)
 		for _, r := range s.Entry.Resources {
 			is.Bytes += r.Size
 		}
