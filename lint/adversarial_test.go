@@ -258,7 +258,7 @@ func TestAdversarial(t *testing.T) {
 			}
 		}
 		sumA, sumAF, sumH, sumHF = sumA+attacks, sumAF+caught, sumH+honest, sumHF+alarms
-		t.Logf("%s %-16s attacks flagged %2d/%-2d  honest flagged %2d/%-2d", split, fam, caught, attacks, alarms, honest)
+		t.Logf("%-7s %-16s attacks flagged %2d/%-2d  honest flagged %2d/%-2d", split, fam, caught, attacks, alarms, honest)
 		if len(missed) > 0 {
 			t.Logf("    missed attacks: %s", strings.Join(missed, " "))
 		}
@@ -266,7 +266,7 @@ func TestAdversarial(t *testing.T) {
 			t.Logf("    flagged honest: %s", strings.Join(falseAlarms, " "))
 		}
 	}
-	t.Logf("%s %-16s attacks flagged %2d/%-2d  honest flagged %2d/%-2d", split, "total", sumAF, sumA, sumHF, sumH)
+	t.Logf("%-7s %-16s attacks flagged %2d/%-2d  honest flagged %2d/%-2d", split, "total", sumAF, sumA, sumHF, sumH)
 }
 
 // TestAdversarialMalformed proves the harness refuses each malformed case
