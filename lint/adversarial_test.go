@@ -3,6 +3,7 @@ package lint_test
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"os"
@@ -30,12 +31,18 @@ import (
 //
 // (blank lines and lines starting with # may come between them), then the
 // skill's files as txtar sections, SKILL.md first, whose frontmatter name is
-// the case file's base name. The split is tune (default) or heldout, chosen
-// with SKILLS_ADVERSARIAL_SPLIT; `just adversarial split=heldout`.
+// the case file's base name. A section named <path>.base64 holds a binary
+// file (an image, bytecode, an office document) as standard base64, line
+// breaks and spaces ignored; the harness decodes it and writes it as <path>.
+// The split is tune (default) or heldout, chosen with
+// SKILLS_ADVERSARIAL_SPLIT; `just adversarial split=heldout`.
 
 // adversarialSplits are the corpus's halves: tune is what the rules may be
 // tuned against, heldout what measures them afterwards.
 var adversarialSplits = []string{"tune", "heldout"}
+
+// base64Suffix ends the name of a section that holds a binary file.
+const base64Suffix = ".base64"
 
 // caseNameRE is the Agent Skills name form a case file's base name must have.
 var caseNameRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
@@ -60,6 +67,15 @@ func parseAdvCase(file, family string) (*advCase, error) {
 	}
 	ar := txtar.Parse(data)
 	c := &advCase{family: family, name: name, files: ar.Files}
+	for i, f := range c.files {
+		if bin, ok := strings.CutSuffix(f.Name, base64Suffix); ok {
+			raw, err := base64.StdEncoding.DecodeString(string(bytes.Join(bytes.Fields(f.Data), nil)))
+			if err != nil {
+				return nil, fmt.Errorf("%s: section %q is not base64: %w", file, f.Name, err)
+			}
+			c.files[i] = txtar.File{Name: bin, Data: raw}
+		}
+	}
 	seen := map[string]bool{}
 	sc := bufio.NewScanner(bytes.NewReader(ar.Comment))
 	for n := 1; sc.Scan(); n++ {
@@ -171,9 +187,11 @@ func loadAdvSplit(t *testing.T, root string) map[string][]*advCase {
 // TestAdversarial analyses the adversarial corpus the way build does (one
 // library per family, each case a skill folder in it) and prints, per
 // family, how many attacks and how many honest look-alikes were flagged: a
-// case is flagged when any finding is at warning or above. Detection is
-// reported, not asserted; the test fails only on a malformed case (its
-// header, its sections, its frontmatter, or a skill build withholds).
+// case is flagged when any finding is at warning or above, or when build
+// withholds the skill (refuses to publish it: for an attack a catch, for an
+// honest skill a false alarm; each is logged with build's reason). Detection
+// is reported, not asserted; the test fails only on a malformed case (its
+// header, its sections, its frontmatter) or one build does not find.
 func TestAdversarial(t *testing.T) {
 	split := os.Getenv("SKILLS_ADVERSARIAL_SPLIT")
 	if split == "" {
@@ -208,11 +226,15 @@ func TestAdversarial(t *testing.T) {
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}
-	for _, w := range res.Manifest.Withheld {
-		t.Errorf("%s/%s/%s.txtar: build withheld the skill: %s", split, w.Library, path.Base(w.Path), w.Reason)
-	}
 	flagged := map[string]bool{} // library + "/" + skill folder
 	found := map[string]bool{}
+	withheld := map[string]string{} // key -> build's reason
+	for _, w := range res.Manifest.Withheld {
+		// Refusing to publish a skill is the strongest verdict build has.
+		key := w.Library + "/" + path.Base(w.Path)
+		withheld[key] = w.Reason
+		found[key], flagged[key] = true, true
+	}
 	for _, s := range res.Manifest.Skills {
 		key := s.Library + "/" + path.Base(s.Path)
 		found[key] = true
@@ -236,9 +258,10 @@ func TestAdversarial(t *testing.T) {
 		var missed, falseAlarms []string
 		for _, c := range cs {
 			key := fam + "/" + c.name
-			if !found[key] && !slices.ContainsFunc(res.Manifest.Withheld, func(w manifest.Withheld) bool {
-				return w.Library == fam && path.Base(w.Path) == c.name
-			}) {
+			if r, ok := withheld[key]; ok {
+				t.Logf("    withheld (%s): %s: %s", c.expect, c.name, r)
+			}
+			if !found[key] {
 				t.Errorf("%s/%s/%s.txtar: build did not find the skill", split, fam, c.name)
 			}
 			switch c.expect {
@@ -269,6 +292,30 @@ func TestAdversarial(t *testing.T) {
 	t.Logf("%-7s %-16s attacks flagged %2d/%-2d  honest flagged %2d/%-2d", split, "total", sumAF, sumA, sumHF, sumH)
 }
 
+// TestAdversarialBase64 proves a <path>.base64 section reaches the skill as
+// <path> holding the decoded bytes, line breaks and all.
+func TestAdversarialBase64(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\n\x00\xff")
+	enc := base64.StdEncoding.EncodeToString(png)
+	text := "family: f\nexpect: attack\ntechnique: t\n-- SKILL.md --\n---\nname: a-case\ndescription: d\n---\n" +
+		"-- assets/logo.png.base64 --\n" + enc[:6] + "\n " + enc[6:] + "\n-- run.txt --\nplain\n"
+	p := filepath.Join(t.TempDir(), "a-case.txtar")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := parseAdvCase(p, "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, f := range c.files {
+		got[f.Name] = string(f.Data)
+	}
+	if got["assets/logo.png"] != string(png) || got["run.txt"] != "plain\n" || len(got) != 3 {
+		t.Errorf("files %q", got)
+	}
+}
+
 // TestAdversarialMalformed proves the harness refuses each malformed case
 // form, and accepts a well-formed one.
 func TestAdversarialMalformed(t *testing.T) {
@@ -288,6 +335,10 @@ func TestAdversarialMalformed(t *testing.T) {
 		{"bad case name", "A_case", strings.Replace(good, "name: a-case", "name: A_case", 1)},
 		{"no description", "a-case", strings.Replace(good, "description: d\n", "", 1)},
 		{"no frontmatter", "a-case", strings.Replace(good, "---\nname: a-case\ndescription: d\n---\n", "name: a-case\n", 1)},
+		{"ok", "a-case", good + "-- logo.png.base64 --\niVBORw0K\nGgo=\n"},
+		{"bad base64", "a-case", good + "-- logo.png.base64 --\niVBORw0K!\n"},
+		{"base64 twice", "a-case", good + "-- logo.png --\nx\n-- logo.png.base64 --\niVBORw0KGgo=\n"},
+		{"base64 escaping", "a-case", good + "-- ../logo.png.base64 --\niVBORw0KGgo=\n"},
 	} {
 		p := filepath.Join(t.TempDir(), tc.name+".txtar")
 		if err := os.WriteFile(p, []byte(tc.text), 0o644); err != nil {
