@@ -1,398 +1,84 @@
 package serve
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
-	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"gopkg.in/yaml.v3"
 
-	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/internal/bundletest"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
-// qualitySkill is one skill of testdata/search/skills.json (written by
-// testdata/search/gen).
-type qualitySkill struct {
-	Path        string            `json:"path"`
-	Name        string            `json:"name"`
-	Description string            `json:"description"`
-	Category    string            `json:"category,omitempty"`
-	Tags        []string          `json:"tags,omitempty"`
-	Metadata    map[string]string `json:"metadata,omitempty"`
-	Hidden      bool              `json:"hidden,omitempty"`
-	Body        string            `json:"body"`
+// searchFixture is the folder of the search package's quality fixture
+// (written by its testdata/gen), which these tests serve as a catalog.
+const searchFixture = "../search/testdata/"
+
+// fixtureQuery is a query of a fixture query set and the skill it finds.
+type fixtureQuery struct {
+	Query string   `json:"query"`
+	Want  string   `json:"want"`
+	Also  []string `json:"also,omitempty"`
 }
 
-func readJSON(t testing.TB, file string, v any) {
+func readJSON(t testing.TB, file string, v any) { t.Helper(); bundletest.ReadJSON(t, file, v) }
+
+// buildSkills builds skills (bundletest.Skills) into a bundle and opens it.
+func buildSkills(t testing.TB, skills []bundletest.Skill) *manifest.Bundle {
 	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
+	return bundletest.Open(t, bundletest.Skills(t, skills, nil))
 }
 
-// skillMarkdown renders a fixture skill as SKILL.md.
-func skillMarkdown(t testing.TB, s qualitySkill) []byte {
-	t.Helper()
-	fm := struct {
-		Name     string            `yaml:"name"`
-		Desc     string            `yaml:"description"`
-		Category string            `yaml:"category,omitempty"`
-		Tags     []string          `yaml:"tags,omitempty"`
-		Metadata map[string]string `yaml:"metadata,omitempty"`
-		Disable  bool              `yaml:"disable-model-invocation,omitempty"`
-	}{s.Name, s.Description, s.Category, s.Tags, s.Metadata, s.Hidden}
-	y, err := yaml.Marshal(fm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fmt.Appendf(nil, "---\n%s---\n\n%s", y, s.Body)
-}
-
-// buildSkills writes skills as library folders (the first path segment is
-// the namespace), builds them into a bundle with the build package and
-// opens it.
-func buildSkills(t testing.TB, skills []qualitySkill) *manifest.Bundle {
-	t.Helper()
-	data := buildSkillBytes(t, skills)
-	b, err := manifest.Open(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-// buildSkillBytes is buildSkills without opening the bundle.
-func buildSkillBytes(t testing.TB, skills []qualitySkill) []byte {
-	t.Helper()
-	return buildLibraryBytes(t, skills, nil)
-}
-
-// buildLibraryBytes builds skills as buildSkills does and the folder
-// libraries extra into one bundle. Only extra's skills may be withheld.
-func buildLibraryBytes(t testing.TB, skills []qualitySkill, extra []build.Library) []byte {
-	t.Helper()
-	dir := t.TempDir()
-	var libs []build.Library
-	for _, s := range skills {
-		ns, _, _ := strings.Cut(s.Path, "/")
-		if !slices.ContainsFunc(libs, func(l build.Library) bool { return l.Namespace == ns }) {
-			libs = append(libs, build.Library{Namespace: ns, Root: filepath.Join(dir, ns), Title: ns + " skills"})
-		}
-		p := filepath.Join(dir, filepath.FromSlash(s.Path))
-		if err := os.MkdirAll(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(p, manifest.SkillFile), skillMarkdown(t, s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var buf bytes.Buffer
-	// The risk linter does not bear on search; the corpora skip it to save time.
-	res, err := build.Build(build.Options{Libraries: append(libs, extra...), NoLint: len(extra) > 0}, &buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range res.Manifest.Withheld {
-		if !slices.ContainsFunc(extra, func(l build.Library) bool { return l.Namespace == w.Library }) {
-			t.Fatalf("build withheld %+v", w)
-		}
-	}
-	return buf.Bytes()
-}
-
-func qualityFixture(t testing.TB) ([]qualitySkill, []qualityQuery) {
-	var skills []qualitySkill
-	var queries []qualityQuery
-	readJSON(t, "testdata/search/skills.json", &skills)
-	readJSON(t, "testdata/search/queries.json", &queries)
+// qualityFixture is the search fixture's skills and its tuning queries.
+func qualityFixture(t testing.TB) ([]bundletest.Skill, []fixtureQuery) {
+	var skills []bundletest.Skill
+	var queries []fixtureQuery
+	readJSON(t, searchFixture+"skills.json", &skills)
+	readJSON(t, searchFixture+"queries.json", &queries)
 	return skills, queries
 }
 
-// newTestIndex indexes docs given as name, description, tags, body.
-func newTestIndex(docs ...[4]string) *searchIndex {
-	var sd []searchDoc
-	var names []string
-	for _, d := range docs {
-		sd = append(sd, searchDoc{fields: d})
-		names = append(names, foldName(d[0]))
-	}
-	return newSearchIndex(sd, names)
-}
-
-func hitDocs(hits []searchHit) []int {
-	out := []int{}
-	for _, h := range hits {
-		out = append(out, h.doc)
-	}
-	return out
-}
-
-func TestTokenizer(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want []string
-	}{
-		{"PDF-Processing", []string{"pdf", "process", "pdfprocess"}},
-		{"Déclaration de TVA", []string{"declaration", "de", "tva"}},
-		{"Straße Œuvre Æsir ØRESUND", []string{"strass", "oeuvr", "aesir", "oresund"}},
-		{"e\u0301te\u0301 cafe\u0301s", []string{"ete", "cafe"}}, // decomposed accents
-		{"don't DON’T", []string{"dont", "dont"}},
-		{"CI/CD node.js snake_case", []string{"ci", "cd", "cicd", "node", "js", "nodej", "snak", "case", "snakecas"}},
-		{"a I x-ray", []string{"ray", "xray"}},
-		{"how to use the skill", []string{"skill"}},
-		{"refunds invoices policies boxes matches", []string{"refund", "invoic", "policy", "box", "match"}},
-		{"deploying deployed running planned billing string", []string{"deploy", "deploy", "run", "plan", "bill", "string"}},
-		{"normalise normalize organisation", []string{"normaliz", "normaliz", "organization"}},
-		{"end. Next, (paren) [x] 2026-01-02", []string{"end", "next", "paren", "2026", "01", "02", "20260102"}},
-		{"日本語 テキスト", []string{"日本語", "テキスト"}},
-		{"", nil},
+// TestSearchCombinedPowerpoint asks search_skills, through an SDK client,
+// for a PowerPoint on a server that serves a small library with a pptx
+// skill beside a larger one whose slide-deck skill has "powerpoint" and
+// "presentation" in its tags: the skill named after the format comes
+// first.
+func TestSearchCombinedPowerpoint(t *testing.T) {
+	var terse, skills []bundletest.Skill
+	readJSON(t, searchFixture+"terse.json", &terse)
+	readJSON(t, searchFixture+"skills.json", &skills)
+	s := newServer(t, Options{}, buildSkills(t, append(terse, skills...)))
+	cs := connectMem(t, s, "2025-11-25", nil)
+	for _, tc := range []struct{ query, want string }{
+		{"make a powerpoint presentation", "anthropic/pptx"},
+		{"create a PowerPoint deck for the quarterly review", "anthropic/pptx"},
+		{"an Excel workbook with formulas", "anthropic/xlsx"},
 	} {
-		var tk tokenizer
-		var got []string
-		tk.terms(tc.in, func(b []byte) { got = append(got, string(b)) })
-		if !slices.Equal(got, tc.want) {
-			t.Errorf("terms(%q) = %q, want %q", tc.in, got, tc.want)
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "skills_mcp_search_skills",
+			Arguments: map[string]any{"query": tc.query}})
+		if err != nil || res.IsError {
+			t.Fatalf("search %q: %v %+v", tc.query, err, res)
 		}
-	}
-}
-
-func TestSearchRanking(t *testing.T) {
-	ix := newTestIndex(
-		[4]string{"pdf-processing", "Extract text from PDF files", "pdf", "Run the script on the PDF."},                  // 0
-		[4]string{"csv-cleaner", "Clean CSV files", "csv", "Mentions pdf once in the body."},                             // 1
-		[4]string{"kubernetes-rollback", "Roll back a Kubernetes deployment", "k8s", "kubectl rollout undo"},             // 2
-		[4]string{"invoices", "Create customer invoices", "billing", "Invoice numbers."},                                 // 3
-		[4]string{"vat-return-fr", "Préparer la déclaration de TVA", "tva", "TVA collectée."},                            // 4
-		[4]string{"twin-a", "Same words here", "", ""},                                                                   // 5
-		[4]string{"twin-b", "Same words here", "", ""},                                                                   // 6
-		[4]string{"processing-pdf-notes", "Notes about PDF processing and other processing of PDF files", "", "pdf pdf"}, // 7
-	)
-	for _, tc := range []struct {
-		q     string
-		first int
-	}{
-		{"pdf", 0},                     // name and description beat a body mention
-		{"PDF Processing", 0},          // exact name bonus
-		{"pdf-processing", 0},          // compound
-		{"pdfprocessing", 0},           // run-together form
-		{"kube", 2},                    // prefix of the last word
-		{"roll back kubern", 2},        // prefix after full words
-		{"invoice", 3},                 // stemming
-		{"Declaration TVA", 4},         // accent folding
-		{"déclaration", 4},             //
-		{"how to clean a csv", 1},      // stop words dropped
-		{"CSV   cleaner!!!", 1},        // punctuation
-		{"the", -1},                    // stop words only: searched, nothing has them
-		{"zzz unknownword", -1},        // nothing
-		{"twin", 5},                    // tie on score: lower document (URI order) first
-		{"rollback kubernetes k8s", 2}, //
-	} {
-		hits := ix.search(tc.q, 3, nil)
-		if tc.first < 0 {
-			if len(hits) != 0 {
-				t.Errorf("search(%q) = %v, want nothing", tc.q, hitDocs(hits))
+		data, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out SearchOutput
+		if err := json.Unmarshal(data, &out); err != nil {
+			t.Fatal(err)
+		}
+		if len(out.Results) == 0 || out.Results[0].Path != tc.want {
+			var got []string
+			for _, h := range out.Results {
+				got = append(got, h.Path)
 			}
-			continue
-		}
-		if len(hits) == 0 || hits[0].doc != tc.first {
-			t.Errorf("search(%q) = %v, want %d first", tc.q, hitDocs(hits), tc.first)
-		}
-		for i := 1; i < len(hits); i++ {
-			if better(hits[i], hits[i-1]) {
-				t.Errorf("search(%q): hits out of order %+v", tc.q, hits)
-			}
+			t.Errorf("search %q: %v, want %s first", tc.query, got, tc.want)
 		}
 	}
-	if h := ix.search("same words", 5, nil); len(h) != 2 || h[0].score != h[1].score || h[0].doc != 5 || h[1].doc != 6 {
-		t.Errorf("tie: %+v, want docs 5 then 6 with equal scores", h)
-	}
-	if h := ix.search("pdf", 5, func(d int) bool { return d != 0 }); slices.Contains(hitDocs(h), 0) || len(h) == 0 {
-		t.Errorf("filter: %v", hitDocs(h))
-	}
-	if h := ix.search("pdf", 1, nil); len(h) != 1 {
-		t.Errorf("limit 1 gave %d hits", len(h))
-	}
-	if h := ix.search("pdf", 0, nil); len(h) != 0 {
-		t.Errorf("limit 0 gave %d hits", len(h))
-	}
-	// A query run twice gives identical results: the scratch arrays are reset.
-	a, b := ix.search("pdf files kube", 8, nil), ix.search("pdf files kube", 8, nil)
-	if !slices.Equal(a, b) {
-		t.Errorf("repeated search differs: %v vs %v", a, b)
-	}
-}
-
-// TestSearchNameMatches checks the name and path matches: a run of query
-// words that is a skill's whole name or a folder of its path, and the file
-// format aliases, across libraries of different styles.
-func TestSearchNameMatches(t *testing.T) {
-	wordy := "Build presentation decks. Use when the user wants to make a presentation, prepare a presentation " +
-		"for the board, present results, or mentions presentations, slides or decks of any kind."
-	docs := []searchDoc{
-		{library: "terse", path: "terse/pptx", fields: [4]string{"pptx", "Create and edit .pptx slide files.", "", "Unzip, edit the XML, zip."}}, // 0
-		{library: "big", path: "big/presentations/deck-builder", fields: [4]string{"deck-builder", wordy, "presentations",
-			strings.Repeat("Make a presentation that lands. ", 20)}}, // 1
-		{library: "terse", path: "terse/docx", fields: [4]string{"docx", "Edit .docx files.", "", "Tracked changes."}},                            // 2
-		{library: "big", path: "big/growth/referral-program", fields: [4]string{"referral-program", "Word of mouth and refer-a-friend.", "", ""}}, // 3
-		{library: "big", path: "big/other/skills/runner-setup", fields: [4]string{"runner-setup", "Set up the test runner.", "", ""}},             // 4
-		{library: "big", path: "big/playwright-pro/skills/init", fields: [4]string{"init", "Set up the test runner.", "", ""}},                    // 5
-		{library: "big", path: "big/brand/skills/brand-guidelines", fields: [4]string{"brand-guidelines", "Our colours and fonts.", "", ""}},      // 6
-		{library: "big", path: "big/brand/skills/logo-usage", fields: [4]string{"logo-usage", wordy + " Apply the brand guidelines to every " +
-			"presentation; the brand guidelines say which logo, colours and fonts a presentation uses.", "brand", ""}}, // 7
-	}
-	// The rest of the big library: words like make, set up, test and
-	// presentation are common in it, as in real catalogs.
-	for i := range 40 {
-		docs = append(docs, searchDoc{library: "big", path: fmt.Sprintf("big/misc/skills/filler-%d", i), fields: [4]string{
-			fmt.Sprintf("filler-%d", i), "Make reports, set up tests and prepare presentations for the team.", "", ""}})
-	}
-	var names []string
-	for _, d := range docs {
-		names = append(names, foldName(d.fields[fieldName]))
-	}
-	ix := newSearchIndex(docs, names)
-	for _, tc := range []struct {
-		q     string
-		first int
-		not   int // a document that must not be found, or -1
-	}{
-		{"make a powerpoint presentation", 0, -1},                 // the application's name matches the format's skill
-		{"powerpoint", 0, -1},                                     // found by the alias alone
-		{"turn this outline into a pptx deck", 0, -1},             // a query word that is the whole name
-		{"edit a word document", 2, -1},                           // "word document" is Word
-		{"word of mouth", 3, 2},                                   // "word" alone is not
-		{"set up the test runner in playwright pro", 5, -1},       // a folder of the path
-		{"apply the brand guidelines to the presentation", 6, -1}, // a run of words that is the name
-	} {
-		hits := ix.search(tc.q, 8, nil)
-		if len(hits) == 0 || hits[0].doc != tc.first {
-			t.Errorf("search(%q) = %v, want %d first", tc.q, hitDocs(hits), tc.first)
-		}
-		if tc.not >= 0 && slices.Contains(hitDocs(hits), tc.not) {
-			t.Errorf("search(%q) = %v, want no %d", tc.q, hitDocs(hits), tc.not)
-		}
-	}
-	// A folder that nearly every skill is in ("skills") counts for next to
-	// nothing; one that a few are in, for more.
-	weight := func(key string) float32 {
-		w := float32(0)
-		for _, e := range ix.byName[key] {
-			w = max(w, e.w)
-		}
-		return w
-	}
-	if common, rare := weight("skill"), weight("playwrightpro"); !(common < 0.1 && rare > 1) {
-		t.Errorf("folder weights: skills %v, playwright-pro %v", common, rare)
-	}
-}
-
-func TestSearchEmptyIndex(t *testing.T) {
-	ix := newTestIndex()
-	if h := ix.search("anything", 10, nil); len(h) != 0 {
-		t.Errorf("empty index gave %v", h)
-	}
-}
-
-// TestSearchConcurrent runs queries from several goroutines on one index
-// (with -race, this checks the scratch pool).
-func TestSearchConcurrent(t *testing.T) {
-	skills, queries := qualityFixture(t)
-	var docs [][4]string
-	for _, s := range skills[:100] {
-		docs = append(docs, [4]string{s.Name, s.Description, strings.Join(s.Tags, " "), s.Body})
-	}
-	ix := newTestIndex(docs...)
-	want := make([][]searchHit, len(queries))
-	for i, q := range queries {
-		want[i] = ix.search(q.Query, 5, nil)
-	}
-	var wg sync.WaitGroup
-	for g := range 4 {
-		wg.Go(func() {
-			for i := range queries {
-				j := (i + g) % len(queries)
-				if got := ix.search(queries[j].Query, 5, nil); !slices.Equal(got, want[j]) {
-					t.Errorf("concurrent search(%q) = %v, want %v", queries[j].Query, got, want[j])
-				}
-			}
-		})
-	}
-	wg.Wait()
-}
-
-// FuzzSearch feeds arbitrary text to the analyzer and the ranking: no
-// panic, at most limit hits, sorted, every score positive and finite.
-func FuzzSearch(f *testing.F) {
-	_, queries := qualityFixture(f)
-	for _, q := range queries {
-		f.Add(q.Query)
-	}
-	for _, s := range []string{"", "-", "a-", "-a", "é\u0301", "\xff\xfe", "a'", "'a", "x/y.z_w-v", "ǅ", "ﬁ"} {
-		f.Add(s)
-	}
-	ix := newTestIndex(
-		[4]string{"pdf-processing", "Extract text from PDF files", "pdf", "Run the script."},
-		[4]string{"csv-cleaner", "Clean CSV files", "csv", "Body."},
-		[4]string{"vat-return-fr", "Préparer la déclaration de TVA", "tva", "TVA collectée."},
-	)
-	f.Fuzz(func(t *testing.T, q string) {
-		var tk tokenizer
-		tk.terms(q, func(b []byte) {
-			if len(b) == 0 {
-				t.Errorf("empty term from %q", q)
-			}
-		})
-		hits := ix.search(q, 2, nil)
-		if len(hits) > 2 {
-			t.Fatalf("%d hits for limit 2", len(hits))
-		}
-		for i, h := range hits {
-			if !(h.score > 0) || h.score > 1e6 {
-				t.Errorf("search(%q): score %v", q, h.score)
-			}
-			if i > 0 && better(h, hits[i-1]) {
-				t.Errorf("search(%q): out of order %+v", q, hits)
-			}
-		}
-	})
-}
-
-// benchSkills are n skills made from the quality fixture: each a variant of
-// a fixture skill, with the bodies of four fixture skills (about 2 KiB), so
-// the vocabulary and its distribution are those of real skills.
-func benchSkills(base []qualitySkill, n int) []qualitySkill {
-	out := make([]qualitySkill, 0, n)
-	for i := range n {
-		s := base[i%len(base)]
-		v := s
-		v.Name = fmt.Sprintf("%s-%d", s.Name, i)
-		v.Path = fmt.Sprintf("ns%d/%s", i%10, v.Name)
-		v.Hidden = false
-		var body strings.Builder
-		for j := range 4 {
-			body.WriteString(base[(i*7+j*13)%len(base)].Body)
-		}
-		v.Body = s.Body + body.String()
-		out = append(out, v)
-	}
-	return out
 }
 
 var (
@@ -401,17 +87,13 @@ var (
 )
 
 // bench10k builds (once per process) a 10,000-skill bundle with the build
-// package and opens it.
+// package (bundletest.Variants of the search fixture) and opens it.
 func bench10k(b *testing.B) *manifest.Bundle {
 	bench10kOnce.Do(func() {
 		skills, _ := qualityFixture(b)
-		bench10kBundle = buildSkillBytes(b, benchSkills(skills, 10000))
+		bench10kBundle = bundletest.Skills(b, bundletest.Variants(skills, 10000), nil)
 	})
-	bu, err := manifest.Open(bytes.NewReader(bench10kBundle), int64(len(bench10kBundle)))
-	if err != nil {
-		b.Fatal(err)
-	}
-	return bu
+	return bundletest.Open(b, bench10kBundle)
 }
 
 // BenchmarkSearchIndexBuild10k measures the lazy index build of a
@@ -448,27 +130,13 @@ func BenchmarkSearchIndexBuild10k(b *testing.B) {
 }
 
 // BenchmarkSearch10k runs the fixture's queries against a 10,000-skill
-// catalog, one query per iteration, and reports the p50 and p99 latency:
-// "index" is the ranking alone, "tool" a search_skills call from an SDK
-// client in memory (2025-11-25), JSON and schema validation included.
+// catalog, one query per iteration, and reports the p50 and p99 latency of
+// a search_skills call from an SDK client in memory (2025-11-25), JSON and
+// schema validation included; the ranking alone is search's
+// BenchmarkSearch10k.
 func BenchmarkSearch10k(b *testing.B) {
 	_, queries := qualityFixture(b)
 	s := newServer(b, Options{}, bench10k(b))
-	c := &catalog{snap: s.Snapshot()}
-	ix, _, err := c.searchable()
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Run("index", func(b *testing.B) {
-		lat := make([]time.Duration, 0, b.N)
-		for i := range b.N {
-			start := time.Now()
-			ix.search(queries[i%len(queries)].Query, searchDefaultLimit, nil)
-			lat = append(lat, time.Since(start))
-		}
-		b.StopTimer()
-		reportPercentiles(b, lat, "query")
-	})
 	b.Run("tool", func(b *testing.B) {
 		cs := connectMem(b, s, "2025-11-25", nil)
 		ctx := context.Background()
@@ -489,25 +157,4 @@ func BenchmarkSearch10k(b *testing.B) {
 		b.StopTimer()
 		reportPercentiles(b, lat, "query")
 	})
-}
-
-// BenchmarkSearchRepeatedFolderWord: a query that repeats a word naming a
-// folder every skill sits in costs about what the word once costs, since
-// each name or folder match is walked once per query.
-func BenchmarkSearchRepeatedFolderWord(b *testing.B) {
-	var docs []searchDoc
-	var names []string
-	for i := range 20000 {
-		name := fmt.Sprintf("tool-%d", i)
-		docs = append(docs, searchDoc{library: "acme", path: "acme/skills/" + name, fields: [4]string{name, "Does one thing well.", "", ""}})
-		names = append(names, foldName(name))
-	}
-	ix := newSearchIndex(docs, names)
-	for _, q := range []struct{ name, query string }{{"once", "skills"}, {"repeated", strings.Repeat("skills ", 142)}} {
-		b.Run(q.name, func(b *testing.B) {
-			for b.Loop() {
-				ix.search(q.query, searchDefaultLimit, nil)
-			}
-		})
-	}
 }

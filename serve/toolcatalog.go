@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/search"
 )
 
 // catalogFor returns the catalog of snap: the one kept if it is of snap,
@@ -64,7 +65,7 @@ type catalog struct {
 	docsErr   error
 
 	indexOnce sync.Once
-	index     *searchIndex
+	index     *search.Index
 	indexDocs []int // index document → snapshot number
 	indexErr  error
 
@@ -315,15 +316,14 @@ func skillCategory(fm map[string]any, library, skillPath string) string {
 
 // searchable returns the search index over the listed skills, built on
 // first use, and the snapshot number of each index document.
-func (c *catalog) searchable() (*searchIndex, []int, error) {
+func (c *catalog) searchable() (*search.Index, []int, error) {
 	c.indexOnce.Do(func() {
 		docs, err := c.skills()
 		if err != nil {
 			c.indexErr = err
 			return
 		}
-		var sdocs []searchDoc
-		var names []string
+		var sdocs []search.Doc
 		for k := range docs {
 			doc := &docs[k]
 			if !doc.listed {
@@ -335,15 +335,14 @@ func (c *catalog) searchable() (*searchIndex, []int, error) {
 				return
 			}
 			body := skillBody(md)
-			if len(body) > maxBodyIndex {
-				body = body[:maxBodyIndex]
+			if len(body) > search.MaxBody {
+				body = body[:search.MaxBody] // the rest is not indexed: do not copy it
 			}
-			tags := strings.Join(append(slices.Clip(doc.tags), doc.category), " \n ")
-			sdocs = append(sdocs, searchDoc{fields: [numFields]string{doc.name, doc.description, tags, string(body)}, library: doc.library, path: doc.path})
-			names = append(names, foldName(doc.name))
+			sdocs = append(sdocs, search.Doc{Name: doc.name, Description: doc.description, Tags: append(slices.Clip(doc.tags), doc.category),
+				Body: string(body), Library: doc.library, Path: doc.path})
 			c.indexDocs = append(c.indexDocs, k)
 		}
-		c.index = newSearchIndex(sdocs, names)
+		c.index = search.New(sdocs)
 	})
 	return c.index, c.indexDocs, c.indexErr
 }

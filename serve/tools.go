@@ -378,8 +378,8 @@ func (d *discovery) suggest(c *catalog, q string) []string {
 		return nil
 	}
 	var out []string
-	for _, h := range ix.search(q, 3, nil) {
-		out = append(out, c.docs[idocs[h.doc]].path)
+	for _, h := range ix.Search(q, 3, nil) {
+		out = append(out, c.docs[idocs[h.Doc]].path)
 	}
 	return out
 }
@@ -511,13 +511,13 @@ func (d *discovery) searchSkills(ctx context.Context, _ *mcp.CallToolRequest, in
 	if err != nil {
 		return nil, out, err
 	}
-	hits := ix.search(q, limit, func(doc int) bool { return f.keep(&c.docs[idocs[doc]]) })
+	hits := ix.Search(q, limit, func(doc int) bool { return f.keep(&c.docs[idocs[doc]]) })
 	out = SearchOutput{Query: q, Results: make([]SearchHit, 0, len(hits))}
 	var text strings.Builder
 	for i, h := range hits {
-		doc := &c.docs[idocs[h.doc]]
-		out.Results = append(out.Results, SearchHit{SkillSummary: doc.summary(), Score: roundScore(h.score)})
-		fmt.Fprintf(&text, "%d. %s  [%s]  score %.2f%s\n   %s\n", i+1, doc.path, doc.category, h.score, flagNote(doc), oneLine(doc.description, 300))
+		doc := &c.docs[idocs[h.Doc]]
+		out.Results = append(out.Results, SearchHit{SkillSummary: doc.summary(), Score: roundScore(h.Score)})
+		fmt.Fprintf(&text, "%d. %s  [%s]  score %.2f%s\n   %s\n", i+1, doc.path, doc.category, h.Score, flagNote(doc), oneLine(doc.description, 300))
 	}
 	if len(hits) == 0 {
 		out.Hint = fmt.Sprintf("No skill matches. Try other or fewer words, drop the filters, or browse with %s_list_categories and %s_list_skills.", d.prefix, d.prefix)

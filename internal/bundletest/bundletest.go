@@ -1,7 +1,8 @@
 // Package bundletest makes bundles for tests with the build package: the
 // libraries of a config file built as `skills-mcp build --config` builds
-// them, and bundle bytes opened in memory. Every failure fails the test.
-// Only tests import it.
+// them, the skills of a JSON fixture (Skill) written out as SKILL.md files
+// and built, and bundle bytes opened in memory. Every failure fails the
+// test. Only tests import it.
 package bundletest
 
 import (

@@ -2,7 +2,7 @@
 // realistic skills in several libraries, expanded from the compact specs
 // below into SKILL.md frontmatter fields and bodies. It is deterministic:
 //
-//	go run ./serve/testdata/search/gen > serve/testdata/search/skills.json
+//	go run ./search/testdata/gen > search/testdata/skills.json
 //
 // Each spec line is "name | description | tags | body sentences", the body
 // sentences separated by ";". A section line "@ category | path | mode"

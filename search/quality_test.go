@@ -1,10 +1,10 @@
-package serve
+package search
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,13 +13,12 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/internal/bundletest"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
-// qualityQuery is a query of a query set in testdata/search with the path
+// qualityQuery is a query of a query set in testdata with the path
 // of the skill it should find first; Also lists skills that answer it as
 // well, in other libraries of a combined scenario.
 type qualityQuery struct {
@@ -32,11 +31,11 @@ func (q qualityQuery) accepts(path string) bool {
 	return path == q.Want || slices.Contains(q.Also, path)
 }
 
-// Libraries of the quality scenarios: fixtures in testdata/search, written
+// Libraries of the quality scenarios: fixtures in testdata, written
 // for these tests, and a real library from the shared corpora.
 const (
-	libFixture      = "fixture"       // testdata/search/skills.json: acme, community and vendor, 239 skills
-	libTerse        = "terse"         // testdata/search/terse.json: anthropic, a few skills with one-line descriptions
+	libFixture      = "fixture"       // testdata/skills.json: acme, community and vendor, 239 skills
+	libTerse        = "terse"         // testdata/terse.json: anthropic, a few skills with one-line descriptions
 	libClaudeSkills = "claude-skills" // ../shared/corpora/claude-skills: a large library with long descriptions
 )
 
@@ -59,7 +58,7 @@ var (
 )
 
 // scenarioBundle builds (once per process) one bundle of the named
-// libraries: the fixtures as written by buildSkillBytes, each corpus
+// libraries: the fixtures as written by bundletest.Skills, each corpus
 // library as a folder library named after it. The corpus's own withheld
 // skills (names that differ from their folders) stay withheld.
 func scenarioBundle(t testing.TB, libs []string) *manifest.Bundle {
@@ -69,13 +68,13 @@ func scenarioBundle(t testing.TB, libs []string) *manifest.Bundle {
 	defer scenarioMu.Unlock()
 	data, ok := scenarioBundles[key]
 	if !ok {
-		var skills []qualitySkill
+		var skills []bundletest.Skill
 		var extra []build.Library
 		for _, l := range libs {
 			switch l {
 			case libFixture, libTerse:
-				var s []qualitySkill
-				readJSON(t, qualityFiles[l], &s)
+				var s []bundletest.Skill
+				bundletest.ReadJSON(t, qualityFiles[l], &s)
 				skills = append(skills, s...)
 			default:
 				dir := corporaDir()
@@ -85,7 +84,7 @@ func scenarioBundle(t testing.TB, libs []string) *manifest.Bundle {
 				extra = append(extra, build.Library{Namespace: l, Root: filepath.Join(dir, l), Title: l})
 			}
 		}
-		data = buildLibraryBytes(t, skills, extra)
+		data = bundletest.Skills(t, skills, extra)
 		scenarioBundles[key] = data
 	}
 	b, err := manifest.Open(bytes.NewReader(data), int64(len(data)))
@@ -96,7 +95,7 @@ func scenarioBundle(t testing.TB, libs []string) *manifest.Bundle {
 }
 
 // qualityFiles are the fixture libraries' files.
-var qualityFiles = map[string]string{libFixture: "testdata/search/skills.json", libTerse: "testdata/search/terse.json"}
+var qualityFiles = map[string]string{libFixture: "testdata/skills.json", libTerse: "testdata/terse.json"}
 
 // The reference server's scorer (thirdbrain-behaviour.md §6), for comparison
 // on the same fixture: weighted keyword hits, no folding beyond lower case,
@@ -270,54 +269,18 @@ var qualityScenarios = []qualityScenario{
 	}},
 }
 
-// TestSearchCombinedPowerpoint asks search_skills, through an SDK client,
-// for a PowerPoint on a server that serves a small library with a pptx
-// skill beside a larger one whose slide-deck skill has "powerpoint" and
-// "presentation" in its tags: the skill named after the format comes
-// first.
-func TestSearchCombinedPowerpoint(t *testing.T) {
-	s := newServer(t, Options{}, scenarioBundle(t, []string{libTerse, libFixture}))
-	cs := connectMem(t, s, "2025-11-25", nil)
-	for _, tc := range []struct{ query, want string }{
-		{"make a powerpoint presentation", "anthropic/pptx"},
-		{"create a PowerPoint deck for the quarterly review", "anthropic/pptx"},
-		{"an Excel workbook with formulas", "anthropic/xlsx"},
-	} {
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "skills_mcp_search_skills",
-			Arguments: map[string]any{"query": tc.query}})
-		if err != nil || res.IsError {
-			t.Fatalf("search %q: %v %+v", tc.query, err, res)
-		}
-		data, err := json.Marshal(res.StructuredContent)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out SearchOutput
-		if err := json.Unmarshal(data, &out); err != nil {
-			t.Fatal(err)
-		}
-		if len(out.Results) == 0 || out.Results[0].Path != tc.want {
-			var got []string
-			for _, h := range out.Results {
-				got = append(got, h.Path)
-			}
-			t.Errorf("search %q: %v, want %s first", tc.query, got, tc.want)
-		}
-	}
-}
-
 // TestSearchQuality runs each scenario's query sets through our search and
 // the reference scorer and reports both accuracies; it fails below the
 // floors. Scenarios with a corpus library are skipped when the shared
 // corpora are not there. `go test` shows the output of passing packages
-// only with -v: `go test -run TestSearchQuality -v ./serve`.
+// only with -v: `go test -run TestSearchQuality -v ./search`.
 func TestSearchQuality(t *testing.T) {
 	for _, sc := range qualityScenarios {
 		t.Run(sc.name, func(t *testing.T) {
 			r := newQualityRun(t, sc.libs)
 			for _, set := range sc.sets {
 				var queries []qualityQuery
-				readJSON(t, "testdata/search/"+set.file, &queries)
+				bundletest.ReadJSON(t, "testdata/"+set.file, &queries)
 				if len(queries) < 10 {
 					t.Fatalf("%s has %d queries, want at least 10", set.file, len(queries))
 				}
@@ -337,50 +300,39 @@ func TestSearchQuality(t *testing.T) {
 	}
 }
 
-// qualityRun is a scenario's served catalog, its index and the same skills
-// for the reference scorer.
+// qualityRun is a scenario's documents as serve indexes them, their index
+// and the same skills for the reference scorer.
 type qualityRun struct {
-	c       *catalog
-	ix      *searchIndex
-	idocs   []int
+	docs    []Doc
+	ix      *Index
 	refDocs []refDoc
 }
 
 func newQualityRun(t *testing.T, libs []string) *qualityRun {
 	t.Helper()
-	b := scenarioBundle(t, libs)
-	s := newServer(t, Options{}, b)
-	r := &qualityRun{c: &catalog{snap: s.Snapshot()}}
-	var err error
-	r.ix, r.idocs, err = r.c.searchable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := &qualityRun{docs: docsOf(t, scenarioBundle(t, libs))}
+	r.ix = New(r.docs)
 	// The reference sees a fixture skill's frontmatter tags and its category
 	// (as it did when the fixture figures were first taken), a corpus
-	// skill's tags and metadata values and its category.
+	// skill's tags and metadata values and its category (the last of a
+	// document's tags).
 	fixtureTags := map[string][]string{}
 	for _, l := range libs {
 		if f, ok := qualityFiles[l]; ok {
-			var skills []qualitySkill
-			readJSON(t, f, &skills)
+			var skills []bundletest.Skill
+			bundletest.ReadJSON(t, f, &skills)
 			for _, sk := range skills {
 				fixtureTags[sk.Path] = sk.Tags
 			}
 		}
 	}
-	for _, k := range r.idocs {
-		doc := &r.c.docs[k]
-		md, err := doc.bundle.ReadBlob(doc.md)
-		if err != nil {
-			t.Fatal(err)
+	for _, doc := range r.docs {
+		tags := doc.Tags
+		if ft, ok := fixtureTags[doc.Path]; ok {
+			tags = append(slices.Clone(ft), tags[len(tags)-1])
 		}
-		tags, ok := fixtureTags[doc.path]
-		if !ok {
-			tags = doc.tags
-		}
-		tags = append(slices.Clone(tags), doc.category)
-		d := refDoc{path: doc.path, name: doc.name, desc: doc.description, body: string(skillBody(md)), tags: tags}
+		// The body is cut at MaxBody, past the 6000 bytes the reference reads.
+		d := refDoc{path: doc.Path, name: doc.Name, desc: doc.Description, body: doc.Body, tags: tags}
 		d.tokenize()
 		r.refDocs = append(r.refDocs, d)
 	}
@@ -397,9 +349,9 @@ func (r *qualityRun) measure(t *testing.T, label string, queries []qualityQuery)
 			t.Fatalf("%s: %q wants %s, which is not served", label, q.Query, q.Want)
 		}
 		rank := -1
-		hits := r.ix.search(q.Query, 10, nil)
+		hits := r.ix.Search(q.Query, 10, nil)
 		for i, h := range hits {
-			if q.accepts(r.c.docs[r.idocs[h.doc]].path) {
+			if q.accepts(r.docs[h.Doc].Path) {
 				rank = i
 				break
 			}
@@ -408,7 +360,7 @@ func (r *qualityRun) measure(t *testing.T, label string, queries []qualityQuery)
 		if rank != 0 {
 			got := "nothing"
 			if len(hits) > 0 {
-				got = r.c.docs[r.idocs[hits[0].doc]].path
+				got = r.docs[hits[0].Doc].Path
 			}
 			t.Logf("%s: %q ranks %s at %d (first: %s)", label, q.Query, q.Want, rank+1, got)
 		}
@@ -425,4 +377,119 @@ func (r *qualityRun) measure(t *testing.T, label string, queries []qualityQuery)
 	t.Log(summary)
 	fmt.Println(summary)
 	return ours, ref
+}
+
+// docsOf returns the documents serve indexes for bundle b (serve's catalog:
+// newSkillDoc, skillCategory, skillBody and searchable in
+// serve/toolcatalog.go): every skill not hidden, in the bundle's order, its
+// name and description from the frontmatter, its tags (tags, keywords,
+// dev-tags, trigger-phrases, triggers, then every metadata value by key)
+// followed by its category, and its SKILL.md body cut at MaxBody.
+func docsOf(t testing.TB, b *manifest.Bundle) []Doc {
+	t.Helper()
+	var docs []Doc
+	for i := range b.NumSkills() {
+		if b.Hidden(i) {
+			continue
+		}
+		sk, err := b.Skill(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fm map[string]any
+		if err := json.Unmarshal(sk.Entry.Frontmatter, &fm); err != nil {
+			t.Fatal(err)
+		}
+		doc := Doc{Name: sk.Name(), Library: sk.Library, Path: sk.Path}
+		if s, ok := fm["name"].(string); ok && s != "" {
+			doc.Name = s
+		}
+		if s, ok := fm["description"].(string); ok {
+			doc.Description = strings.TrimSpace(s)
+		}
+		for _, k := range []string{"tags", "keywords", "dev-tags", "trigger-phrases", "triggers"} {
+			doc.Tags = appendStrings(doc.Tags, fm[k])
+		}
+		md, _ := fm["metadata"].(map[string]any)
+		for _, k := range slices.Sorted(maps.Keys(md)) {
+			doc.Tags = appendStrings(doc.Tags, md[k])
+		}
+		doc.Tags = append(doc.Tags, category(fm, sk.Library, sk.Path))
+		data, err := b.ReadBlob(sk.Entry.Resources[0].Digest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := skillBody(data)
+		doc.Body = string(body[:min(len(body), MaxBody)])
+		docs = append(docs, doc)
+	}
+	return docs
+}
+
+// appendStrings appends v if it is a string, or its strings if it is a list.
+func appendStrings(dst []string, v any) []string {
+	switch v := v.(type) {
+	case string:
+		if s := strings.TrimSpace(v); s != "" {
+			dst = append(dst, s)
+		}
+	case []any:
+		for _, e := range v {
+			if s, ok := e.(string); ok && strings.TrimSpace(s) != "" {
+				dst = append(dst, strings.TrimSpace(s))
+			}
+		}
+	}
+	return dst
+}
+
+// category is the frontmatter category, else metadata.category, else the
+// folders between the namespace and the skill folder, else
+// "uncategorized".
+func category(fm map[string]any, library, skillPath string) string {
+	if s, ok := fm["category"].(string); ok && strings.TrimSpace(s) != "" {
+		return strings.TrimSpace(s)
+	}
+	if md, ok := fm["metadata"].(map[string]any); ok {
+		if s, ok := md["category"].(string); ok && strings.TrimSpace(s) != "" {
+			return strings.TrimSpace(s)
+		}
+	}
+	rest := skillPath
+	if library != "" {
+		rest = strings.TrimPrefix(skillPath, library+"/")
+	}
+	if i := strings.LastIndexByte(rest, '/'); i > 0 {
+		return rest[:i]
+	}
+	return "uncategorized"
+}
+
+// skillBody returns SKILL.md without its frontmatter.
+func skillBody(md []byte) []byte {
+	md = bytes.TrimPrefix(md, []byte("\uFEFF"))
+	_, rest, ok := bytes.Cut(md, []byte("\n"))
+	if !ok || strings.TrimRight(string(md[:len(md)-len(rest)]), " \t\r\n") != "---" {
+		return md
+	}
+	for off := 0; off < len(rest); {
+		line, after, _ := bytes.Cut(rest[off:], []byte("\n"))
+		if string(bytes.TrimRight(line, " \t\r")) == "---" {
+			return bytes.TrimLeft(after, "\r\n")
+		}
+		off = len(rest) - len(after)
+		if len(after) == 0 {
+			break
+		}
+	}
+	return md
+}
+
+// qualityFixture is the fixture's skills and its tuning queries.
+func qualityFixture(t testing.TB) ([]bundletest.Skill, []qualityQuery) {
+	var skills []bundletest.Skill
+	var queries []qualityQuery
+	bundletest.ReadJSON(t, "testdata/skills.json", &skills)
+	bundletest.ReadJSON(t, "testdata/queries.json", &queries)
+	return skills, queries
 }

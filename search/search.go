@@ -1,11 +1,11 @@
-package serve
+package search
 
-// Ranked search over a snapshot's skills, for <prefix>_search_skills.
+// Ranked search over a catalog's skills (serve's <prefix>_search_skills).
 //
 // The ranking is BM25F (Robertson and Zaragoza's field-weighted BM25) over
 // four fields of each listed skill: its name, its description, its tags
 // (frontmatter tags and keywords, every metadata value, the category) and
-// the first maxBodyIndex bytes of its SKILL.md body. Per term and skill the
+// the first MaxBody bytes of its SKILL.md body. Per term and skill the
 // field frequencies are length-normalised per field, weighted, summed and
 // saturated once, so a term repeated in a long body cannot outweigh one
 // occurrence in the name.
@@ -57,11 +57,11 @@ package serve
 // terse neighbours only, and a wordy library's repeated words outrank it.
 // Per-library idf would make every term rare in a small library. On the
 // combined query sets both ranked the expected skill lower (see
-// serve/testdata/search and TestSearchQuality).
+// search/testdata and TestSearchQuality).
 //
-// The index is built lazily, on the first query against a snapshot, and
-// kept with the snapshot's catalog: serve's start-up does not pay for it,
-// and a new snapshot (Swap) gets a new index on its first query.
+// serve builds an index lazily, on the first query against a snapshot, and
+// keeps it with the snapshot's catalog: serve's start-up does not pay for
+// it, and a new snapshot (Swap) gets a new index on its first query.
 
 import (
 	"bytes"
@@ -94,10 +94,6 @@ var (
 
 const (
 	bm25K1 = 1.2
-	// maxBodyIndex is how much of a SKILL.md body is indexed. What a skill
-	// is for is said in its name, description and first sections; a long
-	// body's tail adds postings (memory) and noise more than recall.
-	maxBodyIndex = 8 << 10
 	// prefixWeight is the weight of a prefix match of the last query word
 	// relative to a full match.
 	prefixWeight = 0.8
@@ -364,6 +360,42 @@ func (tk *tokenizer) nameKey(s string) string {
 	return string(b)
 }
 
+// MaxBody is how much of a document's body is indexed. What a skill is for
+// is said in its name, description and first sections; a long body's tail
+// adds postings (memory) and noise more than recall. A caller may cut the
+// body there itself, before copying it into a Doc.
+const MaxBody = 8 << 10
+
+// Doc is one document to index: a skill's text by field, and where the
+// skill is. Names and paths are matched as names too (see the package
+// comment).
+type Doc struct {
+	Name        string
+	Description string
+	Tags        []string // frontmatter tags and keywords, metadata values, the category
+	Body        string   // SKILL.md without its frontmatter; only MaxBody bytes are indexed
+	Library     string   // the namespace; empty for an un-namespaced library
+	Path        string   // the skill path, namespace first
+}
+
+// New indexes docs. Document i of the index is docs[i]: the caller numbers
+// them in the order in which ties are to be broken (serve: URI order).
+func New(docs []Doc) *Index {
+	sdocs := make([]searchDoc, len(docs))
+	names := make([]string, len(docs))
+	for i, d := range docs {
+		body := d.Body
+		if len(body) > MaxBody {
+			body = body[:MaxBody]
+		}
+		// A line break between tags, so that no compound joins two of them.
+		sdocs[i] = searchDoc{fields: [numFields]string{d.Name, d.Description, strings.Join(d.Tags, " \n "), body},
+			library: d.Library, path: d.Path}
+		names[i] = foldName(d.Name)
+	}
+	return newSearchIndex(sdocs, names)
+}
+
 // searchDoc is the text of one skill, by field, and the library it is in.
 type searchDoc struct {
 	fields  [numFields]string
@@ -378,9 +410,9 @@ type posting struct {
 	w   float32
 }
 
-// searchIndex is an inverted index over a list of documents, numbered as
-// given. It is immutable once built and safe for concurrent queries.
-type searchIndex struct {
+// Index is an inverted index over a list of documents, numbered as given.
+// It is immutable once built and safe for concurrent queries.
+type Index struct {
 	n       int
 	names   []string               // foldName of each document's name
 	byName  map[string][]nameEntry // see nameIndex
@@ -405,8 +437,8 @@ type queryScratch struct {
 // documents are tokenized in parallel, in contiguous chunks, each with its
 // own dictionary; the dictionaries are then merged in chunk order, so the
 // index does not depend on the number of workers.
-func newSearchIndex(docs []searchDoc, names []string) *searchIndex {
-	ix := &searchIndex{n: len(docs), names: names, terms: map[string]int32{}}
+func newSearchIndex(docs []searchDoc, names []string) *Index {
+	ix := &Index{n: len(docs), names: names, terms: map[string]int32{}}
 	workers := max(1, min(runtime.GOMAXPROCS(0), len(docs)/256))
 	parts := make([]indexPart, workers)
 	chunk := (len(docs) + workers - 1) / workers
@@ -617,16 +649,15 @@ type nameEntry struct {
 	w   float32
 }
 
-// searchHit is one ranked document.
-type searchHit struct {
-	doc   int
-	score float64
+// Hit is one ranked document: its number and its score.
+type Hit struct {
+	Doc   int
+	Score float64 // higher is better; comparable within one query only
 }
 
-// search ranks the documents for query and returns at most limit of them
-// that keep passes (nil keeps all), best first, ties by document number
-// (the caller numbers documents in URI order).
-func (ix *searchIndex) search(query string, limit int, keep func(doc int) bool) []searchHit {
+// Search ranks the documents for query and returns at most limit of them
+// that keep passes (nil keeps all), best first, ties by document number.
+func (ix *Index) Search(query string, limit int, keep func(doc int) bool) []Hit {
 	var (
 		tk       tokenizer
 		qterms   []string
@@ -764,7 +795,7 @@ func (ix *searchIndex) search(query string, limit int, keep func(doc int) bool) 
 			s += exactNameBonus
 		}
 		s += float64(sc.name[d])
-		hit := searchHit{doc: int(d), score: s}
+		hit := Hit{Doc: int(d), Score: s}
 		if h.Len() < limit {
 			heap.Push(h, hit)
 		} else if better(hit, (*h)[0]) {
@@ -772,9 +803,9 @@ func (ix *searchIndex) search(query string, limit int, keep func(doc int) bool) 
 			heap.Fix(h, 0)
 		}
 	}
-	out := make([]searchHit, h.Len())
+	out := make([]Hit, h.Len())
 	for i := len(out) - 1; i >= 0; i-- {
-		out[i] = heap.Pop(h).(searchHit)
+		out[i] = heap.Pop(h).(Hit)
 	}
 	return out
 }
@@ -788,7 +819,7 @@ type expansion struct {
 // expand returns the terms the last query word matches: its stem at full
 // weight, and the terms it is a prefix of at prefixWeight (the most frequent
 // maxExpansions of them, when the word has at least minPrefix letters).
-func (ix *searchIndex) expand(word, stem string) []expansion {
+func (ix *Index) expand(word, stem string) []expansion {
 	var out []expansion
 	if id, ok := ix.terms[stem]; ok {
 		out = append(out, expansion{id, 1})
@@ -814,20 +845,20 @@ func (ix *searchIndex) expand(word, stem string) []expansion {
 }
 
 // better orders hits: higher score first, then lower document number.
-func better(a, b searchHit) bool {
-	if a.score != b.score {
-		return a.score > b.score
+func better(a, b Hit) bool {
+	if a.Score != b.Score {
+		return a.Score > b.Score
 	}
-	return a.doc < b.doc
+	return a.Doc < b.Doc
 }
 
 // hitHeap is a min-heap of hits by better: its root is the worst kept hit.
-type hitHeap []searchHit
+type hitHeap []Hit
 
 func (h hitHeap) Len() int           { return len(h) }
 func (h hitHeap) Less(i, j int) bool { return better(h[j], h[i]) }
 func (h hitHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *hitHeap) Push(x any)        { *h = append(*h, x.(searchHit)) }
+func (h *hitHeap) Push(x any)        { *h = append(*h, x.(Hit)) }
 func (h *hitHeap) Pop() any {
 	old := *h
 	x := old[len(old)-1]
