@@ -1,8 +1,6 @@
 package build
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"os"
@@ -40,17 +38,16 @@ type Config struct {
 var namespaceRE = &lazyre.RE{Expr: `^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`}
 
 // LoadConfig reads a configuration file. Relative roots resolve against the
-// file's folder. Unknown fields are an error, so a typo is caught.
+// file's folder. Unknown fields are an error, and so is anything after the
+// first JSON value (see decodeConfigJSON), so a typo is caught.
 func LoadConfig(path string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)
 	}
 	var c Config
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
-		return nil, fmt.Errorf("config %s: %w", path, err)
+	if err := decodeConfigJSON(path, data, &c); err != nil {
+		return nil, fmt.Errorf("config %w", err)
 	}
 	if c.Libraries == nil {
 		return nil, fmt.Errorf("config %s: expected {\"libraries\": [...]}", path)

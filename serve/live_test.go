@@ -418,6 +418,11 @@ func TestLiveConfig(t *testing.T) {
 		`{"libraries": [{"namespace": "cli", "root": "one"}]}`,            // clashes with the command line
 		`{"libraries": [{"namespace": "one", "root": "one", "x": true}]}`, // unknown field
 		`{"libs": []}`,
+		// Anything after the first value (config-trailing): a stray brace,
+		// a merge leftover, a second object that would change the policy.
+		`{"libraries": [{"namespace": "one", "root": "one"}]}{broken`,
+		"{\"libraries\": [{\"namespace\": \"one\", \"root\": \"one\"}]}\n>>>>>>> feature\n",
+		`{"libraries": [{"namespace": "one", "root": "one"}]}{"libraries":[],"noScripts":true}`,
 	} {
 		setConfig(broken)
 		err := refresh()

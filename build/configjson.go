@@ -1,0 +1,68 @@
+package build
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"unicode/utf8"
+)
+
+// decodeConfigJSON decodes data, the contents of the configuration file
+// name, into v: exactly one JSON value, no field v does not know, and nothing
+// after it but white space. A merge leftover, a second object or a stray
+// brace after the first value is refused (rule config-trailing) rather than
+// ignored, since the part ignored may be the policy the operator meant.
+// Every error names the file, line and column. It is the one decoder every
+// configuration reader goes through (LoadConfig, which the CLI, the live
+// server's reload and the tests call).
+func decodeConfigJSON(name string, data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			return fmt.Errorf("%s: %w", at(name, data, se.Offset), err)
+		case errors.As(err, &te):
+			return fmt.Errorf("%s: %w", at(name, data, te.Offset), err)
+		case errors.Is(err, io.EOF):
+			return fmt.Errorf("%s: empty file, expected {\"libraries\": [...]}", name)
+		}
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	rest := dec.InputOffset()
+	for rest < int64(len(data)) && isJSONSpace(data[rest]) {
+		rest++
+	}
+	if rest < int64(len(data)) {
+		return fmt.Errorf("%s: data after the configuration's JSON value (rule config-trailing): %q", at(name, data, rest+1), excerpt(data[rest:]))
+	}
+	return nil
+}
+
+// at names the byte at data[n-1], the last one the decoder read: the file,
+// then its 1-based line and column (in code points).
+func at(name string, data []byte, n int64) string {
+	n = min(max(n-1, 0), int64(len(data)))
+	before := data[:n]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
+	return fmt.Sprintf("%s:%d:%d", name, line, col)
+}
+
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// excerpt is the start of the trailing data, up to its first line break and
+// 40 bytes, for the error.
+func excerpt(b []byte) string {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		b = b[:i]
+	}
+	if len(b) > 40 {
+		b = append(b[:40:40], "…"...)
+	}
+	return string(b)
+}
