@@ -184,28 +184,28 @@ func loadAdvSplit(t *testing.T, root string) map[string][]*advCase {
 	return out
 }
 
-// TestAdversarial analyses the adversarial corpus the way build does (one
-// library per family, each case a skill folder in it) and prints, per
-// family, how many attacks and how many honest look-alikes were flagged: a
-// case is flagged when any finding is at warning or above, or when build
-// withholds the skill (refuses to publish it: for an attack a catch, for an
-// honest skill a false alarm; each is logged with build's reason). Detection
-// is reported, not asserted; the test fails only on a malformed case (its
-// header, its sections, its frontmatter) or one build does not find.
-func TestAdversarial(t *testing.T) {
-	split := os.Getenv("SKILLS_ADVERSARIAL_SPLIT")
-	if split == "" {
-		split = "tune"
-	}
-	if !slices.Contains(adversarialSplits, split) {
-		t.Fatalf("SKILLS_ADVERSARIAL_SPLIT=%q: want one of %v", split, adversarialSplits)
-	}
-	cases := loadAdvSplit(t, filepath.Join("testdata", "adversarial", split))
-	if len(cases) == 0 {
-		t.Logf("%s: no cases", split)
-		return
-	}
-	tmp := t.TempDir()
+// caseFormRules are build's reasons to withhold a skill that mean the case
+// file itself is wrong (its frontmatter or its paths), not a verdict on
+// what the skill does: such a case is malformed, never counted as flagged.
+var caseFormRules = []string{
+	build.RuleNameMissing, build.RuleNameInvalid, build.RuleNameTooLong, build.RuleNameMismatch,
+	build.RuleDescMissing, build.RuleDescTooLong, build.RuleCompatTooLong,
+	build.RulePathInvalid, build.RuleCaseCollision,
+}
+
+// advVerdicts is what build made of a split's cases, keyed by family + "/" +
+// case name.
+type advVerdicts struct {
+	flagged   map[string]bool   // a finding at warning or above, or withheld for what the skill holds
+	found     map[string]bool   // published or withheld: build saw the skill
+	withheld  map[string]string // build's reason, for a skill withheld for what it holds
+	malformed []error           // cases build withheld for their form (caseFormRules)
+}
+
+// analyseAdv writes the cases below tmp as one library per family, each case
+// a skill folder, and builds them as build does.
+func analyseAdv(t *testing.T, tmp string, cases map[string][]*advCase) advVerdicts {
+	t.Helper()
 	var opt build.Options
 	for fam, cs := range cases {
 		for _, c := range cs {
@@ -226,24 +226,58 @@ func TestAdversarial(t *testing.T) {
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}
-	flagged := map[string]bool{} // library + "/" + skill folder
-	found := map[string]bool{}
-	withheld := map[string]string{} // key -> build's reason
+	v := advVerdicts{flagged: map[string]bool{}, found: map[string]bool{}, withheld: map[string]string{}}
 	for _, w := range res.Manifest.Withheld {
-		// Refusing to publish a skill is the strongest verdict build has.
 		key := w.Library + "/" + path.Base(w.Path)
-		withheld[key] = w.Reason
-		found[key], flagged[key] = true, true
+		v.found[key] = true
+		if i := slices.IndexFunc(w.Rules, func(r string) bool { return slices.Contains(caseFormRules, r) }); i >= 0 {
+			v.malformed = append(v.malformed, fmt.Errorf("%s.txtar: build withheld the skill for its form (rule %s): %s", key, w.Rules[i], w.Reason))
+			continue
+		}
+		// Refusing to publish a skill for what it holds (an archive, say)
+		// is the strongest verdict build has.
+		v.withheld[key] = w.Reason
+		v.flagged[key] = true
 	}
 	for _, s := range res.Manifest.Skills {
 		key := s.Library + "/" + path.Base(s.Path)
-		found[key] = true
+		v.found[key] = true
 		for _, f := range s.Findings {
 			if f.Waived == "" && lint.Rank(f.Severity) >= lint.Rank(lint.SeverityWarning) {
-				flagged[key] = true
+				v.flagged[key] = true
 			}
 		}
 	}
+	return v
+}
+
+// TestAdversarial analyses the adversarial corpus the way build does (one
+// library per family, each case a skill folder in it) and prints, per
+// family, how many attacks and how many honest look-alikes were flagged: a
+// case is flagged when any finding is at warning or above, or when build
+// withholds the skill (refuses to publish it: for an attack a catch, for an
+// honest skill a false alarm; each is logged with build's reason). Detection
+// is reported, not asserted; the test fails only on a malformed case (its
+// header, its sections, its frontmatter, a skill build withholds for its
+// form: caseFormRules) or one build does not find.
+func TestAdversarial(t *testing.T) {
+	split := os.Getenv("SKILLS_ADVERSARIAL_SPLIT")
+	if split == "" {
+		split = "tune"
+	}
+	if !slices.Contains(adversarialSplits, split) {
+		t.Fatalf("SKILLS_ADVERSARIAL_SPLIT=%q: want one of %v", split, adversarialSplits)
+	}
+	cases := loadAdvSplit(t, filepath.Join("testdata", "adversarial", split))
+	if len(cases) == 0 {
+		t.Logf("%s: no cases", split)
+		return
+	}
+	v := analyseAdv(t, t.TempDir(), cases)
+	for _, err := range v.malformed {
+		t.Errorf("%s/%v", split, err)
+	}
+	flagged, found, withheld := v.flagged, v.found, v.withheld
 
 	fams := make([]string, 0, len(cases))
 	for fam := range cases {
@@ -255,11 +289,11 @@ func TestAdversarial(t *testing.T) {
 		cs := cases[fam]
 		slices.SortFunc(cs, func(a, b *advCase) int { return strings.Compare(a.name, b.name) })
 		var attacks, caught, honest, alarms int
-		var missed, falseAlarms []string
+		var missed, falseAlarms, notes []string
 		for _, c := range cs {
 			key := fam + "/" + c.name
 			if r, ok := withheld[key]; ok {
-				t.Logf("    withheld (%s): %s: %s", c.expect, c.name, r)
+				notes = append(notes, fmt.Sprintf("    withheld (%s): %s: %s", c.expect, c.name, r))
 			}
 			if !found[key] {
 				t.Errorf("%s/%s/%s.txtar: build did not find the skill", split, fam, c.name)
@@ -288,6 +322,9 @@ func TestAdversarial(t *testing.T) {
 		if len(falseAlarms) > 0 {
 			t.Logf("    flagged honest: %s", strings.Join(falseAlarms, " "))
 		}
+		for _, n := range notes {
+			t.Log(n)
+		}
 	}
 	t.Logf("%-7s %-16s attacks flagged %2d/%-2d  honest flagged %2d/%-2d", split, "total", sumAF, sumA, sumHF, sumH)
 }
@@ -313,6 +350,35 @@ func TestAdversarialBase64(t *testing.T) {
 	}
 	if got["assets/logo.png"] != string(png) || got["run.txt"] != "plain\n" || len(got) != 3 {
 		t.Errorf("files %q", got)
+	}
+}
+
+// TestAdversarialWithheld proves a skill build withholds for its form is a
+// malformed case, and one withheld for what it holds (an archive) a flagged
+// one.
+func TestAdversarialWithheld(t *testing.T) {
+	mk := func(name, desc string, extra ...txtar.File) *advCase {
+		md := "---\nname: " + name + "\ndescription: " + desc + "\n---\nbody\n"
+		return &advCase{family: "f", name: name, expect: "honest", technique: "t",
+			files: append([]txtar.File{{Name: manifest.SkillFile, Data: []byte(md)}}, extra...)}
+	}
+	cases := map[string][]*advCase{"f": {
+		mk("plain-case", "d"),
+		mk("long-description", strings.Repeat("d", 2000)),
+		mk("holds-archive", "d", txtar.File{Name: "site.zip", Data: []byte("PK\x03\x04")}),
+	}}
+	v := analyseAdv(t, t.TempDir(), cases)
+	if len(v.malformed) != 1 || !strings.Contains(v.malformed[0].Error(), "f/long-description.txtar") ||
+		!strings.Contains(v.malformed[0].Error(), build.RuleDescTooLong) {
+		t.Errorf("malformed %v, want f/long-description for %s", v.malformed, build.RuleDescTooLong)
+	}
+	if !v.flagged["f/holds-archive"] || v.withheld["f/holds-archive"] == "" || v.flagged["f/plain-case"] || v.flagged["f/long-description"] {
+		t.Errorf("flagged %v, withheld %v: want f/holds-archive alone", v.flagged, v.withheld)
+	}
+	for _, k := range []string{"f/plain-case", "f/long-description", "f/holds-archive"} {
+		if !v.found[k] {
+			t.Errorf("%s not found", k)
+		}
 	}
 }
 
