@@ -19,4 +19,78 @@
 //     maxExpansions terms, runs of at most maxNameWords words are matched
 //     as names, and each name or folder match is walked once per query.
 //   - Only the first MaxBody bytes of a body are indexed.
+//
+// # Ranking
+//
+// The ranking is BM25F (Robertson and Zaragoza's field-weighted BM25) over
+// four fields of each listed skill: its name, its description, its tags
+// (frontmatter tags and keywords, every metadata value, the category) and
+// the first MaxBody bytes of its SKILL.md body. Per term and skill the
+// field frequencies are length-normalised per field, weighted, summed and
+// saturated once, so a term repeated in a long body cannot outweigh one
+// occurrence in the name.
+//
+// # Text analysis
+//
+// The same for documents and queries:
+//   - case and accent folding: Unicode lower case, then a table that maps
+//     Latin letters with diacritics to their base letters (é→e, ß→ss, ø→o;
+//     decomposed combining marks are dropped), so "Déclaration" finds
+//     "declaration";
+//   - punctuation folding: words are runs of letters and digits; an
+//     apostrophe inside a word is dropped ("don't" is "dont"), anything else
+//     separates words;
+//   - compounds: words joined by - _ / or . are indexed both apart and
+//     joined ("pdf-processing" gives pdf, processing and pdfprocessing; "ci/cd"
+//     gives cicd), so a hyphenated name matches its words and its run-together
+//     form;
+//   - one-letter words and a short list of English stop words are dropped;
+//   - a light English stemmer folds plurals and -ing/-ed forms and drops a
+//     final e (refunds→refund, deploying→deploy, invoices→invoic), and
+//     -ise spellings become -ize.
+//
+// # Queries
+//
+// Query features beyond BM25F: the last word of the query also matches as
+// a prefix of indexed terms (at prefixWeight of a full match, the best
+// expansion per skill), so "kube" finds "kubernetes"; a skill whose name is
+// the query (ignoring case and punctuation) gets exactNameBonus; the score
+// is scaled by the share of query terms the skill matches (coordination),
+// so a skill that matches every word beats one that matches one word often.
+// Ties are broken by document number (serve numbers them in URI order),
+// so results are stable.
+//
+// # Name and path matches
+//
+// For catalogs that combine libraries of different
+// styles: a run of query words that is a skill's whole name ("pptx" in
+// "turn this into a pptx deck", "brand guidelines" for brand-guidelines)
+// adds the idf of the name's rarest term, and one that is a folder of its
+// path below the namespace ("playwright pro" for playwright-pro/skills/…)
+// adds a share of the folder's idf among the paths, so a folder that holds
+// a whole library counts for next to nothing; the best match per skill
+// counts. A few application names stand for the file format skills are
+// named after ("PowerPoint" for pptx, "Excel" for xlsx, "Word document"
+// for docx). The reason: a terse library puts what a skill is for in its
+// name and a one-line description, a wordy one in long descriptions and
+// bodies that repeat the query's words, and term statistics alone let the
+// wordy library win. The bonus is additive, so it orders skills the text
+// already found and lifts a named one that the text barely mentions.
+//
+// # Over the whole catalog
+//
+// Length normalisation and idf are over the whole catalog, not per
+// library. Per-library averages would keep a library's scores the same
+// whatever it is served with, but they drop the correction BM25 makes for
+// verbose text across libraries: a terse skill is then measured against
+// terse neighbours only, and a wordy library's repeated words outrank it.
+// Per-library idf would make every term rare in a small library. On the
+// combined query sets both ranked the expected skill lower (see
+// search/testdata and TestSearchQuality).
+//
+// # Built lazily
+//
+// serve builds an index lazily, on the first query against a snapshot, and
+// keeps it with the snapshot's catalog: serve's start-up does not pay for
+// it, and a new snapshot (Swap) gets a new index on its first query.
 package search

@@ -1,0 +1,258 @@
+package search
+
+// Text analysis, the same for documents and queries (see the package
+// comment): folding, words and compounds, stop words, stemming, and the
+// keys under which names are matched.
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// nameAliases (built on first use) maps the nameKey of what people call a
+// file format (the application that writes it) to the nameKey of the
+// format's extension, under which skills for that format are often named:
+// "make a PowerPoint" matches a skill named pptx. Only unambiguous names
+// are listed: "word" alone is an English word, so it needs "document",
+// "doc" or "file" after it.
+var nameAliases = sync.OnceValue(func() map[string]string {
+	var tk tokenizer
+	m := map[string]string{}
+	for ext, apps := range map[string][]string{
+		"pptx": {"powerpoint", "power point", "ppt"},
+		"xlsx": {"excel", "xls"},
+		"docx": {"word document", "word doc", "word file", "ms word", "microsoft word"},
+	} {
+		for _, a := range apps {
+			m[tk.nameKey(a)] = ext
+		}
+	}
+	return m
+})
+
+// stops holds the stop words, dropped from documents and queries (built on
+// first use): English function words
+// (pronouns, determiners, auxiliaries, conjunctions and prepositions, after
+// the usual Snowball list), and the words requests are wrapped in ("I need
+// to …", "please use …").
+var stops = sync.OnceValue(func() stopList {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`i me my myself we our ours ourselves you your yours yourself yourselves
+		he him his himself she her hers herself it its itself they them their theirs themselves
+		someone somebody something anyone anybody anything everyone everybody everything
+		what which who whom whose this that these those am is are was were be been being have has had having
+		do does did doing would should could can will shall may might must an the and but if or because as
+		until while of at by for with about against between into through during before after above below to
+		from up down in out on off over under again further then once here there when where why how all any
+		both each few more most other some such no nor not only own same so than too very just now also
+		please need needs want wants use used using`) {
+		m[w] = true
+	}
+	n := 0
+	for w := range m {
+		n = max(n, len(w))
+	}
+	return stopList{m, n}
+})
+
+// stopList is the set of stop words and the length of the longest.
+type stopList struct {
+	words  map[string]bool
+	maxLen int
+}
+
+// foldTable (built on first use) maps lower-case Latin letters with diacritics (Latin-1
+// Supplement and Latin Extended-A) and a few ligatures to plain ASCII.
+var foldTable = sync.OnceValue(func() map[rune]string {
+	m := map[rune]string{'ß': "ss", 'æ': "ae", 'œ': "oe", 'ĳ': "ij", 'þ': "th", 'ð': "d", 'ŋ': "n", 'ſ': "s"}
+	for base, variants := range map[string]string{
+		"a": "àáâãäåāăą", "c": "çćĉċč", "d": "ďđ", "e": "èéêëēĕėęě", "g": "ĝğġģ", "h": "ĥħ",
+		"i": "ìíîïĩīĭįı", "j": "ĵ", "k": "ķĸ", "l": "ĺļľŀł", "n": "ñńņňŉ", "o": "òóôõöøōŏő",
+		"r": "ŕŗř", "s": "śŝşšș", "t": "ţťŧț", "u": "ùúûüũūŭůűų", "w": "ŵ", "y": "ýÿŷ", "z": "źżž",
+	} {
+		for _, r := range variants {
+			m[r] = base
+		}
+	}
+	return m
+})
+
+// isJoiner reports whether r joins the words of a compound.
+func isJoiner(r rune) bool { return r == '-' || r == '_' || r == '/' || r == '.' }
+
+// isApostrophe reports whether r is an apostrophe, dropped inside words.
+func isApostrophe(r rune) bool { return r == '\'' || r == '’' }
+
+// isWordRune reports whether r belongs to a word.
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// appendFolded appends r lower-cased and without diacritics.
+func appendFolded(b []byte, r rune) []byte {
+	if r < utf8.RuneSelf {
+		if 'A' <= r && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		return append(b, byte(r))
+	}
+	r = unicode.ToLower(r)
+	if s, ok := foldTable()[r]; ok {
+		return append(b, s...)
+	}
+	return utf8.AppendRune(b, r)
+}
+
+// tokenizer splits text into folded words and compounds and hands each
+// index term to emit. Its buffers are reused from one call to the next.
+type tokenizer struct {
+	word, joined, stemmed []byte
+}
+
+// terms calls emit with each index term of text, in order. The slice passed
+// to emit is only valid during the call.
+func (tk *tokenizer) terms(text string, emit func(term []byte)) {
+	st := stops()
+	tk.words(text, func(w []byte, compound bool) {
+		if len(w) < 2 || !compound && len(w) <= st.maxLen && st.words[string(w)] {
+			return
+		}
+		tk.stemmed = appendStem(tk.stemmed[:0], w)
+		emit(tk.stemmed)
+	})
+}
+
+// words calls f with each folded word of text, and after the last word of a
+// compound of two or more with the compound run together (compound true).
+func (tk *tokenizer) words(text string, f func(w []byte, compound bool)) {
+	word, joined, parts := tk.word[:0], tk.joined[:0], 0
+	flushWord := func() {
+		if len(word) > 0 {
+			f(word, false)
+			joined = append(joined, word...)
+			parts++
+			word = word[:0]
+		}
+	}
+	flushCompound := func() {
+		if parts >= 2 {
+			f(joined, true)
+		}
+		joined, parts = joined[:0], 0
+	}
+	for i, r := range text {
+		switch {
+		case isWordRune(r):
+			word = appendFolded(word, r)
+		case r >= 0x300 && unicode.Is(unicode.Mn, r):
+			// A combining mark of decomposed text: dropped, like precomposed accents.
+		case isApostrophe(r) && len(word) > 0 && nextIsWord(text, i, r):
+			// Inside a word: "don't" is one word.
+		case isJoiner(r) && len(word) > 0 && nextIsWord(text, i, r):
+			flushWord()
+		default:
+			flushWord()
+			flushCompound()
+		}
+	}
+	flushWord()
+	flushCompound()
+	tk.word, tk.joined = word, joined
+}
+
+func nextIsWord(text string, i int, r rune) bool {
+	next, _ := utf8.DecodeRuneInString(text[i+utf8.RuneLen(r):])
+	return isWordRune(next)
+}
+
+// appendStem appends the stem of the folded word w: a light English
+// stemmer (plurals, -ing, -ed, a final e; -ise → -ize). Words with
+// characters other than a-z are kept as they are. Every rule keeps or
+// shortens the word, so it works in place on the appended copy.
+func appendStem(dst, w []byte) []byte {
+	for _, c := range w {
+		if c < 'a' || c > 'z' {
+			return append(dst, w...)
+		}
+	}
+	start := len(dst)
+	dst = append(dst, w...)
+	s := dst[start:]
+	if len(s) > 6 {
+		for _, sfx := range []string{"isation", "ising", "ised", "ises", "ise"} {
+			if hasSuffix(s, sfx) {
+				s[len(s)-len(sfx)+1] = 'z'
+				break
+			}
+		}
+	}
+	switch {
+	case len(s) <= 3:
+	case hasSuffix(s, "sses"):
+		s = s[:len(s)-2]
+	case hasSuffix(s, "ies") && len(s) > 4:
+		s = append(s[:len(s)-3], 'y')
+	case hasSuffix(s, "xes") || hasSuffix(s, "ches") || hasSuffix(s, "shes") || hasSuffix(s, "zes"):
+		s = s[:len(s)-2]
+	case hasSuffix(s, "ss") || hasSuffix(s, "us") || hasSuffix(s, "is"):
+	case hasSuffix(s, "s"):
+		s = s[:len(s)-1]
+	}
+	switch {
+	case len(s) > 5 && hasSuffix(s, "ing") && hasVowel(s[:len(s)-3]):
+		s = undouble(s[:len(s)-3])
+	case len(s) > 4 && hasSuffix(s, "ed") && !hasSuffix(s, "eed") && hasVowel(s[:len(s)-2]):
+		s = undouble(s[:len(s)-2])
+	}
+	if len(s) > 4 && s[len(s)-1] == 'e' {
+		s = s[:len(s)-1]
+	}
+	return dst[:start+len(s)]
+}
+
+func hasSuffix(s []byte, sfx string) bool {
+	return len(s) >= len(sfx) && string(s[len(s)-len(sfx):]) == sfx
+}
+
+func hasVowel(s []byte) bool { return bytes.ContainsAny(s, "aeiouy") }
+
+// undouble drops one letter of a final doubled consonant (running → run),
+// except l, s and z, which English keeps doubled (billing → bill).
+func undouble(s []byte) []byte {
+	if n := len(s); n >= 2 && s[n-1] == s[n-2] && !strings.ContainsRune("aeiouylsz", rune(s[n-1])) {
+		return s[:n-1]
+	}
+	return s
+}
+
+// foldName is s folded with only its letters and digits kept: the form in
+// which a query equals a name ("PDF processing" and "pdf-processing" both
+// give "pdfprocessing").
+func foldName(s string) string {
+	var b []byte
+	for _, r := range s {
+		if isWordRune(r) {
+			b = appendFolded(b, r)
+		}
+	}
+	return string(b)
+}
+
+// nameKey is the key under which a name is matched by a run of query
+// words: its words stemmed and run together ("PDF files" and "pdf-file"
+// both give "pdffile").
+func (tk *tokenizer) nameKey(s string) string {
+	var b []byte
+	tk.words(s, func(w []byte, compound bool) {
+		if !compound {
+			b = appendStem(b, w)
+		}
+	})
+	return string(b)
+}
