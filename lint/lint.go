@@ -68,10 +68,8 @@ var Rules = func() []Rule {
 
 // RuleByID returns the rule with the id, if there is one.
 func RuleByID(id string) (Rule, bool) {
-	for _, r := range Rules {
-		if r.ID == id {
-			return r, true
-		}
+	if i, ok := ruleIndex[id]; ok {
+		return Rules[i], true
 	}
 	return Rule{}, false
 }

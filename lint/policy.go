@@ -12,7 +12,7 @@ import (
 // waive a finding; only the configuration file holds waivers.
 type Waiver struct {
 	Skill  string          `json:"skill"`  // the skill's path: namespace, then folders ("acme/deploy")
-	Rule   string          `json:"rule"`   // a rule id of Rules
+	Rule   string          `json:"rule"`   // a rule id of Rules, or an imported one: tool/rule (IsImportedRule)
 	Digest manifest.Digest `json:"digest"` // sha256:… of the file the finding is in
 	Reason string          `json:"reason"` // why it is accepted: shown wherever the finding is
 }
@@ -27,8 +27,8 @@ func (w *Waiver) Check() error {
 	case w.Digest == (manifest.Digest{}):
 		return fmt.Errorf("waiver for %s: needs the digest of the file (sha256:…)", w.Skill)
 	}
-	if _, ok := RuleByID(w.Rule); !ok {
-		return fmt.Errorf("waiver for %s: unknown rule %q", w.Skill, w.Rule)
+	if _, ok := RuleByID(w.Rule); !ok && !IsImportedRule(w.Rule) {
+		return fmt.Errorf("waiver for %s: unknown rule %q (a rule of lint, or tool/rule for an imported one)", w.Skill, w.Rule)
 	}
 	return nil
 }

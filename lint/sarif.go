@@ -35,6 +35,8 @@ type Skill struct {
 	// Digests lists every file of the skill with its digest.
 	Digests  []FileDigest `json:"digests"`
 	Findings []Finding    `json:"findings"`
+	// Capabilities are what the findings show the skill does (SkillCaps).
+	Capabilities []string `json:"capabilities,omitempty"`
 }
 
 // folder returns the skill's folder below its library root.
@@ -58,8 +60,11 @@ const (
 
 // WriteSARIF writes r as a SARIF 2.1.0 log with one run, so that CI systems
 // annotate the files. The tool's rules are Rules (with their family, their
-// strongest severity as default level, and their example as help), then
-// each rule that withheld a skill (level "error"). Each finding is a result
+// strongest severity as default level, their capabilities as a property,
+// and their example as help), then each rule imported from another tool's
+// SARIF that a finding names, then each rule that withheld a skill (level
+// "error"). A result's properties hold the capabilities its finding shows
+// and those of its skill. Each finding is a result
 // at its file, line and column (in Unicode code points), with its severity
 // as level; a waived finding carries an external suppression with the
 // operator's reason, so code scanning shows it as dismissed;
@@ -93,12 +98,29 @@ func WriteSARIF(w io.Writer, r *Report, srcRoot func(library string) string) err
 	descs := map[string]string{}
 	for _, lr := range Rules {
 		r := sarifRule{ID: lr.ID, ShortDescription: sarifText{lr.Description}, DefaultConfiguration: sarifConfig{lr.Severity},
-			Properties: &sarifRuleProps{Family: lr.Family, Tags: []string{"security", lr.Family}}}
+			Properties: &sarifRuleProps{Family: lr.Family, Tags: []string{"security", lr.Family}, Capabilities: lr.Caps}}
 		if lr.Example.Text != "" {
 			r.Help = &sarifText{"Flagged, for example, in " + lr.Example.File + ":\n" + lr.Example.Text}
 		}
 		addRule(r)
 		descs[lr.ID] = lr.Description
+	}
+	// Rules imported from other tools' SARIF: the tool's name is the id's
+	// first segment.
+	var imported []string
+	for _, sk := range r.Skills {
+		for _, f := range sk.Findings {
+			if _, ok := index[f.Rule]; !ok && IsImportedRule(f.Rule) {
+				imported = append(imported, f.Rule)
+			}
+		}
+	}
+	slices.Sort(imported)
+	for _, id := range slices.Compact(imported) {
+		tool, _, _ := strings.Cut(id, "/")
+		addRule(sarifRule{ID: id, ShortDescription: sarifText{"reported by " + tool + " (imported SARIF)"}, DefaultConfiguration: sarifConfig{"warning"},
+			Properties: &sarifRuleProps{Family: "imported", Tags: []string{"security", "imported", tool}}})
+		descs[id] = "reported by " + tool
 	}
 	var withheldRules []string
 	for _, wh := range r.Withheld {
@@ -127,6 +149,9 @@ func WriteSARIF(w io.Writer, r *Report, srcRoot func(library string) string) err
 			}
 			if f.Waived != "" {
 				res.Suppressions = []sarifSuppression{{Kind: "external", Justification: f.Waived}}
+			}
+			if caps := FindingCaps(&f.Finding); len(caps) > 0 || len(sk.Capabilities) > 0 {
+				res.Properties = &sarifResultProps{Capabilities: caps, SkillCapabilities: sk.Capabilities}
 			}
 			results = append(results, res)
 		}
@@ -228,8 +253,14 @@ type (
 		Properties           *sarifRuleProps `json:"properties,omitempty"`
 	}
 	sarifRuleProps struct {
-		Family string   `json:"family"`
-		Tags   []string `json:"tags"`
+		Family       string   `json:"family"`
+		Tags         []string `json:"tags"`
+		Capabilities []string `json:"capabilities,omitempty"`
+	}
+	// sarifResultProps are a result's capabilities and its skill's.
+	sarifResultProps struct {
+		Capabilities      []string `json:"capabilities,omitempty"`
+		SkillCapabilities []string `json:"skillCapabilities,omitempty"`
 	}
 	sarifSuppression struct {
 		Kind          string `json:"kind"`
@@ -248,6 +279,7 @@ type (
 		Message      sarifText          `json:"message"`
 		Locations    []sarifLocation    `json:"locations"`
 		Suppressions []sarifSuppression `json:"suppressions,omitempty"`
+		Properties   *sarifResultProps  `json:"properties,omitempty"`
 	}
 	sarifLocation struct {
 		PhysicalLocation sarifPhysical `json:"physicalLocation"`

@@ -3,6 +3,7 @@ package lint
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"os"
 	"slices"
@@ -20,7 +21,9 @@ func sampleReport() *Report {
 				Findings: bound([]manifest.Finding{
 					{Rule: "pipe-to-shell", File: "SKILL.md", Line: 11, Severity: "note", Excerpt: "curl -fsSL https://get.example.com/x.sh | sh"},
 					{Rule: "destructive-rm", File: "scripts/clean up.sh", Line: 3, Severity: "warning", Excerpt: "rm -rf ~"},
+					{Rule: "semgrep/python.lang.security.audit.exec-detected", File: "scripts/run.py", Line: 4, Column: 5, Severity: "warning", Excerpt: "exec(code)"},
 				}),
+				Capabilities: []string{"destructive"},
 			},
 			{Library: "acme", Path: "acme/clean", URI: "skill://acme/clean/SKILL.md"},
 			{
@@ -176,7 +179,8 @@ func TestWriteSARIF(t *testing.T) {
 	for _, r := range rules {
 		ids = append(ids, r.(map[string]any)["id"].(string))
 	}
-	if len(ids) != len(Rules)+2 || ids[0] != Rules[0].ID || !slices.Equal(ids[len(Rules):], []string{"description-missing", "name-mismatch"}) {
+	if len(ids) != len(Rules)+3 || ids[0] != Rules[0].ID ||
+		!slices.Equal(ids[len(Rules):], []string{"semgrep/python.lang.security.audit.exec-detected", "description-missing", "name-mismatch"}) {
 		t.Errorf("rules = %v", ids)
 	}
 	if run["columnKind"] != "unicodeCodePoints" {
@@ -207,6 +211,7 @@ func TestWriteSARIF(t *testing.T) {
 		{"name-mismatch", "error", "skills/acme/billing/invoice/SKILL.md", "SRCROOT", 0, ""},
 		{"pipe-to-shell", "note", "skills/acme/ops/deploy/SKILL.md", "SRCROOT", 0, ""},
 		{"destructive-rm", "warning", "skills/acme/ops/deploy/scripts/clean%20up.sh", "SRCROOT", 0, ""},
+		{"semgrep/python.lang.security.audit.exec-detected", "warning", "skills/acme/ops/deploy/scripts/run.py", "SRCROOT", 5, ""},
 		{"prompt-injection", "error", "solo/SKILL.md", "SRCROOT", 3, ""},
 		{"reverse-shell", "error", "solo/run.sh", "SRCROOT", 1, "lab fixture, reviewed"},
 	}
@@ -286,4 +291,58 @@ func bound(fs []manifest.Finding) []Finding {
 		out[i] = Finding{Finding: f}
 	}
 	return out
+}
+
+// TestWriteSARIFCapabilities checks the capabilities in the SARIF: each
+// rule's, each result's and its skill's; and an imported finding's rule,
+// listed with its tool's name.
+func TestWriteSARIFCapabilities(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteSARIF(&buf, sampleReport(), srcRoots); err != nil {
+		t.Fatal(err)
+	}
+	log := decodeSARIF(t, buf.Bytes())
+	run := log["runs"].([]any)[0].(map[string]any)
+	rules := map[string]map[string]any{}
+	for _, r := range run["tool"].(map[string]any)["driver"].(map[string]any)["rules"].([]any) {
+		r := r.(map[string]any)
+		rules[r["id"].(string)] = r
+	}
+	caps := func(v any) string {
+		m, _ := v.(map[string]any)
+		l, _ := m["capabilities"].([]any)
+		return fmt.Sprint(l)
+	}
+	if got := caps(rules["pipe-to-shell"]["properties"]); got != "[exec-remote network]" {
+		t.Errorf("pipe-to-shell capabilities %s", got)
+	}
+	imp := rules["semgrep/python.lang.security.audit.exec-detected"]
+	if imp == nil || !strings.Contains(fmt.Sprint(imp["shortDescription"]), "semgrep") {
+		t.Fatalf("imported rule: %v", imp)
+	}
+	found := 0
+	for _, r := range run["results"].([]any) {
+		r := r.(map[string]any)
+		props, _ := r["properties"].(map[string]any)
+		switch r["ruleId"] {
+		case "destructive-rm":
+			found++
+			if caps(props) != "[destructive]" || fmt.Sprint(props["skillCapabilities"]) != "[destructive]" {
+				t.Errorf("destructive-rm result properties %v", props)
+			}
+		case "semgrep/python.lang.security.audit.exec-detected":
+			found++
+			if caps(props) != "[]" || fmt.Sprint(props["skillCapabilities"]) != "[destructive]" {
+				t.Errorf("imported result properties %v", props)
+			}
+		case "prompt-injection":
+			found++
+			if props != nil {
+				t.Errorf("a result with no capability, of a skill with none, has properties %v", props)
+			}
+		}
+	}
+	if found != 3 {
+		t.Errorf("%d of the 3 results looked for", found)
+	}
 }

@@ -479,6 +479,9 @@ func FuzzParse(f *testing.F) {
 	mb, _ := Marshal(m)
 	f.Add(mb)
 	f.Add([]byte(`{"mediaType":"` + MediaType + `","libraries":[],"skills":[]}` + "\n"))
+	m.Skills[0].Capabilities = []string{"exec-remote", "network"}
+	mb, _ = Marshal(m)
+	f.Add(mb)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Parse(data)
 		if err != nil {

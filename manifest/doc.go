@@ -20,11 +20,23 @@
 //     when it is parsed.
 //   - No local path, time of day or file mode enters a manifest; Created is set
 //     only from SOURCE_DATE_EPOCH. Identical input gives identical bytes.
+//   - A skill's capabilities (what the analysis saw it do) are lowercase
+//     words, sorted bytewise, unique (CheckCapabilities); the format names
+//     none of them.
 //   - Each skill's SEP-2640 entry ({uri, frontmatter, resources}) is stored as
 //     the exact bytes sent on the wire, so a server answers skills/list and
 //     skills/get without parsing or re-encoding.
 //
 // # Format
+//
+// The manifest's media type names its version (v1). Version 1 grows only by
+// optional fields that are left out when empty (a finding's column, a
+// skill's capabilities): a bundle written before a field is read as having
+// none, so every older bundle stays readable, and one bundle has one
+// encoding still. A reader older than a field refuses a manifest that
+// uses it (unknown fields are refused), rather than serve it without. A
+// change that would make an older bundle mean something else takes a new
+// media type.
 //
 // A bundle is one file, little-endian throughout:
 //

@@ -71,12 +71,17 @@ type Withheld struct {
 // Skill is one published skill: its SEP-2640 entry, exactly as it goes on the
 // wire, plus what a server needs to describe it.
 type Skill struct {
-	Entry           Entry          `json:"skill"`
-	Library         string         `json:"library"`
-	Path            string         `json:"path"` // skill path: namespace, then folders, slash-separated
-	Hidden          bool           `json:"hidden,omitempty"`
-	Files           []File         `json:"files"` // parallel to Entry.Resources
-	Findings        []Finding      `json:"findings,omitempty"`
+	Entry    Entry     `json:"skill"`
+	Library  string    `json:"library"`
+	Path     string    `json:"path"` // skill path: namespace, then folders, slash-separated
+	Hidden   bool      `json:"hidden,omitempty"`
+	Files    []File    `json:"files"` // parallel to Entry.Resources
+	Findings []Finding `json:"findings,omitempty"`
+	// Capabilities are what the analysis saw the skill do (network,
+	// exec-remote, …; the analyser's vocabulary): lowercase words of
+	// letters, digits and hyphens, sorted bytewise, without duplicates
+	// (CheckCapabilities). Bundles written before the field have none.
+	Capabilities    []string       `json:"capabilities,omitempty"`
 	ScriptsWithheld int            `json:"scriptsWithheld,omitempty"`
 	Provenance      map[string]any `json:"provenance,omitempty"`
 }
@@ -302,6 +307,41 @@ func Check(m *Manifest) error {
 		}
 		if total > MaxSkillBytes {
 			return fmt.Errorf("manifest: skill %q: %d bytes exceeds %d", e.URI, total, MaxSkillBytes)
+		}
+		if err := CheckCapabilities(s.Capabilities); err != nil {
+			return fmt.Errorf("manifest: skill %q: %w", e.URI, err)
+		}
+	}
+	return nil
+}
+
+// MaxCapabilities is the most capabilities a skill may list, and
+// MaxCapabilityLen the longest name of one.
+const (
+	MaxCapabilities  = 32
+	MaxCapabilityLen = 32
+)
+
+// CheckCapabilities reports what is wrong with a skill's list of
+// capabilities: each is 1 to MaxCapabilityLen lowercase ASCII letters,
+// digits and inner hyphens, the list is sorted bytewise without duplicates
+// and holds at most MaxCapabilities. The format names no capability, so an
+// analyser may learn new ones without a new format version.
+func CheckCapabilities(caps []string) error {
+	if len(caps) > MaxCapabilities {
+		return fmt.Errorf("capabilities: %d exceeds %d", len(caps), MaxCapabilities)
+	}
+	for i, c := range caps {
+		if c == "" || len(c) > MaxCapabilityLen || c[0] == '-' || c[len(c)-1] == '-' {
+			return fmt.Errorf("capabilities: %q is not 1-%d letters, digits and inner hyphens", c, MaxCapabilityLen)
+		}
+		for j := range len(c) {
+			if b := c[j]; !('a' <= b && b <= 'z' || '0' <= b && b <= '9' || b == '-') {
+				return fmt.Errorf("capabilities: %q holds %q: only lowercase letters, digits and hyphens", c, b)
+			}
+		}
+		if i > 0 && caps[i-1] >= c {
+			return fmt.Errorf("capabilities: %q after %q: not sorted bytewise or duplicated", c, caps[i-1])
 		}
 	}
 	return nil
