@@ -116,15 +116,15 @@ lint-eval corpora="../shared/corpora":
     ln -s "$(cd {{corpora}}/claude-skills && pwd)" "$tmp/honest/claude-skills"
     just lint-eval-dirs "$tmp/dangerous" "$tmp/honest"
 
-# Run the adversarial corpus, lint/testdata/adversarial/SPLIT (tune or
-# heldout), through build's analysis and print per-family detection and
-# false-alarm counts. `just adversarial heldout` and `just adversarial
-# split=heldout` both work.
+# The cases are lint/testdata/adversarial/SPLIT/FAMILY/CASE.txtar, built as
+# build does; `just adversarial heldout` and `just adversarial split=heldout`
+# both work. Fails only on a malformed case.
+# Print per-family attacks and honest look-alikes flagged in the adversarial corpus (split: tune or heldout).
 adversarial split="tune":
     #!/usr/bin/env bash
     set -euo pipefail
     split={{split}}; split=${split#split=}
-    SKILLS_ADVERSARIAL_SPLIT="$split" go test ./lint -run '^TestAdversarial$' -count=1 -v | grep -v '^=== RUN\|^--- PASS\|^PASS$\|^ok'
+    SKILLS_ADVERSARIAL_SPLIT="$split" go test ./lint -run '^TestAdversarial$' -count=1 -v | grep -v '^=== RUN\|^--- PASS\|^PASS$\|^ok' | sed 's/^ *adversarial_test.go:[0-9]*: //'
 
 # Run `lint --json` over each DIR, a folder of libraries (one subfolder
 # each), and print per-library detection and per-family counts.
