@@ -227,8 +227,14 @@ func analyseAdv(t *testing.T, tmp string, cases map[string][]*advCase) advVerdic
 		t.Fatalf("build: %v", err)
 	}
 	v := advVerdicts{flagged: map[string]bool{}, found: map[string]bool{}, withheld: map[string]string{}}
+	// A case is the first folder below its family's root: a skill build
+	// finds deeper inside it (a nested SKILL.md) counts towards the case.
+	caseKey := func(lib, below string) string {
+		dir, _, _ := strings.Cut(res.Folder(lib, below), "/")
+		return lib + "/" + dir
+	}
 	for _, w := range res.Manifest.Withheld {
-		key := w.Library + "/" + path.Base(w.Path)
+		key := caseKey(w.Library, w.Path)
 		v.found[key] = true
 		if i := slices.IndexFunc(w.Rules, func(r string) bool { return slices.Contains(caseFormRules, r) }); i >= 0 {
 			v.malformed = append(v.malformed, fmt.Errorf("%s.txtar: build withheld the skill for its form (rule %s): %s", key, w.Rules[i], w.Reason))
@@ -240,7 +246,7 @@ func analyseAdv(t *testing.T, tmp string, cases map[string][]*advCase) advVerdic
 		v.flagged[key] = true
 	}
 	for _, s := range res.Manifest.Skills {
-		key := s.Library + "/" + path.Base(s.Path)
+		key := caseKey(s.Library, strings.TrimPrefix(strings.TrimPrefix(s.Path, s.Library), "/"))
 		v.found[key] = true
 		for _, f := range s.Findings {
 			if f.Waived == "" && lint.Rank(f.Severity) >= lint.Rank(lint.SeverityWarning) {
@@ -354,8 +360,8 @@ func TestAdversarialBase64(t *testing.T) {
 }
 
 // TestAdversarialWithheld proves a skill build withholds for its form is a
-// malformed case, and one withheld for what it holds (an archive) a flagged
-// one.
+// malformed case, one withheld for what it holds (an archive) a flagged one,
+// and a skill nested in a case counts towards that case.
 func TestAdversarialWithheld(t *testing.T) {
 	mk := func(name, desc string, extra ...txtar.File) *advCase {
 		md := "---\nname: " + name + "\ndescription: " + desc + "\n---\nbody\n"
@@ -366,19 +372,25 @@ func TestAdversarialWithheld(t *testing.T) {
 		mk("plain-case", "d"),
 		mk("long-description", strings.Repeat("d", 2000)),
 		mk("holds-archive", "d", txtar.File{Name: "site.zip", Data: []byte("PK\x03\x04")}),
+		mk("outer-case", "d", txtar.File{Name: "tools/inner/SKILL.md", Data: []byte("---\nname: inner\ndescription: d\n---\nx\n")},
+			txtar.File{Name: "tools/inner/big.zip", Data: []byte("PK\x03\x04")}),
 	}}
 	v := analyseAdv(t, t.TempDir(), cases)
 	if len(v.malformed) != 1 || !strings.Contains(v.malformed[0].Error(), "f/long-description.txtar") ||
 		!strings.Contains(v.malformed[0].Error(), build.RuleDescTooLong) {
 		t.Errorf("malformed %v, want f/long-description for %s", v.malformed, build.RuleDescTooLong)
 	}
-	if !v.flagged["f/holds-archive"] || v.withheld["f/holds-archive"] == "" || v.flagged["f/plain-case"] || v.flagged["f/long-description"] {
-		t.Errorf("flagged %v, withheld %v: want f/holds-archive alone", v.flagged, v.withheld)
+	if !v.flagged["f/holds-archive"] || v.withheld["f/holds-archive"] == "" || !v.flagged["f/outer-case"] ||
+		v.flagged["f/plain-case"] || v.flagged["f/long-description"] {
+		t.Errorf("flagged %v, withheld %v: want f/holds-archive and f/outer-case (its nested archive)", v.flagged, v.withheld)
 	}
-	for _, k := range []string{"f/plain-case", "f/long-description", "f/holds-archive"} {
+	for _, k := range []string{"f/plain-case", "f/long-description", "f/holds-archive", "f/outer-case"} {
 		if !v.found[k] {
 			t.Errorf("%s not found", k)
 		}
+	}
+	if len(v.found) != 4 {
+		t.Errorf("found %v: want the four cases alone (a nested skill counts towards its case)", v.found)
 	}
 }
 
