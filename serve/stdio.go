@@ -30,12 +30,14 @@ const drainTimeout = 30 * time.Second
 //
 //   - A line that is not JSON gets a JSON-RPC parse error (-32700, id null),
 //     and JSON that is not a JSON-RPC message an invalid request error
-//     (-32600, with its id when it has one); either way the session goes on.
+//     (-32600, with its id when it has a valid one); either way the session
+//     goes on. A batch is such a message: the protocol revisions served
+//     have none (see checkMessage for the other rules).
 //   - At the end of the input, every request read before it is answered
 //     before the session ends (within drainTimeout).
 //
 // It works on the byte streams, in front of the SDK's own framing, so that
-// the SDK's connection (batches, protocol version) is used unchanged: the
+// the SDK's connection is used unchanged: the
 // input is checked line by line and only valid messages reach the SDK, and
 // the output is watched for the answers owed.
 func stdioTransport(in io.Reader, out io.Writer) mcp.Transport {
@@ -66,9 +68,10 @@ func (w *stdioWriter) Write(p []byte) (int, error) {
 // Close leaves the output open: the process owns it.
 func (w *stdioWriter) Close() error { return nil }
 
-// settle marks the answers in p, one message or a batch as the SDK writes
-// them, as given. A response starts {"jsonrpc":"2.0","id":…, followed by
-// "result" or "error", never "method", so only its first tokens are read.
+// settle marks the answer in p, one message as the SDK writes it (it writes
+// a batch only for a batch, which never reaches it), as given. A response
+// starts {"jsonrpc":"2.0","id":…, followed by "result" or "error", never
+// "method", so only its first tokens are read.
 func (w *stdioWriter) settle(p []byte) {
 	if key, ok := answerKey(p); ok {
 		w.settleID(key)
@@ -76,25 +79,7 @@ func (w *stdioWriter) settle(p []byte) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(p))
 	dec.UseNumber()
-	tok, err := dec.Token()
-	if err != nil {
-		return
-	}
-	if tok == json.Delim('[') {
-		var batch []struct {
-			ID     json.RawMessage `json:"id"`
-			Method *string         `json:"method"`
-		}
-		if json.Unmarshal(p, &batch) == nil {
-			for _, m := range batch {
-				var id any
-				d := json.NewDecoder(bytes.NewReader(m.ID))
-				d.UseNumber()
-				if m.Method == nil && d.Decode(&id) == nil {
-					w.settleID(idKey(id))
-				}
-			}
-		}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return
 	}
 	var id any
@@ -262,19 +247,12 @@ func (r *stdioReader) next() {
 	if len(line) == 0 {
 		return
 	}
-	if line[0] == '[' { // a batch: the SDK decides (it takes them before 2025-06-18)
+	if line[0] == '[' {
 		if !json.Valid(line) {
 			r.w.reply(nil, jsonrpc.CodeParseError, errNotJSON.Error())
 			return
 		}
-		var batch []json.RawMessage
-		_ = json.Unmarshal(line, &batch)
-		for _, m := range batch {
-			if msg, err := jsonrpc.DecodeMessage(m); err == nil {
-				r.owe(msg)
-			}
-		}
-		r.line = append(line, '\n')
+		r.w.reply(nil, jsonrpc.CodeInvalidRequest, errBatch.Error())
 		return
 	}
 	owed, id, code, err := checkMessage(line)
@@ -288,10 +266,20 @@ func (r *stdioReader) next() {
 	r.line = append(line, '\n')
 }
 
-// checkMessage applies the SDK's rules for one JSON-RPC message (those of
-// jsonrpc.DecodeMessage, which the SDK's connection ends the session on)
-// and returns the key of the answer owed (see idKey), "" for none. On error
-// it returns the message's id, if it has a usable one, and the error code.
+// checkMessage applies the rules for one JSON-RPC message and returns the
+// key of the answer owed (see idKey), "" for none. On error it returns the
+// message's id, if it has a valid one, and the error code. The rules are
+// the SDK's own (those of jsonrpc.DecodeMessage, which the SDK's connection
+// ends the session on), and three it lacks, under which the SDK would answer
+// another id than the one asked or none at all:
+//
+//   - an id is a string, null, or an integer written without a fraction or
+//     an exponent, at most maxExactID in magnitude (the SDK reads ids as
+//     float64 and answers 7.5 as 7, 9223372036854775808 as its negative);
+//   - a message without a method is a response, with a "result" or an
+//     "error" (the SDK drops {"jsonrpc":"2.0","id":5} silently);
+//   - a batch is refused before it gets here (see stdioReader.next).
+//
 // DecodeMessage itself allocates some 64 KiB a message, so it is used only
 // for what the rules below do not settle alike: text that is not ASCII, and
 // responses.
@@ -301,14 +289,10 @@ func checkMessage(line []byte) (owed string, id any, code int64, err error) {
 			if !json.Valid(line) { // DecodeMessage allows what follows the value; the SDK's reader does not
 				return "", nil, jsonrpc.CodeParseError, errNotJSON
 			}
-			msg, err := jsonrpc.DecodeMessage(line)
-			if err != nil {
-				return "", probeID(line), jsonrpc.CodeInvalidRequest, fmt.Errorf("invalid request: %v", err)
+			if _, err := jsonrpc.DecodeMessage(line); err != nil {
+				return "", refusedID(line), jsonrpc.CodeInvalidRequest, fmt.Errorf("invalid request: %v", err)
 			}
-			if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
-				owed = idKey(req.ID.Raw())
-			}
-			return owed, nil, 0, nil
+			break
 		}
 	}
 	var m map[string]json.RawMessage
@@ -319,26 +303,19 @@ func checkMessage(line []byte) (owed string, id any, code int64, err error) {
 		}
 		return "", nil, jsonrpc.CodeInvalidRequest, errors.New("invalid request: not a JSON object")
 	}
+	rawID, hasID := m["id"]
+	var idErr error
+	if hasID {
+		id, owed, idErr = requestID(rawID)
+	}
 	invalid := func(format string, args ...any) (string, any, int64, error) {
-		return "", probeID(line), jsonrpc.CodeInvalidRequest, fmt.Errorf("invalid request: "+format, args...)
+		return "", id, jsonrpc.CodeInvalidRequest, fmt.Errorf("invalid request: "+format, args...)
 	}
 	if v := m["jsonrpc"]; string(v) != `"2.0"` && !isString(v, "2.0") {
 		return invalid(`"jsonrpc" must be "2.0"`)
 	}
-	var rawID any
-	if v, ok := m["id"]; ok {
-		if err := json.Unmarshal(v, &rawID); err != nil {
-			return invalid("%v", err)
-		}
-		switch f := rawID.(type) {
-		case nil:
-		case float64:
-			id, owed = f, strconv.FormatInt(int64(f), 10)
-		case string:
-			id, owed = f, strconv.Quote(f)
-		default:
-			return invalid("the id must be a number or a string")
-		}
+	if idErr != nil {
+		return "", nil, jsonrpc.CodeInvalidRequest, fmt.Errorf("invalid request: %w", idErr)
 	}
 	if method, ok := m["method"]; ok {
 		var name *string
@@ -346,6 +323,11 @@ func checkMessage(line []byte) (owed string, id any, code int64, err error) {
 			return invalid("the method must be a string")
 		}
 		return owed, id, 0, nil
+	}
+	_, result := m["result"]
+	_, rpcErr := m["error"]
+	if !result && !rpcErr {
+		return invalid(`a request needs a "method"`)
 	}
 	// A response, to a request of the server's: rare, so the SDK's decoder
 	// settles it.
@@ -355,7 +337,38 @@ func checkMessage(line []byte) (owed string, id any, code int64, err error) {
 	return "", nil, 0, nil
 }
 
-var errNotJSON = errors.New("parse error: the line is not valid JSON")
+// maxExactID is the largest integer id taken: 2^53-1, the largest every
+// JSON peer (and the SDK, which reads ids as float64) holds exactly.
+const maxExactID = 1<<53 - 1
+
+// requestID checks a message's id, valid JSON (see checkMessage), and
+// returns it as it is answered (nil, a string or an int64) with its key
+// (see idKey).
+func requestID(raw json.RawMessage) (id any, key string, err error) {
+	switch {
+	case string(raw) == "null":
+		return nil, "", nil
+	case raw[0] == '"':
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return nil, "", errBadID
+		}
+		return s, strconv.Quote(s), nil
+	}
+	// JSON has no leading zeros or "+", so only a fraction or an exponent
+	// (or a value that is no number) is refused here beyond the range.
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	if err != nil || n > maxExactID || n < -maxExactID {
+		return nil, "", errBadID
+	}
+	return n, strconv.FormatInt(n, 10), nil
+}
+
+var (
+	errNotJSON = errors.New("parse error: the line is not valid JSON")
+	errBadID   = fmt.Errorf("the id must be a string or an integer from -%d to %d", maxExactID, maxExactID)
+	errBatch   = errors.New("invalid request: a batch (the protocol revisions served have none): send one message a line")
+)
 
 // isString reports whether raw is a JSON string equal to s.
 func isString(raw json.RawMessage, s string) bool {
@@ -363,25 +376,20 @@ func isString(raw json.RawMessage, s string) bool {
 	return json.Unmarshal(raw, &v) == nil && v == s
 }
 
-// probeID returns the id of a message that is refused, for the error
-// answer: a number or a string, or nil.
-func probeID(line []byte) any {
+// refusedID returns the id of a message that is refused, for the error
+// answer: its id if that is valid (see requestID), or nil.
+func refusedID(line []byte) any {
 	var probe struct {
-		ID any `json:"id"`
+		ID json.RawMessage `json:"id"`
 	}
-	_ = json.Unmarshal(line, &probe)
-	switch probe.ID.(type) {
-	case float64, string:
-		return probe.ID
+	if json.Unmarshal(line, &probe) != nil || probe.ID == nil {
+		return nil
 	}
-	return nil
-}
-
-// owe records msg's answer as owed if it is a request with an id.
-func (r *stdioReader) owe(msg jsonrpc.Message) {
-	if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
-		r.w.owe(idKey(req.ID.Raw()))
+	id, _, err := requestID(probe.ID)
+	if err != nil {
+		return nil
 	}
+	return id
 }
 
 var errLineTooLong = fmt.Errorf("parse error: a line longer than %d bytes", maxStdioLine)
