@@ -402,7 +402,7 @@ func (l *loaded) facts(f srcFile, analyse bool) *cachedFile {
 		e = &cachedFile{info: f.info, size: int64(len(f.data)), digest: manifest.Sum(f.data)}
 		e.text = utf8.Valid(f.data) && bytes.IndexByte(f.data, 0) < 0
 	}
-	if analyse && !e.linted { // every file: Analyze reads at most lint.MaxBytes and knows a binary
+	if analyse && !e.linted { // every file: Analyze reads it whole, in bounded windows, and knows a binary
 		n := *e
 		n.linted, n.findings = true, lint.Analyze(f.path, f.data)
 		e = &n

@@ -44,15 +44,6 @@ func executableBinary(file string, data []byte) (string, string) {
 	return SeverityError, kind + " executable disguised as " + ext
 }
 
-// truncated notes a file cut at MaxBytes.
-func truncated(s *scan) []hit {
-	if s.full <= len(s.text) {
-		return nil
-	}
-	return []hit{{off: max(0, s.starts[s.lines()-1]), sev: SeverityNote,
-		excerpt: fmt.Sprintf("analysed the first %d of %d bytes", len(s.text), s.full)}}
-}
-
 // promptExpansion finds !`command`: hosts run the command and put its
 // output in the text before the model reads it. The "!" must not follow a
 // backtick, a word character or a backslash, so `!` in inline code and

@@ -4,9 +4,16 @@ import (
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
-// MaxBytes is how much of a file the analyser reads: the rest of a bigger
-// file is not analysed, and a "truncated" note says where it stopped.
-const MaxBytes = 512 << 10
+// WindowBytes is the most of a file the analyser holds in one scan: a
+// bigger file is read whole, in windows of at most this many bytes that
+// overlap by WindowOverlap, so time grows linearly with the file and the
+// memory a scan takes is bounded whatever the file's size.
+const WindowBytes = 1 << 20
+
+// WindowOverlap is how far each window reaches back into the one before,
+// so that a match across a window's edge (a comment, a multi-line rule) is
+// seen whole in one of them.
+const WindowOverlap = 64 << 10
 
 // MaxExcerpt is the longest excerpt a finding carries, in bytes.
 const MaxExcerpt = 120
@@ -78,8 +85,8 @@ func RuleByID(id string) (Rule, bool) {
 // in rule order. file is the path relative to the skill folder,
 // slash-separated; with the first bytes it gives the file's roles (what the
 // file is and what will run or read it), which pick the rules that apply.
-// Analyze accepts any bytes, reads at most MaxBytes of them, and never
-// fails.
+// Analyze accepts any bytes, reads every one of them (a big file in
+// windows, see WindowBytes), and never fails.
 //
 // Analyze labels, it never blocks. Each rule gives at most one finding per
 // file: the first line that matches with its strongest severity. Lines are
@@ -92,17 +99,28 @@ func RuleByID(id string) (Rule, bool) {
 // The rules are in rules.go, one table a reader can review in one place;
 // the README lists them with an example each.
 func Analyze(file string, data []byte) []manifest.Finding {
-	full := len(data)
-	if full > MaxBytes {
-		data = data[:MaxBytes]
+	if text, ok := utf16Text(data); ok {
+		data = text
 	}
 	roles := classify(file, data)
 	if roles == roleBinary {
 		return binaryFindings(file, data)
 	}
-	s := newScan(file, data, roles)
+	var out []manifest.Finding
+	for w := (window{}); ; {
+		w = w.next(data)
+		out = mergeFindings(out, analyzeWindow(file, data, roles, w))
+		if w.end == len(data) {
+			return out
+		}
+	}
+}
+
+// analyzeWindow applies the text rules to window w of data.
+func analyzeWindow(file string, data []byte, roles role, w window) []manifest.Finding {
+	s := newScan(file, data[w.start:w.end], roles)
 	defer s.free()
-	s.full = full
+	s.full, s.lineBase, s.colBase = len(data), w.line, w.col
 	var out []manifest.Finding
 	for i := range rules {
 		r := &rules[i]

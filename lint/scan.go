@@ -34,16 +34,19 @@ const (
 // holds; the line flags are worked out only when a pattern matches, and a
 // file that holds no key costs nothing more.
 type scan struct {
-	file    string
-	roles   role
-	full    int      // the file's size; more than len(text) when it was cut at MaxBytes
-	text    string   // the bytes analysed
-	starts  []int    // starts[i]: offset of line i in text; the last ends the last line (see line)
-	hits    []int    // the lines that hold a rule key, ascending
-	hitKeys []keySet // hitKeys[h]: the keys line hits[h] holds
-	flags   []uint8  // empty until flag is first called
-	wide    int      // offset of the first byte ≥ 0x80, -1 for none, -2 until firstWide is first called
-	written [2]int   // line i+1 and whether it writes (writeOp), for writes; 0: not known
+	file  string
+	roles role
+	full  int    // the file's size; more than len(text) for a window of a big file
+	text  string // the bytes analysed: the file, or a window of it
+	// lineBase is the number of lines of the file before the text, and
+	// colBase the code points of its first line before it (see window).
+	lineBase, colBase int
+	starts            []int    // starts[i]: offset of line i in text; the last ends the last line (see line)
+	hits              []int    // the lines that hold a rule key, ascending
+	hitKeys           []keySet // hitKeys[h]: the keys line hits[h] holds
+	flags             []uint8  // empty until flag is first called
+	wide              int      // offset of the first byte ≥ 0x80, -1 for none, -2 until firstWide is first called
+	written           [2]int   // line i+1 and whether it writes (writeOp), for writes; 0: not known
 }
 
 // firstWide returns the offset of the first byte ≥ 0x80 of the text, or -1
@@ -89,7 +92,11 @@ func (s *scan) lineAt(off int) int {
 func (s *scan) finding(ri, i, start int, sev string) manifest.Finding {
 	line := s.line(i)
 	start = max(0, min(start, len(line)))
-	return manifest.Finding{Rule: rules[ri].id, Line: i + 1, Column: utf8.RuneCountInString(line[:start]) + 1,
+	col := utf8.RuneCountInString(line[:start]) + 1
+	if i == 0 {
+		col += s.colBase
+	}
+	return manifest.Finding{Rule: rules[ri].id, Line: s.lineBase + i + 1, Column: col,
 		Severity: sev, Excerpt: excerpt(line, start)}
 }
 
@@ -135,7 +142,7 @@ func (s *scan) setFlags() {
 // (with the hook commands in it), fenced code blocks, and prose.
 func (s *scan) markdown() {
 	i := 0
-	if s.roles&roleSkill != 0 && s.lines() > 0 && strings.TrimPrefix(s.line(0), "\uFEFF") == "---" {
+	if s.roles&roleSkill != 0 && s.lines() > 0 && s.lineBase == 0 && s.colBase == 0 && strings.TrimPrefix(s.line(0), "\uFEFF") == "---" {
 		hooks := false
 		s.flags[0] = lineFront
 		for i = 1; i < s.lines(); i++ {

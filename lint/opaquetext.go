@@ -1,0 +1,147 @@
+package lint
+
+import (
+	"fmt"
+	"path"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// This file is what makes a text file opaque to a reader though the
+// analyser reads it: a name that says it is something else, code packed
+// on lines too long to review, and content pushed out of sight by a long
+// run of blank lines or spaces.
+
+// Bounds of what a reader sees.
+const (
+	longLine     = 2000 // a line of code longer than this is minified or packed
+	blankRun     = 25   // so many blank lines in a row hide what follows from a reader scrolling
+	spaceRun     = 120  // so many spaces or tabs in a row push what follows off the screen
+	sniffLines   = 60   // the lines of a text file looked at to tell code from prose
+	codeLinesMin = 3    // … of which this many, and most, must read as commands
+)
+
+// disguisedText finds text that is not what its name says: text named as a
+// binary format (a script named .png), a #! script named as text or data
+// (.txt, .md, .json), and a script without #! under a text name, told by
+// its lines reading as shell or Python commands.
+func disguisedText(s *scan) []hit {
+	if s.lineBase != 0 || s.colBase != 0 || s.lines() == 0 {
+		return nil // the file's start is in its first window
+	}
+	ext := strings.ToLower(path.Ext(s.file))
+	first := strings.TrimPrefix(s.line(0), "\uFEFF")
+	switch k := extKind(s.file); {
+	case k != kindText && k != kindNone && ext != ".svg":
+		return []hit{{off: 0, sev: SeverityWarning, excerpt: "text in a file named " + ext + ": " + first}}
+	case k == kindText && s.roles&roleScript != 0 && !scriptExts[ext] && !moreScriptExts[ext] && strings.HasPrefix(first, "#!"):
+		return []hit{{off: 0, sev: SeverityWarning, excerpt: "a script named " + ext + ": " + first}}
+	}
+	if !textNames[ext] && !(ext == "" && s.roles&(roleScript|roleManifest|roleAutoExec) == 0) {
+		return nil
+	}
+	code, other, at := 0, 0, -1
+	for i := range min(s.lines(), sniffLines) {
+		l := strings.TrimSpace(s.line(i))
+		if l == "" || strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "#!") {
+			continue
+		}
+		if commandLine.MatchString(l) {
+			code++
+			if at < 0 {
+				at = i
+			}
+		} else {
+			other++
+		}
+	}
+	if code >= codeLinesMin && code > 2*other {
+		return []hit{{off: s.starts[at], sev: SeverityWarning,
+			excerpt: fmt.Sprintf("%d of %d lines read as shell or Python commands in a file named %q", code, code+other, path.Base(s.file))}}
+	}
+	return nil
+}
+
+// textNames are the names of plain text and data that a program should not
+// hide under.
+var textNames = map[string]bool{".txt": true, ".text": true, ".log": true, ".dat": true, ".data": true, ".csv": true, ".cfg": true, ".conf": true}
+
+// commandLine matches a line that reads as a shell or Python command.
+var commandLine = rx(`^(?:#!|(?:sudo\s+)?(?:curl|wget|chmod|chown|bash|sh|zsh|eval|exec|export|source|cd|rm|mv|cp|mkdir|echo|printf|cat|tar|unzip|base64|nc|python3?|node|perl|ruby|pip3?|npm|npx|git|ssh|scp|crontab|nohup|set\s+-[euxo])\b(?:\s|$)|` +
+	`[A-Za-z_]\w*=(?:\$\(|["'$\w/])|if\s+\[|for\s+\w+\s+in\s|while\s|done$|fi$|then$|` +
+	`import\s+[\w.]+(?:\s*,\s*[\w.]+)*$|from\s+[\w.]+\s+import\s|def\s+\w+\s*\(|class\s+\w+.*:$|[\w.]+\([^)]*\)$|` +
+	`(?:const|let|var)\s+\w+\s*=|require\s*\()`)
+
+// longLines finds a line of code too long to review: minified or packed
+// JavaScript, a one-line program.
+func longLines(s *scan) []hit {
+	for i := range s.lines() {
+		if n := s.starts[i+1] - s.starts[i]; n > longLine {
+			return []hit{{off: s.starts[i], sev: SeverityWarning,
+				excerpt: fmt.Sprintf("a line of %d bytes: minified or packed code a reader cannot review", n-1)}}
+		}
+	}
+	return nil
+}
+
+// blankPadding finds content after a long run of blank lines, or after a
+// long run of spaces within a line: a reader scrolling the file, or a
+// viewer that does not wrap, never sees it, and a model reads it all.
+func blankPadding(s *scan) []hit {
+	run := 0
+	for i := range s.lines() {
+		l := s.line(i)
+		if isBlank(l) {
+			run++
+			continue
+		}
+		if run >= blankRun {
+			return []hit{{off: s.starts[i], sev: SeverityWarning, excerpt: fmt.Sprintf("after %d blank lines: %s", run, l)}}
+		}
+		run = 0
+		if len(l) > spaceRun {
+			if at := spacesThenText(l); at >= 0 {
+				return []hit{{off: s.starts[i] + at, sev: SeverityWarning, excerpt: fmt.Sprintf("after %d blanks on the line: %s", at, l[at:])}}
+			}
+		}
+	}
+	return nil
+}
+
+// isBlank reports whether a line holds only white space.
+func isBlank(l string) bool {
+	for i := 0; i < len(l); {
+		c := l[i]
+		if c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			return false
+		}
+		r, n := utf8.DecodeRuneInString(l[i:])
+		if !unicode.IsSpace(r) {
+			return false
+		}
+		i += n
+	}
+	return true
+}
+
+// spacesThenText returns where text starts after a run of more than
+// spaceRun spaces or tabs in a line, or -1.
+func spacesThenText(l string) int {
+	run := 0
+	for i := 0; i < len(l); i++ {
+		if l[i] == ' ' || l[i] == '\t' {
+			run++
+			continue
+		}
+		if run > spaceRun {
+			return i
+		}
+		run = 0
+	}
+	return -1
+}
