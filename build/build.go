@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -39,6 +40,14 @@ type Options struct {
 	// Waivers are the operator's, from the configuration file: a finding
 	// they cover is kept, marked waived.
 	Waivers []lint.Waiver
+	// SARIF are other tools' logs whose results are folded into the
+	// findings of the files they name, in folder libraries: waivable and
+	// gated like the analyser's. A result no published file takes, or
+	// whose file changed since the scan, is dropped and reported to Warn
+	// (never to the bundle: a report names local paths).
+	SARIF []SARIF
+
+	imports *imports // SARIF, indexed by file, for the build in progress
 }
 
 // Defaults for Options.
@@ -82,6 +91,8 @@ type Stats struct {
 	FlaggedSkills         int            `json:"flaggedSkills"`
 	Findings              int            `json:"findings"`
 	ScriptsWithheld       int            `json:"scriptsWithheld"`
+	ImportedFindings      int            `json:"importedFindings"` // findings folded in from SARIF logs
+	ImportedDropped       int            `json:"importedDropped"`  // SARIF results dropped (reported to Warn)
 	ArchiveSkillsRejected int            `json:"archiveSkillsRejected"`
 	Warnings              int            `json:"warnings"`
 	PerLibrary            map[string]int `json:"perLibrary"`
@@ -112,6 +123,14 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 	if err := CheckLibraries(opt.Libraries); err != nil {
 		return nil, err
 	}
+	if opt.NoLint {
+		for _, l := range opt.Libraries {
+			if len(l.Deny) > 0 {
+				return nil, fmt.Errorf("library %s: deny needs the analyser, which --no-lint (or \"lint\": false) turns off", displayNS(l.Namespace))
+			}
+		}
+	}
+	opt.imports = newImports(opt.SARIF)
 	m := &manifest.Manifest{MediaType: manifest.MediaType, Generator: manifest.Generator}
 	if !opt.Created.IsZero() {
 		m.Created = opt.Created.UTC().Format(time.RFC3339)
@@ -200,7 +219,7 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 			wh := manifest.Withheld{Library: ns, Path: j.sd.path}
 			var reasons []string
 			for _, p := range l.problems {
-				if len(wh.Rules) == 0 || wh.Rules[len(wh.Rules)-1] != p.Rule {
+				if !slices.Contains(wh.Rules, p.Rule) {
 					wh.Rules = append(wh.Rules, p.Rule)
 				}
 				reasons = append(reasons, p.String())
@@ -239,7 +258,7 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 	if err := loadAll(opt.Context, len(jobs), func(i int) *loaded {
 		j := jobs[i]
 		noScripts := opt.NoScripts || j.src.lib.NoScripts
-		return loadSkill(j.src.tree, j.sd, j.src.lib.Namespace, j.src.key, noScripts, &opt)
+		return loadSkill(j.src.tree, j.sd, &j.src.lib, j.src.key, noScripts, &opt)
 	}, emit); err != nil {
 		return nil, err
 	}
@@ -253,6 +272,7 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 	}
 	res.ID = id
 	opt.Cache.commit(&opt, id)
+	st.ImportedFindings, st.ImportedDropped = opt.imports.finish(opt.Warn)
 	st.Libraries = len(m.Libraries)
 	st.Withheld = len(m.Withheld)
 	st.Warnings = len(m.Warnings)
@@ -413,6 +433,7 @@ func openSource(opt *Options, lib Library) (*source, error) {
 	src := &source{lib: lib, info: manifest.Library{
 		Namespace: lib.Namespace, Kind: manifest.LibraryKindDir, Title: lib.Title, Source: lib.Source,
 		Version: lib.Version, Metadata: lib.Metadata, NoScripts: lib.NoScripts || opt.NoScripts,
+		Deny: slices.Compact(slices.Sorted(slices.Values(lib.Deny))),
 	}}
 	archive := lib.Root
 	if lib.URL != "" && wellknown.IsIndexURL(lib.URL) {

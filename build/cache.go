@@ -597,12 +597,13 @@ type buildInputs struct {
 	Created      time.Time
 	Archive      ArchiveLimits
 	Waivers      []lint.Waiver
+	SARIF        []SARIF
 }
 
 func inputsOf(opt *Options) buildInputs {
 	o := *opt
 	o.defaults()
-	return buildInputs{slices.Clone(o.Libraries), o.Depth, slices.Clone(o.Exclude), o.NoScripts, o.NoLint, o.MaxFileBytes, o.Created, o.Archive, slices.Clone(o.Waivers)}
+	return buildInputs{slices.Clone(o.Libraries), o.Depth, slices.Clone(o.Exclude), o.NoScripts, o.NoLint, o.MaxFileBytes, o.Created, o.Archive, slices.Clone(o.Waivers), slices.Clone(o.SARIF)}
 }
 
 // Unchanged reports whether a build of opt now would write exactly the

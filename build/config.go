@@ -23,6 +23,10 @@ type Library struct {
 	Source    string            `json:"source,omitempty"`
 	Version   string            `json:"version,omitempty"`
 	Metadata  map[string]string `json:"metadata,omitempty"`
+	// Deny lists capabilities (lint.Capabilities) the library's skills may
+	// not show: a skill with a finding, not waived, that shows one is
+	// withheld under the finding's rule.
+	Deny []string `json:"deny,omitempty"`
 }
 
 // Config is the configuration file: a list of libraries and global policy.
@@ -119,6 +123,9 @@ func CheckLibraries(libs []Library) error {
 			if len(v) > 200 {
 				return fmt.Errorf("library %s: %s must be at most 200 characters", name, field)
 			}
+		}
+		if err := lint.CheckDeny(l.Deny); err != nil {
+			return fmt.Errorf("library %s: %w", name, err)
 		}
 		for k, v := range l.Metadata {
 			if k == "" || len(k) > 64 || len(v) > 500 {

@@ -101,9 +101,11 @@ type srcFile struct {
 	fm     *Frontmatter // the parse of a SKILL.md read from disk (with a cache)
 }
 
-// loadSkill reads, checks, hashes and lints one skill folder. key names the
-// library in opt.Cache.
-func loadSkill(t tree, sd skillDir, ns, key string, noScripts bool, opt *Options) *loaded {
+// loadSkill reads, checks, hashes and lints one skill folder of the library
+// lib, folds in its imported findings, and withholds it when a finding
+// shows a capability lib denies. key names the library in opt.Cache.
+func loadSkill(t tree, sd skillDir, lib *Library, key string, noScripts bool, opt *Options) *loaded {
+	ns := lib.Namespace
 	l := &loaded{cache: opt.Cache, key: key}
 	files := l.collect(t, sd, opt.MaxFileBytes)
 	if len(l.problems) == 0 {
@@ -189,6 +191,7 @@ func loadSkill(t tree, sd skillDir, ns, key string, noScripts bool, opt *Options
 			s.Findings = append(s.Findings, c.findingsAt(f.path)...) // a copy: waivers mark it, not the cache
 		}
 	}
+	l.importFindings(opt.imports, key, sd, files)
 	if len(opt.Waivers) > 0 && len(s.Findings) > 0 {
 		lint.Waive(opt.Waivers, skillPath, s.Findings, func(file string) manifest.Digest {
 			for i, f := range s.Files {
@@ -199,6 +202,8 @@ func loadSkill(t tree, sd skillDir, ns, key string, noScripts bool, opt *Options
 			return manifest.Digest{}
 		})
 	}
+	s.Capabilities = lint.SkillCaps(s.Findings)
+	l.deny(lib.Deny, ns)
 	return l
 }
 

@@ -55,8 +55,12 @@ type Library struct {
 	Metadata  map[string]string `json:"metadata,omitempty"`
 	Digest    *Digest           `json:"digest,omitempty"` // sha256 of the archive, for archive and url kinds
 	NoScripts bool              `json:"noScripts,omitempty"`
-	Skills    int               `json:"skills"`
-	Hidden    int               `json:"hidden"`
+	// Deny are the capabilities the library's skills were not allowed to
+	// show (a skill that did was withheld), as CheckCapabilities orders
+	// them.
+	Deny   []string `json:"deny,omitempty"`
+	Skills int      `json:"skills"`
+	Hidden int      `json:"hidden"`
 }
 
 // Withheld records a skill that was found but not published, with every rule
@@ -251,6 +255,11 @@ func Check(m *Manifest) error {
 	}
 	if m.MediaType != MediaType {
 		return fmt.Errorf("manifest: media type %q, want %q", m.MediaType, MediaType)
+	}
+	for _, l := range m.Libraries {
+		if err := CheckCapabilities(l.Deny); err != nil {
+			return fmt.Errorf("manifest: library %q: deny: %w", l.Namespace, err)
+		}
 	}
 	var paths PathSet // one skill's files; reused
 	for i := range m.Skills {

@@ -1,0 +1,189 @@
+package build
+
+// This file folds other tools' SARIF results (Options.SARIF) into the
+// findings of the skills they are about, and withholds the skills whose
+// findings show a capability their library denies.
+
+import (
+	"cmp"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/skills-mcp/skills-mcp/lint"
+	"github.com/skills-mcp/skills-mcp/manifest"
+)
+
+// SARIF is another tool's SARIF log, parsed (lint.ReadSARIF), whose results
+// a build folds into the findings of the skills they are about.
+type SARIF struct {
+	Name    string // the log's file, for reports; never in the bundle
+	Results []lint.Imported
+}
+
+// importRef is one imported result, and whether a skill's file took it.
+type importRef struct {
+	log  int // index in Options.SARIF
+	at   int // index in its log's results
+	imp  *lint.Imported
+	used atomic.Bool
+}
+
+// imports indexes a build's imported results by the local path of their
+// file, and collects the results it drops.
+type imports struct {
+	byPath map[string][]*importRef
+	all    []*importRef
+	logs   []SARIF
+
+	mu      sync.Mutex
+	dropped []importDrop
+	kept    atomic.Int64
+}
+
+type importDrop struct {
+	log, at int
+	msg     string
+}
+
+// newImports indexes the results of logs; nil when there are none.
+func newImports(logs []SARIF) *imports {
+	x := &imports{byPath: map[string][]*importRef{}, logs: logs}
+	for li := range logs {
+		for ri := range logs[li].Results {
+			r := &importRef{log: li, at: ri, imp: &logs[li].Results[ri]}
+			x.all = append(x.all, r)
+			if r.imp.Path != "" {
+				x.byPath[r.imp.Path] = append(x.byPath[r.imp.Path], r)
+			}
+		}
+	}
+	if len(x.all) == 0 {
+		return nil
+	}
+	return x
+}
+
+// drop records that result r was dropped, and why.
+func (x *imports) drop(r *importRef, why string) {
+	x.mu.Lock()
+	x.dropped = append(x.dropped, importDrop{r.log, r.at, why})
+	x.mu.Unlock()
+}
+
+// findings returns the imported findings of one file of a skill: file is
+// its path in the skill, abs its local path, data its bytes and digest
+// their digest. A result whose log states another digest for the file, or
+// whose line the file does not have, is the scan of other bytes: dropped.
+// Findings come sorted by line, column and rule, without duplicates.
+func (x *imports) findings(file, abs string, data []byte, digest manifest.Digest) []manifest.Finding {
+	refs := x.byPath[abs]
+	if len(refs) == 0 {
+		return nil
+	}
+	var fit []*importRef
+	var imps []*lint.Imported
+	for _, r := range refs {
+		if r.used.Swap(true) {
+			continue // one file of two skills (nested skills): the first takes it
+		}
+		if r.imp.Digest != nil && *r.imp.Digest != digest {
+			x.drop(r, fmt.Sprintf("%s changed since the scan (the log has %s, the file is %s)", r.imp.URI, r.imp.Digest, digest))
+			continue
+		}
+		fit = append(fit, r)
+		imps = append(imps, r.imp)
+	}
+	fs, why := lint.Findings(imps, file, data)
+	out := fs[:0]
+	for i, f := range fs {
+		if why[i] != "" {
+			x.drop(fit[i], manifest.QuoteName(fit[i].imp.URI)+": "+why[i]+" (changed since the scan?)")
+			continue
+		}
+		out = append(out, f)
+	}
+	slices.SortFunc(out, func(a, b manifest.Finding) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column), strings.Compare(a.Rule, b.Rule),
+			strings.Compare(a.Severity, b.Severity), strings.Compare(a.Excerpt, b.Excerpt))
+	})
+	out = slices.Compact(out)
+	x.kept.Add(int64(len(out)))
+	return out
+}
+
+// finish reports every result no file took, then every dropped result, in
+// the logs' order, to warn, and returns how many were kept and dropped.
+func (x *imports) finish(warn func(string)) (kept, dropped int) {
+	if x == nil {
+		return 0, 0
+	}
+	for _, r := range x.all {
+		if r.used.Load() {
+			continue
+		}
+		if r.imp.Drop != "" {
+			x.dropped = append(x.dropped, importDrop{r.log, r.at, r.imp.Drop})
+		} else {
+			x.dropped = append(x.dropped, importDrop{r.log, r.at, manifest.QuoteName(r.imp.URI) + " is not a file of a published skill of a folder library"})
+		}
+	}
+	slices.SortFunc(x.dropped, func(a, b importDrop) int { return cmp.Or(cmp.Compare(a.log, b.log), cmp.Compare(a.at, b.at)) })
+	if warn != nil {
+		for _, d := range x.dropped {
+			warn(fmt.Sprintf("import-sarif %s: %s: %s; result dropped", x.logs[d.log].Name, x.logs[d.log].Results[d.at].Where, d.msg))
+		}
+	}
+	return int(x.kept.Load()), len(x.dropped)
+}
+
+// importFindings appends to the findings of a skill loaded from a folder
+// library (key "dir:<abs>") the imported findings of each of its files.
+func (l *loaded) importFindings(x *imports, key string, sd skillDir, files []srcFile) {
+	root, ok := strings.CutPrefix(key, "dir:")
+	if x == nil || !ok {
+		return
+	}
+	s := &l.skill
+	var out []manifest.Finding
+	for i, f := range files {
+		abs := filepath.Join(root, filepath.FromSlash(sd.dir), filepath.FromSlash(f.path))
+		if len(x.byPath[abs]) == 0 {
+			continue
+		}
+		if out == nil {
+			out = make([]manifest.Finding, 0, len(s.Findings)+1)
+		}
+		out = append(out, x.findings(f.path, abs, f.data, s.Entry.Resources[i].Digest)...)
+	}
+	if len(out) == 0 {
+		return
+	}
+	// Findings stay in manifest file order: each file's own, then its
+	// imported ones.
+	all := append(s.Findings, out...)
+	order := map[string]int{}
+	for i, f := range s.Files {
+		order[f.Path] = i
+	}
+	slices.SortStableFunc(all, func(a, b manifest.Finding) int { return cmp.Compare(order[a.File], order[b.File]) })
+	s.Findings = all
+}
+
+// deny withholds the skill when a finding no waiver covers shows a
+// capability the library denies (lint.Deny): one problem per rule, naming
+// the rule, the capabilities, the first file and line, and the library.
+func (l *loaded) deny(deny []string, ns string) {
+	seen := map[string]bool{}
+	for _, d := range lint.Deny(deny, l.skill.Findings) {
+		if seen[d.Finding.Rule] {
+			continue
+		}
+		seen[d.Finding.Rule] = true
+		l.problem(d.Finding.File, d.Finding.Rule, "line %d: %s denied in library %s", d.Finding.Line,
+			strings.Join(d.Caps, ", "), displayNS(ns))
+	}
+}
