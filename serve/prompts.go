@@ -26,8 +26,9 @@ package serve
 //     for explicit use: a slash command is exactly an explicit use.
 //   - A prompt name is derived from the skill path by promptNames (the rule
 //     is in its doc comment and in the README); names are made over the
-//     whole catalog, so a skill's prompt has the same name for every caller,
-//     whatever the caller may see.
+//     caller's view of the catalog, so that a name is a function of what the
+//     caller may read: a hash suffix never tells of a colliding skill in a
+//     namespace the caller may not see.
 
 import (
 	"context"
@@ -247,21 +248,13 @@ func promptNames(paths []string, reserved []string) []string {
 }
 
 // promptSetOf returns the prompt names of the catalog's skills, made on
-// first use from the skill paths alone: those of the whole snapshot, for a
-// view (access.go) as for the snapshot itself.
+// first use from the catalog's skill paths alone: for a view (access.go)
+// those of the view, so that no name tells of a skill the caller may not
+// read.
 func (d *discovery) promptSetOf(c *catalog) *promptSet {
 	c.promptOnce.Do(func() {
-		var names []string
-		if base := c.snap.base; base != nil {
-			all := d.promptSetOf(d.catalogFor(base)).names
-			names = make([]string, c.snap.Len())
-			for k := range names {
-				names[k] = all[c.snap.baseNumber(k)]
-			}
-		} else {
-			paths, _ := c.skillPaths()
-			names = promptNames(paths, []string{PromptUseSkill})
-		}
+		paths, _ := c.skillPaths()
+		names := promptNames(paths, []string{PromptUseSkill})
 		ps := &promptSet{names: names, byName: make(map[string]int, len(names))}
 		for k, n := range names {
 			ps.byName[n] = k
@@ -269,16 +262,6 @@ func (d *discovery) promptSetOf(c *catalog) *promptSet {
 		c.promptSet = ps
 	})
 	return c.promptSet
-}
-
-// baseNumber returns the number of skill k of s in the whole snapshot: k
-// itself unless s is a view.
-func (s *Snapshot) baseNumber(k int) int {
-	if s.base == nil {
-		return k
-	}
-	r := s.order[k]
-	return s.base.number(int(r.b), int(r.i))
 }
 
 // skillPrompts returns every skill's prompt, by snapshot number, made on

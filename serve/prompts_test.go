@@ -798,8 +798,8 @@ func threadCPU(b *testing.B) time.Duration {
 
 // TestPromptsAccess: a token restricted to some namespaces gets the
 // prompts, the prompt limit, the catalog in the instructions and the
-// catalog_status count of its own view; prompt names are those of the
-// whole catalog.
+// catalog_status count of its own view, prompt names included
+// (TestNamesOfOwnView).
 func TestPromptsAccess(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture()) // acme: 3 skills, community: 1, tools: 1 (hidden)
 	s := newServer(t, Options{PromptLimit: 3}, b)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/wellknown"
 )
 
@@ -41,10 +40,12 @@ func (s *Snapshot) Site() (*wellknown.Site, error) {
 	return s.site.site, s.site.err
 }
 
-// wellKnownAccess returns which libraries (namespaces) the client of r may
-// see, or nil for all of them: under authorization, those of its token
-// (access.go; an un-namespaced library only to a token that reads all).
-func (s *Server) wellKnownAccess(r *http.Request) func(library string) bool {
+// wellKnownAccess returns which namespaces (the first segment of a skill
+// path, see wellknown.Namespace) the client of r may see, or nil for all of
+// them: under authorization, those of its token, by the rule MCP answers it
+// by (access.go), so an un-namespaced library's skills are listed by their
+// top folders as they are served.
+func (s *Server) wellKnownAccess(r *http.Request) func(namespace string) bool {
 	ti := auth.TokenInfoFromContext(r.Context())
 	if ti == nil {
 		return nil
@@ -53,12 +54,14 @@ func (s *Server) wellKnownAccess(r *http.Request) func(library string) bool {
 	if a.All() {
 		return nil
 	}
-	return func(library string) bool { return library != "" && a.Allows(library) }
+	return a.Allows
 }
 
 // serveWellKnown answers GET and HEAD below /.well-known/agent-skills/:
 // the index and every artifact of the current snapshot's site, with ETag
 // the quoted digest, If-None-Match → 304, and byte ranges (http.ServeContent).
+// A client that may read only some namespaces is answered from its view of
+// the site (wellknown.View): its skills alone, named over them alone.
 func (s *Server) serveWellKnown(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
@@ -71,27 +74,23 @@ func (s *Server) serveWellKnown(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
-	f, ok := site.Lookup(strings.TrimPrefix(r.URL.Path, wellknown.Dir))
+	lookup := site.Lookup
+	allow := s.wellKnownAccess(r)
+	if allow != nil {
+		v, err := site.View(allow)
+		if err != nil {
+			s.log.Error("well-known site", "err", err)
+			http.Error(w, "internal error", http.StatusInternalServerError)
+			return
+		}
+		lookup = v.Lookup
+	}
+	f, ok := lookup(strings.TrimPrefix(r.URL.Path, wellknown.Dir))
 	if !ok {
 		http.NotFound(w, r)
 		return
 	}
-	allow := s.wellKnownAccess(r)
-	var data []byte
-	digest := f.Digest
-	switch {
-	case allow != nil && f == site.Index():
-		data, err = site.Filtered(allow)
-		digest = manifest.Sum(data)
-	case allow != nil && !f.Immutable:
-		http.NotFound(w, r) // the manifest lists every library
-		return
-	case allow != nil && !allow(f.Library):
-		http.NotFound(w, r)
-		return
-	default:
-		data, err = f.Bytes()
-	}
+	data, err := f.Bytes()
 	if err != nil {
 		s.log.Error("well-known site", "path", f.Path, "err", err)
 		http.Error(w, "internal error", http.StatusInternalServerError)
@@ -99,7 +98,7 @@ func (s *Server) serveWellKnown(w http.ResponseWriter, r *http.Request) {
 	}
 	h := w.Header()
 	h.Set("Content-Type", f.ContentType)
-	h.Set("ETag", `"`+digest.String()+`"`)
+	h.Set("ETag", `"`+f.Digest.String()+`"`)
 	h.Set("X-Content-Type-Options", "nosniff")
 	switch {
 	case f.Immutable && auth.TokenInfoFromContext(r.Context()) != nil:

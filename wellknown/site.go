@@ -53,14 +53,21 @@ func (f *SiteFile) Bytes() ([]byte, error) {
 // per listed skill, and for one signed bundle its manifest and signatures.
 // It is immutable and safe for concurrent use.
 type Site struct {
-	Files   []*SiteFile // the index first, then artifacts in index order, then manifest and signatures
-	byPath  map[string]*SiteFile
-	index   Index
-	entries []siteEntry // parallel to index.Skills
+	Files  []*SiteFile // the index first, then artifacts in index order, then manifest and signatures
+	byPath map[string]*SiteFile
+	index  Index
+	skills []siteSkill // every skill, hidden ones too, in path order
+	spaces []string    // the namespaces of skills, sorted, unique
+
+	viewMu sync.Mutex
+	views  map[string]*View // by the namespaces a view allows (see View)
 }
 
-type siteEntry struct {
-	library  string
+// siteSkill is one skill of a site: its path, and its index entry and
+// artifact (-1 and nil when it is hidden and not listed).
+type siteSkill struct {
+	path     string
+	entry    int
 	artifact *SiteFile
 }
 
@@ -107,6 +114,8 @@ func NewSite(bundles []*manifest.Bundle, opt SiteOptions) (*Site, error) {
 	site := &Site{byPath: map[string]*SiteFile{}, index: Index{Schema: Schema, Skills: []Entry{}}}
 	var kept int64
 	for i, r := range refs {
+		site.skills = append(site.skills, siteSkill{path: r.s.Path, entry: -1})
+		site.spaces = append(site.spaces, Namespace(r.s.Path))
 		if r.s.Hidden && !opt.ShowHidden {
 			continue
 		}
@@ -146,7 +155,7 @@ func NewSite(bundles []*manifest.Bundle, opt SiteOptions) (*Site, error) {
 			Digest:      d.String(),
 			SkillsMCP:   &EntryExtra{Path: r.s.Path, Bundle: r.b.ID().String()},
 		})
-		site.entries = append(site.entries, siteEntry{r.s.Library, f})
+		site.skills[i].entry, site.skills[i].artifact = len(site.index.Skills)-1, f
 		site.Files = append(site.Files, f)
 	}
 	var extra []*SiteFile
@@ -170,6 +179,7 @@ func NewSite(bundles []*manifest.Bundle, opt SiteOptions) (*Site, error) {
 	if err != nil {
 		return nil, err
 	}
+	site.spaces = slices.Compact(slices.Sorted(slices.Values(site.spaces)))
 	site.Files = append([]*SiteFile{staticFile(IndexFile, IndexMIME, idx)}, site.Files...)
 	site.Files = append(site.Files, extra...)
 	for _, f := range site.Files {
@@ -208,17 +218,90 @@ func (s *Site) Lookup(path string) (*SiteFile, bool) {
 	return f, ok
 }
 
-// Filtered returns the index of the skills whose library allow accepts,
-// for servers that give each client access to some namespaces only (an
-// artifact's SiteFile.Library says whose it is). The bundle's manifest and
-// signatures are left out of a filtered index: they list skills the client
-// may not see.
-func (s *Site) Filtered(allow func(library string) bool) ([]byte, error) {
-	idx := Index{Schema: Schema, Skills: []Entry{}}
-	for i, e := range s.entries {
-		if allow(e.library) {
-			idx.Skills = append(idx.Skills, s.index.Skills[i])
+// Namespace returns the namespace of a skill path: its first segment (the
+// library namespace, or for an un-namespaced library the skill's top
+// folder), the unit a server grants access by.
+func Namespace(skillPath string) string {
+	ns, _, _ := strings.Cut(skillPath, "/")
+	return ns
+}
+
+// maxViews bounds the views a site keeps; past it the cache starts afresh.
+// Views are keyed by the namespaces they allow, so a deployment has as many
+// as it has distinct grants.
+const maxViews = 256
+
+// View is the site as a client that may read only some namespaces sees
+// it: the index of their skills, named by Names over their paths alone
+// (hidden ones included, as for the whole site), so that no name, and no
+// artifact URL, depends on a skill the client may not read; and their
+// artifacts at those URLs. The bundle's manifest and signatures are left
+// out: they list every skill. It is immutable and safe for concurrent use.
+type View struct {
+	index  *SiteFile
+	byPath map[string]*SiteFile
+}
+
+// View returns the view of the skills whose namespace (see Namespace)
+// allow accepts, made at the first call for each set of namespaces.
+func (s *Site) View(allow func(namespace string) bool) (*View, error) {
+	var key strings.Builder
+	ok := map[string]bool{}
+	for _, ns := range s.spaces {
+		if allow(ns) {
+			ok[ns] = true
+			key.WriteString(ns)
+			key.WriteByte('/') // never in a namespace
 		}
 	}
-	return marshalIndex(&idx)
+	s.viewMu.Lock()
+	defer s.viewMu.Unlock()
+	if v := s.views[key.String()]; v != nil {
+		return v, nil
+	}
+	var mine []siteSkill
+	var paths []string
+	for _, sk := range s.skills {
+		if ok[Namespace(sk.path)] {
+			mine = append(mine, sk)
+			paths = append(paths, sk.path)
+		}
+	}
+	names, err := Names(paths)
+	if err != nil {
+		return nil, err
+	}
+	v := &View{byPath: map[string]*SiteFile{}}
+	idx := Index{Schema: Schema, Skills: []Entry{}}
+	for i, sk := range mine {
+		if sk.entry < 0 {
+			continue
+		}
+		e := s.index.Skills[sk.entry]
+		e.Name = names[i]
+		e.URL = ArtifactPath(e.Name, e.Type, sk.artifact.Digest)
+		idx.Skills = append(idx.Skills, e)
+		v.byPath[e.URL] = sk.artifact
+	}
+	data, err := marshalIndex(&idx)
+	if err != nil {
+		return nil, err
+	}
+	v.index = staticFile(IndexFile, IndexMIME, data)
+	v.byPath[IndexFile] = v.index
+	if s.views == nil || len(s.views) >= maxViews {
+		s.views = map[string]*View{}
+	}
+	s.views[key.String()] = v
+	return v, nil
+}
+
+// Index returns the view's index file.
+func (v *View) Index() *SiteFile { return v.index }
+
+// Lookup returns the file of the view at path below Dir: its index, or an
+// artifact of one of its skills at the URL its index gives.
+func (v *View) Lookup(path string) (*SiteFile, bool) {
+	f, ok := v.byPath[path]
+	return f, ok
 }
