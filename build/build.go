@@ -46,6 +46,12 @@ type Options struct {
 	// whose file changed since the scan, is dropped and reported to Warn
 	// (never to the bundle: a report names local paths).
 	SARIF []SARIF
+	// Deny lists capabilities denied in every library, besides each
+	// library's own Deny (see Library.Deny).
+	Deny []string
+	// Report receives each SARIF result dropped, when Warn does not (nil
+	// Warn); lint sets it alone, to show these and no other warnings.
+	Report func(msg string)
 
 	imports *imports // SARIF, indexed by file, for the build in progress
 }
@@ -122,6 +128,16 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 	opt.defaults()
 	if err := CheckLibraries(opt.Libraries); err != nil {
 		return nil, err
+	}
+	if err := lint.CheckDeny(opt.Deny); err != nil {
+		return nil, err
+	}
+	if len(opt.Deny) > 0 {
+		libs := slices.Clone(opt.Libraries)
+		for i := range libs {
+			libs[i].Deny = append(slices.Clone(opt.Deny), libs[i].Deny...)
+		}
+		opt.Libraries = libs
 	}
 	if opt.NoLint {
 		for _, l := range opt.Libraries {
@@ -272,7 +288,11 @@ func Build(opt Options, w io.Writer) (*Result, error) {
 	}
 	res.ID = id
 	opt.Cache.commit(&opt, id)
-	st.ImportedFindings, st.ImportedDropped = opt.imports.finish(opt.Warn)
+	report := opt.Warn
+	if report == nil {
+		report = opt.Report
+	}
+	st.ImportedFindings, st.ImportedDropped = opt.imports.finish(report)
 	st.Libraries = len(m.Libraries)
 	st.Withheld = len(m.Withheld)
 	st.Warnings = len(m.Warnings)

@@ -598,12 +598,13 @@ type buildInputs struct {
 	Archive      ArchiveLimits
 	Waivers      []lint.Waiver
 	SARIF        []SARIF
+	Deny         []string
 }
 
 func inputsOf(opt *Options) buildInputs {
 	o := *opt
 	o.defaults()
-	return buildInputs{slices.Clone(o.Libraries), o.Depth, slices.Clone(o.Exclude), o.NoScripts, o.NoLint, o.MaxFileBytes, o.Created, o.Archive, slices.Clone(o.Waivers), slices.Clone(o.SARIF)}
+	return buildInputs{slices.Clone(o.Libraries), o.Depth, slices.Clone(o.Exclude), o.NoScripts, o.NoLint, o.MaxFileBytes, o.Created, o.Archive, slices.Clone(o.Waivers), slices.Clone(o.SARIF), slices.Clone(o.Deny)}
 }
 
 // Unchanged reports whether a build of opt now would write exactly the

@@ -176,12 +176,20 @@ func TestDeny(t *testing.T) {
 	if s := res.Manifest.Skills[0]; s.Path != "community/deploy" || !slices.Equal(s.Capabilities, []string{"exec-remote", "network"}) {
 		t.Errorf("a waived finding's skill: %s capabilities %v, want them shown still", s.Path, s.Capabilities)
 	}
+	// Options.Deny denies in every library, with each library's own.
+	_, res = buildBytes(t, Options{Libraries: libs, Deny: []string{"network"}})
+	if m := res.Manifest; len(m.Withheld) != 2 || m.Withheld[1].Reason != "scripts/install.sh: line 2: network denied in library team (rule pipe-to-shell)" ||
+		!strings.Contains(m.Withheld[0].Reason, "exec-remote, network denied in library community") ||
+		!slices.Equal(m.Libraries[0].Deny, []string{"agent-config", "exec-remote", "network"}) {
+		t.Errorf("Options.Deny: withheld %+v, libraries %+v", m.Withheld, m.Libraries)
+	}
 	for _, c := range []struct {
 		opt  Options
 		want string
 	}{
 		{Options{Libraries: []Library{{Namespace: "a", Root: dir, Deny: []string{"exec-remote", "telepathy"}}}}, `library a: deny: unknown capability "telepathy"`},
 		{Options{Libraries: []Library{{Namespace: "a", Root: dir, Deny: []string{"network"}}}, NoLint: true}, "library a: deny needs the analyser"},
+		{Options{Libraries: []Library{{Namespace: "a", Root: dir}}, Deny: []string{"Network"}}, `deny: unknown capability "Network"`},
 	} {
 		if _, err := Build(c.opt, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Build = %v, want %q", err, c.want)

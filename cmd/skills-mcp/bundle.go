@@ -138,6 +138,7 @@ func (c *LintCmd) Run(ctx context.Context, log *slog.Logger) error {
 		return err
 	}
 	opt.Context = ctx
+	opt.Report = func(s string) { fmt.Fprintf(stderr, "skills-mcp: warning: %s\n", s) }
 	res, err := build.Build(opt, io.Discard)
 	if err != nil {
 		return err
@@ -151,7 +152,7 @@ func (c *LintCmd) Run(ctx context.Context, log *slog.Logger) error {
 			below := strings.TrimPrefix(strings.TrimPrefix(s.Path, s.Library), "/")
 			files, findings := lint.Bindings(s)
 			rep.Skills = append(rep.Skills, lint.Skill{Library: s.Library, Path: s.Path, URI: s.Entry.URI,
-				Digests: files, Findings: findings, Dir: res.Folder(s.Library, below)})
+				Digests: files, Findings: findings, Capabilities: s.Capabilities, Dir: res.Folder(s.Library, below)})
 		}
 	}
 	switch {
@@ -181,6 +182,9 @@ func (c *LintCmd) Run(ctx context.Context, log *slog.Logger) error {
 					sev += " (waived: " + f.Waived + ")"
 				}
 				fmt.Printf("%s/%s:%d:%d: %s: %s [%s]\n", s.Path, f.File, f.Line, f.Column, sev, f.Excerpt, f.Rule)
+			}
+			if len(s.Capabilities) > 0 {
+				fmt.Printf("%s: capabilities: %s\n", s.Path, strings.Join(s.Capabilities, ", "))
 			}
 		}
 		for _, w := range rep.Withheld {
@@ -229,6 +233,8 @@ type inspectedSkill struct {
 	// Digests lists every file with its digest, what a waiver's "digest" names.
 	Digests  []lint.FileDigest `json:"digests"`
 	Findings []lint.Finding    `json:"findings,omitempty"`
+	// Capabilities are what the analysis saw the skill do.
+	Capabilities []string `json:"capabilities,omitempty"`
 }
 
 // Run describes the bundle.
@@ -251,7 +257,7 @@ func (c *InspectCmd) Run(ctx context.Context) error {
 	for i := range m.Skills {
 		s := &m.Skills[i]
 		is := inspectedSkill{URI: s.Entry.URI, Library: s.Library, Path: s.Path, Hidden: s.Hidden, Files: len(s.Files),
-			ScriptsWithheld: s.ScriptsWithheld}
+			ScriptsWithheld: s.ScriptsWithheld, Capabilities: s.Capabilities}
 		is.Digests, is.Findings = lint.Bindings(s)
 		for _, r := range s.Entry.Resources {
 			is.Bytes += r.Size
@@ -274,6 +280,9 @@ func (c *InspectCmd) Run(ctx context.Context) error {
 				extra = append(extra, s)
 			}
 		}
+		if len(l.Deny) > 0 {
+			extra = append(extra, "deny "+strings.Join(l.Deny, ","))
+		}
 		fmt.Fprintf(w, "  %-12s %s (%d hidden)  %s\n", nsLabel(l.Namespace), count(l.Skills, "skill"), l.Hidden, strings.Join(extra, ", "))
 	}
 	fmt.Fprintf(w, "skills     %d\n", len(in.Skills))
@@ -287,6 +296,9 @@ func (c *InspectCmd) Run(ctx context.Context) error {
 		}
 		if len(s.Findings) > 0 {
 			flags += fmt.Sprintf(" findings=%d", len(s.Findings))
+		}
+		if len(s.Capabilities) > 0 {
+			flags += " capabilities=" + strings.Join(s.Capabilities, ",")
 		}
 		fmt.Fprintf(w, "  %s  %s, %s%s\n", s.URI, count(s.Files, "file"), count(s.Bytes, "byte"), flags)
 		for _, f := range s.Findings {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/lint"
 )
 
 // LibraryFlags are the flags and variables that name skill libraries and the
@@ -24,6 +25,8 @@ type LibraryFlags struct {
 	NoScripts    bool     `name:"no-scripts" env:"SKILLS_NO_SCRIPTS" help:"Leave executable files (.sh .py .js ...) out of every skill."`
 	Lint         bool     `name:"lint" env:"SKILLS_LINT" default:"true" negatable:"" help:"Run the risk linter (--no-lint turns it off)."`
 	MaxFileBytes int64    `name:"max-file-bytes" env:"SKILLS_MAX_FILE_BYTES" default:"4194304" help:"Largest file a skill may hold; a skill with a larger one is withheld."`
+	Deny         []string `name:"deny" env:"SKILLS_DENY" sep:"," placeholder:"CAP,..." help:"Withhold, in every library, a skill whose findings (not waived) show one of these capabilities (network, exec-remote, reads-secrets, writes-persistence, agent-config, destructive, dynamic-code, opaque-files); a library's own \"deny\" adds to it."`
+	ImportSARIF  []string `name:"import-sarif" placeholder:"FILE" help:"Fold another scanner's SARIF 2.1.0 results into the findings (repeatable): bound to the files they name, relative paths against the current folder; a result in no published skill, or about other bytes, is reported and dropped."`
 
 	CacheDir        string `name:"cache-dir" env:"SKILLS_CACHE_DIR" help:"Where https libraries are cached by digest (default: the user cache folder)."`
 	MaxArchiveBytes int64  `name:"max-archive-bytes" env:"SKILLS_MAX_ARCHIVE_BYTES" default:"268435456" help:"Total bytes an archive library may inflate to."`
@@ -84,7 +87,23 @@ func (f *LibraryFlags) named() ([]build.Library, error) {
 // without --config's settings.
 func (f *LibraryFlags) policy(log *slog.Logger) (build.Options, error) {
 	opt := build.Options{
-		Depth: f.Depth, Exclude: f.Exclude, NoScripts: f.NoScripts, NoLint: !f.Lint, MaxFileBytes: f.MaxFileBytes,
+		Depth: f.Depth, Exclude: f.Exclude, NoScripts: f.NoScripts, NoLint: !f.Lint, MaxFileBytes: f.MaxFileBytes, Deny: f.Deny,
+	}
+	if err := lint.CheckDeny(f.Deny); err != nil {
+		return opt, fmt.Errorf("--%w", err)
+	}
+	if len(f.ImportSARIF) > 0 {
+		cwd, err := os.Getwd()
+		if err != nil {
+			return opt, fmt.Errorf("--import-sarif: %w", err)
+		}
+		for _, name := range f.ImportSARIF {
+			imps, err := lint.ReadSARIF(name, cwd)
+			if err != nil {
+				return opt, fmt.Errorf("--import-sarif: %w", err)
+			}
+			opt.SARIF = append(opt.SARIF, build.SARIF{Name: name, Results: imps})
+		}
 	}
 	if sde := os.Getenv("SOURCE_DATE_EPOCH"); sde != "" {
 		sec, err := strconv.ParseInt(sde, 10, 64)
