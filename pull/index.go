@@ -114,6 +114,7 @@ func signedManifest(c *wellknown.Client, src *Source, index *url.URL, x *wellkno
 		return nil, fmt.Errorf("index %s: %s: %w", src.Name, x.Manifest, err)
 	}
 	src.ID = manifest.Sum(msg).String()
+	src.manifest = m
 	out := map[string]*manifest.Skill{}
 	for i := range m.Skills {
 		out[m.Skills[i].Path] = &m.Skills[i]

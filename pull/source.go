@@ -39,8 +39,10 @@ type Source struct {
 	// AllowUnverified: it publishes no digests, so its files are unverified.
 	Unverified bool
 
-	back    backend
-	refused []refusal // the entries behind Warnings, so that naming one explains why
+	back     backend
+	refused  []refusal          // the entries behind Warnings, so that naming one explains why
+	manifest *manifest.Manifest // what the skills were listed from, if a manifest (see Manifest)
+	bundle   *manifest.Bundle   // the opened bundle of a bundle source (see Bundle)
 }
 
 // refusal is an entry skipped as invalid.
@@ -96,6 +98,7 @@ func (s *Source) verifyTrust(msg []byte, sigs []manifest.Signature, trusted []ma
 // whose entry fails the checks a live listing gets (the manifest may come
 // from anyone) is skipped with a warning.
 func (s *Source) addManifest(m *manifest.Manifest) {
+	s.manifest = m
 	for i := range m.Skills {
 		ms := &m.Skills[i]
 		sk, err := checkEntry(ms.Entry.URI, ms.Entry.Frontmatter, ms.Entry.Resources)
@@ -138,7 +141,7 @@ func fromBundle(b *manifest.Bundle, name string, trusted []manifest.TrustedKey) 
 		return nil, err
 	}
 	src.addManifest(m)
-	src.back = bundleBackend{b}
+	src.back, src.bundle = bundleBackend{b}, b
 	return src, nil
 }
 

@@ -61,6 +61,7 @@ type CLI struct {
 	Export   ExportCmd `cmd:"" help:"Write a bundle as manifest.json, its signatures, blobs/sha256/<hex> and SHA256SUMS, for stock tools."`
 	Pull     PullCmd   `cmd:"" help:"Copy skills to disk from a bundle, an https bundle, an export folder or a live SEP-2640 server, verifying every byte."`
 	Push     PushCmd   `cmd:"" help:"Push a bundle to an OCI registry (oci://HOST/REPO:TAG) and print its digest; signatures are attached as referrers."`
+	Diff     DiffCmd   `cmd:"" help:"Compare two releases (anything pull --from takes): skills added, removed, renamed and changed, and new findings and capabilities. Exit 0 identical, 1 different, 2 error."`
 }
 
 // ServeCLI is the part of the command tree that serving needs: the serve
@@ -112,7 +113,7 @@ func parse(args []string) (*kong.Context, error) {
 func servesOnly(args []string) bool {
 	for _, a := range args {
 		switch a {
-		case "-h", "--help", "build", "lint", "inspect", "verify", "keygen", "sign", "export", "pull", "push":
+		case "-h", "--help", "build", "lint", "inspect", "verify", "keygen", "sign", "export", "pull", "push", "diff":
 			return false
 		}
 	}
@@ -190,6 +191,10 @@ func run(args []string) int {
 		var ee *exitError
 		if errors.As(err, &ee) {
 			code = ee.code
+		}
+		if errors.Is(err, errDiffer) {
+			stderr.end() // diff's exit 1 says it all, as diff(1)'s does
+			return code
 		}
 		stderr.fail(err)
 		return code

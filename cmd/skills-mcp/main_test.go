@@ -92,6 +92,26 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 				}
 				ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile("stdout")))
 			},
+			// exits N CMD ARGS... runs CMD as exec does (its output for
+			// stdout and stderr to check) and wants exit status N.
+			"exits": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) < 2 || neg {
+					ts.Fatalf("usage: exits N CMD ARGS...")
+				}
+				want, err := strconv.Atoi(args[0])
+				ts.Check(err)
+				got := 0
+				if err := ts.Exec(args[1], args[2:]...); err != nil {
+					var ee *exec.ExitError
+					if !errors.As(err, &ee) {
+						ts.Fatalf("%s: %v", args[1], err)
+					}
+					got = ee.ExitCode()
+				}
+				if got != want {
+					ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+				}
+			},
 			// truncate FILE SIZE cuts FILE to SIZE bytes.
 			"truncate": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) != 2 || neg {
