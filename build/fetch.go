@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/skills-mcp/skills-mcp/internal/fetch"
 	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"io"
 	"net/http"
@@ -35,7 +36,7 @@ type FetchOptions struct {
 	Token    string        // bearer token, sent only to the host of the library URL
 	MaxBytes int64         // download cap; 0 means DefaultMaxDownloadBytes
 	Timeout  time.Duration // per request, body included; 0 means DefaultFetchTimeout
-	Client   *http.Client  // nil means http.DefaultClient; Fetch copies it, never changes it
+	Client   *http.Client  // nil means a fresh one; Fetch bounds it (internal/fetch), never changes it
 
 	// Logf receives warnings (a missing sidecar, a stale cached copy served).
 	// Nil discards them. Lines never hold a query string or fragment.
@@ -183,7 +184,7 @@ type fetcher struct {
 	u      *url.URL
 	opt    FetchOptions
 	dir    string
-	client http.Client
+	client *http.Client
 }
 
 func newFetcher(u *url.URL, opt FetchOptions) *fetcher {
@@ -194,10 +195,8 @@ func newFetcher(u *url.URL, opt FetchOptions) *fetcher {
 		opt.Timeout = DefaultFetchTimeout
 	}
 	f := &fetcher{u: u, opt: opt, dir: filepath.Join(opt.CacheDir, "downloads")}
-	if opt.Client != nil {
-		f.client = *opt.Client
-	}
-	f.client.CheckRedirect = checkFetchRedirect
+	f.client = fetch.Client(opt.Client, fetch.Policy{Timeout: opt.Timeout, MaxBytes: opt.MaxBytes,
+		Redirects: maxFetchRedirects, CheckURL: checkFetchURL})
 	return f
 }
 
@@ -207,21 +206,12 @@ func (f *fetcher) logf(format string, args ...any) {
 	}
 }
 
-// checkFetchRedirect enforces https and the redirect limit on every hop, and
-// drops the token for good once the chain has left the first host.
-func checkFetchRedirect(req *http.Request, via []*http.Request) error {
-	if len(via) > maxFetchRedirects {
-		return fmt.Errorf("more than %d redirects", maxFetchRedirects)
-	}
-	if req.URL.Scheme != "https" {
-		return fmt.Errorf("refusing redirect to %s for a library archive; https is required", redactURL(req.URL))
-	}
-	first := strings.ToLower(via[0].URL.Host)
-	for _, r := range append(via[1:], req) {
-		if strings.ToLower(r.URL.Host) != first {
-			req.Header.Del("Authorization")
-			break
-		}
+// checkFetchURL is the redirect rule of library archives: https only. The
+// bounded client (internal/fetch) counts the redirects and drops the token
+// once the chain leaves the first host.
+func checkFetchURL(u *url.URL) error {
+	if u.Scheme != "https" {
+		return fmt.Errorf("refusing redirect to %s for a library archive; https is required", redactURL(u))
 	}
 	return nil
 }
@@ -265,8 +255,6 @@ func (f *fetcher) sidecar(ctx context.Context) (*manifest.Digest, error) {
 	if su.RawPath != "" {
 		su.RawPath += ".sha256"
 	}
-	ctx, cancel := context.WithTimeout(ctx, f.opt.Timeout)
-	defer cancel()
 	resp, err := f.get(ctx, &su, "text/plain")
 	if err != nil {
 		return nil, err
@@ -320,8 +308,12 @@ func (f *fetcher) get(ctx context.Context, u *url.URL, accept string) (*http.Res
 // netErr describes a failed request without the URL's query or fragment:
 // *url.Error repeats the full URL, so only its cause is kept.
 func (f *fetcher) netErr(ctx context.Context, u *url.URL, err error) error {
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("get %s: timed out after %v: %w", redactURL(u), f.opt.Timeout, context.DeadlineExceeded)
+	var fe *fetch.Error
+	if errors.As(err, &fe) {
+		if fe.Timeout() {
+			return fmt.Errorf("get %s: %s (rule %s): %w", redactURL(u), fe.Msg, fe.Rule, context.DeadlineExceeded)
+		}
+		return fmt.Errorf("get %s: %s (rule %s)", redactURL(u), fe.Msg, fe.Rule)
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
@@ -333,8 +325,6 @@ func (f *fetcher) netErr(ctx context.Context, u *url.URL, err error) error {
 // download streams the archive into a temporary file while hashing it and
 // keeps it as <hex>.zip only when it is complete and matches want.
 func (f *fetcher) download(ctx context.Context, want *manifest.Digest, source string) (path string, d manifest.Digest, err error) {
-	ctx, cancel := context.WithTimeout(ctx, f.opt.Timeout)
-	defer cancel()
 	name := redactURL(f.u)
 	resp, err := f.get(ctx, f.u, "application/octet-stream")
 	if err != nil {

@@ -400,12 +400,12 @@ func TestFetchOverDownloadLimit(t *testing.T) {
 		name, want string
 		serve      http.HandlerFunc
 	}{
-		{"lying Content-Length", "declares 1073741824 bytes, over the 1048576 byte download limit",
+		{"lying Content-Length", "declares 1073741824 bytes, more than the 1048576 allowed (rule fetch-too-large)",
 			func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Length", fmt.Sprint(1<<30))
 				w.Write([]byte("PK"))
 			}},
-		{"chunked body over the cap", "exceeded the 1048576 byte download limit",
+		{"chunked body over the cap", "more than the 1048576 bytes allowed (rule fetch-too-large)",
 			func(w http.ResponseWriter, r *http.Request) {
 				chunk := bytes.Repeat([]byte("x"), 64<<10)
 				for range 32 { // 2 MiB, no Content-Length
@@ -444,7 +444,7 @@ func TestFetchSlowBodyTimesOut(t *testing.T) {
 	opt.Timeout = 300 * time.Millisecond
 	start := time.Now()
 	_, _, err := Fetch(t.Context(), o.URL+"/pack.zip", &d, opt)
-	wantErr(t, err, "timed out after 300ms")
+	wantErr(t, err, "no complete answer within 300ms (rule fetch-timeout)")
 	if el := time.Since(start); el > 5*time.Second {
 		t.Errorf("took %v", el)
 	}

@@ -4,9 +4,9 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
-	"net/http"
 	"sort"
 
+	"github.com/skills-mcp/skills-mcp/internal/fetch"
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/wellknown"
 )
@@ -22,14 +22,11 @@ import (
 // rule. The skills are then read like a zip library's, by the same rules.
 func openIndexLibrary(opt *Options, src *source) error {
 	lib := src.lib
-	hc := &http.Client{Timeout: opt.Fetch.Timeout}
-	if opt.Fetch.Client != nil {
-		c := *opt.Fetch.Client
-		hc = &c
+	timeout := opt.Fetch.Timeout
+	if timeout <= 0 {
+		timeout = DefaultFetchTimeout
 	}
-	if hc.Timeout <= 0 {
-		hc.Timeout = DefaultFetchTimeout
-	}
+	hc := fetch.Client(opt.Fetch.Client, fetch.Policy{Timeout: timeout})
 	c := wellknown.NewClient(opt.Context, wellknown.ClientOptions{HTTP: hc, MaxBytes: opt.Fetch.MaxBytes, CacheDir: opt.Fetch.CacheDir,
 		Limits: wellknown.Limits{Files: opt.Archive.MaxEntries, Bytes: opt.Archive.MaxTotalBytes}})
 	u, data, p, stale, err := c.IndexOrCached(lib.URL)

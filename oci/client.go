@@ -4,17 +4,18 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/skills-mcp/skills-mcp/internal/fetch"
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"oras.land/oras-go/v2/registry/remote"
 	"oras.land/oras-go/v2/registry/remote/auth"
 	"oras.land/oras-go/v2/registry/remote/credentials"
-	"oras.land/oras-go/v2/registry/remote/retry"
 )
 
 // Options say how to reach registries, what to accept from them and where to
@@ -35,8 +36,10 @@ type Options struct {
 	// MaxBytes caps the bytes a fetched bundle may hold (blobs and
 	// manifest); 0 means DefaultMaxBytes.
 	MaxBytes int64
-	// Client sends the requests; nil means a client with retries and a
-	// header timeout.
+	// Client sends the requests; nil means a fresh one. Either way each
+	// request is bounded by internal/fetch: an idle time (fetch.DefaultIdle
+	// unless Client is a fetch client with its own), RequestTimeout, the
+	// MaxBytes cap, and bounded retries.
 	Client *http.Client
 	// Logf receives notes (a tag resolved, a cache hit); nil drops them.
 	Logf func(format string, args ...any)
@@ -89,14 +92,27 @@ func (o *Options) checkPlainHTTP(host string) error {
 	return fmt.Errorf("registry %s: --plain-http is only for a loopback registry, or a host named in --insecure-registry", host)
 }
 
-// defaultClient is the HTTP client of registries when Options.Client is nil:
-// oras-go's retry policy over a transport that gives up on a server that
-// sends no response header for a minute.
-var defaultClient = func() *http.Client {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.ResponseHeaderTimeout = time.Minute
-	return &http.Client{Transport: retry.NewTransport(t)}
-}()
+// RequestTimeout bounds each request to a registry, body included: a blob
+// of the largest bundle over a slow link fits; a registry that stalls is
+// given up on far sooner, after fetch's idle time.
+const RequestTimeout = 5 * time.Minute
+
+// client is the HTTP client of the registry at host: Options.Client (or a
+// fresh one) under fetch's bounds (idle time, deadline, the bundle's byte
+// cap per answer, bounded retries of a request no answer came to), whose
+// redirects may go to https, or to plain http where the plain-http rule
+// allows the host.
+func (o *Options) client() *http.Client {
+	return fetch.Client(o.Client, fetch.Policy{
+		Timeout: RequestTimeout, MaxBytes: o.maxBytes(),
+		CheckURL: func(u *url.URL) error {
+			if u.Scheme == "https" || u.Scheme == "http" && o.PlainHTTP && o.checkPlainHTTP(u.Host) == nil {
+				return nil
+			}
+			return fmt.Errorf("redirect to %s: only https is allowed", fetch.Redact(u))
+		},
+	})
+}
 
 // repository returns oras-go's client of the repository ref names, with
 // credentials from the environment or the docker config.
@@ -109,10 +125,7 @@ func (o *Options) repository(ref Ref) (*remote.Repository, error) {
 		return nil, fmt.Errorf("%s: %w", ref, err)
 	}
 	repo.PlainHTTP = o.PlainHTTP
-	hc := o.Client
-	if hc == nil {
-		hc = defaultClient
-	}
+	hc := o.client()
 	cred, err := credentialFunc()
 	if err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/internal/fetch"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -46,7 +47,12 @@ type ConnectOptions struct {
 	RequestTimeout time.Duration
 	// MaxPages bounds the skills/list pages walked: DefaultMaxPages if 0.
 	MaxPages int
-	// HTTPClient makes the requests of ConnectHTTP; a plain client if nil.
+	// HTTPClient makes the requests of ConnectHTTP; a fresh one if nil.
+	// Either way they go through internal/fetch: the sign-in's requests
+	// under all its bounds (idle time, RequestTimeout, DefaultMaxMessage),
+	// the MCP server's under its redirect policy, with RequestTimeout and
+	// the wire's budgets bounding each answer instead (a server's event
+	// stream may rightly stay quiet).
 	HTTPClient *http.Client
 	// Header is added to every request of ConnectHTTP, such as
 	// Authorization: Bearer for a protected server. Its values appear in
@@ -87,13 +93,7 @@ func ConnectHTTP(ctx context.Context, endpoint string, opt ConnectOptions) (*Sou
 		}
 		// The authorization server's requests carry neither the headers
 		// nor the budgets meant for the MCP server.
-		c := &http.Client{}
-		if opt.HTTPClient != nil {
-			*c = *opt.HTTPClient
-		}
-		if c.Timeout == 0 {
-			c.Timeout = opt.requestTimeout()
-		}
+		c := fetch.Client(opt.HTTPClient, fetch.Policy{Timeout: opt.requestTimeout(), MaxBytes: DefaultMaxMessage})
 		si = &signIn{opt: *opt.OAuth, client: c}
 		t.OAuthHandler = si
 	}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skills-mcp/skills-mcp/internal/fetch"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -279,10 +280,14 @@ func (eb exportBackend) open(_ context.Context, f *File) (io.ReadCloser, error) 
 func (eb exportBackend) get(context.Context, string) (*Skill, error) { return nil, ErrNotFound }
 func (eb exportBackend) close() error                                { return eb.root.Close() }
 
+// DownloadTimeout bounds Download's request, body included.
+const DownloadTimeout = 60 * time.Second
+
 // DownloadOptions configure Download.
 type DownloadOptions struct {
-	// Client makes the requests; a client with a 60 s timeout if nil. Its
-	// redirect policy is replaced: only https, at most 5 redirects.
+	// Client makes the requests; a fresh one if nil. Either way they are
+	// bounded by internal/fetch (its idle time, DownloadTimeout, MaxBytes),
+	// and its redirect policy is replaced: only https, at most 5 redirects.
 	Client *http.Client
 	// MaxBytes caps the download; 256 MiB if 0.
 	MaxBytes int64
@@ -318,7 +323,7 @@ func Download(ctx context.Context, rawURL string, opt DownloadOptions, trusted [
 		return nil, fmt.Errorf("bundle url %s: give its digest as #sha256=<hex>, or trusted keys with --trust", name)
 	}
 	u.Fragment = ""
-	path, err := fetch(ctx, u, name, pin, opt)
+	path, err := downloadBundle(ctx, u, name, pin, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -347,32 +352,28 @@ func (t tempBundle) close() error {
 	return errors.Join(err, os.Remove(t.path))
 }
 
-// fetch downloads u into a temporary file, hashing it on the way, and
+// downloadBundle downloads u into a temporary file, hashing it on the way, and
 // checks the pin.
-func fetch(ctx context.Context, u *url.URL, name string, pin *manifest.Digest, opt DownloadOptions) (path string, err error) {
+func downloadBundle(ctx context.Context, u *url.URL, name string, pin *manifest.Digest, opt DownloadOptions) (path string, err error) {
 	max := opt.MaxBytes
 	if max == 0 {
 		max = 256 << 20
 	}
-	client := &http.Client{Timeout: 60 * time.Second}
-	if opt.Client != nil {
-		c := *opt.Client
-		client = &c
-	}
-	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if req.URL.Scheme != "https" {
-			return fmt.Errorf("redirect to %s: only https is allowed", redact(req.URL))
-		}
-		if len(via) > 5 {
-			return errors.New("more than 5 redirects")
-		}
-		return nil
-	}
+	client := fetch.Client(opt.Client, fetch.Policy{Timeout: DownloadTimeout, MaxBytes: max, Redirects: 5,
+		CheckURL: func(u *url.URL) error {
+			if u.Scheme != "https" {
+				return fmt.Errorf("redirect to %s: only https is allowed", redact(u))
+			}
+			return nil
+		}})
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return "", fmt.Errorf("bundle url %s: %w", name, err)
 	}
 	resp, err := client.Do(req)
+	if fetch.RuleOf(err) == fetch.RuleTooLarge {
+		return "", fmt.Errorf("bundle url %s: larger than the %d-byte limit (%w)", name, max, scrub(err))
+	}
 	if err != nil {
 		return "", fmt.Errorf("bundle url %s: %w", name, scrub(err))
 	}
@@ -397,6 +398,9 @@ func fetch(ctx context.Context, u *url.URL, name string, pin *manifest.Digest, o
 	}()
 	h := sha256.New()
 	n, err := io.Copy(io.MultiWriter(f, h), io.LimitReader(resp.Body, max+1))
+	if fetch.RuleOf(err) == fetch.RuleTooLarge {
+		return "", fmt.Errorf("bundle url %s: larger than the %d-byte limit (%w)", name, max, err)
+	}
 	if err != nil {
 		return "", fmt.Errorf("bundle url %s: download: %w", name, scrub(err))
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/internal/fetch"
 )
 
 // Limits on what a live server sends. The SDK decodes a whole JSON-RPC
@@ -152,14 +153,8 @@ func (b budgetRoundTripper) RoundTrip(req *http.Request) (*http.Response, error)
 // httpTransport is a streamable HTTP client transport whose answers are
 // counted.
 func httpTransport(endpoint string, client *http.Client, header http.Header, w *wire) *mcp.StreamableClientTransport {
-	c := &http.Client{}
-	if client != nil {
-		*c = *client
-	}
+	c := fetch.Client(client, fetch.Policy{Timeout: -1, Idle: -1})
 	base := c.Transport
-	if base == nil {
-		base = http.DefaultTransport
-	}
 	if len(header) > 0 {
 		base = headerRoundTripper{base, header}
 	}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/skills-mcp/skills-mcp/internal/fetch"
 )
 
 // ProtectedResourcePath is where the Protected Resource Metadata of
@@ -81,15 +82,18 @@ func NewAuthorizer(ctx context.Context, opt AuthOptions) (*Authorizer, error) {
 		a.tokens.Store(t)
 	}
 	if opt.Issuer != "" {
-		client := opt.HTTPClient
-		if client == nil {
+		base := opt.HTTPClient
+		if base == nil {
 			// A dialer of our own: the SDK's discovery client refuses private
 			// addresses unless the caller dials itself.
-			client = &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
+			base = &http.Client{Transport: &http.Transport{
 				Proxy: http.ProxyFromEnvironment, DialContext: (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
 				TLSHandshakeTimeout: 5 * time.Second, MaxIdleConns: 4,
 			}}
 		}
+		// Issuer discovery and the key set go through the one bounded
+		// client: idle time, 10 s per request, 1 MiB per answer.
+		client := fetch.Client(base, fetch.Policy{Timeout: 10 * time.Second, MaxBytes: 1 << 20})
 		o, err := newOAuthVerifier(ctx, opt.Issuer, opt.Audience, opt.NamespacesClaim, client)
 		if err != nil {
 			return nil, fmt.Errorf("serve: %w", err)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -13,14 +12,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skills-mcp/skills-mcp/internal/fetch"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
 // ClientOptions configure a Client.
 type ClientOptions struct {
-	// HTTP makes the requests; a client with a 60 s timeout if nil. Its
-	// redirect policy is replaced: https only (http only to loopback
-	// hosts), at most 5 redirects.
+	// HTTP makes the requests; a fresh client if nil. Either way its
+	// requests are bounded by internal/fetch (its idle time, unless HTTP is
+	// a fetch client with its own; DefaultTimeout per request; the byte
+	// budget below), and its redirect policy is replaced: https only (http
+	// only to loopback hosts), at most 5 redirects.
 	HTTP *http.Client
 	// MaxBytes caps everything downloaded through the client together;
 	// 256 MiB if 0.
@@ -37,12 +39,15 @@ type ClientOptions struct {
 	AllowUnverified bool
 }
 
+// DefaultTimeout bounds one request of a Client, body included.
+const DefaultTimeout = 60 * time.Second
+
 // Client reads one discovery site written by anyone: its index and its
 // artifacts, within one byte budget.
 type Client struct {
 	ctx    context.Context
 	http   *http.Client
-	budget int64
+	budget *fetch.Budget
 	limits Limits
 	cache  string
 	legacy bool
@@ -50,25 +55,18 @@ type Client struct {
 
 // NewClient returns a client.
 func NewClient(ctx context.Context, opt ClientOptions) *Client {
-	c := &Client{ctx: ctx, budget: opt.MaxBytes, limits: opt.Limits, cache: opt.CacheDir, legacy: opt.AllowUnverified}
-	if c.budget <= 0 {
-		c.budget = 256 << 20
+	max := opt.MaxBytes
+	if max <= 0 {
+		max = 256 << 20
 	}
-	hc := &http.Client{Timeout: 60 * time.Second}
-	if opt.HTTP != nil {
-		cp := *opt.HTTP
-		hc = &cp
-	}
-	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if CheckURL(req.URL) != nil {
-			return refuse(RuleRedirect, "redirect to %s: only https is allowed", Redact(req.URL))
-		}
-		if len(via) > 5 {
-			return errors.New("more than 5 redirects")
-		}
-		return nil
-	}
-	c.http = hc
+	c := &Client{ctx: ctx, budget: fetch.NewBudget(max), limits: opt.Limits, cache: opt.CacheDir, legacy: opt.AllowUnverified}
+	c.http = fetch.Client(opt.HTTP, fetch.Policy{Timeout: DefaultTimeout, Redirects: 5, Budget: c.budget,
+		CheckURL: func(u *url.URL) error {
+			if CheckURL(u) != nil {
+				return refuse(RuleRedirect, "redirect to %s: only https is allowed", Redact(u))
+			}
+			return nil
+		}})
 	return c
 }
 
@@ -95,13 +93,7 @@ func CheckURL(u *url.URL) error {
 	return refuse(RuleURL, "scheme %q: only https (or http to a loopback host) is allowed", short(u.Scheme))
 }
 
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
+func isLoopback(host string) bool { return fetch.IsLoopback(host) }
 
 // Redact drops the query, fragment and user of a URL, for messages: signed
 // URLs carry credentials there.
@@ -201,39 +193,60 @@ func (c *Client) remember(u *url.URL, data []byte) {
 // get downloads u, at most max bytes and within the budget, and returns
 // the body of a 200 answer and the status.
 func (c *Client) get(u *url.URL, max int64) ([]byte, int, error) {
-	max = min(max, c.budget)
-	req, err := http.NewRequestWithContext(c.ctx, http.MethodGet, u.String(), nil)
+	resp, err := c.open(u)
 	if err != nil {
 		return nil, 0, err
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		var re *RuleError
-		if errors.As(err, &re) {
-			return nil, 0, re
-		}
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return nil, 0, refuse(RuleFetch, "%v", err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		return nil, resp.StatusCode, nil
 	}
+	max = min(max, c.budget.Left())
 	if resp.ContentLength > max {
 		return nil, 0, refuse(RuleTooLarge, "%d bytes, more than the %d left to download", resp.ContentLength, max)
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
 	if err != nil {
-		return nil, 0, refuse(RuleFetch, "%v", err)
+		return nil, 0, fetchErr(err)
 	}
 	if int64(len(data)) > max {
 		return nil, 0, refuse(RuleTooLarge, "more than the %d bytes left to download", max)
 	}
-	c.budget -= int64(len(data))
 	return data, resp.StatusCode, nil
+}
+
+// open sends a GET of u.
+func (c *Client) open(u *url.URL) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(c.ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, fetchErr(err)
+	}
+	return resp, nil
+}
+
+// fetchErr gives a failed request its rule: too-large for a body over the
+// budget, the redirect's own rule, else fetch-failed.
+func fetchErr(err error) error {
+	var re *RuleError
+	if errors.As(err, &re) {
+		return re
+	}
+	var fe *fetch.Error
+	if errors.As(err, &fe) {
+		if fe.Rule == fetch.RuleTooLarge {
+			return refuse(RuleTooLarge, "%s", fe.Msg)
+		}
+		return refuse(RuleFetch, "%s (%s)", fe.Msg, fe.Rule)
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return refuse(RuleFetch, "%v", err)
 }
 
 // Get downloads the file at ref, resolved against the index URL, at most
@@ -280,7 +293,7 @@ func (c *Client) Skill(index *url.URL, e Entry) (*Fetched, error) {
 	}
 	data, ok := c.cached(want)
 	if !ok {
-		if data, err = c.Get(index, e.URL, c.budget); err != nil {
+		if data, err = c.Get(index, e.URL, c.budget.Left()); err != nil {
 			return nil, err
 		}
 		if got := manifest.Sum(data); got != want {
@@ -352,7 +365,7 @@ func (c *Client) cached(d manifest.Digest) ([]byte, bool) {
 		return nil, false
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, c.budget+1))
+	data, err := io.ReadAll(io.LimitReader(f, c.budget.Left()+1))
 	if err != nil || manifest.Sum(data) != d {
 		return nil, false
 	}

@@ -120,7 +120,7 @@ func (f *LibraryFlags) policy(log *slog.Logger) (build.Options, error) {
 		}
 	}
 	opt.Fetch = build.FetchOptions{
-		CacheDir: cache, MaxBytes: f.MaxDownload, Timeout: time.Duration(f.FetchTimeoutMS) * time.Millisecond,
+		CacheDir: cache, MaxBytes: f.MaxDownload, Timeout: time.Duration(f.FetchTimeoutMS) * time.Millisecond, Client: outbound,
 		Token: firstEnv("SKILLS_FETCH_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"),
 		Logf:  func(format string, args ...any) { log.Warn(fmt.Sprintf(format, args...)) },
 	}

@@ -9,13 +9,16 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/http"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/alecthomas/kong"
+	"github.com/skills-mcp/skills-mcp/internal/fetch"
 )
 
 // version is the tool's version, set at link time with -ldflags "-X main.version=…".
@@ -70,6 +73,8 @@ type CLI struct {
 type ServeCLI struct {
 	Serve   ServeCmd         `cmd:"" default:"withargs" help:"Serve bundles (or library folders) over MCP: stdio, or streamable HTTP with --http."`
 	Version kong.VersionFlag `help:"Print the version and exit."`
+	// StallTimeout is every outbound request's idle bound (see outbound).
+	StallTimeout time.Duration `name:"stall-timeout" env:"SKILLS_STALL_TIMEOUT" default:"10s" help:"Give up on a site, registry or issuer that sends nothing for this long: connecting, awaiting the answer, or between bytes of it (0: never)."`
 }
 
 // Exit statuses. verify and pull use exitFailed for a tampered or corrupt
@@ -182,6 +187,7 @@ func run(args []string) int {
 	}
 	ctx := sc.ctx
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo, ReplaceAttr: utcTime}))
+	outbound = outboundClient(kctx)
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	kctx.Bind(log)
 	kctx.Bind(serverArgv)
@@ -201,4 +207,26 @@ func run(args []string) int {
 	}
 	stderr.end()
 	return exitOK
+}
+
+// outbound is the HTTP client every command's outbound requests start from:
+// internal/fetch's bounded client with --stall-timeout as its idle time. Each
+// package adds its own bounds (deadline, byte caps, redirect rule) to it.
+// Set by run once the command line is parsed.
+var outbound = fetch.Client(nil, fetch.Policy{})
+
+// outboundClient returns the bounded client of --stall-timeout.
+func outboundClient(kctx *kong.Context) *http.Client {
+	idle := fetch.DefaultIdle
+	for _, f := range kctx.Flags() {
+		if f.Name == "stall-timeout" {
+			if d, ok := kctx.FlagValue(f).(time.Duration); ok {
+				idle = d
+			}
+		}
+	}
+	if idle <= 0 {
+		idle = -1 // no idle bound
+	}
+	return fetch.Client(nil, fetch.Policy{Idle: idle})
 }

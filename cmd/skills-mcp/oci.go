@@ -45,7 +45,7 @@ func cacheDir(dir string) string {
 
 // options returns the registry options of the flags; notes go to logf.
 func (r *RegistryFlags) options(cache string, trusted []manifest.TrustedKey, logf func(string, ...any)) oci.Options {
-	return oci.Options{CacheDir: cacheDir(cache), PlainHTTP: r.PlainHTTP, Insecure: r.Insecure, Trusted: trusted, MaxBytes: r.maxBytes, Logf: logf}
+	return oci.Options{CacheDir: cacheDir(cache), PlainHTTP: r.PlainHTTP, Insecure: r.Insecure, Trusted: trusted, MaxBytes: r.maxBytes, Logf: logf, Client: outbound}
 }
 
 // stderrNote writes a note on stderr.

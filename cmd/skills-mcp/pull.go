@@ -184,7 +184,7 @@ func (c *PullCmd) connectOptions(name, proto string) pull.ConnectOptions {
 	if rt == 0 {
 		rt = -1 // no request timeout
 	}
-	return pull.ConnectOptions{Name: name, ProtocolVersion: proto, Version: versionString(), RequestTimeout: rt, MaxPages: c.MaxPages}
+	return pull.ConnectOptions{Name: name, ProtocolVersion: proto, Version: versionString(), RequestTimeout: rt, MaxPages: c.MaxPages, HTTPClient: outbound}
 }
 
 // header returns the headers of --header and SKILLS_PULL_TOKEN; an error
@@ -250,9 +250,9 @@ func (c *PullCmd) open(ctx context.Context, argv commandArgv, trusted []manifest
 		}
 		return src, nil
 	case isHTTP(c.From) && pull.IsIndexURL(c.From):
-		return pull.OpenIndex(ctx, c.From, pull.IndexOptions{MaxBytes: c.MaxDownload, AllowUnverified: c.AllowUnverified}, trusted)
+		return pull.OpenIndex(ctx, c.From, pull.IndexOptions{MaxBytes: c.MaxDownload, AllowUnverified: c.AllowUnverified, Client: outbound}, trusted)
 	case isHTTP(c.From):
-		return pull.Download(ctx, c.From, pull.DownloadOptions{MaxBytes: c.MaxDownload}, trusted)
+		return pull.Download(ctx, c.From, pull.DownloadOptions{MaxBytes: c.MaxDownload, Client: outbound}, trusted)
 	case oci.IsRef(c.From):
 		c.Registry.maxBytes = c.MaxDownload
 		path, err := c.Registry.localBundle(ctx, c.From, c.Cache.CacheDir, trusted, stderrNote)

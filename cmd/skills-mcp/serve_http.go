@@ -69,7 +69,7 @@ func (f *HTTPFlags) options(ctx context.Context, log *slog.Logger, allowed []str
 	}
 	a, err := serve.NewAuthorizer(ctx, serve.AuthOptions{
 		TokenFile: f.AuthTokens, Issuer: f.OAuthIssuer, Audience: f.OAuthAudience,
-		NamespacesClaim: f.NamespacesClaim, Logger: log,
+		NamespacesClaim: f.NamespacesClaim, Logger: log, HTTPClient: outbound,
 	})
 	if err != nil {
 		return opt, err

@@ -1,0 +1,310 @@
+package fetch
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// hostile is a server that misbehaves as its path says:
+//
+//	/ok/N               N bytes, honestly
+//	/silent             accepts, reads the request, answers nothing
+//	/stall/D/N          declares D bytes, sends N, then nothing
+//	/drip               one byte every 40 ms, for ever
+//	/flood              chunked bytes without end
+//	/lie/D/N            declares D bytes and sends N (N < D: cut short)
+//	/status/C           answers status C, counting the attempts
+//	/loop               redirects to itself
+//	/to?u=URL           redirects to URL
+//	/auth               answers the Authorization header it got
+type hostile struct {
+	srv      *httptest.Server
+	attempts atomic.Int64
+}
+
+func newHostile(t *testing.T) *hostile {
+	h := &hostile{}
+	h.srv = httptest.NewServer(http.HandlerFunc(h.serve))
+	t.Cleanup(h.srv.Close)
+	return h
+}
+
+func (h *hostile) serve(w http.ResponseWriter, r *http.Request) {
+	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	num := func(i int) int { n, _ := strconv.Atoi(parts[i]); return n }
+	switch parts[0] {
+	case "ok":
+		w.Write(make([]byte, num(1)))
+	case "silent":
+		<-r.Context().Done()
+	case "stall", "lie":
+		hj, _ := w.(http.Hijacker)
+		c, buf, _ := hj.Hijack()
+		defer c.Close()
+		fmt.Fprintf(buf, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n", num(1))
+		buf.Write(make([]byte, num(2)))
+		buf.Flush()
+		if parts[0] == "stall" {
+			io.Copy(io.Discard, c) // until the client gives up
+		}
+	case "drip":
+		for {
+			if _, err := w.Write([]byte{'x'}); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(40 * time.Millisecond):
+			}
+		}
+	case "flood":
+		chunk := make([]byte, 32<<10)
+		for {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	case "status":
+		h.attempts.Add(1)
+		w.WriteHeader(num(1))
+	case "loop":
+		http.Redirect(w, r, "/loop", http.StatusFound)
+	case "to":
+		http.Redirect(w, r, r.URL.Query().Get("u"), http.StatusFound)
+	case "auth":
+		io.WriteString(w, r.Header.Get("Authorization"))
+	}
+}
+
+// silentListener accepts connections and never reads or writes.
+func silentListener(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			t.Cleanup(func() { c.Close() })
+		}
+	}()
+	return "http://" + l.Addr().String()
+}
+
+// TestBoundsProperty drives the client through a random series of hostile
+// answers (stalls before and after the headers, drips, floods, lying sizes,
+// redirect loops and escapes, overloaded servers) under random policies,
+// and asserts for every request: it ends, within the bound its policy
+// gives; it never hands over more than MaxBytes; and a refusal names its
+// rule.
+func TestBoundsProperty(t *testing.T) {
+	h := newHostile(t)
+	silent := silentListener(t)
+	seed := uint64(time.Now().UnixNano())
+	rng := rand.New(rand.NewPCG(seed, 1))
+	t.Logf("seed %d", seed)
+	const rounds = 40
+	for i := range rounds {
+		p := Policy{
+			Idle:     time.Duration(80+rng.IntN(120)) * time.Millisecond,
+			Timeout:  time.Duration(400+rng.IntN(400)) * time.Millisecond,
+			MaxBytes: int64(1+rng.IntN(64)) << 10,
+			Retries:  rng.IntN(3) - 1, // -1 (none), 0 (the default, 2) or 1
+		}
+		max := p.MaxBytes
+		retries := p.Retries
+		if retries == 0 {
+			retries = DefaultRetries
+		}
+		retries = max64(retries, 0)
+		d := int(max) * (1 + rng.IntN(4)) / 2 // below or above the cap
+		n := rng.IntN(d + 1)
+		var path, want string
+		switch rng.IntN(11) {
+		case 0:
+			path, want = fmt.Sprintf("/ok/%d", n), ""
+			if int64(n) > max {
+				want = RuleTooLarge
+			}
+		case 1:
+			path, want = "/silent", RuleStalled
+		case 2:
+			path, want = fmt.Sprintf("/stall/%d/%d", d, n), RuleStalled
+			if int64(d) > max {
+				want = RuleTooLarge
+			}
+			if n == d {
+				want = ""
+			}
+		case 3:
+			path, want = "/drip", RuleTimeout // 20 bytes at most in 800 ms: under any cap
+		case 4:
+			path, want = "/flood", RuleTooLarge
+		case 5:
+			path, want = fmt.Sprintf("/lie/%d/%d", d, n), "cut"
+			if int64(d) > max {
+				want = RuleTooLarge
+			}
+			if n == d {
+				want = ""
+			}
+		case 6:
+			path, want = "/status/503", "503"
+		case 7:
+			path, want = "/loop", RuleRedirect
+		case 8:
+			path, want = "/to?u="+url.QueryEscape("http://example.com/x"), "escape"
+		case 9:
+			path, want = "/to?u="+url.QueryEscape(silent+"/x"), RuleStalled
+		case 10:
+			path, want = "raw-silent", RuleStalled
+		}
+		u := h.srv.URL + path
+		if path == "raw-silent" {
+			u = silent + "/x"
+		}
+		h.attempts.Store(0)
+		c := Client(nil, p)
+		start := time.Now()
+		got, err := get(c, u)
+		took := time.Since(start)
+
+		// The bound: each attempt within its timeout, and the pauses between.
+		pauses := time.Duration(0)
+		for a := range retries {
+			pauses += time.Duration(200<<a) * time.Millisecond
+		}
+		bound := time.Duration(retries+1)*p.Timeout + pauses + 300*time.Millisecond
+		if took > bound {
+			t.Errorf("round %d %s %+v: took %v, bound %v", i, path, p, took, bound)
+		}
+		if int64(got) > max {
+			t.Errorf("round %d %s: handed over %d bytes, cap %d", i, path, got, max)
+		}
+		switch want {
+		case "":
+			if err != nil {
+				t.Errorf("round %d %s: %v", i, path, err)
+			}
+		case "503":
+			if a := h.attempts.Load(); a != int64(retries)+1 {
+				t.Errorf("round %d %s: %d attempts, want %d", i, path, a, retries+1)
+			}
+		case "cut":
+			if err == nil {
+				t.Errorf("round %d %s: a body cut short was accepted", i, path)
+			}
+		case "escape":
+			if err == nil || !strings.Contains(err.Error(), "only https") {
+				t.Errorf("round %d %s: %v, want the redirect refused", i, path, err)
+			}
+		default:
+			if RuleOf(err) != want {
+				t.Errorf("round %d %s %+v: %v, want rule %s", i, path, p, err, want)
+			}
+		}
+	}
+}
+
+func max64(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// get reads u whole and returns how many bytes it was handed.
+func get(c *http.Client, u string) (int, error) {
+	resp, err := c.Get(u)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	n, err := io.Copy(io.Discard, resp.Body)
+	if err == nil && resp.StatusCode != http.StatusOK {
+		err = errors.New(resp.Status)
+	}
+	return int(n), err
+}
+
+// TestStallNamed: a stalled body fails within the idle time, and the error
+// names the URL (without its query) and the rule.
+func TestStallNamed(t *testing.T) {
+	h := newHostile(t)
+	c := Client(nil, Policy{Idle: 150 * time.Millisecond, Timeout: 10 * time.Second})
+	start := time.Now()
+	_, err := get(c, h.srv.URL+"/stall/100/10?token=secret")
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("took %v", took)
+	}
+	if err == nil || !strings.Contains(err.Error(), h.srv.URL+"/stall/100/10: nothing received for 150ms (rule fetch-stalled)") || strings.Contains(err.Error(), "secret") {
+		t.Errorf("error %v", err)
+	}
+}
+
+// TestBudgetShared: requests that share a budget stop at it together.
+func TestBudgetShared(t *testing.T) {
+	h := newHostile(t)
+	c := Client(nil, Policy{Budget: NewBudget(100 << 10)})
+	for i := range 3 {
+		if _, err := get(c, h.srv.URL+"/ok/40000"); err != nil {
+			if i < 2 || RuleOf(err) != RuleTooLarge {
+				t.Fatalf("request %d: %v", i, err)
+			}
+			return
+		}
+	}
+	t.Error("three 40,000-byte bodies fit a 100 KiB budget")
+}
+
+// TestAuthorizationStays: the Authorization header never follows a redirect
+// to another host (here: another port).
+func TestAuthorizationStays(t *testing.T) {
+	a, b := newHostile(t), newHostile(t)
+	c := Client(nil, Policy{})
+	for target, want := range map[string]string{a.srv.URL + "/auth": "Bearer t", b.srv.URL + "/auth": ""} {
+		req, _ := http.NewRequest(http.MethodGet, a.srv.URL+"/to?u="+url.QueryEscape(target), nil)
+		req.Header.Set("Authorization", "Bearer t")
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := bufio.NewReader(resp.Body).ReadString('\n')
+		resp.Body.Close()
+		if got != want {
+			t.Errorf("redirect to %s: the server got %q, want %q", target, got, want)
+		}
+	}
+}
+
+// TestInherit: a package's policy takes what the caller's bounded client
+// set, and wraps its transport once.
+func TestInherit(t *testing.T) {
+	base := Client(nil, Policy{Idle: 3 * time.Second})
+	c := Client(base, Policy{MaxBytes: 10})
+	tr := c.Transport.(*transport)
+	if tr.p.Idle != 3*time.Second || tr.p.MaxBytes != 10 || tr.p.Timeout != DefaultTimeout {
+		t.Errorf("policy %+v", tr.p)
+	}
+	if _, ok := tr.next.(*transport); ok {
+		t.Error("bounds applied twice")
+	}
+}
