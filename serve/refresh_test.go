@@ -1,0 +1,107 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// refreshStatus calls catalog_status (with refresh=true if refresh) and
+// decodes its result.
+func refreshStatus(ctx context.Context, cs *mcp.ClientSession, refresh bool) (CatalogStatusOutput, string, error) {
+	var out CatalogStatusOutput
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "skills_mcp_catalog_status", Arguments: map[string]any{"refresh": refresh}})
+	if err != nil {
+		return out, "", err
+	}
+	data, _ := json.Marshal(res.StructuredContent)
+	err = json.Unmarshal(data, &out)
+	return out, string(data), err
+}
+
+// TestCatalogStatusRefreshScoped: refresh=true tells a token restricted to
+// some namespaces nothing of another library's failure, and no number of
+// calls makes the server rescan at will: calls that come together share
+// one rescan, and rescans for refresh=true start refreshInterval apart. The
+// real binary over HTTP, with the Go SDK client; neither watch nor periodic
+// rescans, so every scan counted is one refresh=true asked for.
+func TestCatalogStatusRefreshScoped(t *testing.T) {
+	tmp := t.TempDir()
+	libA := writeSkills(t, filepath.Join(tmp, "a"), map[string]string{"alpha/SKILL.md": skillFile("alpha", "Alpha", "A.")})
+	libB := writeSkills(t, filepath.Join(tmp, "b"), map[string]string{"beta/SKILL.md": skillFile("beta", "Beta", "B.")})
+	tokens := writeTokens(t, filepath.Join(tmp, "tokens"), map[string]string{"onlya": "a", "root": "*"})
+	base, _, stderr := startServeHTTP(t, "--auth-tokens", tokens, "--no-watch", "--rescan-seconds", "0",
+		"--lib", "a="+libA, "--lib", "b="+libB)
+	ctx := context.Background()
+	connect := func(tok string) *mcp.ClientSession {
+		cs, err := connectBearer(t, base, "tok-"+tok, "")
+		if err != nil {
+			t.Fatalf("%v\n%s", err, stderr.String())
+		}
+		return cs
+	}
+	alice, root := connect("onlya"), connect("root")
+	scans := func() int {
+		t.Helper()
+		st, _, err := refreshStatus(ctx, root, false)
+		if err != nil || st.Live == nil {
+			t.Fatalf("catalog_status: %v, %+v", err, st)
+		}
+		return st.Live.Scans
+	}
+
+	// b's root disappears: its rebuild fails and it serves its last build.
+	if err := os.RemoveAll(libB); err != nil {
+		t.Fatal(err)
+	}
+	st, raw, err := refreshStatus(ctx, alice, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Refresh != "done" || strings.Contains(raw, `"b"`) || strings.Contains(raw, "library b") {
+		t.Errorf("a token that reads only a was told: %s", raw)
+	}
+	if st, _, err := refreshStatus(ctx, root, true); err != nil || !strings.HasPrefix(st.Refresh, "failed") {
+		t.Errorf("a token that reads all: refresh %q, %v", st.Refresh, err)
+	}
+
+	// 20 calls at once: one rescan (two if one was due at the start).
+	before := scans()
+	start := time.Now()
+	var wg sync.WaitGroup
+	errs := make(chan error, 20)
+	for range 20 {
+		wg.Go(func() {
+			if st, _, err := refreshStatus(ctx, alice, true); err != nil || st.Refresh != "done" {
+				errs <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("a refresh call: %v", err)
+	}
+	took := time.Since(start)
+	if n := scans() - before; n < 1 || n > 2 {
+		t.Errorf("20 refresh=true calls at once made %d rescans, want 1 or 2", n)
+	}
+	// One after another: each waits for the next round.
+	before, start = scans(), time.Now()
+	for range 3 {
+		if _, _, err := refreshStatus(ctx, alice, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, d := scans()-before, time.Since(start); n != 3 || d < 2*refreshInterval-100*time.Millisecond {
+		t.Errorf("3 calls in a row: %d rescans in %v, want 3 at least %v apart", n, d, refreshInterval)
+	}
+	t.Logf("20 concurrent calls answered in %v", took)
+}
