@@ -91,3 +91,53 @@ func TestCheckCapabilities(t *testing.T) {
 		t.Errorf("Parse with a bad capability: %v, want the skill named", err)
 	}
 }
+
+// TestBundleCapabilities reads each skill's capabilities in place, as
+// Skill decodes them, and is not fooled by a provenance value (frontmatter,
+// the skill's own text) that holds a "capabilities" member.
+func TestBundleCapabilities(t *testing.T) {
+	orig, m := testBundle(t)
+	m.Skills[0].Capabilities = []string{"exec-remote", "network"}
+	m.Skills[0].ScriptsWithheld = 2
+	m.Skills[1].Provenance = map[string]any{"risk": map[string]any{"capabilities": []any{"network"}}}
+	m.Skills[2].Capabilities = []string{"opaque-files"}
+	m.Skills[2].Provenance = map[string]any{"risk": map[string]any{"capabilities": []any{"network"}}}
+	m.Skills[3].Findings = []Finding{{Rule: "r", File: SkillFile, Line: 1, Severity: "warning", Excerpt: `,"capabilities":["network"]`}}
+	b0, err := Open(bytes.NewReader(orig), int64(len(orig)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	for _, s := range m.Skills {
+		for _, r := range s.Entry.Resources {
+			data, err := b0.ReadBlob(r.Digest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !w.HasBlob(r.Digest) {
+				if err := w.AddBlob(r.Digest, data); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if _, err := w.Finish(m); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"exec-remote,network", "", "opaque-files", ""}
+	for i := range b.NumSkills() {
+		s, err := b.Skill(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(b.Capabilities(i), ",")
+		if got != strings.Join(s.Capabilities, ",") || got != want[i] {
+			t.Errorf("skill %s: Capabilities %q, the record has %v, want %q", s.Path, got, s.Capabilities, want[i])
+		}
+	}
+}

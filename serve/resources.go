@@ -126,7 +126,8 @@ func (s *Server) listResources(ctx context.Context, req *mcp.ListResourcesReques
 // trimmed description from the frontmatter, size, and under _meta (prefix
 // io.modelcontextprotocol.skills/) every other frontmatter field verbatim,
 // the library namespace, provenance, the lint rules that matched
-// ("risk-flags", always present) and the number of scripts withheld.
+// ("risk-flags", always present), the capabilities the analysis saw
+// ("capabilities", always present) and the number of scripts withheld.
 func skillResource(sk *manifest.Skill) *mcp.Resource {
 	var fm map[string]json.RawMessage
 	_ = json.Unmarshal(sk.Entry.Frontmatter, &fm) // the bundle reader checked it is an object
@@ -152,6 +153,11 @@ func skillResource(sk *manifest.Skill) *mcp.Resource {
 		}
 	}
 	meta[manifest.MetaPrefix+"risk-flags"] = rules
+	caps := sk.Capabilities
+	if caps == nil {
+		caps = []string{}
+	}
+	meta[manifest.MetaPrefix+"capabilities"] = caps
 	if sk.ScriptsWithheld > 0 {
 		meta[manifest.MetaPrefix+"scripts-withheld"] = sk.ScriptsWithheld
 	}

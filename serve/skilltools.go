@@ -59,6 +59,7 @@ type GetSkillOutput struct {
 	Files           []SkillFile    `json:"files" jsonschema:"every file, SKILL.md first"`
 	Trust           map[string]any `json:"trust,omitempty" jsonschema:"provenance from the frontmatter"`
 	RiskFlags       []RiskFlag     `json:"riskFlags,omitempty" jsonschema:"lint findings: review them before following the skill"`
+	Capabilities    []string       `json:"capabilities,omitempty" jsonschema:"what the analysis saw the skill do (network, exec-remote, reads-secrets, writes-persistence, agent-config, destructive, dynamic-code, opaque-files)"`
 	ScriptsWithheld int            `json:"scriptsWithheld,omitempty" jsonschema:"executable files the server's policy left out"`
 	RunScripts      []string       `json:"runScripts,omitempty" jsonschema:"the steps to run a bundled script safely"`
 }
@@ -103,7 +104,7 @@ func (d *discovery) getSkill(ctx context.Context, req *mcp.CallToolRequest, in G
 	doc, sk := &l.doc, l.sk
 	out = GetSkillOutput{Name: doc.name, Path: doc.path, URI: doc.uri, Library: doc.library, Category: doc.category,
 		Description: doc.description, Source: d.name, Hidden: doc.hidden, Instructions: strings.TrimSpace(string(skillBody(l.md))),
-		Trust: doc.trust, ScriptsWithheld: sk.ScriptsWithheld}
+		Trust: doc.trust, ScriptsWithheld: sk.ScriptsWithheld, Capabilities: sk.Capabilities}
 	_ = json.Unmarshal(sk.Entry.Frontmatter, &out.Frontmatter)
 	for i, f := range sk.Files {
 		r := sk.Entry.Resources[i]
@@ -129,6 +130,9 @@ func (d *discovery) getSkill(ctx context.Context, req *mcp.CallToolRequest, in G
 	}
 	if b := riskBanner(sk.Findings); b != "" {
 		t.WriteString("\n\n" + b)
+	}
+	if len(sk.Capabilities) > 0 {
+		t.WriteString("\nCapabilities (what the analysis saw this skill do): " + strings.Join(sk.Capabilities, ", "))
 	}
 	fmt.Fprintf(&t, "\n\n%s\n\n---\nFiles (%d), paths relative to the skill folder; read one with %s_read_skill_file(skill=%q, path=\"<path>\"):\n",
 		out.Instructions, len(out.Files), d.prefix, doc.path)

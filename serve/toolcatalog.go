@@ -96,6 +96,7 @@ type skillDoc struct {
 	files, scripts, findings, scriptsWithheld       int
 	bytes                                           int64
 	rules                                           []string
+	caps                                            []string // capabilities the analysis saw
 	trust                                           map[string]any
 	bundle                                          *manifest.Bundle
 	md                                              manifest.Digest // SKILL.md
@@ -245,7 +246,7 @@ func newSkillDoc(sk *manifest.Skill) skillDoc {
 	_ = json.Unmarshal(sk.Entry.Frontmatter, &fm) // the bundle holds an object
 	doc := skillDoc{name: sk.Name(), path: sk.Path, library: sk.Library, uri: sk.Entry.URI, hidden: sk.Hidden,
 		files: len(sk.Files), findings: len(sk.Findings), scriptsWithheld: sk.ScriptsWithheld, trust: sk.Provenance,
-		md: sk.Entry.Resources[0].Digest}
+		md: sk.Entry.Resources[0].Digest, caps: sk.Capabilities}
 	if s, ok := fm["name"].(string); ok && s != "" {
 		doc.name = s
 	}

@@ -461,11 +461,13 @@ type SkillSummary struct {
 	Hidden      bool           `json:"hidden,omitempty" jsonschema:"disable-model-invocation: use only when the user asks for it"`
 	Trust       map[string]any `json:"trust,omitempty" jsonschema:"provenance from the frontmatter (origin, license, risk, allowed-tools, …)"`
 	RiskFlags   []string       `json:"riskFlags,omitempty" jsonschema:"lint rules that matched the skill's files; get_skill shows file:line"`
+	// Capabilities are what the analysis saw the skill do.
+	Capabilities []string `json:"capabilities,omitempty" jsonschema:"what the analysis saw the skill do (network, exec-remote, reads-secrets, writes-persistence, agent-config, destructive, dynamic-code, opaque-files)"`
 }
 
 func (doc *skillDoc) summary() SkillSummary {
 	return SkillSummary{Name: doc.name, Path: doc.path, URI: doc.uri, Library: doc.library, Category: doc.category,
-		Description: doc.description, Files: doc.files, Hidden: doc.hidden, Trust: doc.trust, RiskFlags: doc.rules}
+		Description: doc.description, Files: doc.files, Hidden: doc.hidden, Trust: doc.trust, RiskFlags: doc.rules, Capabilities: doc.caps}
 }
 
 // SearchInput are the arguments of search_skills.
@@ -530,11 +532,14 @@ func (d *discovery) searchSkills(ctx context.Context, _ *mcp.CallToolRequest, in
 
 func roundScore(s float64) float64 { return float64(int64(s*1e4+0.5)) / 1e4 }
 
-// flagNote marks a listed skill with risk flags or hidden.
+// flagNote marks a listed skill with risk flags, capabilities or hidden.
 func flagNote(doc *skillDoc) string {
 	var s string
 	if len(doc.rules) > 0 {
 		s += "  ⚠ " + strings.Join(doc.rules, ", ")
+	}
+	if len(doc.caps) > 0 {
+		s += "  (capabilities: " + strings.Join(doc.caps, ", ") + ")"
 	}
 	if doc.hidden {
 		s += "  (explicit use only)"
