@@ -69,19 +69,23 @@ type SkillSummary struct {
 	Tree    manifest.Digest `json:"tree"` // manifest.Skill.TreeDigest
 }
 
-// Rename is a skill at a new path with the same tree: the same files, byte
-// for byte.
+// Rename is a skill at a new path: with the same tree (the same files,
+// byte for byte), or, when it is the only skill of its name that one
+// release removed and the other added, with the changes in Change.
 type Rename struct {
 	From string          `json:"from"`
 	To   string          `json:"to"`
-	Tree manifest.Digest `json:"tree"`
+	Tree manifest.Digest `json:"tree"` // in the newer release
 	// Fields lists what else changed in the record (library, hidden, …).
 	Fields []FieldChange `json:"fields,omitempty"`
+	// Change is how the skill changed as it moved; nil for the same tree.
+	Change *SkillChange `json:"change,omitempty"`
 }
 
 // SkillChange is a skill at the same path whose record differs.
 type SkillChange struct {
 	Path        string        `json:"path"`
+	From        string        `json:"from,omitempty"` // the path in the older release, for a skill that moved
 	URI         string        `json:"uri"`
 	Files       []FileChange  `json:"files"`
 	Frontmatter []FieldChange `json:"frontmatter"` // every top-level key that changed, and "hidden"
@@ -161,13 +165,46 @@ func Compare(ctx context.Context, old, new *Release) (*Diff, error) {
 	for _, r := range d.Renamed {
 		renamedFrom[r.From] = true
 	}
+	var rest []*manifest.Skill
 	for _, s := range gone {
 		if !renamedFrom[s.Path] {
+			rest = append(rest, s)
+		}
+	}
+	// A skill that moved and changed: the one removed and the one added
+	// skill of a name (the last segment of the path, which is the
+	// frontmatter name) are the same skill, moved, with its changes.
+	names := map[string][2]int{} // name → count removed, count added
+	for _, s := range rest {
+		c := names[s.Name()]
+		c[0]++
+		names[s.Name()] = c
+	}
+	for _, s := range adds {
+		c := names[s.Name()]
+		c[1]++
+		names[s.Name()] = c
+	}
+	movedFrom := map[string]*manifest.Skill{}
+	for _, s := range rest {
+		if names[s.Name()] == [2]int{1, 1} {
+			movedFrom[s.Name()] = s
+		}
+	}
+	for _, s := range rest {
+		if movedFrom[s.Name()] == nil {
 			d.Removed = append(d.Removed, summary(s))
 			d.pairs = append(d.pairs, pair{s, nil, false})
 		}
 	}
 	for _, s := range adds {
+		if o := movedFrom[s.Name()]; o != nil {
+			c := skillChange(o, s)
+			c.From = o.Path
+			d.Renamed = append(d.Renamed, Rename{From: o.Path, To: s.Path, Tree: s.TreeDigest(), Fields: recordFields(o, s), Change: &c})
+			d.pairs = append(d.pairs, pair{o, s, true})
+			continue
+		}
 		d.Added = append(d.Added, summary(s))
 		d.pairs = append(d.pairs, pair{nil, s, false})
 	}

@@ -47,33 +47,24 @@ func (d *Diff) WriteText(ctx context.Context, w io.Writer, patch bool) error {
 		p("removed  %s (%s, %s)", s.Path, plural(s.Files, "file"), plural(s.Bytes, "byte"))
 	}
 	for _, r := range d.Renamed {
-		p("renamed  %s -> %s (same files)", r.From, r.To)
+		if r.Change == nil {
+			p("renamed  %s -> %s (same files)", r.From, r.To)
+		} else {
+			p("renamed  %s -> %s (changed)", r.From, r.To)
+		}
 		for _, f := range r.Fields {
 			p("    %s: %s", f.Field, change(f))
+		}
+		if r.Change != nil {
+			if err := d.writeChange(ctx, bw, *r.Change, patch); err != nil {
+				return err
+			}
 		}
 	}
 	for _, c := range d.Changed {
 		p("changed  %s", c.Path)
-		for _, f := range c.Frontmatter {
-			p("    %s: %s", f.Field, change(f))
-		}
-		for _, f := range c.Files {
-			switch f.Change {
-			case FileAdded:
-				p("    A %s (%s)", f.Path, plural(f.NewSize, "byte"))
-			case FileRemoved:
-				p("    D %s (%s)", f.Path, plural(f.OldSize, "byte"))
-			default:
-				p("    M %s (%d -> %s)", f.Path, f.OldSize, plural(f.NewSize, "byte"))
-			}
-		}
-		if len(c.Fields) > 0 {
-			p("    record: %s changed", strings.Join(c.Fields, ", "))
-		}
-		if patch {
-			if err := d.writePatches(ctx, bw, c); err != nil {
-				return err
-			}
+		if err := d.writeChange(ctx, bw, c, patch); err != nil {
+			return err
 		}
 	}
 	for _, w := range d.Withheld.New {
@@ -103,6 +94,34 @@ func (d *Diff) WriteText(ctx context.Context, w io.Writer, patch bool) error {
 	return bw.err
 }
 
+// writeChange writes the frontmatter and file lines of a changed skill,
+// and with patch the unified diffs of its text files.
+func (d *Diff) writeChange(ctx context.Context, bw *errWriter, c SkillChange, patch bool) error {
+	p := func(format string, args ...any) { fmt.Fprintf(bw, format+"\n", args...) }
+	for _, f := range c.Frontmatter {
+		p("    %s: %s", f.Field, change(f))
+	}
+	for _, f := range c.Files {
+		switch f.Change {
+		case FileAdded:
+			p("    A %s (%s)", f.Path, plural(f.NewSize, "byte"))
+		case FileRemoved:
+			p("    D %s (%s)", f.Path, plural(f.OldSize, "byte"))
+		default:
+			p("    M %s (%d -> %s)", f.Path, f.OldSize, plural(f.NewSize, "byte"))
+		}
+	}
+	if len(c.Fields) > 0 {
+		p("    record: %s changed", strings.Join(c.Fields, ", "))
+	}
+	if patch {
+		if err := d.writePatches(ctx, bw, c); err != nil {
+			return err
+		}
+	}
+	return bw.err
+}
+
 // writePatches writes the unified diff of each text file of c that was
 // added, removed or changed.
 func (d *Diff) writePatches(ctx context.Context, w io.Writer, c SkillChange) error {
@@ -126,7 +145,11 @@ func (d *Diff) writePatches(ctx context.Context, w io.Writer, c SkillChange) err
 				return fmt.Errorf("%s: %s/%s: %w", d.new.Name, c.Path, f.Path, err)
 			}
 		}
-		oldName, newName := "a/"+c.Path+"/"+f.Path, "b/"+c.Path+"/"+f.Path
+		from := c.Path
+		if c.From != "" {
+			from = c.From
+		}
+		oldName, newName := "a/"+from+"/"+f.Path, "b/"+c.Path+"/"+f.Path
 		if f.OldDigest == nil {
 			oldName = "/dev/null"
 		}

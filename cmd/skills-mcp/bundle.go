@@ -27,8 +27,11 @@ type BuildCmd struct {
 	FailOn    string       `name:"fail-on" enum:",error,warning,note" default:"" placeholder:"error|warning|note" help:"Fail, writing nothing, when a lint finding that no waiver covers reaches this severity."`
 	Stats     bool         `help:"Print catalog statistics as JSON on stdout."`
 	Sign      string       `name:"sign" placeholder:"KEY" help:"Sign the manifest with this private key (SSHSIG and minisign, stored in the bundle; see skills-mcp sign --help)."`
+	Gate      GateFlags    `embed:""`
 
 	Registry RegistryFlags `embed:""`
+
+	ctx context.Context // for the gate, which runs inside the write
 }
 
 // errStrict is what --strict turns withheld skills into.
@@ -48,6 +51,11 @@ func (c *BuildCmd) Run(ctx context.Context, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	if err := c.Gate.open(ctx, c.Lib.releaseFlags(c.Registry)); err != nil {
+		return err
+	}
+	defer c.Gate.done()
+	c.ctx = ctx
 	opt.Context = ctx
 	opt.Warn = func(s string) { fmt.Fprintf(stderr, "skills-mcp: warning: %s\n", s) }
 	opt.Progress = progress("building")
@@ -95,9 +103,9 @@ func (c *BuildCmd) writeFile(opt build.Options, key ed25519.PrivateKey, res **bu
 	})
 }
 
-// policy applies --fail-on to a finished build.
+// policy applies --fail-on and the gate to a finished build.
 func (c *BuildCmd) policy(res *build.Result) error {
-	if err := failOn(c.FailOn, res.Manifest); err != nil {
+	if err := errors.Join(failOn(c.FailOn, res.Manifest), c.Gate.check(c.ctx, res.Manifest)); err != nil {
 		return fmt.Errorf("%w; no bundle written", err)
 	}
 	return nil
@@ -129,6 +137,9 @@ type LintCmd struct {
 	JSON   bool         `name:"json" xor:"format" help:"Print the report as JSON."`
 	SARIF  bool         `name:"sarif" xor:"format" help:"Print the report as SARIF 2.1.0, for code-scanning annotations."`
 	FailOn string       `name:"fail-on" enum:",error,warning,note" default:"" placeholder:"error|warning|note" help:"Exit 1 when a lint finding that no waiver covers reaches this severity."`
+	Gate   GateFlags    `embed:""`
+
+	Registry RegistryFlags `embed:""`
 }
 
 // Run lints the libraries without writing a bundle.
@@ -137,6 +148,10 @@ func (c *LintCmd) Run(ctx context.Context, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	if err := c.Gate.open(ctx, c.Lib.releaseFlags(c.Registry)); err != nil {
+		return err
+	}
+	defer c.Gate.done()
 	opt.Context = ctx
 	opt.Report = func(s string) { fmt.Fprintf(stderr, "skills-mcp: warning: %s\n", s) }
 	res, err := build.Build(opt, io.Discard)
@@ -195,7 +210,7 @@ func (c *LintCmd) Run(ctx context.Context, log *slog.Logger) error {
 	if len(m.Withheld) > 0 {
 		return &exitError{1, fmt.Errorf("%d skill(s) withheld", len(m.Withheld))}
 	}
-	if err := failOn(c.FailOn, m); err != nil {
+	if err := errors.Join(failOn(c.FailOn, m), c.Gate.check(ctx, m)); err != nil {
 		return &exitError{exitFailed, err}
 	}
 	return nil
