@@ -61,6 +61,19 @@ func TestCapabilitiesShown(t *testing.T) {
 		if got.Capabilities != nil || strings.Contains(text, "Capabilities") {
 			t.Errorf("get_skill of a plain skill: %v\n%s", got.Capabilities, text)
 		}
+		pr, err := cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: PromptUseSkill, Arguments: map[string]string{"skill": "acme/ops/incident-response", "task": "an outage"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ptext strings.Builder
+		for _, m := range pr.Messages {
+			if tc, ok := m.Content.(*mcp.TextContent); ok {
+				ptext.WriteString(tc.Text)
+			}
+		}
+		if !strings.Contains(ptext.String(), "Capabilities (what the analysis saw this skill do): exec-remote, network") {
+			t.Errorf("use-skill prompt lacks the capabilities:\n%s", ptext.String())
+		}
 		res, err := cs.ListResources(context.Background(), &mcp.ListResourcesParams{})
 		if err != nil {
 			t.Fatal(err)

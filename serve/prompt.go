@@ -70,6 +70,9 @@ func (d *discovery) skillHead(l *loaded) string {
 	if b := riskBanner(l.sk.Findings); b != "" {
 		t += "\n\n" + b
 	}
+	if c := capsLine(l.sk); c != "" {
+		t += "\n" + c
+	}
 	return t
 }
 

@@ -131,8 +131,8 @@ func (d *discovery) getSkill(ctx context.Context, req *mcp.CallToolRequest, in G
 	if b := riskBanner(sk.Findings); b != "" {
 		t.WriteString("\n\n" + b)
 	}
-	if len(sk.Capabilities) > 0 {
-		t.WriteString("\nCapabilities (what the analysis saw this skill do): " + strings.Join(sk.Capabilities, ", "))
+	if c := capsLine(sk); c != "" {
+		t.WriteString("\n" + c)
 	}
 	fmt.Fprintf(&t, "\n\n%s\n\n---\nFiles (%d), paths relative to the skill folder; read one with %s_read_skill_file(skill=%q, path=\"<path>\"):\n",
 		out.Instructions, len(out.Files), d.prefix, doc.path)
@@ -184,6 +184,14 @@ func provenanceLine(trust map[string]any) string {
 		parts = append(parts, k+"="+oneLine(v, 200))
 	}
 	return "Provenance: " + strings.Join(parts, ", ")
+}
+
+// capsLine names the capabilities the analysis saw the skill show, or "".
+func capsLine(sk *manifest.Skill) string {
+	if len(sk.Capabilities) == 0 {
+		return ""
+	}
+	return "Capabilities (what the analysis saw this skill do): " + strings.Join(sk.Capabilities, ", ")
 }
 
 // riskBanner lists lint findings with file:line.
