@@ -55,7 +55,7 @@ func OpenIndex(ctx context.Context, rawURL string, opt IndexOptions, trusted []m
 	if err != nil {
 		return nil, err
 	}
-	src := &Source{Name: wellknown.Redact(u), Kind: "index", ID: manifest.Sum(data).String()}
+	src := &Source{Name: wellknown.Redact(u), Kind: "index", ID: manifest.Sum(data).String(), index: manifest.Sum(data)}
 	for _, e := range p.Entries {
 		src.Unverified = src.Unverified || e.Type == wellknown.TypeLegacy
 	}

@@ -227,6 +227,47 @@ func checkKilled(t testing.TB, dest string, before map[string]map[string]string,
 	return n
 }
 
+// lockCheck runs pull --check on dest and returns its exit status.
+func lockCheck(t testing.TB, bin, dest string) int {
+	t.Helper()
+	cmd := exec.Command(bin, "pull", "--check", "--to", dest)
+	out, err := cmd.CombinedOutput()
+	if err != nil && cmd.ProcessState == nil {
+		t.Fatal(err)
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 0 && code != 1 {
+		t.Fatalf("pull --check --to %s: exit %d\n%s", dest, code, out)
+	}
+	return cmd.ProcessState.ExitCode()
+}
+
+// checkLock fails the test unless the lock of dest (with the next-lock a
+// killed run left, reconciled) names every skill folder of the pulled
+// bundle as its files are: each folder as the lock says, never "modified
+// locally", whatever moment the run was killed at.
+func checkLock(t testing.TB, bin, dest, when string) {
+	t.Helper()
+	lock, err := pull.ReadLock(dest)
+	if err != nil {
+		t.Fatalf("%s: %v", when, err)
+	}
+	if len(lock.Sources) == 0 {
+		t.Fatalf("%s: the lock names no source", when)
+	}
+	for _, ls := range lock.Sources {
+		for i := range ls.Skills {
+			st, err := pull.CompareLocal(dest, &ls.Skills[i])
+			if err != nil {
+				t.Fatalf("%s: %v", when, err)
+			}
+			if st.Modified {
+				t.Fatalf("%s: %s does not match its lock entry: %s", when, ls.Skills[i].Dest, st)
+			}
+		}
+	}
+	lockCheck(t, bin, dest) // exits 0 or 1, never 3 (modified) or 2
+}
+
 // TestPullSyncKill runs the real binary doing pull --sync between two
 // versions of a 2,000-file library and SIGKILLs it at random points. After
 // every kill each skill folder must equal exactly its old or its new
@@ -247,7 +288,16 @@ func TestPullSyncKill(t *testing.T) {
 	}
 	clean := func(v int) time.Duration {
 		t.Helper()
-		return pullClean(t, run(v), dest, libs[v], fmt.Sprintf("clean run to version %d", v))
+		when := fmt.Sprintf("clean run to version %d", v)
+		d := pullClean(t, run(v), dest, libs[v], when)
+		checkLock(t, bin, dest, when)
+		if code := lockCheck(t, bin, dest); code != 0 {
+			t.Fatalf("%s: pull --check exits %d, want 0 (every skill as locked)", when, code)
+		}
+		if _, err := os.Stat(filepath.Join(dest, ".skills-mcp-lock-next.json")); err == nil {
+			t.Fatalf("%s: left the next-lock", when)
+		}
+		return d
 	}
 	clean(1)
 	full := clean(2)
@@ -266,7 +316,9 @@ func TestPullSyncKill(t *testing.T) {
 			next = 3 - next
 			before := skillStates(t, dest)
 			killWithin(t, run(next), rng, full)
-			n := checkKilled(t, dest, before, libs[next], fmt.Sprintf("round %d kill %d (to version %d)", round, i, next))
+			when := fmt.Sprintf("round %d kill %d (to version %d)", round, i, next)
+			n := checkKilled(t, dest, before, libs[next], when)
+			checkLock(t, bin, dest, when)
 			if l := litter(dest); len(l) > 0 {
 				withLitter++
 			}

@@ -56,6 +56,17 @@ type Options struct {
 	Sync     bool   // update an existing folder in place: fetch what differs, delete what the skill no longer lists
 	DryRun   bool   // read and verify everything, write nothing
 
+	// Lock, if set, makes Pull keep the lock file of To (LockFile, see
+	// lock.go and lockstate.go): the source as locked (Ref, Kind, Resolved,
+	// Signer; Skills is ignored). A folder the lock names whose files no
+	// longer match its entry (a local edit) is then never overwritten
+	// without Force. A dry run reads and writes no lock.
+	Lock *LockSource
+	// Dests, if set, maps skill paths to their folders below To, in place
+	// of the name or the path (a --frozen pull puts skills where the lock
+	// says).
+	Dests map[string]string
+
 	// Progress, if set, is called after each skill with the number done
 	// and the total.
 	Progress func(done, total int)
@@ -188,8 +199,14 @@ func Pull(ctx context.Context, src *Source, skills []*Skill, opt Options) (*Resu
 		if opt.KeepPath {
 			dirs[i] = sk.Path
 		}
+		if d, ok := opt.Dests[sk.Path]; ok {
+			dirs[i] = d
+		}
 		if err := manifest.CheckPath(dirs[i]); err != nil {
 			return nil, fmt.Errorf("skill %s: destination %q: %w", sk.URI, dirs[i], err)
+		}
+		if dirs[i] == LockFile || dirs[i] == lockNext {
+			return nil, fmt.Errorf("skill %s: destination %q is the lock file's name", sk.URI, dirs[i])
 		}
 		if o, ok := owner[dirs[i]]; ok {
 			return nil, fmt.Errorf("skills %s and %s would both go to %s; pull them with --keep-path, or one at a time", o.Path, sk.Path, filepath.Join(to, dirs[i]))
@@ -213,14 +230,29 @@ func Pull(ctx context.Context, src *Source, skills []*Skill, opt Options) (*Resu
 			return nil, err
 		}
 	}
+	var lw *lockWriter
+	if root != nil && !opt.DryRun && opt.Lock != nil {
+		if lw, err = openLockWriter(root, to, *opt.Lock); err != nil {
+			return nil, err
+		}
+		lw.heading(src, skills, dirs)
+	}
 	res := &Result{Skills: []SkillResult{}, DryRun: opt.DryRun}
 	results := make([]*SkillResult, len(skills)) // in the order asked for
-	collect := func() {
+	collect := func() error {
 		for _, sr := range results {
 			if sr != nil {
 				res.Skills = append(res.Skills, *sr)
 			}
 		}
+		if lw == nil {
+			return nil
+		}
+		ok := make([]bool, len(skills))
+		for i, sr := range results {
+			ok[i] = sr != nil && sr.Status != "failed"
+		}
+		return lw.finish(src, skills, dirs, ok)
 	}
 	var first error
 	for done, i := range parentsFirst(dirs) {
@@ -232,7 +264,7 @@ func Pull(ctx context.Context, src *Source, skills []*Skill, opt Options) (*Resu
 			}
 		}
 		sr := SkillResult{URI: sk.URI, Path: sk.Path, Dest: filepath.Join(to, filepath.FromSlash(dirs[i]))}
-		err := pullSkill(ctx, src, root, sk, dirs[i], nested, opt, &sr)
+		err := pullSkill(ctx, src, root, lw, sk, dirs[i], nested, opt, &sr)
 		if err != nil {
 			sr.Status, sr.Error = "failed", err.Error()
 			res.Failed++
@@ -251,11 +283,15 @@ func Pull(ctx context.Context, src *Source, skills []*Skill, opt Options) (*Resu
 			opt.Progress(done+1, len(skills))
 		}
 		if ctx.Err() != nil {
-			collect()
+			if err := collect(); err != nil {
+				return res, err
+			}
 			return res, context.Cause(ctx)
 		}
 	}
-	collect()
+	if err := collect(); err != nil {
+		return res, err
+	}
 	if res.Failed > 0 {
 		return res, fmt.Errorf("%d of %d skill(s) failed, left as they were (%w); first: %w", res.Failed, len(skills), ErrFailed, first)
 	}
@@ -357,7 +393,7 @@ func openDest(to string, dry bool) (*os.Root, error) {
 }
 
 // pullSkill brings one skill folder up to date, or leaves it as it was.
-func pullSkill(ctx context.Context, src *Source, root *os.Root, sk *Skill, dir string, nested []string, opt Options, sr *SkillResult) error {
+func pullSkill(ctx context.Context, src *Source, root *os.Root, lw *lockWriter, sk *Skill, dir string, nested []string, opt Options, sr *SkillResult) error {
 	p, err := scan(root, dir, sk, nested)
 	if err != nil {
 		return err
@@ -373,6 +409,13 @@ func pullSkill(ctx context.Context, src *Source, root *os.Root, sk *Skill, dir s
 	case len(p.todo) == 0 && len(p.stale) == 0 && (extra == 0 || opt.Force):
 		sr.Status = "unchanged"
 		return nil
+	case lw != nil && !opt.Force:
+		if err := lw.refuseModified(dir, sr.Dest); err != nil {
+			return err
+		}
+	}
+	switch {
+	case !p.exists:
 	case !opt.Sync && !opt.Force:
 		return fmt.Errorf("%s exists and differs from the skill (%d of %d files missing or different, %d extra); use --sync to update it or --force to overwrite", sr.Dest, len(p.todo), len(sk.Files), extra)
 	default:
@@ -407,6 +450,12 @@ func pullSkill(ctx context.Context, src *Source, root *os.Root, sk *Skill, dir s
 			return context.Cause(ctx)
 		}
 		if err := st.fetch(ctx, src.back, f); err != nil {
+			st.abort()
+			return err
+		}
+	}
+	if lw != nil {
+		if err := lw.beforeReplace(); err != nil {
 			st.abort()
 			return err
 		}

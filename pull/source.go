@@ -40,6 +40,7 @@ type Source struct {
 	// AllowUnverified: it publishes no digests, so its files are unverified.
 	Unverified bool
 
+	index    manifest.Digest // a discovery site's index digest, for the lock
 	back     backend
 	refused  []refusal          // the entries behind Warnings, so that naming one explains why
 	manifest *manifest.Manifest // what the skills were listed from, if a manifest (see Manifest)

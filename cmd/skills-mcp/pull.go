@@ -38,6 +38,8 @@ type PullCmd struct {
 	Force    bool   `help:"Overwrite files of an existing skill folder that differ; extra files are kept."`
 	Sync     bool   `help:"Update existing skill folders in place: keep files that match, fetch what differs, delete files the skill no longer has."`
 	DryRun   bool   `name:"dry-run" help:"Read and verify everything, write nothing."`
+	Frozen   bool   `name:"frozen" help:"Install exactly what DIR/skills.lock.json names, from the sources it names (or the one given), and refuse any drift (a moved tag, a changed file, a skill gone upstream, a skill modified locally without --force) with exit 1, writing nothing."`
+	Check    bool   `name:"check" help:"Change nothing; report each skill of DIR/skills.lock.json as up to date, update available, removed upstream or modified locally. Exit 0 up to date, 1 updates available, 3 modified locally, 2 error."`
 	JSON     bool   `name:"json" help:"Print a machine-readable summary (or listing) as JSON on stdout."`
 	Trust    string `placeholder:"KEYS" help:"Require a valid signature by a trusted key, checked before anything is written: KEYS as for verify --trust (allowed_signers, ssh-ed25519 lines, a minisign .pub file or the RW... string). Bundles, exports and discovery sites that publish a signed manifest."`
 
@@ -51,6 +53,8 @@ type PullCmd struct {
 
 	Registry RegistryFlags `embed:""`
 	Cache    CacheFlag     `embed:""`
+
+	ociResolved string // the digest an oci:// source resolved to, for the lock
 }
 
 // commandArgv is the server command line that followed `pull --command`,
@@ -87,7 +91,12 @@ func (c *PullCmd) Run(ctx context.Context, argv commandArgv) error {
 			n++
 		}
 	}
-	if n != 1 {
+	if c.Check || c.Frozen {
+		if err := c.lockFlags(); err != nil {
+			return err
+		}
+	}
+	if n != 1 && !((c.Check || c.Frozen) && n == 0) {
 		return &exitError{exitUsage, errors.New("pull: give exactly one source: --from X.skb|URL|DIR, --url http://…/mcp or --command CMD ARGS…")}
 	}
 	if c.OAuth && c.URL == "" {
@@ -98,7 +107,7 @@ func (c *PullCmd) Run(ctx context.Context, argv commandArgv) error {
 	}
 	var trusted []manifest.TrustedKey
 	if c.Trust != "" {
-		if c.From == "" {
+		if c.From == "" && !c.Check && !c.Frozen {
 			return &exitError{exitUsage, errors.New("pull: --trust applies to bundles and exports; a live server's digests are unsigned (SEP-2640)")}
 		}
 		var err error
@@ -110,6 +119,12 @@ func (c *PullCmd) Run(ctx context.Context, argv commandArgv) error {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, c.Timeout, fmt.Errorf("timed out after %v (--timeout)", c.Timeout))
 		defer cancel()
+	}
+	switch {
+	case c.Check:
+		return c.runCheck(ctx, argv, trusted)
+	case c.Frozen:
+		return c.runFrozen(ctx, argv, trusted)
 	}
 	src, err := c.open(ctx, argv, trusted)
 	if err != nil {
@@ -157,7 +172,15 @@ func (c *PullCmd) Run(ctx context.Context, argv commandArgv) error {
 	}
 	opt := pull.Options{To: c.To, KeepPath: c.KeepPath, Force: c.Force, Sync: c.Sync, DryRun: c.DryRun,
 		Progress: progress("pulling"), Logf: func(format string, args ...any) { note(format, args...) }}
+	if !c.DryRun {
+		if opt.Lock, err = c.lockSource(src, argv); err != nil {
+			return fmt.Errorf("pull: lock: %w", err)
+		}
+	}
 	res, err := pull.Pull(ctx, src, skills, opt)
+	if errors.Is(err, pull.ErrLock) {
+		return &exitError{exitUsage, fmt.Errorf("pull: %w; nothing written", err)}
+	}
 	if res != nil {
 		if c.JSON {
 			if jerr := writeJSON(os.Stdout, res); jerr != nil && err == nil {
@@ -254,12 +277,7 @@ func (c *PullCmd) open(ctx context.Context, argv commandArgv, trusted []manifest
 	case isHTTP(c.From):
 		return pull.Download(ctx, c.From, pull.DownloadOptions{MaxBytes: c.MaxDownload, Client: outbound}, trusted)
 	case oci.IsRef(c.From):
-		c.Registry.maxBytes = c.MaxDownload
-		path, err := c.Registry.localBundle(ctx, c.From, c.Cache.CacheDir, trusted, stderrNote)
-		if err != nil {
-			return nil, err
-		}
-		return pull.OpenBundle(path, trusted)
+		return c.openOCI(ctx, c.From, trusted)
 	}
 	fi, err := os.Stat(c.From)
 	if err != nil {
