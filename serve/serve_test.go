@@ -624,7 +624,7 @@ func TestTraversalRefused(t *testing.T) {
 	eachClient(t, s, func(t *testing.T, cs *mcp.ClientSession) {
 		ctx := context.Background()
 		for _, uri := range traversals {
-			before := reads.reads.Load()
+			before := reads.Reads.Load()
 			res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 			if err == nil {
 				t.Errorf("resources/read %q: got %d contents, want -32602", uri, len(res.Contents))
@@ -636,7 +636,7 @@ func TestTraversalRefused(t *testing.T) {
 			wantRPCError(t, err, jsonrpc.CodeInvalidParams)
 			_, err = readDir(ctx, cs, uri, "")
 			wantRPCError(t, err, jsonrpc.CodeInvalidParams)
-			if n := reads.reads.Load() - before; n != 0 {
+			if n := reads.Reads.Load() - before; n != 0 {
 				t.Errorf("%q: the bundle was read %d times", uri, n)
 			}
 		}
@@ -661,7 +661,7 @@ func TestTraversalRaw(t *testing.T) {
 			}
 		}
 	}
-	if n := reads.reads.Load(); n != 0 {
+	if n := reads.Reads.Load(); n != 0 {
 		t.Errorf("the bundle was read %d times", n)
 	}
 }

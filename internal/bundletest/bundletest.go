@@ -1,7 +1,9 @@
 // Package bundletest makes bundles for tests with the build package: the
 // libraries of a config file built as `skills-mcp build --config` builds
 // them, the skills of a JSON fixture (Skill) written out as SKILL.md files
-// and built, and bundle bytes opened in memory. Every failure fails the
+// and built, bundle bytes opened in memory, and fixtures (Fixture: skill
+// paths to files) written straight into a bundle without the build, as
+// serve's and teamserver's tests serve them. Every failure fails the
 // test. Only tests import it.
 package bundletest
 
