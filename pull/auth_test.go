@@ -14,6 +14,7 @@ import (
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/pull"
 	"github.com/skills-mcp/skills-mcp/serve"
+	"github.com/skills-mcp/skills-mcp/teamserver"
 )
 
 // TestPullProtectedServer: pull reads a server behind bearer-token
@@ -26,21 +27,21 @@ func TestPullProtectedServer(t *testing.T) {
 	h := sha256.Sum256([]byte(token))
 	tokens := filepath.Join(t.TempDir(), "tokens")
 	must(t, os.WriteFile(tokens, []byte("ci sha256:"+hex.EncodeToString(h[:])+" *\n"), 0o600))
-	a, err := serve.NewAuthorizer(context.Background(), serve.AuthOptions{TokenFile: tokens})
+	a, err := teamserver.NewAuthorizer(context.Background(), teamserver.AuthOptions{TokenFile: tokens})
 	must(t, err)
-	ts := httptest.NewServer(srv.Handler(serve.HTTPOptions{Auth: a}))
+	ts := httptest.NewServer(teamserver.Handler(srv, teamserver.Options{Auth: a}))
 	defer ts.Close()
 	for _, bad := range []string{"", "Bearer wrong-" + token} {
 		hdr := http.Header{}
 		if bad != "" {
 			hdr.Set("Authorization", bad)
 		}
-		_, err := pull.ConnectHTTP(context.Background(), ts.URL+serve.Endpoint, pull.ConnectOptions{Name: ts.URL, Header: hdr})
+		_, err := pull.ConnectHTTP(context.Background(), ts.URL+teamserver.Endpoint, pull.ConnectOptions{Name: ts.URL, Header: hdr})
 		if err == nil || !strings.Contains(err.Error(), "Unauthorized") || strings.Contains(err.Error(), token) {
 			t.Errorf("Authorization %q: %v, want an Unauthorized error without the token", bad, err)
 		}
 	}
-	src, err := pull.ConnectHTTP(context.Background(), ts.URL+serve.Endpoint,
+	src, err := pull.ConnectHTTP(context.Background(), ts.URL+teamserver.Endpoint,
 		pull.ConnectOptions{Name: ts.URL, Header: http.Header{"Authorization": {"Bearer " + token}}})
 	must(t, err)
 	defer src.Close()

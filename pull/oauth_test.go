@@ -18,6 +18,7 @@ import (
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/pull"
 	"github.com/skills-mcp/skills-mcp/serve"
+	"github.com/skills-mcp/skills-mcp/teamserver"
 )
 
 // oauthFixture is a real authorization server (oauthtest) and a real serve
@@ -65,13 +66,13 @@ func startOAuth(t *testing.T, asOpt oauthtest.Options) *oauthFixture {
 	// The audience is the server's own URL, known once it listens.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	must(t, err)
-	f.endpoint = "http://" + ln.Addr().String() + serve.Endpoint
+	f.endpoint = "http://" + ln.Addr().String() + teamserver.Endpoint
 	logger := slog.New(slog.NewTextHandler(&f.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	srv, err := serve.New([]*manifest.Bundle{openBundle(t, exampleBundle(t))}, serve.Options{ShowDisabled: true, Logger: logger})
 	must(t, err)
-	a, err := serve.NewAuthorizer(context.Background(), serve.AuthOptions{Issuer: as.URL, Audience: f.endpoint, Logger: logger})
+	a, err := teamserver.NewAuthorizer(context.Background(), teamserver.AuthOptions{Issuer: as.URL, Audience: f.endpoint, Logger: logger})
 	must(t, err)
-	ts := httptest.NewUnstartedServer(srv.Handler(serve.HTTPOptions{Auth: a}))
+	ts := httptest.NewUnstartedServer(teamserver.Handler(srv, teamserver.Options{Auth: a}))
 	ts.Listener.Close()
 	ts.Listener = ln
 	ts.Start()

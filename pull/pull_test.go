@@ -19,6 +19,7 @@ import (
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/pull"
 	"github.com/skills-mcp/skills-mcp/serve"
+	"github.com/skills-mcp/skills-mcp/teamserver"
 )
 
 func TestPullBundleReproducesLibrary(t *testing.T) {
@@ -636,9 +637,9 @@ func TestLiveServer(t *testing.T) {
 		})
 		t.Run("http/"+name, func(t *testing.T) {
 			srv, _ := newServer(t, data)
-			ts := httptest.NewServer(srv.HTTPHandler())
+			ts := httptest.NewServer(teamserver.Handler(srv, teamserver.Options{}))
 			defer ts.Close()
-			src, err := pull.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + serve.Endpoint},
+			src, err := pull.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + teamserver.Endpoint},
 				pull.ConnectOptions{Name: ts.URL, ProtocolVersion: proto})
 			must(t, err)
 			defer src.Close()

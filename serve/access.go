@@ -49,6 +49,9 @@ func NewAccess(ns ...string) *Access {
 	return a
 }
 
+// None reports whether a grants no namespace at all.
+func (a *Access) None() bool { return a != nil && !a.all && len(a.ns) == 0 }
+
 // All reports whether a grants every namespace.
 func (a *Access) All() bool { return a == nil || a.all }
 
@@ -90,9 +93,11 @@ func (a *Access) key() string {
 	return strings.Join(a.ns, "\n")
 }
 
-// tokenAccess is the key, in auth.TokenInfo.Extra, of the *Access a token
-// verifier grants.
-const tokenAccess = "skills-mcp/access"
+// AccessExtra is the key, in auth.TokenInfo.Extra, of the *Access a token
+// verifier grants: the HTTP endpoint's verifier sets it, and a request
+// that comes with the token is answered from the view of the snapshot that
+// access grants.
+const AccessExtra = "skills-mcp/access"
 
 type accessKey struct{}
 
@@ -109,35 +114,34 @@ func accessFrom(ctx context.Context) *Access {
 	return a
 }
 
-// accessOf returns the access a verified token grants: none when its
-// verifier set none.
-func accessOf(ti *auth.TokenInfo) *Access {
-	if a, ok := ti.Extra[tokenAccess].(*Access); ok {
+// AccessOf returns the access a verified token grants (AccessExtra): none
+// when its verifier set none.
+func AccessOf(ti *auth.TokenInfo) *Access {
+	if a, ok := ti.Extra[AccessExtra].(*Access); ok {
 		return a
 	}
 	return NewAccess()
 }
 
 // accessMiddleware sets, for a request that came with a verified bearer
-// token, the token's access in the context every handler gets, and notes
-// the method and the outcome of an HTTP request for its access line and
-// metrics. It is the outermost receiving middleware, so nothing answers
-// before it.
+// token, the token's access in the context every handler gets, and tells
+// the CallObserver (ObserveCalls) the method and the outcome, for the
+// access line and metrics of an HTTP request. It is the outermost receiving
+// middleware, so nothing answers before it.
 func (s *Server) accessMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if ex := req.GetExtra(); ex != nil && ex.TokenInfo != nil {
-			ctx = WithAccess(ctx, accessOf(ex.TokenInfo))
+			ctx = WithAccess(ctx, AccessOf(ex.TokenInfo))
 		}
-		// Over HTTP, for the access log and the metrics; not for a
-		// notification, which runs after its request was answered (202) and
-		// logged.
-		ri := infoFrom(ctx)
-		if ri == nil || strings.HasPrefix(method, "notifications/") {
+		// Not for a notification, which runs after its request was answered
+		// (202) and logged.
+		o := s.calls.Load()
+		if o == nil || strings.HasPrefix(method, "notifications/") {
 			return next(ctx, method, req)
 		}
-		ri.mcpMethod = method
+		(*o).Call(ctx, method)
 		res, err := next(ctx, method, req)
-		ri.rpcResult.Store(rpcResult(err))
+		(*o).Answered(ctx, err)
 		return res, err
 	}
 }

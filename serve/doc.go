@@ -3,7 +3,10 @@
 // (github.com/modelcontextprotocol/go-sdk/mcp): no fork, no JSON-RPC layer of
 // its own. One Server speaks both protocol revisions, the initialize
 // handshake (2025-11-25) and the stateless 2026-07-28, over stdio
-// (ServeStdio) and streamable HTTP (HTTPHandler, ListenAndServe).
+// (ServeStdio) and streamable HTTP (MCPHandler). serve is the MCP surface
+// only: the HTTP endpoint around MCPHandler (listener, host policy,
+// authorization, limits, metrics, access log, health, the well-known site)
+// is package teamserver, and ranked search is package search.
 //
 // # What is served
 //
@@ -50,11 +53,17 @@
 //     installs a new one atomically and never changes one in use.
 //   - A skill URI, or a skill folder nested in another's, served by two
 //     bundles is refused, naming both bundles.
-//   - A caller with an Access (over HTTP, the verified bearer token's) is
-//     answered from the view of the snapshot its namespaces grant, in every
-//     method, tool, prompt, completion and the instructions: anything else
-//     answers exactly as a URI that does not exist, and its cursors are
-//     refused by other views.
+//   - A caller with an Access is answered from the view of the snapshot its
+//     namespaces grant, in every method, tool, prompt, completion and the
+//     instructions: anything else answers exactly as a URI that does not
+//     exist, and its cursors are refused by other views. The Access is
+//     serve's one input from the HTTP endpoint: the verified token's
+//     TokenInfo carries it under AccessExtra (WithAccess sets it in
+//     process). What serve tells the endpoint back goes through the
+//     CallObserver it was given (ObserveCalls), never by calling up into it.
+//   - serve imports no metrics, JWT or registry library (no client_golang,
+//     go-jose, oras or go-containerregistry): those belong to teamserver,
+//     oci and pull.
 //
 // # Decisions
 //
@@ -81,15 +90,10 @@
 // read. The two templates are registered only so that
 // resources/templates/list describes the URI space.
 //
-// HTTP: stateless streamable HTTP, so that 2026-07-28 works and replicas
-// behind any load balancer give the same answers. MCP is served at /mcp,
-// beside the well-known discovery site, the Protected Resource Metadata,
-// /metrics, /healthz and /readyz. The Host header, and the Origin header
-// when present, must name a loopback host or an allowed host, else 403:
-// this replaces the SDK's own DNS rebinding check, which has no
-// allow-list (health and readiness skip it, for probes by address). With an
-// Authorizer the server is an OAuth resource server (auth.go); hard limits
-// (limits.go) bound what one client can hold.
+// HTTP: stateless streamable HTTP (MCPHandler), so that 2026-07-28 works
+// and replicas behind any load balancer give the same answers; the SDK's
+// DNS rebinding check is off, as the endpoint in front checks Host and
+// Origin against its allow-list (see package teamserver).
 //
 // # Rolling out a new bundle
 //

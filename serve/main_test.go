@@ -25,13 +25,6 @@ var serverBin, serverBinErr = "", error(nil)
 var tempDir string
 
 func TestMain(m *testing.M) {
-	if os.Getenv(sdkFloorEnv) != "" { // BenchmarkServeHTTPSDKFloor's server
-		if err := runSDKFloorServer(); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
 	dir, err := os.MkdirTemp("", "serve-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -794,63 +793,6 @@ func threadCPU(b *testing.B) time.Duration {
 		b.Skip("no per-thread CPU time here")
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// TestPromptsAccess: a token restricted to some namespaces gets the
-// prompts, the prompt limit, the catalog in the instructions and the
-// catalog_status count of its own view, prompt names included
-// (TestNamesOfOwnView).
-func TestPromptsAccess(t *testing.T) {
-	b, _ := memBundle(t, exampleFixture()) // acme: 3 skills, community: 1, tools: 1 (hidden)
-	s := newServer(t, Options{PromptLimit: 3}, b)
-	a, err := NewAuthorizer(context.Background(), AuthOptions{Logger: testLogger(t),
-		TokenFile: writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "bob": "community,tools", "root": "*"})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(s.Handler(HTTPOptions{Auth: a}))
-	t.Cleanup(ts.Close)
-	ctx := context.Background()
-	for _, p := range protocols {
-		t.Run(p.name, func(t *testing.T) {
-			for name, want := range map[string][]string{
-				"alice": {"acme_billing_refunds", "acme_billing_refunds_partial", "acme_pdf-processing", PromptUseSkill},
-				"bob":   {"community_git-workflow", "tools_secret-helper", PromptUseSkill},
-				"root":  {PromptUseSkill}, // 5 skills, more than the limit
-			} {
-				cs, err := connectBearer(t, ts.URL, "tok-"+name, p.version)
-				if err != nil {
-					t.Fatal(err)
-				}
-				res, err := cs.ListPrompts(ctx, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var got []string
-				for _, p := range res.Prompts {
-					got = append(got, p.Name)
-				}
-				if !slices.Equal(got, want) {
-					t.Errorf("%s: prompts %v, want %v", name, got, want)
-				}
-				if name == "alice" {
-					_, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "community_git-workflow"})
-					wantRPCError(t, err, jsonrpc.CodeInvalidParams, "community_git-workflow")
-					if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "acme_pdf-processing"}); err != nil {
-						t.Errorf("alice: her own prompt: %v", err)
-					}
-					text := cs.InitializeResult().Instructions
-					if !strings.Contains(text, "\n- acme/pdf-processing: ") || strings.Contains(text, "community/") {
-						t.Errorf("alice's instructions:\n%s", text)
-					}
-				}
-				st := catalogStatus(t, cs)
-				if st.Prompts.Skills != map[string]int{"alice": 3, "bob": 2, "root": 5}[name] || st.Prompts.Enabled != (name != "root") {
-					t.Errorf("%s: catalog_status prompts %+v", name, st.Prompts)
-				}
-			}
-		})
-	}
 }
 
 func TestDecodeFrontmatter(t *testing.T) {

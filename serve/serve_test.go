@@ -87,7 +87,7 @@ func connectMem(t testing.TB, s *Server, version string, opts *mcp.ClientOptions
 // listener.
 func connectHTTP(t testing.TB, s *Server, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
-	ts := httptest.NewServer(s.HTTPHandler())
+	ts := httptest.NewServer(mcpHTTP(s))
 	t.Cleanup(ts.Close)
 	cs, err := newClient(t, opts).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + Endpoint},
 		&mcp.ClientSessionOptions{ProtocolVersion: version})
@@ -432,7 +432,7 @@ func TestGetSkill(t *testing.T) {
 func TestMissingParams(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture())
 	s := newServer(t, Options{}, b)
-	ts := httptest.NewServer(s.HTTPHandler())
+	ts := httptest.NewServer(mcpHTTP(s))
 	defer ts.Close()
 	hdr := http.Header{"Mcp-Protocol-Version": {"2025-11-25"}}
 	status, msg := rawPost(t, ts.URL+Endpoint, hdr, `{"jsonrpc":"2.0","id":1,"method":"skills/get"}`)
@@ -648,7 +648,7 @@ func TestTraversalRefused(t *testing.T) {
 func TestTraversalRaw(t *testing.T) {
 	b, reads := memBundle(t, exampleFixture())
 	s := newServer(t, Options{}, b)
-	ts := httptest.NewServer(s.HTTPHandler())
+	ts := httptest.NewServer(mcpHTTP(s))
 	defer ts.Close()
 	hdr := http.Header{"Mcp-Protocol-Version": {"2025-11-25"}}
 	for _, uri := range traversals {
@@ -785,4 +785,17 @@ func TestReadTemplateHandler(t *testing.T) {
 	}
 	_, err = s.readTemplate(context.Background(), &mcp.ReadResourceRequest{Params: &mcp.ReadResourceParams{URI: "skill://x/../y"}})
 	wantRPCError(t, err, jsonrpc.CodeInvalidParams)
+}
+
+// Endpoint is where these tests mount the MCP handler, as the HTTP
+// endpoint (teamserver) does.
+const Endpoint = "/mcp"
+
+// mcpHTTP is s's MCP handler at Endpoint with the endpoint's default body
+// cap, without the rest of the endpoint (host policy, authorization,
+// limits, the access log), which teamserver's tests cover.
+func mcpHTTP(s *Server) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle(Endpoint, s.MCPHandler(1<<20))
+	return mux
 }

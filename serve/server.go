@@ -77,13 +77,13 @@ type Server struct {
 	show     bool
 	snap     atomic.Pointer[Snapshot]
 
-	swapMu    sync.Mutex                  // serializes Swap
-	subsMu    sync.Mutex                  // guards subs
-	subs      map[string]struct{}         // resource URIs clients subscribed to
-	afterSwap []func(old, next *Snapshot) // run by Swap after a change, under swapMu
-	discovery *discovery                  // the discovery tools and prompt (tools.go)
-	views     viewCache                   // per-namespace views of the current snapshot (access.go)
-	unready   atomic.Bool                 // /readyz answers 503, and said why in the log
+	swapMu    sync.Mutex                   // serializes Swap
+	subsMu    sync.Mutex                   // guards subs
+	subs      map[string]struct{}          // resource URIs clients subscribed to
+	afterSwap []func(old, next *Snapshot)  // run by Swap after a change, under swapMu
+	discovery *discovery                   // the discovery tools and prompt (tools.go)
+	views     viewCache                    // per-namespace views of the current snapshot (access.go)
+	calls     atomic.Pointer[CallObserver] // learns of each call (ObserveCalls); nil: nothing does
 }
 
 // New returns a server for bundles, which it serves together: a skill URI

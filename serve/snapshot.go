@@ -29,7 +29,7 @@ type Snapshot struct {
 	pos          [][]int32  // pos[b][i] is the number of bundle b's skill i; nil for one bundle
 	n            int
 	files        []atomic.Pointer[skillFiles] // files[k]: skill k's files, once a read has needed them
-	site         siteOnce                     // the well-known site, at its first request (wellknown.go)
+	site         siteOnce                     // the well-known site, at its first request (site.go)
 
 	// A view (access.go) is a snapshot of the skills of base that access
 	// grants; pos is -1 for the others. Its catalog (tools.go) is kept with it.

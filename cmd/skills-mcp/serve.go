@@ -22,6 +22,7 @@ import (
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/oci"
 	"github.com/skills-mcp/skills-mcp/serve"
+	"github.com/skills-mcp/skills-mcp/teamserver"
 )
 
 // ServeCmd serves bundles over MCP: over stdio by default, or over
@@ -116,7 +117,7 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 		SignedBy:       signedBy(c.Trust, signers),
 	}
 	if c.HTTP != "" {
-		c.Web.metrics = serve.NewMetrics()
+		c.Web.metrics = teamserver.NewMetrics()
 	}
 	var srv *serve.Server
 	if len(libs) > 0 || c.Lib.Given() {
@@ -139,7 +140,7 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 	if err != nil {
 		return err
 	}
-	return srv.ListenAndServe(ctx, httpAddress(c.HTTP, c.Host), hopt)
+	return teamserver.ListenAndServe(ctx, srv, httpAddress(c.HTTP, c.Host), hopt)
 }
 
 // promptLimit maps --prompt-limit to serve.Options.PromptLimit, where 0

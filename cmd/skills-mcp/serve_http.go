@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/skills-mcp/skills-mcp/serve"
+	"github.com/skills-mcp/skills-mcp/teamserver"
 )
 
 // HTTPFlags are the flags of serve --http: authorization, limits and
@@ -31,11 +31,11 @@ type HTTPFlags struct {
 	Burst             int           `name:"burst" env:"SKILLS_BURST" default:"200" help:"Requests one token may make at once above --rate."`
 	MetricsAddr       string        `name:"metrics-addr" env:"SKILLS_METRICS_ADDR" placeholder:"[HOST:]PORT" help:"Serve /metrics (and /healthz, /readyz) on this address, without authorization, instead of on --http behind it."`
 
-	metrics *serve.Metrics // made by Run when serving HTTP
+	metrics *teamserver.Metrics // made by Run when serving HTTP
 }
 
 // limits returns the flags' limits; a flag at 0 turns its limit off.
-func (f *HTTPFlags) limits() serve.Limits {
+func (f *HTTPFlags) limits() teamserver.Limits {
 	none := func(v int64) int64 {
 		if v == 0 {
 			return -1
@@ -46,28 +46,28 @@ func (f *HTTPFlags) limits() serve.Limits {
 	if rate == 0 {
 		rate = -1
 	}
-	return serve.Limits{
+	return teamserver.Limits{
 		ReadHeaderTimeout: time.Duration(none(int64(f.ReadHeaderTimeout))),
 		ReadTimeout:       time.Duration(none(int64(f.ReadTimeout))),
 		IdleTimeout:       time.Duration(none(int64(f.IdleTimeout))),
 		MaxConns:          int(none(int64(f.MaxConns))),
 		MaxConnsPerClient: int(none(int64(f.MaxConnsPerClient))),
 		MaxBodyBytes:      none(f.MaxBodyBytes),
-		MaxHeaderBytes:    serve.DefaultLimits.MaxHeaderBytes,
+		MaxHeaderBytes:    teamserver.DefaultLimits.MaxHeaderBytes,
 		LargeBodyBudget:   none(f.LargeBodyBudget),
 		Rate:              rate,
 		Burst:             f.Burst,
 	}
 }
 
-// options returns the serve.HTTPOptions of the flags, and starts re-reading
+// options returns the teamserver.Options of the flags, and starts re-reading
 // the token file on SIGHUP until ctx ends.
-func (f *HTTPFlags) options(ctx context.Context, log *slog.Logger, allowed []string) (serve.HTTPOptions, error) {
-	opt := serve.HTTPOptions{AllowedHosts: allowed, NoAuth: f.NoAuth, Limits: f.limits(), Metrics: f.metrics, MetricsAddr: f.MetricsAddr}
+func (f *HTTPFlags) options(ctx context.Context, log *slog.Logger, allowed []string) (teamserver.Options, error) {
+	opt := teamserver.Options{AllowedHosts: allowed, NoAuth: f.NoAuth, Limits: f.limits(), Metrics: f.metrics, MetricsAddr: f.MetricsAddr}
 	if f.AuthTokens == "" && f.OAuthIssuer == "" {
 		return opt, nil
 	}
-	a, err := serve.NewAuthorizer(ctx, serve.AuthOptions{
+	a, err := teamserver.NewAuthorizer(ctx, teamserver.AuthOptions{
 		TokenFile: f.AuthTokens, Issuer: f.OAuthIssuer, Audience: f.OAuthAudience,
 		NamespacesClaim: f.NamespacesClaim, Logger: log, HTTPClient: outbound,
 	})

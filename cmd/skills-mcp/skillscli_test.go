@@ -17,6 +17,7 @@ import (
 	"github.com/skills-mcp/skills-mcp/internal/bundletest"
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/serve"
+	"github.com/skills-mcp/skills-mcp/teamserver"
 	"github.com/skills-mcp/skills-mcp/wellknown"
 )
 
@@ -75,7 +76,7 @@ func TestSkillsCLIInstalls(t *testing.T) {
 		handler http.Handler
 	}{
 		{"static export", http.FileServer(http.Dir(site))},
-		{"serve --http", srv.HTTPHandler()},
+		{"serve --http", teamserver.Handler(srv, teamserver.Options{})},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ts := httptest.NewTLSServer(tc.handler)

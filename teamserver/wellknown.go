@@ -1,13 +1,14 @@
-package serve
+package teamserver
 
 import (
 	"bytes"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/skills-mcp/skills-mcp/serve"
 	"github.com/skills-mcp/skills-mcp/wellknown"
 )
 
@@ -19,38 +20,17 @@ const (
 	IndexCacheControl    = "public, no-cache"
 )
 
-// siteKeepBytes bounds the artifact bytes a served site keeps in memory;
-// past it, artifacts are made again on each request.
-const siteKeepBytes = 64 << 20
-
-// siteOnce is a snapshot's well-known site, made at its first request.
-type siteOnce struct {
-	once sync.Once
-	site *wellknown.Site
-	err  error
-}
-
-// Site returns the Agent Skills discovery site of the snapshot (see package
-// wellknown), made at the first call: the same index and artifacts
-// export --well-known writes for the same bundles and ShowDisabled setting.
-func (s *Snapshot) Site() (*wellknown.Site, error) {
-	s.site.once.Do(func() {
-		s.site.site, s.site.err = wellknown.NewSite(s.bundles, wellknown.SiteOptions{ShowHidden: s.showDisabled, KeepBytes: siteKeepBytes})
-	})
-	return s.site.site, s.site.err
-}
-
 // wellKnownAccess returns which namespaces (the first segment of a skill
 // path, see wellknown.Namespace) the client of r may see, or nil for all of
 // them: under authorization, those of its token, by the rule MCP answers it
-// by (access.go), so an un-namespaced library's skills are listed by their
+// by (serve.Access), so an un-namespaced library's skills are listed by their
 // top folders as they are served.
-func (s *Server) wellKnownAccess(r *http.Request) func(namespace string) bool {
+func (s *server) wellKnownAccess(r *http.Request) func(namespace string) bool {
 	ti := auth.TokenInfoFromContext(r.Context())
 	if ti == nil {
 		return nil
 	}
-	a := accessOf(ti)
+	a := serve.AccessOf(ti)
 	if a.All() {
 		return nil
 	}
@@ -62,13 +42,13 @@ func (s *Server) wellKnownAccess(r *http.Request) func(namespace string) bool {
 // the quoted digest, If-None-Match → 304, and byte ranges (http.ServeContent).
 // A client that may read only some namespaces is answered from its view of
 // the site (wellknown.View): its skills alone, named over them alone.
-func (s *Server) serveWellKnown(w http.ResponseWriter, r *http.Request) {
+func (s *server) serveWellKnown(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	site, err := s.snap.Load().Site()
+	site, err := s.mcp.Snapshot().Site()
 	if err != nil {
 		s.log.Error("well-known site", "err", err)
 		http.Error(w, "internal error", http.StatusInternalServerError)

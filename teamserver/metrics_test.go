@@ -1,4 +1,4 @@
-package serve
+package teamserver
 
 import (
 	"context"
@@ -21,6 +21,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/serve"
 )
 
 // scrape fetches url with an optional token and parses it with
@@ -82,14 +83,14 @@ next:
 func TestMetricsHealthAccessLog(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture())
 	var logs syncBuffer
-	s := newServer(t, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))}, b)
+	s := newServer(t, serve.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))}, b)
 	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
 	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p, Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := NewMetrics()
-	ts := httptest.NewServer(s.Handler(HTTPOptions{Auth: a, Metrics: m, Limits: Limits{Rate: 0.01, Burst: 3}}))
+	ts := httptest.NewServer(Handler(s, Options{Auth: a, Metrics: m, Limits: Limits{Rate: 0.01, Burst: 3}}))
 	defer ts.Close()
 	for range 3 {
 		post(t, ts.URL, "tok-alice", listBody).Body.Close()
@@ -270,8 +271,8 @@ func TestMetricsLiveRebuilds(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"a/SKILL.md": skillMD("a", "first")})
 	m := NewMetrics()
-	l := startLive(t, LiveOptions{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: dir}}}, Observe: m.ObserveRebuild})
-	ts := httptest.NewServer(l.Server().Handler(HTTPOptions{Metrics: m}))
+	l := startLive(t, serve.LiveOptions{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: dir}}}, Observe: m.ObserveRebuild})
+	ts := httptest.NewServer(Handler(l.Server(), Options{Metrics: m}))
 	defer ts.Close()
 	builds := func() float64 {
 		return metricValue(scrape(t, ts.URL+MetricsPath, ""), "skills_mcp_live_rebuilds_total", "result", "ok")
@@ -306,9 +307,9 @@ func TestMetricsLiveRebuilds(t *testing.T) {
 func TestAccessLogNotifications(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture())
 	var logs syncBuffer
-	s := newServer(t, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))}, b)
+	s := newServer(t, serve.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))}, b)
 	m := NewMetrics()
-	ts := httptest.NewServer(s.Handler(HTTPOptions{Metrics: m}))
+	ts := httptest.NewServer(Handler(s, Options{Metrics: m}))
 	defer ts.Close()
 	for _, body := range []string{
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
@@ -381,13 +382,13 @@ func TestReadyzBundleChanged(t *testing.T) {
 // "other": a flood of made-up ones adds no series.
 func TestMetricsBoundedLabels(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture())
-	s := newServer(t, Options{}, b)
+	s := newServer(t, serve.Options{}, b)
 	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
 	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p, Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(s.Handler(HTTPOptions{Auth: a, Metrics: NewMetrics(), Limits: Limits{Rate: -1}}))
+	ts := httptest.NewServer(Handler(s, Options{Auth: a, Metrics: NewMetrics(), Limits: Limits{Rate: -1}}))
 	defer ts.Close()
 	for i := range 100 {
 		for _, tok := range []string{"", "tok-alice"} {
@@ -434,14 +435,14 @@ func TestMetricsBoundedLabels(t *testing.T) {
 // as "-"; the label takes only its few values.
 func TestMetricsResult(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture())
-	s := newServer(t, Options{}, b)
+	s := newServer(t, serve.Options{}, b)
 	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
 	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p, Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := NewMetrics()
-	ts := httptest.NewServer(s.Handler(HTTPOptions{Auth: a, Metrics: m}))
+	ts := httptest.NewServer(Handler(s, Options{Auth: a, Metrics: m}))
 	defer ts.Close()
 	read := func(uri string) string {
 		resp := post(t, ts.URL, "tok-alice", `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"`+uri+`"}}`)

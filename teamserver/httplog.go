@@ -1,4 +1,4 @@
-package serve
+package teamserver
 
 // What the HTTP layers learn about a request, for its access log line.
 
@@ -19,13 +19,13 @@ type reqInfo struct {
 	token     string
 	authFail  string
 	limit     string // the limit that refused it
-	mcpMethod string // the JSON-RPC method of a call, set by accessMiddleware
+	mcpMethod string // the JSON-RPC method of a call, set by callObserver
 	// verified is the token authorization accepted, handed to the SDK's
 	// auth.RequireBearerToken, which puts it on the request for the MCP
 	// handlers.
 	verified *auth.TokenInfo
 	// rpcResult is how the MCP handlers answered (resultNone until they do),
-	// set by accessMiddleware when they return: atomic, as a stream's
+	// set by callObserver when they return: atomic, as a stream's
 	// handler may return after the HTTP request ended.
 	rpcResult atomic.Uint32
 
@@ -135,4 +135,21 @@ func (c *infoContext) Value(key any) any {
 		return c.ri
 	}
 	return c.Context.Value(key)
+}
+
+// callObserver notes, in the reqInfo of the HTTP request a call came in,
+// the call's method and outcome (serve.CallObserver), for its access line
+// and metrics; calls from elsewhere (stdio) have no reqInfo.
+type callObserver struct{}
+
+func (callObserver) Call(ctx context.Context, method string) {
+	if ri := infoFrom(ctx); ri != nil {
+		ri.mcpMethod = method
+	}
+}
+
+func (callObserver) Answered(ctx context.Context, err error) {
+	if ri := infoFrom(ctx); ri != nil {
+		ri.rpcResult.Store(rpcResult(err))
+	}
 }

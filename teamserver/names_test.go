@@ -1,4 +1,4 @@
-package serve
+package teamserver
 
 import (
 	"context"
@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skills-mcp/skills-mcp/serve"
 	"github.com/skills-mcp/skills-mcp/wellknown"
 )
 
@@ -144,7 +146,7 @@ func TestNamesOfOwnView(t *testing.T) {
 			}
 			var got []string
 			for _, n := range listedPrompts(t, cs) {
-				if n == PromptUseSkill {
+				if n == serve.PromptUseSkill {
 					continue
 				}
 				if hashed.MatchString(n) {
@@ -162,4 +164,22 @@ func TestNamesOfOwnView(t *testing.T) {
 			}
 		})
 	}
+}
+
+// listedPrompts lists the names of the prompts cs is offered, in order.
+func listedPrompts(t *testing.T, cs *mcp.ClientSession) []string {
+	t.Helper()
+	res, err := cs.ListPrompts(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, p := range res.Prompts {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+func skillFile(name, desc, body string) string {
+	return "---\nname: " + name + "\ndescription: " + desc + "\n---\n\n" + body
 }

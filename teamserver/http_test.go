@@ -1,4 +1,4 @@
-package serve
+package teamserver
 
 import (
 	"context"
@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/serve"
 )
 
 func TestHTTPHostAndOrigin(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture())
-	s := newServer(t, Options{}, b)
-	ts := httptest.NewServer(s.HTTPHandler("skills.example.com", "proxy.example.com:8443"))
+	s := newServer(t, serve.Options{}, b)
+	ts := httptest.NewServer(httpHandler(s, "skills.example.com", "proxy.example.com:8443"))
 	defer ts.Close()
 	const list = `{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{}}`
 	for _, tc := range []struct {
@@ -98,9 +99,9 @@ func TestBindAddress(t *testing.T) {
 
 func TestListenAllInterfacesNeedsAllowedHosts(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture())
-	s := newServer(t, Options{}, b)
+	s := newServer(t, serve.Options{}, b)
 	for _, addr := range []string{"0.0.0.0:0", "[::]:0"} {
-		err := s.ListenAndServe(context.Background(), addr, HTTPOptions{})
+		err := ListenAndServe(context.Background(), s, addr, Options{})
 		if err == nil || !strings.Contains(err.Error(), "SKILLS_ALLOWED_HOSTS") {
 			t.Errorf("%s without allowed hosts: %v", addr, err)
 		}
@@ -112,11 +113,11 @@ func TestListenAllInterfacesNeedsAllowedHosts(t *testing.T) {
 // the context: the request completes, the stream ends, the server stops.
 func TestListenAndServeShutdown(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture())
-	s := newServer(t, Options{}, b)
+	s := newServer(t, serve.Options{}, b)
 	entered, release := make(chan struct{}), make(chan struct{})
 	s.MCP().AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if p, ok := req.GetParams().(*GetSkillParams); ok && strings.Contains(p.URI, "git-workflow") {
+			if p, ok := req.GetParams().(*serve.GetSkillParams); ok && strings.Contains(p.URI, "git-workflow") {
 				close(entered)
 				<-release
 			}
@@ -129,7 +130,7 @@ func TestListenAndServeShutdown(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- s.serveListener(ctx, ln, HTTPOptions{}) }()
+	go func() { done <- wrapServer(s).serveListener(ctx, ln, Options{}) }()
 	url := "http://" + ln.Addr().String() + Endpoint
 
 	listener, err := newClient(t, &mcp.ClientOptions{

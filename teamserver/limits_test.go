@@ -1,4 +1,4 @@
-package serve
+package teamserver
 
 import (
 	"bufio"
@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/serve"
 )
 
 // rssMiB returns a process's resident and peak resident memory, in MiB.
@@ -191,13 +192,13 @@ func TestLimitsSlowBodyAttack(t *testing.T) {
 // while another token is served; a declared body over the limit gets 413.
 func TestLimitsRateAndBody(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture())
-	s := newServer(t, Options{}, b)
+	s := newServer(t, serve.Options{}, b)
 	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "bob": "acme"})
 	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p, Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(s.Handler(HTTPOptions{Auth: a, Limits: Limits{Rate: 5, Burst: 5, MaxBodyBytes: 4096}}))
+	ts := httptest.NewServer(Handler(s, Options{Auth: a, Limits: Limits{Rate: 5, Burst: 5, MaxBodyBytes: 4096}}))
 	defer ts.Close()
 	for i := range 5 {
 		if resp := post(t, ts.URL, "tok-alice", listBody); resp.StatusCode != 200 {

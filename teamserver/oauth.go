@@ -1,4 +1,4 @@
-package serve
+package teamserver
 
 // JWT access tokens (RFC 9068) of one OAuth issuer (--oauth-issuer). The
 // issuer's metadata is found with the Go SDK (auth.GetAuthServerMetadata:
@@ -25,6 +25,8 @@ import (
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/skills-mcp/skills-mcp/serve"
 )
 
 // clockSkew is how far the issuer's clock may be from ours when exp and nbf
@@ -167,7 +169,7 @@ func (o *oauthVerifier) verify(ctx context.Context, raw string) (*auth.TokenInfo
 		Scopes:     strings.Fields(c.Scope),
 		Expiration: exp,
 		UserID:     "oauth:" + name,
-		Extra:      map[string]any{tokenAccess: access, tokenNameExtra: "oauth:" + name},
+		Extra:      map[string]any{serve.AccessExtra: access, tokenNameExtra: "oauth:" + name},
 	}, nil
 }
 
@@ -217,7 +219,7 @@ func numericDate(n *json.Number) (time.Time, bool) {
 // skills:NS; with another claim, its values (a string array, or a string of
 // names separated by spaces or commas) are namespaces. Values that are not
 // namespace names are ignored.
-func (o *oauthVerifier) namespaces(claims map[string]json.RawMessage, scope string) (*Access, error) {
+func (o *oauthVerifier) namespaces(claims map[string]json.RawMessage, scope string) (*serve.Access, error) {
 	var vals []string
 	if o.claim == "scope" {
 		for _, s := range strings.Fields(scope) {
@@ -243,7 +245,7 @@ func (o *oauthVerifier) namespaces(claims map[string]json.RawMessage, scope stri
 			ns = append(ns, v)
 		}
 	}
-	return NewAccess(ns...), nil
+	return serve.NewAccess(ns...), nil
 }
 
 // keyMaxAge is how long fetched keys are used before the key set is fetched

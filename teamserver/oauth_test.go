@@ -1,4 +1,4 @@
-package serve
+package teamserver
 
 import (
 	"context"
@@ -22,6 +22,7 @@ import (
 
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/skills-mcp/skills-mcp/serve"
 )
 
 // testIssuer is an OAuth authorization server on loopback: RFC 8414
@@ -329,14 +330,14 @@ func TestAuthFailureReasons(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture())
 	var logs syncBuffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
-	s := newServer(t, Options{Logger: log}, b)
+	s := newServer(t, serve.Options{Logger: log}, b)
 	a, err := NewAuthorizer(context.Background(), AuthOptions{Issuer: iss.srv.URL, Audience: testAudience, Logger: log,
 		TokenFile: writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})})
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := NewMetrics()
-	ts := httptest.NewServer(s.Handler(HTTPOptions{Auth: a, Metrics: m}))
+	ts := httptest.NewServer(Handler(s, Options{Auth: a, Metrics: m}))
 	defer ts.Close()
 	k1 := iss.key("k1")
 	other, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
@@ -406,13 +407,13 @@ func TestOAuthJWKSDown(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture())
 	var logs syncBuffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
-	s := newServer(t, Options{Logger: log}, b)
+	s := newServer(t, serve.Options{Logger: log}, b)
 	a, err := NewAuthorizer(context.Background(), AuthOptions{Issuer: iss.srv.URL, Audience: testAudience, Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := NewMetrics()
-	ts := httptest.NewServer(s.Handler(HTTPOptions{Auth: a, Metrics: m}))
+	ts := httptest.NewServer(Handler(s, Options{Auth: a, Metrics: m}))
 	defer ts.Close()
 	var skew atomic.Int64 // the key cache's clock, moved on by the test
 	a.oauth.keys.now = func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }

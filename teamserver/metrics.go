@@ -1,4 +1,4 @@
-package serve
+package teamserver
 
 // Operations of the HTTP endpoint: Prometheus metrics (client_golang), the
 // health and readiness endpoints, and one access-log line per request.
@@ -18,6 +18,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/skills-mcp/skills-mcp/serve"
 )
 
 // Health and metrics paths. /healthz and /readyz are answered outside
@@ -31,7 +33,7 @@ const (
 
 // Metrics are the server's Prometheus metrics, on a registry of their own
 // (with the Go runtime and process collectors). One Metrics serves one
-// Server.
+// serve.Server.
 type Metrics struct {
 	reg          *prometheus.Registry
 	requests     *prometheus.CounterVec
@@ -42,7 +44,7 @@ type Metrics struct {
 	limited      *prometheus.CounterVec
 	rebuilds     *prometheus.CounterVec
 	rebuildTime  prometheus.Histogram
-	srv          atomic.Pointer[Server] // whose catalog id skills_mcp_catalog_info shows
+	srv          atomic.Pointer[serve.Server] // whose catalog id skills_mcp_catalog_info shows
 
 	// series are the request counters and latency histograms resolved so
 	// far, by label values: read without a lock, copied to add one. The
@@ -219,9 +221,9 @@ func (w *countingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter 
 // observe serves a request through cw, then logs its access line (logfmt,
 // at info level: method, path, MCP method, status, duration, bytes, token
 // name, never the token) and counts it in m (when not nil).
-func (s *Server) observe(m *Metrics, cw *countingWriter, r *http.Request, ri *reqInfo, serve func(http.ResponseWriter, *http.Request)) {
+func (s *server) observe(m *Metrics, cw *countingWriter, r *http.Request, ri *reqInfo, next func(http.ResponseWriter, *http.Request)) {
 	start := time.Now()
-	serve(cw, r)
+	next(cw, r)
 	took := time.Since(start)
 	if cw.status == 0 {
 		cw.status = http.StatusOK
@@ -340,13 +342,13 @@ func health(w http.ResponseWriter, _ *http.Request) {
 }
 
 // ready answers /readyz: the catalog is loaded (bundles mapped, live
-// libraries built once, which New and NewLive do before a server exists)
+// libraries built once, which serve.New and serve.NewLive do before a server exists)
 // and no served bundle file has changed under its mapping, which it checks
 // with one fstat a bundle. Losing readiness is logged once, with the file.
-func (s *Server) ready(w http.ResponseWriter, _ *http.Request) {
+func (s *server) ready(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	if err := s.Snapshot().Changed(); err != nil {
+	if err := s.mcp.Snapshot().Changed(); err != nil {
 		if s.unready.CompareAndSwap(false, true) {
 			s.log.Warn("not ready: a served bundle file changed under the server", "err", err)
 		}

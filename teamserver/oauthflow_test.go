@@ -1,4 +1,4 @@
-package serve
+package teamserver
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/skills-mcp/skills-mcp/internal/oauthtest"
+	"github.com/skills-mcp/skills-mcp/serve"
 )
 
 // TestOAuthSDKClient: the Go SDK's client side of the MCP authorization
@@ -37,12 +38,12 @@ func TestOAuthSDKClient(t *testing.T) {
 	}
 	endpoint := "http://" + ln.Addr().String() + Endpoint
 	b, _ := memBundle(t, exampleFixture())
-	s := newServer(t, Options{}, b)
+	s := newServer(t, serve.Options{}, b)
 	a, err := NewAuthorizer(context.Background(), AuthOptions{Issuer: as.URL, Audience: endpoint, Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewUnstartedServer(s.Handler(HTTPOptions{Auth: a}))
+	ts := httptest.NewUnstartedServer(Handler(s, Options{Auth: a}))
 	ts.Listener.Close()
 	ts.Listener = ln
 	ts.Start()

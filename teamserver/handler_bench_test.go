@@ -1,8 +1,9 @@
-package serve
+package teamserver
 
 import (
 	"context"
 	"fmt"
+	"github.com/skills-mcp/skills-mcp/serve"
 	"io"
 	"log/slog"
 	"net/http"
@@ -35,7 +36,7 @@ func BenchmarkServeHTTPHandler(b *testing.B) {
 			uris = append(uris, r.URI)
 		}
 	}
-	s := newServer(b, Options{}, bu)
+	s := newServer(b, serve.Options{}, bu)
 	run := func(b *testing.B, h http.Handler, token string) {
 		bodies := make([]string, len(uris))
 		for i, u := range uris {
@@ -61,7 +62,7 @@ func BenchmarkServeHTTPHandler(b *testing.B) {
 		b.ReportMetric(float64(procCPU(b, os.Getpid())-cpu0)/float64(b.N)/1e3, "cpu-µs/req")
 	}
 	b.Run("none", func(b *testing.B) {
-		run(b, s.HTTPHandler(), "")
+		run(b, httpHandler(s), "")
 	})
 	b.Run("bearer", func(b *testing.B) {
 		tokens := map[string]string{}
@@ -72,7 +73,7 @@ func BenchmarkServeHTTPHandler(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		run(b, s.Handler(HTTPOptions{Auth: a, Metrics: NewMetrics(), Limits: Limits{Rate: -1}}), "tok-c17")
+		run(b, Handler(s, Options{Auth: a, Metrics: NewMetrics(), Limits: Limits{Rate: -1}}), "tok-c17")
 	})
 }
 
@@ -99,16 +100,16 @@ func BenchmarkHTTPLayers(b *testing.B) {
 	for _, tc := range []struct {
 		name string
 		log  *slog.Logger
-		opt  HTTPOptions
+		opt  Options
 	}{
-		{"none", quiet, HTTPOptions{}},
-		{"metrics", quiet, HTTPOptions{Metrics: NewMetrics()}},
-		{"bearer", quiet, HTTPOptions{Auth: a, Metrics: NewMetrics(), Limits: Limits{Rate: -1}}},
-		{"bearer+rate", quiet, HTTPOptions{Auth: a, Metrics: NewMetrics(), Limits: Limits{Rate: 1e9}}},
-		{"bearer+log", info, HTTPOptions{Auth: a, Metrics: NewMetrics(), Limits: Limits{Rate: -1}}},
+		{"none", quiet, Options{}},
+		{"metrics", quiet, Options{Metrics: NewMetrics()}},
+		{"bearer", quiet, Options{Auth: a, Metrics: NewMetrics(), Limits: Limits{Rate: -1}}},
+		{"bearer+rate", quiet, Options{Auth: a, Metrics: NewMetrics(), Limits: Limits{Rate: 1e9}}},
+		{"bearer+log", info, Options{Auth: a, Metrics: NewMetrics(), Limits: Limits{Rate: -1}}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			s := &Server{log: tc.log}
+			s := &server{log: tc.log}
 			h := s.handler(tc.opt, nop)
 			req := httptest.NewRequest("POST", "http://127.0.0.1"+Endpoint, strings.NewReader(listBody))
 			req.Header.Set("Authorization", "Bearer tok-c17")

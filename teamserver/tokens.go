@@ -1,4 +1,4 @@
-package serve
+package teamserver
 
 // Static bearer tokens (--auth-tokens): a file of sha256 hashes, so that it
 // can be read by others without giving the tokens away.
@@ -16,6 +16,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/skills-mcp/skills-mcp/serve"
 )
 
 // maxTokenFile caps the size of a token file.
@@ -25,14 +27,14 @@ const maxTokenFile = 1 << 20
 var tokenName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,127}$`)
 
 // tokenNamespace is the rule for a namespace a token may read: a library
-// namespace (build's rule) or AllNamespaces.
+// namespace (build's rule) or serve.AllNamespaces.
 var tokenNamespace = regexp.MustCompile(`^([a-zA-Z0-9][a-zA-Z0-9_.-]*|\*)$`)
 
 // staticToken is one line of a token file.
 type staticToken struct {
 	name   string
 	hash   [sha256.Size]byte
-	access *Access
+	access *serve.Access
 	// info is what verifying the token gives, made once: every request
 	// with the token shares it, and nothing may change it.
 	info *auth.TokenInfo
@@ -120,9 +122,9 @@ func parseTokens(data []byte) (*tokenTable, error) {
 			}
 			ns = append(ns, s)
 		}
-		st.name, st.access = f[0], NewAccess(ns...)
+		st.name, st.access = f[0], serve.NewAccess(ns...)
 		st.info = &auth.TokenInfo{UserID: "token:" + st.name,
-			Extra: map[string]any{tokenAccess: st.access, tokenNameExtra: st.name}}
+			Extra: map[string]any{serve.AccessExtra: st.access, tokenNameExtra: st.name}}
 		t.tokens = append(t.tokens, st)
 	}
 	if err := sc.Err(); err != nil {

@@ -1,4 +1,4 @@
-package serve
+package teamserver
 
 // One test per limit of the HTTP endpoint (limits.go), each against the
 // real binary on loopback: it sends the abuse the limit exists for, checks

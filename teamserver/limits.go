@@ -1,4 +1,4 @@
-package serve
+package teamserver
 
 // Hard limits of the HTTP endpoint, so that one misbehaving client cannot
 // hurt the others: timeouts, connection caps, body and header sizes, a

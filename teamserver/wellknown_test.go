@@ -1,4 +1,4 @@
-package serve
+package teamserver
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/skills-mcp/skills-mcp/internal/bundletest"
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/serve"
 	"github.com/skills-mcp/skills-mcp/wellknown"
 )
 
@@ -40,8 +41,8 @@ func get(t testing.TB, method, u string, hdr ...string) (*http.Response, []byte)
 
 func TestWellKnownEndpoint(t *testing.T) {
 	b := exampleBuilt(t)
-	s := newServer(t, Options{}, b)
-	ts := httptest.NewServer(s.HTTPHandler("skills.example.com"))
+	s := newServer(t, serve.Options{}, b)
+	ts := httptest.NewServer(httpHandler(s, "skills.example.com"))
 	defer ts.Close()
 	indexURL := ts.URL + wellknown.IndexPath
 
@@ -128,8 +129,8 @@ func TestWellKnownEndpoint(t *testing.T) {
 	}
 
 	// --show-disabled lists the hidden skill; a swap serves the new site.
-	s2 := newServer(t, Options{ShowDisabled: true}, b)
-	ts2 := httptest.NewServer(s2.HTTPHandler())
+	s2 := newServer(t, serve.Options{ShowDisabled: true}, b)
+	ts2 := httptest.NewServer(httpHandler(s2))
 	defer ts2.Close()
 	if _, body := get(t, "GET", ts2.URL+wellknown.IndexPath); !strings.Contains(string(body), `"name": "deploy-production"`) {
 		t.Errorf("--show-disabled: hidden skill not listed")
@@ -148,8 +149,8 @@ func TestWellKnownEndpoint(t *testing.T) {
 func TestWellKnownSigned(t *testing.T) {
 	b := exampleBuilt(t)
 	signed := signBundle(t, b)
-	s := newServer(t, Options{}, signed)
-	ts := httptest.NewServer(s.HTTPHandler())
+	s := newServer(t, serve.Options{}, signed)
+	ts := httptest.NewServer(httpHandler(s))
 	defer ts.Close()
 	_, body := get(t, "GET", ts.URL+wellknown.IndexPath)
 	p, err := wellknown.ParseIndex(body)
@@ -172,8 +173,8 @@ func TestWellKnownSigned(t *testing.T) {
 // resources/read of the same bytes (its SKILL.md), one client over HTTP.
 func BenchmarkWellKnownArtifact(b *testing.B) {
 	bu := exampleBuilt(b)
-	s := newServer(b, Options{}, bu)
-	ts := httptest.NewServer(s.HTTPHandler())
+	s := newServer(b, serve.Options{}, bu)
+	ts := httptest.NewServer(httpHandler(s))
 	defer ts.Close()
 	site, err := s.Snapshot().Site()
 	if err != nil {
@@ -240,15 +241,4 @@ func signBundle(t testing.TB, b *manifest.Bundle) *manifest.Bundle {
 		t.Fatal(err)
 	}
 	return bundletest.Open(t, buf.Bytes())
-}
-
-// BenchmarkWellKnownSite makes the site of a 1,000-skill bundle: what the
-// first well-known request after start-up or a swap costs.
-func BenchmarkWellKnownSite(b *testing.B) {
-	bu := openBench(b, 1000)
-	for b.Loop() {
-		if _, err := wellknown.NewSite([]*manifest.Bundle{bu}, wellknown.SiteOptions{KeepBytes: siteKeepBytes}); err != nil {
-			b.Fatal(err)
-		}
-	}
 }

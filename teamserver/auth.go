@@ -1,4 +1,4 @@
-package serve
+package teamserver
 
 // Authorization of the HTTP endpoint, as the MCP authorization spec has it:
 // the server is an OAuth 2.1 resource server. It publishes its Protected
@@ -6,8 +6,8 @@ package serve
 // token 401 with a WWW-Authenticate challenge pointing at that metadata
 // (RFC 6750), and a valid token that may read nothing 403. The verified
 // token reaches the MCP handlers through the Go SDK (auth.RequireBearerToken
-// puts its TokenInfo on the request), where accessMiddleware turns it into
-// the caller's namespaces.
+// puts its TokenInfo on the request), where serve turns it into the
+// caller's namespaces (serve.AccessExtra).
 
 import (
 	"context"
@@ -23,7 +23,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
 	"github.com/skills-mcp/skills-mcp/internal/fetch"
+	"github.com/skills-mcp/skills-mcp/serve"
 )
 
 // ProtectedResourcePath is where the Protected Resource Metadata of
@@ -192,7 +194,7 @@ func (a *Authorizer) wrap(next http.Handler) http.Handler {
 			return
 		}
 		ti, aerr := a.verify(r.Context(), raw)
-		if aerr == nil && accessOf(ti).none() {
+		if aerr == nil && serve.AccessOf(ti).None() {
 			aerr = &authError{status: http.StatusForbidden, code: "insufficient_scope", reason: "no_namespaces",
 				desc: "the token may read no namespace of this server", scope: a.neededScope(ti)}
 		}
@@ -248,7 +250,7 @@ func (a *Authorizer) neededScope(ti *auth.TokenInfo) string {
 		return ""
 	}
 	var scopes []string
-	for _, s := range append(slices.Clone(ti.Scopes), scopePrefix+AllNamespaces) {
+	for _, s := range append(slices.Clone(ti.Scopes), scopePrefix+serve.AllNamespaces) {
 		if s = strings.ReplaceAll(challengeText(s), " ", ""); s != "" && !slices.Contains(scopes, s) {
 			scopes = append(scopes, s)
 		}
@@ -299,12 +301,9 @@ func (a *Authorizer) metadata() http.Handler {
 		if a.oauth != nil {
 			m.AuthorizationServers = []string{a.oauth.issuer}
 			if a.oauth.claim == "scope" {
-				m.ScopesSupported = []string{scopePrefix + AllNamespaces}
+				m.ScopesSupported = []string{scopePrefix + serve.AllNamespaces}
 			}
 		}
 		auth.ProtectedResourceMetadataHandler(m).ServeHTTP(w, r)
 	})
 }
-
-// none reports whether a grants no namespace at all.
-func (a *Access) none() bool { return a != nil && !a.all && len(a.ns) == 0 }
