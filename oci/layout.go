@@ -142,7 +142,7 @@ func planLayers(order []blobRef, k uint32) []layer {
 }
 
 // imageManifest returns the encoded image manifest of a bundle artifact.
-func imageManifest(config, man ocispec.Descriptor, layers []layer, created string) ([]byte, error) {
+func imageManifest(config, man ocispec.Descriptor, layers []layer, m *manifest.Manifest) ([]byte, error) {
 	im := ocispec.Manifest{
 		Versioned:    specs.Versioned{SchemaVersion: 2},
 		MediaType:    ocispec.MediaTypeImageManifest,
@@ -154,10 +154,32 @@ func imageManifest(config, man ocispec.Descriptor, layers []layer, created strin
 	for _, l := range layers {
 		im.Layers = append(im.Layers, l.desc)
 	}
-	if created != "" {
-		im.Annotations = map[string]string{ocispec.AnnotationCreated: created}
-	}
+	im.Annotations = annotations(m)
 	return marshal(im)
+}
+
+// annotations returns the image manifest's annotations for the bundle
+// whose manifest is m: org.opencontainers.image.created from its Created
+// (set from SOURCE_DATE_EPOCH only), and .version, .source and .revision
+// from what its libraries agree on (manifest.Release); nil for none. They
+// depend on the manifest alone, so one bundle gives one artifact.
+func annotations(m *manifest.Manifest) map[string]string {
+	a := map[string]string{}
+	rel := manifest.Release(m.Libraries)
+	for k, v := range map[string]string{
+		ocispec.AnnotationCreated:  m.Created,
+		ocispec.AnnotationVersion:  rel.Version,
+		ocispec.AnnotationSource:   rel.Source,
+		ocispec.AnnotationRevision: rel.Revision,
+	} {
+		if v != "" {
+			a[k] = v
+		}
+	}
+	if len(a) == 0 {
+		return nil
+	}
+	return a
 }
 
 // marshal encodes v as compact JSON without HTML escaping: one encoding for

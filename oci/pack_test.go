@@ -405,7 +405,7 @@ func TestFetchRefusesHostilePack(t *testing.T) {
 		{tar.Header{Typeflag: tar.TypeSymlink, Name: title + "/" + a.order[l.from+1].d.Hex(), Linkname: "/etc/passwd"}, nil}}, nil, nil)
 	l.desc.Digest, l.desc.Size = digest.FromBytes(data), int64(len(data))
 	l.desc.Annotations[AnnotationDigest] = tarD
-	image, err := imageManifest(a.configDesc, a.manDesc, a.layers, m.Created)
+	image, err := imageManifest(a.configDesc, a.manDesc, a.layers, m)
 	if err != nil {
 		t.Fatal(err)
 	}

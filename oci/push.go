@@ -142,7 +142,7 @@ func planArtifact(b *manifest.Bundle, m *manifest.Manifest, mb []byte) (*artifac
 	}
 	for ; ; k *= 2 {
 		a.layers = planLayers(a.order, k)
-		if a.image, err = imageManifest(a.configDesc, a.manDesc, a.layers, m.Created); err != nil {
+		if a.image, err = imageManifest(a.configDesc, a.manDesc, a.layers, m); err != nil {
 			return nil, err
 		}
 		if len(a.image) <= maxImageManifest/2 || k >= 1<<16 {
@@ -152,7 +152,7 @@ func planArtifact(b *manifest.Bundle, m *manifest.Manifest, mb []byte) (*artifac
 	if err := a.packDescriptors(); err != nil {
 		return nil, err
 	}
-	if a.image, err = imageManifest(a.configDesc, a.manDesc, a.layers, m.Created); err != nil {
+	if a.image, err = imageManifest(a.configDesc, a.manDesc, a.layers, m); err != nil {
 		return nil, err
 	}
 	return a, nil

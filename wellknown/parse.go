@@ -91,8 +91,13 @@ type wireEntry struct {
 	Description *string         `json:"description"`
 	URL         *string         `json:"url"`
 	Digest      *string         `json:"digest"`
+	Version     json.RawMessage `json:"version"`
 	SkillsMCP   json.RawMessage `json:"skillsMcp"`
 }
+
+// MaxVersion is the longest entry version ParseIndex accepts, in bytes:
+// as long as build allows a library's version.
+const MaxVersion = 200
 
 func parseEntry(r json.RawMessage) (Entry, error) {
 	var w wireEntry
@@ -125,6 +130,12 @@ func parseEntry(r json.RawMessage) (Entry, error) {
 		return e, refuse(RuleEntry, "%q: invalid UTF-8 or NUL", e.Name)
 	}
 	e.Type, e.Description, e.URL, e.Digest = *w.Type, *w.Description, *w.URL, *w.Digest
+	if v := bytes.TrimSpace(w.Version); len(v) > 0 && string(v) != "null" {
+		// Optional; when present, a string (the draft's type).
+		if json.Unmarshal(v, &e.Version) != nil || len(e.Version) > MaxVersion || !utf8.ValidString(e.Version) || strings.ContainsRune(e.Version, 0) {
+			return e, refuse(RuleEntry, "%q: version is not a string of at most %d bytes", e.Name, MaxVersion)
+		}
+	}
 	if len(w.SkillsMCP) > 0 {
 		var x EntryExtra
 		if json.Unmarshal(w.SkillsMCP, &x) == nil && x.Path != "" {

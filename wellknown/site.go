@@ -86,8 +86,9 @@ type SiteOptions struct {
 // bundles is an error.
 func NewSite(bundles []*manifest.Bundle, opt SiteOptions) (*Site, error) {
 	type ref struct {
-		b *manifest.Bundle
-		s *manifest.Skill
+		b       *manifest.Bundle
+		s       *manifest.Skill
+		version string // of the skill's library
 	}
 	var refs []ref
 	for _, b := range bundles {
@@ -95,8 +96,12 @@ func NewSite(bundles []*manifest.Bundle, opt SiteOptions) (*Site, error) {
 		if err != nil {
 			return nil, err
 		}
+		versions := map[string]string{}
+		for _, l := range m.Libraries {
+			versions[l.Namespace] = l.Version
+		}
 		for i := range m.Skills {
-			refs = append(refs, ref{b, &m.Skills[i]})
+			refs = append(refs, ref{b, &m.Skills[i], versions[m.Skills[i].Library]})
 		}
 	}
 	slices.SortFunc(refs, func(a, b ref) int { return strings.Compare(a.s.Entry.URI, b.s.Entry.URI) })
@@ -153,6 +158,7 @@ func NewSite(bundles []*manifest.Bundle, opt SiteOptions) (*Site, error) {
 			Description: fm.Description,
 			URL:         f.Path,
 			Digest:      d.String(),
+			Version:     r.version,
 			SkillsMCP:   &EntryExtra{Path: r.s.Path, Bundle: r.b.ID().String()},
 		})
 		site.skills[i].entry, site.skills[i].artifact = len(site.index.Skills)-1, f

@@ -76,13 +76,17 @@ type SiteExtra struct {
 
 // Entry is one skill of an index.
 type Entry struct {
-	Name        string      `json:"name"`
-	Type        string      `json:"type"`
-	Description string      `json:"description"`
-	URL         string      `json:"url"`
-	Digest      string      `json:"digest"`
-	SkillsMCP   *EntryExtra `json:"skillsMcp,omitempty"`
-	Files       []string    `json:"-"` // a v0.1.0 entry's paths (ParseLegacyIndex)
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	Description string `json:"description"`
+	URL         string `json:"url"`
+	Digest      string `json:"digest"`
+	// Version is the optional per-entry version of the newer discovery
+	// draft (0.2.0 clients ignore it): the version of the skill's library,
+	// as its configuration gives it; left out when it has none.
+	Version   string      `json:"version,omitempty"`
+	SkillsMCP *EntryExtra `json:"skillsMcp,omitempty"`
+	Files     []string    `json:"-"` // a v0.1.0 entry's paths (ParseLegacyIndex)
 }
 
 // EntryExtra is our extra field on an entry: the skill's full path

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/skills-mcp/skills-mcp/internal/bundletest"
 	"github.com/skills-mcp/skills-mcp/manifest"
@@ -94,6 +95,25 @@ func TestArtifactsReproducible(t *testing.T) {
 	if len(sa.Files) != len(sb.Files) {
 		t.Fatalf("%d files vs %d", len(sa.Files), len(sb.Files))
 	}
+	// Each entry carries its library's version (acme's is 2026.11,
+	// community has none), and an index reader gets it back.
+	idx, err := sa.Index().Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := wellknown.ParseIndex(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range parsed.Entries {
+		want := ""
+		if strings.HasPrefix(e.SkillsMCP.Path, "acme/") {
+			want = "2026.11"
+		}
+		if e.Version != want {
+			t.Errorf("entry %s: version %q, want %q", e.Name, e.Version, want)
+		}
+	}
 	m, _ := a.Manifest()
 	archives := 0
 	for i, fa := range sa.Files {
@@ -129,7 +149,7 @@ func TestArtifactsReproducible(t *testing.T) {
 	if archives == 0 {
 		t.Fatal("no archive in the example site")
 	}
-	idx, _ := sa.Index().Bytes()
+	idx, _ = sa.Index().Bytes()
 	p, err := wellknown.ParseIndex(idx)
 	if err != nil || len(p.Refused) > 0 {
 		t.Fatalf("our own index: %v %v", err, p.Refused)
@@ -281,6 +301,7 @@ func FuzzParseIndex(f *testing.F) {
 	f.Add([]byte(`{"$schema":"` + wellknown.Schema + `","skills":[{"name":"a","type":"skill-md","description":"d","url":"a/SKILL.md","digest":"` + d + `"}]}`))
 	f.Add([]byte(`{"skills":[{"name":"x","files":["SKILL.md"]}]}`))
 	f.Add([]byte(`[]`))
+	f.Add([]byte(`{"$schema":"` + wellknown.Schema + `","skills":[{"name":"a","type":"archive","description":"d","url":"a.tar.gz","digest":"` + d + `","version":"1.2.0"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if lp, err := wellknown.ParseLegacyIndex(data); err == nil {
 			for _, e := range lp.Entries {
@@ -309,8 +330,40 @@ func FuzzParseIndex(f *testing.F) {
 			if _, err := manifest.ParseDigest(e.Digest); err != nil {
 				t.Fatal(err)
 			}
+			if len(e.Version) > wellknown.MaxVersion || !utf8.ValidString(e.Version) {
+				t.Fatalf("accepted version %q", e.Version)
+			}
 		}
 	})
+}
+
+// TestParseIndexVersion: the optional per-entry version of the newer
+// draft is read when it is a string, refused (rule entry-invalid) when it
+// is anything else or too long, and absent is fine.
+func TestParseIndexVersion(t *testing.T) {
+	d := "sha256:" + strings.Repeat("ab", 32)
+	index := func(version string) []byte {
+		v := ""
+		if version != "" {
+			v = `,"version":` + version
+		}
+		return []byte(`{"$schema":"` + wellknown.Schema + `","skills":[{"name":"a","type":"skill-md","description":"d","url":"a/SKILL.md","digest":"` + d + `"` + v + `}]}`)
+	}
+	for _, tc := range []struct {
+		version, want string
+		ok            bool
+	}{
+		{"", "", true}, {`null`, "", true}, {`"2026.12"`, "2026.12", true},
+		{`12`, "", false}, {`{"v":1}`, "", false}, {`"` + strings.Repeat("9", wellknown.MaxVersion+1) + `"`, "", false},
+	} {
+		p, err := wellknown.ParseIndex(index(tc.version))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.ok && (len(p.Entries) != 1 || p.Entries[0].Version != tc.want) || !tc.ok && (len(p.Entries) != 0 || wellknown.RuleOf(p.Refused[0]) != wellknown.RuleEntry) {
+			t.Errorf("version %s: entries %+v, refused %v", tc.version, p.Entries, p.Refused)
+		}
+	}
 }
 
 func FuzzUnpack(f *testing.F) {

@@ -226,15 +226,18 @@ type InspectCmd struct {
 
 // inspection is inspect's JSON shape.
 type inspection struct {
-	ID         string              `json:"id"`
-	Size       int64               `json:"size"`
-	Blobs      int                 `json:"blobs"`
-	Signatures int                 `json:"signatures"`
-	Created    string              `json:"created,omitempty"`
-	Libraries  []manifest.Library  `json:"libraries"`
-	Skills     []inspectedSkill    `json:"skills"`
-	Withheld   []manifest.Withheld `json:"withheld"`
-	Warnings   []string            `json:"warnings"`
+	ID         string `json:"id"`
+	Size       int64  `json:"size"`
+	Blobs      int    `json:"blobs"`
+	Signatures int    `json:"signatures"`
+	Created    string `json:"created,omitempty"`
+	// Release is what the libraries agree on: the version, source and
+	// revision a registry shows as the artifact's annotations.
+	Release   manifest.ReleaseInfo `json:"release"`
+	Libraries []manifest.Library   `json:"libraries"`
+	Skills    []inspectedSkill     `json:"skills"`
+	Withheld  []manifest.Withheld  `json:"withheld"`
+	Warnings  []string             `json:"warnings"`
 }
 
 type inspectedSkill struct {
@@ -268,7 +271,7 @@ func (c *InspectCmd) Run(ctx context.Context) error {
 		return err
 	}
 	in := inspection{ID: b.ID().String(), Size: b.Size(), Blobs: b.NumBlobs(), Signatures: len(b.Signatures()),
-		Created: m.Created, Libraries: m.Libraries, Withheld: m.Withheld, Warnings: m.Warnings}
+		Created: m.Created, Release: manifest.Release(m.Libraries), Libraries: m.Libraries, Withheld: m.Withheld, Warnings: m.Warnings}
 	for i := range m.Skills {
 		s := &m.Skills[i]
 		is := inspectedSkill{URI: s.Entry.URI, Library: s.Library, Path: s.Path, Hidden: s.Hidden, Files: len(s.Files),
@@ -286,6 +289,11 @@ func (c *InspectCmd) Run(ctx context.Context) error {
 	fmt.Fprintf(w, "bundle     %s\nid         %s\nsize       %s, %s, %d signature(s)\n", c.Bundle, in.ID, count(in.Size, "byte"), count(in.Blobs, "blob"), in.Signatures)
 	if in.Created != "" {
 		fmt.Fprintf(w, "created    %s\n", in.Created)
+	}
+	for _, f := range []struct{ name, v string }{{"version", in.Release.Version}, {"source", in.Release.Source}, {"revision", in.Release.Revision}} {
+		if f.v != "" {
+			fmt.Fprintf(w, "%-10s %s\n", f.name, f.v)
+		}
 	}
 	fmt.Fprintf(w, "libraries  %d\n", len(in.Libraries))
 	for _, l := range in.Libraries {
