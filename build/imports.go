@@ -7,6 +7,8 @@ package build
 import (
 	"cmp"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -22,6 +24,26 @@ import (
 type SARIF struct {
 	Name    string // the log's file, for reports; never in the bundle
 	Results []lint.Imported
+}
+
+// ReadSARIF reads the SARIF log in the file name, at most
+// lint.MaxSARIFBytes of it, and parses it (lint.ParseSARIF); relative URIs
+// resolve against base, an absolute folder.
+func ReadSARIF(name, base string) (SARIF, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return SARIF{}, fmt.Errorf("sarif %s: %w", name, err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, lint.MaxSARIFBytes+1))
+	if err != nil {
+		return SARIF{}, fmt.Errorf("sarif %s: %w", name, err)
+	}
+	imps, err := lint.ParseSARIF(name, data, base) // refuses more than MaxSARIFBytes
+	if err != nil {
+		return SARIF{}, err
+	}
+	return SARIF{Name: name, Results: imps}, nil
 }
 
 // importRef is one imported result, and whether a skill's file took it.

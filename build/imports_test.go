@@ -2,6 +2,9 @@ package build
 
 import (
 	"bytes"
+	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -25,11 +28,32 @@ func importLibrary(t *testing.T) (string, []SARIF) {
 	writeFile(t, dir, "ops/deploy/scripts/run.py", runPy)
 	writeFile(t, dir, "ops/deploy/scripts/fetch.sh", fetchSh)
 	writeFile(t, dir, "notes/elsewhere.py", "exec(1)\n")
-	imps, err := lint.ReadSARIF("../lint/testdata/sarif/semgrep.sarif", dir)
+	log, err := ReadSARIF("../lint/testdata/sarif/semgrep.sarif", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dir, []SARIF{{Name: "semgrep.sarif", Results: imps}}
+	log.Name = "semgrep.sarif"
+	return dir, []SARIF{log}
+}
+
+// TestReadSARIF reads at most lint.MaxSARIFBytes of a file: a bigger one
+// (sparse, 64 MiB and a byte) is refused, naming it; so is a missing one.
+func TestReadSARIF(t *testing.T) {
+	big := filepath.Join(t.TempDir(), "big.sarif")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(lint.MaxSARIFBytes + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if _, err := ReadSARIF(big, "/"); err == nil || err.Error() != "sarif "+big+": larger than 64 MiB" {
+		t.Errorf("ReadSARIF(over the limit) = %v", err)
+	}
+	if _, err := ReadSARIF(big+".missing", "/"); err == nil || !strings.Contains(err.Error(), "sarif "+big+".missing: open ") {
+		t.Errorf("ReadSARIF(missing) = %v", err)
+	}
 }
 
 // TestImportSARIF folds a Semgrep log into a build: its results land in
@@ -194,5 +218,35 @@ func TestDeny(t *testing.T) {
 		if _, err := Build(c.opt, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Build = %v, want %q", err, c.want)
 		}
+	}
+}
+
+// BenchmarkBuildImportSARIF builds 1,000 generated skills with and without
+// a SARIF log holding one result for each skill's script and one for a file
+// in no skill: the cost of folding results in.
+func BenchmarkBuildImportSARIF(b *testing.B) {
+	root, files, _ := genLibrary(b, 1000)
+	var imps []lint.Imported
+	for _, f := range files {
+		if strings.HasSuffix(f, "run.py") {
+			imps = append(imps, lint.Imported{Rule: "semgrep/x", Path: f, URI: f, Line: 1, Column: 1, UTF16: true, Severity: lint.SeverityWarning})
+		}
+	}
+	imps = append(imps, lint.Imported{Rule: "semgrep/x", Path: root + "/nowhere.py", URI: "nowhere.py", Line: 1, Severity: lint.SeverityWarning})
+	for _, c := range []struct {
+		name string
+		logs []SARIF
+	}{{"none", nil}, {"1001-results", []SARIF{{Name: "s.sarif", Results: imps}}}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				res, err := Build(Options{Libraries: []Library{{Namespace: "a", Root: root}}, SARIF: c.logs}, io.Discard)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if c.logs != nil && (res.Stats.ImportedFindings != 1000 || res.Stats.ImportedDropped != 1) {
+					b.Fatalf("stats %+v", res.Stats)
+				}
+			}
+		})
 	}
 }

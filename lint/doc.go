@@ -7,5 +7,7 @@
 // environment, so its findings depend on a file's path and bytes alone and
 // can be cached by digest; what it cannot read is a finding, never skipped; every pattern is a Go regexp
 // (RE2, linear in its input), so no input makes it slow; and it never fails
-// or panics, whatever the bytes.
+// or panics, whatever the bytes. The same holds for what it reads of other
+// tools (ParseSARIF: bytes in, imported results out, bounded); each rule
+// names the capabilities its findings show (caps.go).
 package lint

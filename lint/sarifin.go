@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -95,24 +94,6 @@ func checkRuleID(id string) error {
 		}
 	}
 	return nil
-}
-
-// ReadSARIF reads and parses the SARIF log in the file name (ParseSARIF),
-// reading at most MaxSARIFBytes of it. Relative URIs resolve against base.
-func ReadSARIF(name, base string) ([]Imported, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, fmt.Errorf("sarif %s: %w", name, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxSARIFBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("sarif %s: %w", name, err)
-	}
-	if len(data) > MaxSARIFBytes {
-		return nil, fmt.Errorf("sarif %s: larger than %d MiB", name, MaxSARIFBytes>>20)
-	}
-	return ParseSARIF(name, data, base)
 }
 
 // The part of SARIF 2.1.0 that ParseSARIF reads. Other members are allowed

@@ -15,7 +15,11 @@ import (
 // the base folder, in-source suppressions ignored.
 func TestParseSARIFSemgrep(t *testing.T) {
 	base := t.TempDir()
-	imps, err := ReadSARIF("testdata/sarif/semgrep.sarif", base)
+	data, err := os.ReadFile("testdata/sarif/semgrep.sarif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	imps, err := ParseSARIF("semgrep.sarif", data, base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,19 +152,11 @@ func TestParseSARIFRefused(t *testing.T) {
 }
 
 // TestParseSARIFBounded: a log over MaxSARIFBytes is refused before it is
-// parsed, and one with more than MaxSARIFResults results is refused.
+// parsed (build.ReadSARIF reads no more of a file), and one with more than
+// MaxSARIFResults results is refused.
 func TestParseSARIFBounded(t *testing.T) {
-	big := filepath.Join(t.TempDir(), "big.sarif")
-	f, err := os.Create(big)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Truncate(MaxSARIFBytes + 1); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	if _, err := ReadSARIF(big, "/"); err == nil || !strings.Contains(err.Error(), "larger than 64 MiB") || !strings.Contains(err.Error(), big) {
-		t.Errorf("ReadSARIF(over the limit) = %v", err)
+	if _, err := ParseSARIF("big.sarif", make([]byte, MaxSARIFBytes+1), "/"); err == nil || err.Error() != "sarif big.sarif: larger than 64 MiB" {
+		t.Errorf("ParseSARIF(over the limit) = %v", err)
 	}
 	var b bytes.Buffer
 	b.WriteString(`{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"t"}},"results":[`)
@@ -269,4 +265,37 @@ func FuzzParseSARIF(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkParseSARIF parses a log of 10,000 results in Semgrep's shape
+// (about 5 MB).
+func BenchmarkParseSARIF(b *testing.B) {
+	one, err := os.ReadFile("testdata/sarif/semgrep.sarif")
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The log's first result, repeated.
+	start := bytes.Index(one, []byte(`"results": [`)) + len(`"results": [`)
+	end := bytes.Index(one, []byte(`        {
+          "fingerprints": {
+            "matchBasedId/v1": "0c9d`))
+	res := bytes.TrimSpace(one[start:end])
+	var doc bytes.Buffer
+	doc.Write(one[:start])
+	for i := range 10000 {
+		if i > 0 {
+			doc.WriteByte(',')
+		}
+		doc.Write(bytes.TrimSuffix(res, []byte(",")))
+	}
+	doc.Write(one[bytes.Index(one, []byte(`      ],
+      "tool"`)):])
+	b.SetBytes(int64(doc.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		imps, err := ParseSARIF("bench.sarif", doc.Bytes(), "/base")
+		if err != nil || len(imps) != 10000 {
+			b.Fatalf("%d results, %v", len(imps), err)
+		}
+	}
 }

@@ -98,11 +98,11 @@ func (f *LibraryFlags) policy(log *slog.Logger) (build.Options, error) {
 			return opt, fmt.Errorf("--import-sarif: %w", err)
 		}
 		for _, name := range f.ImportSARIF {
-			imps, err := lint.ReadSARIF(name, cwd)
+			log, err := build.ReadSARIF(name, cwd)
 			if err != nil {
 				return opt, fmt.Errorf("--import-sarif: %w", err)
 			}
-			opt.SARIF = append(opt.SARIF, build.SARIF{Name: name, Results: imps})
+			opt.SARIF = append(opt.SARIF, log)
 		}
 	}
 	if sde := os.Getenv("SOURCE_DATE_EPOCH"); sde != "" {
