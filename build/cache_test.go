@@ -472,7 +472,7 @@ func TestCacheUnchanged(t *testing.T) {
 		// Only .claude changes: discovery never lists it, it looks for
 		// .claude/skills, which the cache remembers as missing.
 		{"a .claude/skills folder", func() { write("acme-v1/.claude/skills/more/SKILL.md", skillText("more"), "acme-v1/.claude") }},
-		{"an ignored file", func() { write("acme-v1/git-workflow/cache.pyc", "x", "acme-v1/git-workflow") }},
+		{"an ignored file", func() { write("acme-v1/git-workflow/cache.o", "x", "acme-v1/git-workflow") }},
 		{"the archive replaced", func() {
 			writeZip(t, filepath.Join(dir, "zipped.zip"), "three")
 			clock.settle(t, filepath.Join(dir, "zipped.zip"))

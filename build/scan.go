@@ -24,9 +24,12 @@ func ignoredDir(name string) bool {
 }
 
 // ignoredExt reports compiled artefacts, left out of a skill silently.
+// Bytecode (.pyc, .class) is kept: a skill can run it, and the analyser
+// reports it as opaque (lint's opaque-file); the .pyc files Python writes
+// on its own are in __pycache__, which ignoredDir leaves out.
 func ignoredExt(name string) bool {
 	switch strings.ToLower(path.Ext(name)) {
-	case ".pyc", ".pyo", ".so", ".dylib", ".dll", ".whl", ".o", ".class":
+	case ".so", ".dylib", ".dll", ".whl", ".o":
 		return true
 	}
 	return false

@@ -113,11 +113,14 @@ func nextNonASCII(t string, off int) int {
 }
 
 // invisibleText finds Unicode tag characters (an error: they spell ASCII
-// no reader sees, and the excerpt shows what), and runs of zero-width
-// characters or variation selectors. A leading BOM, a ZWJ inside an emoji
-// sequence and one variation selector after a character are ordinary.
+// no reader sees, and the excerpt shows what), runs of zero-width
+// characters or variation selectors (an error), and a single zero-width
+// character out of place (a warning: one between each letter hides a word
+// from a search). A leading BOM, a ZWJ inside an emoji sequence, a ZWNJ in
+// Persian and one variation selector after a character are ordinary.
 func invisibleText(s *scan) []hit {
 	t := s.text
+	var lone hit // the first zero-width character out of place
 	for off := s.firstWide(); off >= 0 && off < len(t); {
 		r, n := utf8.DecodeRuneInString(t[off:])
 		switch {
@@ -153,12 +156,36 @@ func invisibleText(s *scan) []hit {
 				}
 				return []hit{{off: off, sev: SeverityError, excerpt: fmt.Sprintf("%d %s in a row", count, what)}}
 			}
+			if !sel && lone.sev == "" && !joinerInContext(t, off, end, r) {
+				lone = hit{off: off, sev: SeverityWarning, excerpt: fmt.Sprintf("U+%04X, a zero-width character, in %q", r, strings.Map(visible, s.line(s.lineAt(off))))}
+			}
 			off = end
 			continue
 		}
 		off = nextNonASCII(t, off+n)
 	}
+	if lone.sev != "" {
+		return []hit{lone}
+	}
 	return nil
+}
+
+// joinerInContext reports a zero-width character where writing uses it:
+// a joiner or non-joiner (ZWJ, ZWNJ) after a character that is not ASCII
+// (emoji sequences, Persian, Indic scripts), a byte order mark at the
+// start, a Hangul filler next to Hangul.
+func joinerInContext(t string, off, end int, r rune) bool {
+	prev, _ := utf8.DecodeLastRuneInString(t[:off])
+	next, _ := utf8.DecodeRuneInString(t[end:])
+	switch r {
+	case '\u200c', '\u200d':
+		return prev >= 0x80 && prev != utf8.RuneError && (next >= 0x80 || unicode.IsSpace(next) || next == utf8.RuneError)
+	case '\ufeff':
+		return off == 0
+	case '\u115f', '\u1160', '\u3164', '\uffa0':
+		return unicode.Is(unicode.Hangul, prev) || unicode.Is(unicode.Hangul, next)
+	}
+	return false
 }
 
 // bidiControl finds bidirectional overrides and isolates: in code they make
@@ -272,9 +299,10 @@ func deceptiveLabel(label string) bool {
 	return latin && other || other && !latin && allConfusable && letters >= 3
 }
 
-// hiddenComment finds an HTML comment in Markdown, which renderers hide,
-// that addresses the model with an instruction: an injection phrase is an
-// error, an instruction a warning. <!-- TOC --> and notes to editors are not
+// hiddenComment finds an HTML comment in Markdown or HTML, which
+// renderers hide, that addresses the model or instructs it: an injection
+// phrase or a concept of the lexicon (judgeHidden) is an error, an
+// instruction or an addressee a warning. <!-- TOC --> and notes to editors are not
 // findings.
 func hiddenComment(s *scan) []hit {
 	t := s.text
@@ -303,6 +331,9 @@ func hiddenComment(s *scan) []hit {
 			sev = SeverityError
 		case commentAddressee.MatchString(body) && commentImperative.MatchString(body):
 			sev = SeverityWarning
+		}
+		if h := judgeHidden(body, 0); Rank(h) > Rank(sev) {
+			sev = h
 		}
 		if Rank(sev) > Rank(best.sev) {
 			best = hit{off: start, sev: sev, excerpt: "<!--" + strings.Join(strings.Fields(body), " ")}

@@ -399,7 +399,7 @@ func TestLintRulesCovered(t *testing.T) {
 	want := []string{"frontmatter-hooks", "prompt-expansion", "invisible-text", "bidi-control", "lookalike-host",
 		"hidden-comment", "install-hook", "auto-exec", "persistence", "hidden-file-write", "pipe-to-shell", "remote-exec",
 		"eval-decode", "base64-blob", "destructive-rm", "world-writable", "sensitive-path", "credential-literal", "env-exfil",
-		"prompt-injection", "reverse-shell", "secret-exfil", "dns-exfil", "disk-wipe", "system-shutdown", "executable-binary",
+		"prompt-injection", "addressed-instruction", "hidden-carrier", "host-markup", "reverse-shell", "secret-exfil", "dns-exfil", "disk-wipe", "system-shutdown", "executable-binary",
 		"opaque-file", "disguised-file", "image-trailer", "office-macro", "minified-code", "blank-padding"}
 	var got []string
 	for _, r := range Rules {

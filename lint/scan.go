@@ -23,11 +23,23 @@ var negation = rx(`(?i)\b(?:never|do\s+not|don'?t|don’t|avoid(?:s|ing)?|must\s
 
 // Line flags, worked out when a rule first needs them.
 const (
-	lineProse = 1 << iota // prose: a prose warning before a match clears it
-	lineCode              // code: a line of a program, or of a fenced block in Markdown
-	lineFront             // in SKILL.md's frontmatter
-	lineAuto              // runs without the model deciding: a hook command in frontmatter, a file tools run on their own
+	lineProse   = 1 << iota // prose: a prose warning before a match clears it
+	lineCode                // code: a line of a program, or of a fenced block in Markdown
+	lineFront               // in SKILL.md's frontmatter
+	lineAuto                // runs without the model deciding: a hook command in frontmatter, a file tools run on their own
+	lineExample             // in Markdown, under a heading or after a label that marks an example of what not to do
 )
+
+// maxLabel is the longest line read as a heading or label of an example.
+const maxLabel = 200
+
+// exampleLabel matches a heading, or a line before a fenced block, that
+// marks what follows as an example of what not to do: "Anti-patterns",
+// "Don't do this:", "Example attack:".
+var exampleLabel = rx(`(?i)\banti-?patterns?\b|\bbad\s+(?:examples?|practices?|patterns?|code)\b|\bwhat\s+not\s+to\s+do\b|` +
+	`\b(?:don'?t|don’t|do\s+not|never)\s+(?:do|run|write|use|copy|paste|execute|follow)\b|\battacks?\b|\battacker|\bmalicious\b|\binjection\b|` +
+	`\bred\s+flags?\b|\bthreats?\b|\binsecure\b|\bunsafe\b|\bdangerous\b|\bvulnerab|\bexploits?\b|\bpayloads?\b|\bpitfalls?\b|` +
+	`\blabell?ed\s+example\b|^\W*(?:bad|wrong|incorrect|avoid)\b|❌|🚫`)
 
 // scan is one file split into lines, with what the rules need to know about
 // each. One pass over the bytes finds the lines and the rule keys each line
@@ -161,7 +173,10 @@ func (s *scan) markdown() {
 			}
 		}
 	}
-	fence := "" // the opening fence, "" outside a fenced block
+	fence := ""       // the opening fence, "" outside a fenced block
+	var example uint8 // lineExample inside a fenced block after a label
+	headLevel := 0    // the level of the heading that marks an example section, 0 for none
+	lastProse := -1   // the last line of prose that is not blank
 	for ; i < s.lines(); i++ {
 		l := s.line(i)
 		if fence != "" {
@@ -170,7 +185,10 @@ func (s *scan) markdown() {
 				fence = ""
 				continue
 			}
-			s.flags[i] |= lineCode
+			s.flags[i] |= lineCode | example
+			if headLevel > 0 {
+				s.flags[i] |= lineExample
+			}
 			if isComment(l) {
 				s.flags[i] |= lineProse
 			}
@@ -178,10 +196,80 @@ func (s *scan) markdown() {
 		}
 		if f, _, ok := openFence(l); ok {
 			fence = f
+			example = 0
+			if headLevel > 0 || lastProse >= 0 && lastProse >= i-3 && isExampleLabel(s.line(lastProse)) {
+				example = lineExample
+			}
 			continue
 		}
+		if n := headingLevel(l); n > 0 {
+			if headLevel > 0 && n <= headLevel {
+				headLevel = 0
+			}
+			if headLevel == 0 && isExampleLabel(l) {
+				headLevel = n
+			}
+		}
+		if strings.TrimSpace(l) != "" {
+			lastProse = i
+		}
 		s.flags[i] |= lineProse
+		if headLevel > 0 {
+			s.flags[i] |= lineExample
+		}
 	}
+}
+
+// labelWords are what exampleLabel needs one of, looked for first: the
+// pattern is slow next to a few substring searches.
+var labelWords = []string{"anti", "bad", "not", "don", "never", "attack", "malicious", "inject", "flag", "threat", "secure",
+	"unsafe", "danger", "vulnerab", "exploit", "payload", "pitfall", "label", "wrong", "incorrect", "avoid", "❌", "🚫"}
+
+// isExampleLabel reports whether a short line marks an example of what
+// not to do (exampleLabel).
+func isExampleLabel(l string) bool {
+	if len(l) > maxLabel {
+		return false
+	}
+	var buf [maxLabel]byte
+	lower := buf[:len(l)]
+	for i := range len(l) {
+		lower[i] = lowerByte(l[i])
+	}
+	for _, w := range labelWords {
+		if strings.Contains(string(lower), w) {
+			return exampleLabel.MatchString(l)
+		}
+	}
+	return false
+}
+
+// headingLevel returns the level of a Markdown ATX heading, 0 for another
+// line.
+func headingLevel(l string) int {
+	n := 0
+	for n < len(l) && l[n] == '#' {
+		n++
+	}
+	if n == 0 || n > 6 || n < len(l) && l[n] != ' ' && l[n] != '\t' {
+		return 0
+	}
+	return n
+}
+
+// exampleSev lowers to a note what rule ri finds on line i when the line
+// is marked as an example of what not to do (lineExample), unless the rule
+// is about text hidden from a reader, a file it cannot read, or what the
+// host runs whatever the text around it says.
+func (s *scan) exampleSev(ri, i int, sev string) string {
+	if Rank(sev) <= Rank(SeverityNote) || s.flag(i)&lineExample == 0 || s.flag(i)&lineAuto != 0 {
+		return sev
+	}
+	switch rules[ri].family {
+	case "invisible-text", "hidden-instructions", "opacity", "deceptive-text", "harness-exec", "pre-prompt-exec", "disguised-executable":
+		return sev
+	}
+	return SeverityNote
 }
 
 // sevAt applies the severity floor of a line: what runs without the model
@@ -462,7 +550,7 @@ func (s *scan) find(ri int) (manifest.Finding, bool) {
 	if r.file != nil {
 		for _, h := range r.file(s) {
 			i := s.lineAt(h.off)
-			f := s.finding(ri, i, h.off-s.starts[i], s.sevAt(i, h.sev))
+			f := s.finding(ri, i, h.off-s.starts[i], s.exampleSev(ri, i, s.sevAt(i, h.sev)))
 			if h.excerpt != "" {
 				f.Excerpt = excerpt(h.excerpt, 0)
 			}
@@ -529,7 +617,7 @@ func (s *scan) matchLine(ri, i int, keys keySet) (int, string) {
 		if quoted && sev != SeverityNote && (strings.HasPrefix(strings.TrimSpace(line), "|") || strings.Count(line[:at], "`")%2 == 1) {
 			sev = SeverityNote
 		}
-		sev = s.sevAt(i, sev)
+		sev = s.exampleSev(ri, i, s.sevAt(i, sev))
 		if Rank(sev) > Rank(best) {
 			start, best = at, sev
 		}

@@ -1,0 +1,413 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// This file finds prompt injection by structure and by concept: sentences
+// that combine the lexicon's concepts (lexicon.go), carriers that hide
+// text from a reader whatever it says (hidden HTML elements, Markdown
+// link-reference comments), and markup that imitates the host's own turns
+// and system messages.
+
+// maxSentence bounds how far apart two terms of one sentence may be.
+const maxSentence = 400
+
+// A sentence is the concepts of a run of lexicon hits with no sentence
+// boundary between them.
+type sentence struct {
+	start, end int // from the first hit's start to the last hit's end
+	concepts   concept
+}
+
+// sentences calls fn with each sentence of t that holds a lexicon term.
+func sentences(t string, fn func(sentence) bool) {
+	cur := sentence{start: -1}
+	stop := false
+	lexScan(t, func(h lexHit) bool {
+		if h.concept&(cSilence|cApproval) != 0 && negatedBefore(t, h.start) {
+			return true // "never silently", "do not auto-approve"
+		}
+		if cur.start >= 0 && (h.start < cur.end || !boundaryBetween(t, cur.end, h.start)) {
+			cur.concepts |= h.concept
+			cur.end = max(cur.end, h.end)
+			return true
+		}
+		if cur.start >= 0 && !fn(cur) {
+			stop = true
+			return false
+		}
+		cur = sentence{start: h.start, end: h.end, concepts: h.concept}
+		return true
+	})
+	if !stop && cur.start >= 0 {
+		fn(cur)
+	}
+}
+
+// negations are words that, right before a call for silence or for
+// skipping approval, turn it around: "never silently", "do not auto-approve".
+var negations = []string{"never", "not", "don't", "don’t", "no", "nunca", "nie", "jamais", "nicht", "kein", "не", "никогда", "不要", "不", "절대"}
+
+// negatedBefore reports whether a negation ends just before byte i of t.
+func negatedBefore(t string, i int) bool {
+	before := strings.TrimRight(t[max(0, i-24):i], " \t*_")
+	for _, n := range negations {
+		if len(before) >= len(n) && strings.EqualFold(before[len(before)-len(n):], n) {
+			k := len(before) - len(n)
+			if k == 0 || !isWordByte(before[k-1]) || n[0] >= 0x80 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// boundaryBetween reports whether a sentence ends between bytes a and b of
+// t: a full stop, question or exclamation mark before white space (not in
+// "e.g."), the CJK full stops, a blank line, a new list item or heading,
+// or a gap longer than maxSentence.
+func boundaryBetween(t string, a, b int) bool {
+	if b-a > maxSentence {
+		return true
+	}
+	seg := t[a:b]
+	for i := 0; i < len(seg); i++ {
+		switch c := seg[i]; c {
+		case '.', '!', '?':
+			next := byte(' ')
+			if i+1 < len(seg) {
+				next = seg[i+1]
+			} else if b < len(t) {
+				next = t[b]
+			}
+			if next == ' ' || next == '\n' || next == '\r' || next == '\t' || next == '"' || next == ')' {
+				if c == '.' && i >= 2 && seg[i-2] == '.' {
+					continue // e.g.
+				}
+				return true
+			}
+		case '\n':
+			j := i + 1
+			for j < len(seg) && (seg[j] == ' ' || seg[j] == '\t' || seg[j] == '\r') {
+				j++
+			}
+			if j < len(seg) && strings.IndexByte("\n#-*|+", seg[j]) >= 0 {
+				return true
+			}
+		case 0xe3, 0xef:
+			if strings.HasPrefix(seg[i:], "。") || strings.HasPrefix(seg[i:], "！") || strings.HasPrefix(seg[i:], "？") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// judge grades what one sentence combines. Precedence over the user with
+// anything else, safety switched off for the model or without asking,
+// silence with skipped approval, or three concepts are an error; two
+// concepts, silence or skipped approval about the user are a warning; one
+// concept alone is nothing (prompt-injection has the classic phrases).
+func judge(c concept) string {
+	if c&cPrecedeWeak != 0 && c&cUser != 0 {
+		c |= cPrecede
+	}
+	if c&cSafetyOff != 0 || c&cSafetyVerb != 0 && c&cSafetyObject != 0 {
+		c |= cSafetyOff
+	}
+	a, s, p, o, x := c&cAddressee != 0, c&cSilence != 0, c&cApproval != 0, c&cPrecede != 0, c&cSafetyOff != 0
+	n := 0
+	for _, b := range []bool{a, s, p, o, x} {
+		if b {
+			n++
+		}
+	}
+	user := c&cUser != 0
+	switch {
+	case o && n >= 2, x && (a || p || s), s && p, n >= 3, s && user && a:
+		return SeverityError
+	case n >= 2, s && user, p && user:
+		return SeverityWarning
+	}
+	return ""
+}
+
+// strongConcepts are the concepts that make hidden text an instruction.
+const strongConcepts = cSilence | cApproval | cPrecede | cSafetyOff
+
+// judgeHidden grades text a reader does not see: any instruction concept
+// in it is an error; with words > 0, text addressed to the model or of
+// that many words is a warning, because text hidden that way has no honest
+// reason to be there (an HTML comment, words 0, has: notes to editors).
+func judgeHidden(t string, words int) string {
+	var all concept
+	worst := ""
+	sentences(t, func(s sentence) bool {
+		all |= s.concepts
+		if sev := judge(s.concepts); Rank(sev) > Rank(worst) {
+			worst = sev
+		}
+		return worst != SeverityError
+	})
+	if worst != "" || all&strongConcepts != 0 || all&cSafetyVerb != 0 && all&cSafetyObject != 0 {
+		return SeverityError
+	}
+	if words > 0 && (all&cAddressee != 0 || len(strings.Fields(t)) >= words) {
+		return SeverityWarning
+	}
+	return ""
+}
+
+// addressedInstruction finds a sentence that combines the lexicon's
+// concepts, in any text: prose, code comments and strings, JSON and YAML.
+// In prose, a sentence quoted, marked as an example or about attacks
+// (cMeta), or under an example heading or label, is a note.
+func addressedInstruction(s *scan) []hit {
+	var best hit
+	sentences(s.text, func(st sentence) bool {
+		sev := judge(st.concepts)
+		if sev == "" {
+			return true
+		}
+		i := s.lineAt(st.start)
+		if st.concepts&cMeta != 0 || s.roles&roleProse != 0 && s.flag(i)&lineCode == 0 && (s.flag(i)&lineExample != 0 || quotedAt(s, st.start)) ||
+			regexText(s.text[st.start:st.end]) {
+			sev = SeverityNote
+		}
+		if Rank(sev) > Rank(best.sev) {
+			best = hit{off: st.start, sev: sev, excerpt: sentenceText(s.text, st)}
+		}
+		return best.sev != SeverityError
+	})
+	if best.sev == "" {
+		return nil
+	}
+	return []hit{best}
+}
+
+// regexText reports text that is a regular expression, as a scanner's
+// rule table holds: the sentence is what is looked for, not said.
+func regexText(t string) bool {
+	return strings.Contains(t, `\s`) || strings.Contains(t, `(?`) || strings.Contains(t, `\b`)
+}
+
+// sentenceText returns the sentence for an excerpt, on one line.
+func sentenceText(t string, st sentence) string {
+	from := st.start
+	for from > 0 && st.start-from < 80 && !boundaryBetween(t, from-1, st.start) && t[from-1] != '\n' {
+		from--
+	}
+	for from < st.start && !utf8.RuneStart(t[from]) {
+		from++
+	}
+	end := min(len(t), max(st.end, from+MaxExcerpt))
+	for end < len(t) && !utf8.RuneStart(t[end]) {
+		end++
+	}
+	return strings.Join(strings.Fields(t[from:end]), " ")
+}
+
+// quotedAt reports whether byte off of the text is inside double quotes
+// or inline code opened earlier in its paragraph (or a block quote that
+// says it quotes an example).
+func quotedAt(s *scan, off int) bool {
+	from := strings.LastIndex(s.text[max(0, off-2000):off], "\n\n")
+	if from < 0 {
+		from = max(0, off-2000)
+	} else {
+		from += max(0, off-2000)
+	}
+	before := s.text[from:off]
+	if strings.Count(before, `"`)%2 == 1 || strings.Count(before, "“") > strings.Count(before, "”") ||
+		strings.Count(before, "«") > strings.Count(before, "»") || strings.Count(before, "「") > strings.Count(before, "」") {
+		return true
+	}
+	line := s.text[s.starts[s.lineAt(off)]:off]
+	return strings.Count(line, "`")%2 == 1
+}
+
+// Hidden carriers.
+var (
+	// linkRefComment is a Markdown link reference definition that no
+	// renderer shows: [//]: # (text), [comment]: <> "text".
+	linkRefComment = rx(`(?m)^[ \t]{0,3}\[[^\]\n]*\]:[ \t]*(?:#|<>)[ \t]*(?:\(|"|')`)
+	// hiddenElement is an HTML element hidden by an attribute or a style.
+	hiddenElement = rx(`(?i)<([a-z][a-z0-9]*)\b[^>]*?(?:\shidden(?:\s*=\s*["'](?:hidden|true)?["'])?(?:\s[^>]*)?|\sstyle\s*=\s*["'][^"']*?(?:display\s*:\s*none|visibility\s*:\s*hidden|` +
+		`font-size\s*:\s*[01](?:\.\d+)?(?:px|pt|em|rem)?\b|opacity\s*:\s*0(?:\.0+)?\s*(?:;|["'])|color\s*:\s*(?:#fff(?:fff)?\b|white\b|transparent\b)|` +
+		`(?:max-)?height\s*:\s*0(?:px)?\s*(?:;|["'])|(?:left|top|text-indent|margin-left)\s*:\s*-\d{3,})[^>]*)>`)
+)
+
+// hiddenCarrier finds text that renders invisible whatever it says: a
+// Markdown link-reference comment, an HTML element hidden by the hidden
+// attribute or a style (display:none, a 0 or 1 px font, white or
+// transparent text, off-screen). Text in it is a warning; an instruction
+// concept in it an error (judgeHidden).
+func hiddenCarrier(s *scan) []hit {
+	t := s.text
+	var best hit
+	consider := func(off int, body, what string) bool {
+		if len(body) > 4096 {
+			body = body[:4096]
+		}
+		if sev := judgeHidden(body, 3); Rank(sev) > Rank(best.sev) {
+			best = hit{off: off, sev: sev, excerpt: what + ": " + strings.Join(strings.Fields(body), " ")}
+		}
+		return best.sev == SeverityError
+	}
+	if s.roles&roleMarkdown != 0 && strings.Contains(t, "]:") {
+		for _, m := range linkRefComment.FindAllStringSubmatchIndex(t, 64) {
+			end := strings.IndexByte(t[m[1]:], '\n')
+			if end < 0 {
+				end = len(t) - m[1]
+			}
+			if consider(m[0], t[m[1]:m[1]+end], "link-reference comment") {
+				return []hit{best}
+			}
+		}
+	}
+	if strings.IndexByte(t, '<') >= 0 {
+		// The pattern runs only on lines that name what hides an element.
+		for i := range s.lines() {
+			l := s.line(i)
+			if !containsFold(l, "hidden") && !containsFold(l, "style") {
+				continue
+			}
+			for _, m := range hiddenElement.FindAllStringSubmatchIndex(l, 8) {
+				if s.roles&roleMarkdown != 0 && s.flag(i)&lineCode != 0 {
+					break // an example in a fenced block, not rendered
+				}
+				at := s.starts[i] + m[1]
+				tag := strings.ToLower(l[m[2]:m[3]])
+				rest := t[at:min(len(t), at+4096)]
+				if end := strings.Index(strings.ToLower(rest), "</"+tag); end >= 0 {
+					rest = rest[:end]
+				}
+				if consider(s.starts[i]+m[0], stripTags(rest), "hidden <"+tag+">") {
+					return []hit{best}
+				}
+			}
+		}
+	}
+	if best.sev == "" {
+		return nil
+	}
+	return []hit{best}
+}
+
+// containsFold reports whether s holds sub (lower-case ASCII) in any case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if lowerByte(s[i]) == sub[0] && strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// stripTags drops HTML tags from a bounded text, keeping what they hold.
+func stripTags(t string) string {
+	var b strings.Builder
+	in := false
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case c == '<':
+			in = true
+			b.WriteByte(' ')
+		case c == '>':
+			in = false
+		case !in:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// hostTag matches markup that imitates the host: chat-template tokens, the
+// tags of system messages and of the user's turn, instruction brackets.
+var hostTag = rx(`(?i)^(?:<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id)\|>|` +
+	`</?(?:system|system[-_ ]?(?:prompt|reminder|message|instructions?|override)|user(?:[-_]?(?:request|message|query|turn|input))?|` +
+	`human[-_]?(?:turn|message)?|assistant[-_]?(?:turn|message)|admin[-_]?(?:override|instructions?)|developer[-_]?(?:message|instructions?)|` +
+	`tool[-_]?results?|function[-_]?results?|antml:[a-z_]+)\s*>|\[/?(?:inst|sys|system)\]|<</?sys>>)`)
+
+// hostTagSecond are the bytes that may follow "<" or "[" in host markup.
+const hostTagSecond = "|/<sSuUhHaAdDtTfFiI"
+
+// hostTags returns the places of host markup in t, at most n: the pattern
+// is tried, anchored, at each "<" and "[" only.
+func hostTags(t string, n int) [][]int {
+	var out [][]int
+	for off := 0; len(out) < n; {
+		i := strings.IndexAny(t[off:], "<[")
+		if i < 0 {
+			break
+		}
+		at := off + i
+		off = at + 1
+		if at+1 >= len(t) || strings.IndexByte(hostTagSecond, t[at+1]) < 0 {
+			continue
+		}
+		if m := hostTag.Regexp().FindStringIndex(t[at:min(len(t), at+48)]); m != nil {
+			out = append(out, []int{at, at + m[1]})
+			off = at + m[1]
+		}
+	}
+	return out
+}
+
+// hostMarkup finds markup imitating the host's turns and system messages.
+// The tags alone are a note (prompt templates use them for the user's own
+// bot); what they wrap is judged as hidden text is: an instruction concept
+// inside is an error, and a forged turn (a user turn closed, then a system
+// or assistant message opened) a warning.
+func hostMarkup(s *scan) []hit {
+	t := s.text
+	if strings.IndexByte(t, '<') < 0 && strings.IndexByte(t, '[') < 0 {
+		return nil
+	}
+	var best hit
+	closedUser := -1
+	for _, m := range hostTags(t, 256) {
+		tag := strings.ToLower(t[m[0]:m[1]])
+		sev := SeverityNote
+		body := t[m[1]:min(len(t), m[1]+1500)]
+		if end := strings.Index(body, "</"); end >= 0 {
+			body = body[:end]
+		}
+		var all concept
+		sentences(body, func(st sentence) bool {
+			all |= st.concepts
+			if Rank(judge(st.concepts)) >= Rank(SeverityWarning) {
+				all |= cPrecede
+			}
+			return true
+		})
+		opensTurn := !strings.HasPrefix(tag, "</") && (strings.Contains(tag, "system") || strings.Contains(tag, "assistant") ||
+			strings.Contains(tag, "sys") || strings.Contains(tag, "admin") || strings.Contains(tag, "developer") || strings.Contains(tag, "inst"))
+		switch {
+		case !strings.HasPrefix(tag, "</") && all&strongConcepts != 0:
+			sev = SeverityError
+		case opensTurn && closedUser >= 0 && m[0]-closedUser < 400:
+			sev = SeverityWarning
+		}
+		if strings.HasPrefix(tag, "</user") || strings.HasPrefix(tag, "</human") || tag == "<|im_end|>" {
+			closedUser = m[1]
+		}
+		i := s.lineAt(m[0])
+		if sev != SeverityNote && s.roles&roleProse != 0 && s.flag(i)&lineCode == 0 && (s.flag(i)&lineExample != 0 || quotedAt(s, m[0])) {
+			sev = SeverityNote
+		}
+		if Rank(sev) > Rank(best.sev) {
+			best = hit{off: m[0], sev: sev, excerpt: fmt.Sprintf("%s %s", tag, strings.Join(strings.Fields(body), " "))}
+			if sev == SeverityError {
+				break
+			}
+		}
+	}
+	if best.sev == "" {
+		return nil
+	}
+	return []hit{best}
+}
