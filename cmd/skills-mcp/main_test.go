@@ -212,6 +212,7 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 		},
 	}
 	maps.Copy(p.Cmds, ociScriptCmds())
+	maps.Copy(p.Cmds, lockScriptCmds())
 	return p
 }
 
