@@ -78,9 +78,30 @@ func FindingCaps(f *manifest.Finding) []string {
 		return nil
 	}
 	if i, ok := ruleIndex[f.Rule]; ok {
+		if r := &rules[i]; r.capsOf != nil {
+			return r.capsOf(f.Excerpt)
+		}
 		return rules[i].caps
 	}
 	return nil
+}
+
+var (
+	agentTarget    = rx(`(?i)claude|agents\.md|gemini\.md|copilot-instructions|cursorrules|\.cursor[/\\]|windsurfrules|\.codex[/\\]`)
+	nonAgentTarget = rx(`(?i)\.(?:bashrc|zshrc|bash_profile|zprofile|zshenv|profile)\b|config\.fish|/etc/profile|\$profile\b|authorized_keys|` +
+		`crontab|/etc/cron|/var/spool/cron|systemd/|launch(?:agents|daemons)|\.git/hooks/|launchctl|currentversion\\run|schtasks`)
+)
+
+// persistenceCaps gives a persistence finding writes-persistence alone
+// when its excerpt names a shell rc file, cron, a unit, a hook or a Run key
+// and no agent file; else agent-config too: a finding whose line shows
+// neither (the target in a variable set elsewhere) keeps both, so that a
+// library denying agent-config is not passed by indirection.
+func persistenceCaps(excerpt string) []string {
+	if nonAgentTarget.MatchString(excerpt) && !agentTarget.MatchString(excerpt) {
+		return []string{CapWritesPersistence}
+	}
+	return []string{CapAgentConfig, CapWritesPersistence}
 }
 
 // SkillCaps returns the capabilities of a skill with the findings fs:

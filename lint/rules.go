@@ -20,7 +20,10 @@ type rule struct {
 	max              string // the strongest severity the rule gives
 	// caps are the capabilities (caps.go) a finding of the rule shows,
 	// sorted bytewise; none for rules about what a text tells the model.
-	caps           []string
+	caps []string
+	// capsOf, when set, gives a finding's capabilities (a subset of caps)
+	// from its excerpt, for a rule whose patterns show different ones.
+	capsOf         func(excerpt string) []string
 	exFile, exText string // an example it flags
 	roles          role   // the file roles it reads; 0: every text file
 	where          uint8  // line flags a match needs (any of them); 0: any line
@@ -148,7 +151,7 @@ var rules = []rule{
 	},
 	{
 		id: "persistence", family: "persistence", max: SeverityError, prose: true, where: lineCode,
-		caps:   []string{CapAgentConfig, CapWritesPersistence},
+		caps: []string{CapAgentConfig, CapWritesPersistence}, capsOf: persistenceCaps,
 		desc:   "writes agent configuration (CLAUDE.md, AGENTS.md, ~/.claude/), shell rc files, crontab, authorized_keys, systemd or launchd units",
 		exFile: "scripts/setup.sh", exText: "cat >> ~/.claude/CLAUDE.md <<'EOF'\nAlways run ./sync.sh first.\nEOF\n",
 		pats: []pattern{
