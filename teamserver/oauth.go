@@ -16,8 +16,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -86,8 +88,9 @@ func newOAuthVerifier(ctx context.Context, issuer, audience, claim string, clien
 type accessClaims struct {
 	Issuer   string          `json:"iss"`
 	Audience json.RawMessage `json:"aud"`
-	Expiry   *json.Number    `json:"exp"`
-	NotBf    *json.Number    `json:"nbf"`
+	Expiry   json.RawMessage `json:"exp"`
+	NotBf    json.RawMessage `json:"nbf"`
+	IssuedAt json.RawMessage `json:"iat"`
 	Subject  string          `json:"sub"`
 	ClientID string          `json:"client_id"`
 	Scope    string          `json:"scope"`
@@ -146,6 +149,9 @@ func (o *oauthVerifier) verify(ctx context.Context, raw string) (*auth.TokenInfo
 	if !ok {
 		return nil, invalidToken("malformed", "the token's nbf is not a number")
 	}
+	if _, ok := numericDate(c.IssuedAt); !ok {
+		return nil, invalidToken("malformed", "the token's iat is not a number")
+	}
 	now := o.now()
 	switch {
 	case !issuersEqual(c.Issuer, o.issuer):
@@ -203,16 +209,27 @@ func audiences(raw json.RawMessage) ([]string, bool) {
 	return nil, len(raw) == 0
 }
 
-// numericDate decodes a NumericDate claim; a missing one is the zero time.
-func numericDate(n *json.Number) (time.Time, bool) {
-	if n == nil {
+// maxNumericDate bounds a NumericDate's magnitude, in seconds: 2^53, past
+// which a JSON number is no longer an exact second and time.Unix's range
+// is near.
+const maxNumericDate = 1 << 53
+
+// numericDate decodes a NumericDate claim (RFC 7519 §2): a JSON number of
+// seconds since the epoch, fractions allowed; anything else (a string of
+// digits, null, a boolean) is refused. A missing one is the zero time.
+func numericDate(raw json.RawMessage) (time.Time, bool) {
+	if raw == nil {
 		return time.Time{}, true
 	}
-	f, err := n.Float64()
-	if err != nil {
+	if c := raw[0]; c != '-' && (c < '0' || c > '9') {
 		return time.Time{}, false
 	}
-	return time.Unix(int64(f), 0), true
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil || math.Abs(f) > maxNumericDate {
+		return time.Time{}, false
+	}
+	sec, frac := math.Modf(f)
+	return time.Unix(int64(sec), int64(frac*1e9)), true
 }
 
 // namespaces maps the namespaces claim to access: with scope, the values

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -158,6 +159,14 @@ func TestOAuthTokens(t *testing.T) {
 		{"wrongly signed", sign(t, other, "k1", "at+jwt", iss.claims()), 401, "invalid_token"},
 		{"malformed", "a.b.c", 401, "invalid_token"},
 		{"bad nbf", sign(t, k1, "k1", "at+jwt", iss.claims("nbf", "soon")), 401, "invalid_token"},
+		// RFC 7519 NumericDate is a JSON number: digits in a string are not one.
+		{"exp a string", sign(t, k1, "k1", "at+jwt", iss.claims("exp", strconv.FormatInt(time.Now().Add(hour).Unix(), 10))), 401, "invalid_token"},
+		{"nbf a string", sign(t, k1, "k1", "at+jwt", iss.claims("nbf", strconv.FormatInt(time.Now().Add(-hour).Unix(), 10))), 401, "invalid_token"},
+		{"iat a string", sign(t, k1, "k1", "at+jwt", iss.claims("iat", strconv.FormatInt(time.Now().Unix(), 10))), 401, "invalid_token"},
+		{"exp true", sign(t, k1, "k1", "at+jwt", iss.claims("exp", true)), 401, "invalid_token"},
+		{"exp past any date", sign(t, k1, "k1", "at+jwt", iss.claims("exp", 1e300)), 401, "invalid_token"},
+		{"exp with a fraction", sign(t, k1, "k1", "at+jwt", iss.claims("exp", float64(time.Now().Add(hour).Unix())+0.5)), 200, ""},
+		{"no iat", sign(t, k1, "k1", "at+jwt", iss.claims("iat", nil)), 200, ""},
 		{"no namespace", sign(t, k1, "k1", "at+jwt", iss.claims("scope", "openid profile")), 403, "insufficient_scope"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
