@@ -11,7 +11,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
 	"regexp"
 	"strings"
 
@@ -53,8 +53,12 @@ type tokenTable struct {
 // the namespaces are those the token may read (* for all). Blank lines and
 // lines starting with # are ignored. Names and hashes must be unique. The
 // file must not be writable by others than its owner and group.
+//
+// The file is opened without blocking and must be a regular file: a FIFO
+// at the path would otherwise hang start-up, and on SIGHUP the reloader for
+// good, so that no later revocation took effect.
 func readTokenFile(path string) (*tokenTable, error) {
-	f, err := os.Open(path)
+	f, err := openNoBlock(path)
 	if err != nil {
 		return nil, fmt.Errorf("token file: %w", err)
 	}
@@ -64,7 +68,7 @@ func readTokenFile(path string) (*tokenTable, error) {
 		return nil, fmt.Errorf("token file: %w", err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("token file %s: not a regular file", path)
+		return nil, fmt.Errorf("token file %s: %s, not a regular file: only a regular file is read", path, fileKind(fi.Mode()))
 	}
 	if fi.Mode().Perm()&0o002 != 0 {
 		return nil, fmt.Errorf("token file %s: writable by anyone (mode %v): anyone could add a token; chmod o-w it", path, fi.Mode().Perm())
@@ -81,6 +85,21 @@ func readTokenFile(path string) (*tokenTable, error) {
 		return nil, fmt.Errorf("token file %s: %w", path, err)
 	}
 	return t, nil
+}
+
+// fileKind names the kind of file of a mode that is not a regular file.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a folder"
+	}
+	return "not a file (mode " + m.String() + ")"
 }
 
 func parseTokens(data []byte) (*tokenTable, error) {

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -111,6 +112,13 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 				if got != want {
 					ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
 				}
+			},
+			// mkfifo FILE makes a named pipe at FILE.
+			"mkfifo": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 || neg {
+					ts.Fatalf("usage: mkfifo FILE")
+				}
+				ts.Check(syscall.Mkfifo(ts.MkAbs(args[0]), 0o600))
 			},
 			// truncate FILE SIZE cuts FILE to SIZE bytes.
 			"truncate": func(ts *testscript.TestScript, neg bool, args []string) {
