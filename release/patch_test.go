@@ -3,6 +3,7 @@ package release
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -153,4 +154,79 @@ func TestTreeDigestSha256sum(t *testing.T) {
 			t.Errorf("%s: TreeDigest %s, coreutils %s", skill, got, want)
 		}
 	}
+}
+
+// apply applies a unified diff of one file, as Patch writes it, to old.
+func apply(t *testing.T, old []byte, patch []byte) []byte {
+	t.Helper()
+	lines := strings.SplitAfter(string(old), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	var out []string
+	next := 0 // first line of old not yet copied
+	pl := strings.SplitAfter(string(patch), "\n")
+	inHunk := false
+	for k := 0; k < len(pl); k++ {
+		l := pl[k]
+		switch {
+		case l == "", !inHunk && (strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "+++ ")):
+		case strings.HasPrefix(l, "@@ -"):
+			inHunk = true
+			var a, n int
+			spec := strings.Fields(l)[1][1:]
+			start, count, ok := strings.Cut(spec, ",")
+			fmt.Sscan(start, &a)
+			n = 1
+			if ok {
+				fmt.Sscan(count, &n)
+			}
+			if n == 0 {
+				a++ // "-0,0" and "-k,0" insert after line k
+			}
+			for next < a-1 {
+				out = append(out, lines[next])
+				next++
+			}
+		case l[0] == ' ' || l[0] == '-':
+			if next >= len(lines) || lines[next] != strings.TrimSuffix(l[1:], "\n")+"\n" && lines[next] != l[1:] && !(k+1 < len(pl) && strings.HasPrefix(pl[k+1], `\`)) {
+				t.Fatalf("patch line %q does not match old line %d %q", l, next, lines[min(next, len(lines)-1)])
+			}
+			if l[0] == ' ' {
+				out = append(out, lines[next])
+			}
+			next++
+		case l[0] == '+':
+			out = append(out, l[1:])
+		case l[0] == '\\':
+			// The line before has no final newline, in the side it belongs to.
+			prev := pl[k-1]
+			if prev[0] == '+' || prev[0] == ' ' {
+				out[len(out)-1] = strings.TrimSuffix(out[len(out)-1], "\n")
+			}
+		default:
+			t.Fatalf("unexpected patch line %q", l)
+		}
+	}
+	out = append(out, lines[next:]...)
+	return []byte(strings.Join(out, ""))
+}
+
+// FuzzPatch: applying Patch's output to the old text gives the new one.
+func FuzzPatch(f *testing.F) {
+	for _, c := range patchCases {
+		f.Add(c.old, c.new)
+	}
+	f.Fuzz(func(t *testing.T, old, new string) {
+		p := Patch("a/f", []byte(old), "b/f", []byte(new))
+		if (p == nil) != (old == new) {
+			t.Fatalf("Patch of %q and %q: %q", old, new, p)
+		}
+		if p == nil {
+			return
+		}
+		if got := apply(t, []byte(old), p); string(got) != new {
+			t.Fatalf("applied %q to %q: got %q, want %q", p, old, got, new)
+		}
+	})
 }
