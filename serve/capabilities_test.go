@@ -74,6 +74,11 @@ func TestCapabilitiesShown(t *testing.T) {
 		if !strings.Contains(ptext.String(), "Capabilities (what the analysis saw this skill do): exec-remote, network") {
 			t.Errorf("use-skill prompt lacks the capabilities:\n%s", ptext.String())
 		}
+		var st CatalogStatusOutput
+		tc.call(p+"_catalog_status", map[string]any{}, &st)
+		if fmt.Sprint(st.Lint.Capabilities) != "map[exec-remote:1 network:1]" {
+			t.Errorf("catalog_status capabilities %v", st.Lint.Capabilities)
+		}
 		res, err := cs.ListResources(context.Background(), &mcp.ListResourcesParams{})
 		if err != nil {
 			t.Fatal(err)

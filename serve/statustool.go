@@ -46,6 +46,7 @@ type LintSummary struct {
 	FlaggedSkills int            `json:"flaggedSkills"`
 	Findings      int            `json:"findings"`
 	Rules         map[string]int `json:"rules" jsonschema:"findings per rule"`
+	Capabilities  map[string]int `json:"capabilities" jsonschema:"skills per capability the analysis saw (network, exec-remote, …)"`
 }
 
 // CatalogStatusOutput is the result of catalog_status.
@@ -90,7 +91,7 @@ func (d *discovery) catalogStatus(ctx context.Context, req *mcp.CallToolRequest,
 	id := c.snap.ID()
 	out.Server, out.Catalog = d.name, id.String()
 	out.Withheld = []WithheldSkill{}
-	out.Lint.Rules = map[string]int{}
+	out.Lint.Rules, out.Lint.Capabilities = map[string]int{}, map[string]int{}
 	// A caller restricted to some namespaces (access.go) sees only the
 	// bundles, libraries and withheld skills of those, and no warnings
 	// (they may name any library).
@@ -152,6 +153,9 @@ func (d *discovery) catalogStatus(ctx context.Context, req *mcp.CallToolRequest,
 		if doc.findings > 0 {
 			out.Lint.FlaggedSkills++
 			out.Lint.Findings += doc.findings
+		}
+		for _, c := range doc.caps {
+			out.Lint.Capabilities[c]++
 		}
 	}
 	if out.Lint.Findings > 0 {
