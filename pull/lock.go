@@ -223,7 +223,7 @@ func (e *LockError) Unwrap() []error {
 // order and layout: sources, skills and files may come in any order and
 // with any white space.
 func ParseLock(name string, data []byte) (*Lock, error) {
-	p := &lockParser{name: name, data: data, at: map[string]int64{}}
+	p := &lockParser{name: name, data: data}
 	if len(data) > maxLockBytes {
 		return nil, p.fail("", 0, "lock-size", fmt.Sprintf("%d bytes, more than %d", len(data), maxLockBytes))
 	}
@@ -231,6 +231,11 @@ func ParseLock(name string, data []byte) (*Lock, error) {
 		return nil, p.fail("", 0, "lock-syntax", "not UTF-8")
 	}
 	if err := p.scan(); err != nil {
+		// Again, noting where each value is, for the message.
+		p.record()
+		if err := p.scan(); err != nil {
+			return nil, err
+		}
 		return nil, err
 	}
 	var l Lock
@@ -256,10 +261,19 @@ func ParseLock(name string, data []byte) (*Lock, error) {
 type lockParser struct {
 	name string
 	data []byte
-	at   map[string]int64 // JSON path → offset of its value
+	// at maps JSON paths to the offset of their value; nil until an error
+	// needs it (record), so that reading a valid lock builds no paths.
+	at map[string]int64
 }
 
+// record makes the next scan note where each value is.
+func (p *lockParser) record() { p.at = map[string]int64{} }
+
 func (p *lockParser) fail(field string, off int64, rule, msg string) error {
+	if p.at == nil && field != "" && off == 0 {
+		p.record()
+		p.scan()
+	}
 	e := &LockError{File: p.name, Field: field, Rule: rule, Msg: msg}
 	if o, ok := p.at[field]; ok && off == 0 {
 		off = o
@@ -314,7 +328,9 @@ func (p *lockParser) scan() error {
 	}
 	walk = func(path, key, kind string) error {
 		start := p.valueStart(dec.InputOffset())
-		p.at[path] = start
+		if p.at != nil {
+			p.at[path] = start
+		}
 		tok, err := dec.Token()
 		if err != nil {
 			return syntax(err)
@@ -339,7 +355,11 @@ func (p *lockParser) scan() error {
 		switch d {
 		case '[':
 			for i := 0; dec.More(); i++ {
-				if err := walk(fmt.Sprintf("%s[%d]", path, i), key, kind); err != nil {
+				sub := ""
+				if p.at != nil {
+					sub = path + "[" + strconv.Itoa(i) + "]"
+				}
+				if err := walk(sub, key, kind); err != nil {
 					return err
 				}
 			}
@@ -353,8 +373,12 @@ func (p *lockParser) scan() error {
 					return syntax(err)
 				}
 				key, _ := kt.(string)
-				sub := key
-				if path != "" {
+				sub := ""
+				switch {
+				case p.at == nil:
+				case path == "":
+					sub = key
+				default:
 					sub = path + "." + key
 				}
 				if seen[key] {

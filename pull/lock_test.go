@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -277,4 +279,107 @@ func FuzzLockRoundTrip(f *testing.F) {
 			t.Fatalf("write then read changed the lock:\n%s\n%s", data, again)
 		}
 	})
+}
+
+// TestLockHTTPS: a bundle over https is locked as the URL without its query
+// and with the sha256 of the downloaded file as the resolved digest.
+func TestLockHTTPS(t *testing.T) {
+	data := exampleBundle(t)
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(data) }))
+	defer srv.Close()
+	sum := manifest.Sum(data)
+	src, err := pull.Download(context.Background(), srv.URL+"/x.skb?sig=secret#sha256="+sum.Hex(), pull.DownloadOptions{Client: srv.Client()}, nil)
+	must(t, err)
+	defer src.Close()
+	ls, err := pull.LockedSource(src, srv.URL+"/x.skb#sha256="+sum.Hex(), pull.KindHTTPS)
+	must(t, err)
+	if ls.Resolved != sum || ls.Signer != nil {
+		t.Fatalf("resolved %s, want %s (the file's sha256)", ls.Resolved, sum)
+	}
+	b, err := pull.OpenBundle(writeBundle(t, data), nil)
+	must(t, err)
+	defer b.Close()
+	if lb, _ := pull.LockedSource(b, "x.skb", pull.KindBundle); lb.Resolved == sum || lb.Resolved.String() != b.ID {
+		t.Fatalf("a bundle file resolves to its bundle id %s, got %s", b.ID, lb.Resolved)
+	}
+}
+
+// TestLockMovesBetweenSources: a folder pulled from another source leaves
+// the first source's entry, and a source left with no skills leaves the
+// lock.
+func TestLockMovesBetweenSources(t *testing.T) {
+	path := writeBundle(t, exampleBundle(t))
+	dir := t.TempDir()
+	pullAs := func(ref string, names ...string) *pull.Lock {
+		src, err := pull.OpenBundle(path, nil)
+		must(t, err)
+		defer src.Close()
+		skills, err := src.Select(context.Background(), names, false)
+		must(t, err)
+		ls, err := pull.LockedSource(src, ref, pull.KindBundle)
+		must(t, err)
+		_, err = pull.Pull(context.Background(), src, skills, pull.Options{To: dir, Lock: &ls, Sync: true})
+		must(t, err)
+		l, err := pull.ReadLock(dir)
+		must(t, err)
+		return l
+	}
+	pullAs("one.skb", "csv-cleaner", "acme/pdf-processing")
+	l := pullAs("two.skb", "csv-cleaner")
+	if len(l.Sources) != 2 || len(l.Source("one.skb").Skills) != 1 || l.Source("two.skb").Skills[0].Dest != "csv-cleaner" {
+		t.Fatalf("after moving csv-cleaner: %+v", l.Sources)
+	}
+	l = pullAs("two.skb", "acme/pdf-processing")
+	if len(l.Sources) != 1 || len(l.Source("two.skb").Skills) != 2 {
+		t.Fatalf("after moving pdf-processing: %+v", l.Sources)
+	}
+}
+
+// BenchmarkSyncUnchangedLocked is BenchmarkSyncUnchanged with the lock
+// kept: the lock is read, compared and not rewritten.
+func BenchmarkSyncUnchangedLocked(b *testing.B) {
+	src, err := pull.OpenBundle(writeLibrary(b, killLibrary(2)), nil)
+	must(b, err)
+	defer src.Close()
+	dir := b.TempDir()
+	skills, err := src.Select(context.Background(), nil, true)
+	must(b, err)
+	ls, err := pull.LockedSource(src, "lib.skb", pull.KindBundle)
+	must(b, err)
+	opt := pull.Options{To: dir, KeepPath: true, Sync: true, Lock: &ls}
+	_, err = pull.Pull(context.Background(), src, skills, opt)
+	must(b, err)
+	for b.Loop() {
+		if res, err := pull.Pull(context.Background(), src, skills, opt); err != nil || res.Written != 0 {
+			b.Fatalf("%+v %v", res, err)
+		}
+	}
+}
+
+// BenchmarkParseLock parses the lock of the 2,000-file library.
+func BenchmarkParseLock(b *testing.B) {
+	dir := b.TempDir()
+	data := lockedPull(b, writeLibrary(b, killLibrary(2)), dir)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := pull.ParseLock("l", data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCompareLocal hashes the folders of the 2,000-file library
+// against their lock entries, as pull --check does.
+func BenchmarkCompareLocal(b *testing.B) {
+	dir := b.TempDir()
+	data := lockedPull(b, writeLibrary(b, killLibrary(2)), dir)
+	l, err := pull.ParseLock("l", data)
+	must(b, err)
+	for b.Loop() {
+		for i := range l.Sources[0].Skills {
+			if st, err := pull.CompareLocal(dir, &l.Sources[0].Skills[i]); err != nil || st.Modified {
+				b.Fatal(st, err)
+			}
+		}
+	}
 }
