@@ -188,6 +188,13 @@ func (a *Authorizer) wrap(next http.Handler) http.Handler {
 			ri = &reqInfo{}
 			r = r.WithContext(context.WithValue(r.Context(), reqInfoKey{}, ri))
 		}
+		if len(r.Header.Values("Authorization")) > 1 {
+			// Taking the first would let whatever adds the other decide
+			// which token is used; no client sends two.
+			a.refuse(w, r, &authError{status: http.StatusBadRequest, code: "invalid_request", reason: "two_authorizations",
+				desc: "the request carries more than one Authorization header"})
+			return
+		}
 		raw, ok := bearerToken(r)
 		if !ok {
 			a.refuse(w, r, &authError{status: http.StatusUnauthorized, reason: "missing"})
@@ -206,6 +213,26 @@ func (a *Authorizer) wrap(next http.Handler) http.Handler {
 		ri.verified = ti
 		sdk.ServeHTTP(w, r)
 	})
+}
+
+// wrapAll returns next behind authorization for a token that may read
+// every namespace; a token restricted to some gets 403 with the scope
+// challenge. It guards what tells of the whole server (the metrics: the
+// catalog id, every token's requests), which a token that may read only
+// some namespaces must not learn.
+func (a *Authorizer) wrapAll(next http.Handler) http.Handler {
+	return a.wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ti := auth.TokenInfoFromContext(r.Context())
+		if ti == nil {
+			ti = &auth.TokenInfo{}
+		}
+		if !serve.AccessOf(ti).All() {
+			a.refuse(w, r, &authError{status: http.StatusForbidden, code: "insufficient_scope", reason: "not_all_namespaces",
+				desc: "only a token that may read every namespace may read this", scope: a.neededScope(ti)})
+			return
+		}
+		next.ServeHTTP(w, r)
+	}))
 }
 
 // refuse answers a refused request with the challenge of RFC 6750 §3 and

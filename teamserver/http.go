@@ -100,7 +100,7 @@ func (s *server) handler(opt Options, h http.Handler) http.Handler {
 		h = opt.Auth.wrap(h)
 		site = opt.Auth.wrap(site)
 		if opt.Metrics != nil && opt.MetricsAddr == "" {
-			metrics = opt.Auth.wrap(metrics)
+			metrics = opt.Auth.wrapAll(metrics)
 		}
 		prm = opt.Auth.metadata()
 	}

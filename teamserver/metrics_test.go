@@ -84,7 +84,7 @@ func TestMetricsHealthAccessLog(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture())
 	var logs syncBuffer
 	s := newServer(t, serve.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))}, b)
-	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
+	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "ops": "*"})
 	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p, Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +115,7 @@ func TestMetricsHealthAccessLog(t *testing.T) {
 	if resp := get401(t, ts.URL+MetricsPath); resp != 401 {
 		t.Errorf("metrics without a token: %d", resp)
 	}
-	fams := scrape(t, ts.URL+MetricsPath, "tok-alice")
+	fams := scrape(t, ts.URL+MetricsPath, "tok-ops")
 	for _, c := range []struct {
 		fam    string
 		labels []string
@@ -383,7 +383,7 @@ func TestReadyzBundleChanged(t *testing.T) {
 func TestMetricsBoundedLabels(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture())
 	s := newServer(t, serve.Options{}, b)
-	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
+	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "ops": "*"})
 	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p, Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
@@ -412,7 +412,7 @@ func TestMetricsBoundedLabels(t *testing.T) {
 		post(t, ts.URL, "tok-alice", fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/made-up%d","method":"notifications/initialized"}`, i)).Body.Close()
 	}
 	post(t, ts.URL, "tok-alice", listBody).Body.Close()
-	fams := scrape(t, ts.URL+MetricsPath, "tok-alice")
+	fams := scrape(t, ts.URL+MetricsPath, "tok-ops")
 	if n := len(fams["skills_mcp_http_requests_total"].GetMetric()); n > 5 {
 		t.Errorf("400 requests of made-up methods left %d series of skills_mcp_http_requests_total", n)
 	}
@@ -436,7 +436,7 @@ func TestMetricsBoundedLabels(t *testing.T) {
 func TestMetricsResult(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture())
 	s := newServer(t, serve.Options{}, b)
-	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
+	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "ops": "*"})
 	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p, Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
@@ -463,7 +463,7 @@ func TestMetricsResult(t *testing.T) {
 	}
 	post(t, ts.URL, "tok-alice", `{"jsonrpc":"2.0","id":1,"method":"no/such","params":{}}`).Body.Close()
 	post(t, ts.URL, "", listBody).Body.Close()
-	fams := scrape(t, ts.URL+MetricsPath, "tok-alice")
+	fams := scrape(t, ts.URL+MetricsPath, "tok-ops")
 	for _, c := range []struct {
 		labels []string
 		want   float64

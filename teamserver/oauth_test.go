@@ -341,7 +341,7 @@ func TestAuthFailureReasons(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(&logs, nil))
 	s := newServer(t, serve.Options{Logger: log}, b)
 	a, err := NewAuthorizer(context.Background(), AuthOptions{Issuer: iss.srv.URL, Audience: testAudience, Logger: log,
-		TokenFile: writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})})
+		TokenFile: writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "ops": "*"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,7 +388,7 @@ func TestAuthFailureReasons(t *testing.T) {
 		}
 		want[tc.reason]++
 	}
-	fams := scrape(t, ts.URL+MetricsPath, "tok-alice")
+	fams := scrape(t, ts.URL+MetricsPath, "tok-ops")
 	for reason, n := range want {
 		if got := metricValue(fams, "skills_mcp_auth_failures_total", "reason", reason); got != float64(n) {
 			t.Errorf("skills_mcp_auth_failures_total{reason=%q} = %v, want %d", reason, got, n)
@@ -469,7 +469,7 @@ func TestOAuthJWKSDown(t *testing.T) {
 	if n := len(refused.FindAllString(logs.String(), -1)); n != 2 {
 		t.Errorf("%d refusals logged with reason=keys_unavailable and the fetch's error, want 2:\n%s", n, logs.String())
 	}
-	if n := metricValue(scrape(t, ts.URL+MetricsPath, k1), "skills_mcp_auth_failures_total", "reason", "keys_unavailable"); n != 2 {
+	if n := metricValue(scrape(t, ts.URL+MetricsPath, sign(t, iss.key("k1"), "k1", "at+jwt", iss.claims("scope", "skills:*"))), "skills_mcp_auth_failures_total", "reason", "keys_unavailable"); n != 2 {
 		t.Errorf("skills_mcp_auth_failures_total{reason=keys_unavailable} = %v, want 2", n)
 	}
 	// The key set is back: the new key is fetched and accepted.
