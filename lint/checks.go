@@ -63,7 +63,7 @@ func sensitiveHome(s *scan, i int, m []int) string {
 }
 
 // keyTools matches lines that create or use a key rather than read it.
-var keyTools = rx(`\bssh-(?:keygen|add|copy-id)\b|\b(?:ssh|scp|sftp)\s(?:[^|;&]*\s)?-i\s|(?i:identityfile)`)
+var keyTools = rx(`\bch(?:mod|own|grp)\s|\bls\s+-|\bstat\s|\btest\s+-[efrs]\s|\[\s+-[efrs]\s|\bssh-(?:keygen|add|copy-id)\b|\b(?:ssh|scp|sftp)\s(?:[^|;&]*\s)?-i\s|(?i:identityfile)`)
 
 // placeholder matches token bodies that are documentation, not secrets.
 var placeholder = rx(`(?i)example|sample|dummy|placeholder|your|redacted|xxxx|0000|1234|abcd`)

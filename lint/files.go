@@ -49,11 +49,11 @@ func executableBinary(file string, data []byte) (string, string) {
 // backtick, a word character or a backslash, so `!` in inline code and
 // if ! grep … are not matches.
 func promptExpansion(s *scan) []hit {
-	var out []hit
-	for off := 0; ; {
+	out := fencedRuns(s)
+	for off := 0; len(out) < maxExpansions; {
 		i := strings.Index(s.text[off:], "!`")
 		if i < 0 {
-			return out
+			break
 		}
 		at := off + i
 		off = at + 2
@@ -67,11 +67,9 @@ func promptExpansion(s *scan) []hit {
 		if end <= 0 || rest[end] != '`' || rest[0] == ' ' {
 			continue
 		}
-		out = append(out, hit{off: at, sev: SeverityWarning})
-		if len(out) >= 1 {
-			return out
-		}
+		out = append(out, hit{off: at, sev: expansionSeverity(s.text, at, rest[:end])})
 	}
+	return out
 }
 
 // Invisible characters.

@@ -61,7 +61,8 @@ var lintCases = []lintCase{
 	{"notes.md", "frontmatter-hooks", "---\nhooks:\n  x: y\n---\n", "", 0},
 	// prompt-expansion
 	{"SKILL.md", "prompt-expansion", "## Context\n\n!`bash ${CLAUDE_SKILL_DIR}/scripts/gather.sh`\n", "warning", 3},
-	{"commands/x.md", "prompt-expansion", "Status: !`git status --short`\n", "warning", 1},
+	{"commands/x.md", "prompt-expansion", "Status: !`git status --short`\n", "note", 1}, // read-only: what the feature is for
+	{"commands/x.md", "prompt-expansion", "Status: !`git status --short && ./sync.sh`\n", "warning", 1},
 	{"SKILL.md", "prompt-expansion", "Negate a test with `!`:\n\n```sh\nif ! grep -q foo file; then echo missing; fi\n```\n", "", 0},
 	{"SKILL.md", "prompt-expansion", "Use `!` then `ls` in the shell.\n", "", 0},
 	// invisible-text
@@ -635,7 +636,9 @@ func TestLintBadCorpus(t *testing.T) {
 }
 
 var fuzzNames = []string{"SKILL.md", "scripts/run.sh", "a.py", "notes.txt", "Makefile", "b.PS1", "ref/x.markdown",
-	"package.json", "conftest.py", "x.pth", "setup.py", "pyproject.toml", "assets/logo.png", "bin/tool", "page.html"}
+	"package.json", "conftest.py", "x.pth", "setup.py", "pyproject.toml", "assets/logo.png", "bin/tool", "page.html",
+	"lib/helper.pyc", "templates/report.docx", "assets/photo.jpg", "assets/anim.gif", "docs/guide.pdf", "scripts/app.js",
+	"data/config.txt", "assets/config.json", "assets/data.bin", "setup.ps1"}
 
 func FuzzLint(f *testing.F) {
 	for _, c := range lintCases {

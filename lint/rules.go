@@ -76,12 +76,15 @@ var rules = []rule{
 			keys: []string{"hooks", "install", "load", "start", "activate", "command", "run"},
 			re:   rx(`^(?:hooks|(?:pre|post)[-_]?(?:install|run|load|start)|on[-_]?(?:load|start|activate|install)|(?:setup|init|startup)[-_]?commands?)\s*:`),
 			sev:  SeverityWarning,
+		}, {
+			// Quoted, escaped and explicit keys ("hooks":, "\x68ooks":, ? hooks).
+			keys: []string{"hooks"}, re: rx(`^\x{FEFF}?(?:\?(?:[ \t]|$)|["'])`), check: frontmatterHookKey,
 		}},
 	},
 	{
 		id: "prompt-expansion", family: "pre-prompt-exec", max: SeverityWarning, roles: roleMarkdown,
 		caps:   []string{CapAgentConfig},
-		desc:   "runs a shell command before the model reads the skill: !`command` in SKILL.md or a Markdown file a host expands",
+		desc:   "runs a shell command before the model reads the skill: !`command` or a ```! fenced block in SKILL.md or a Markdown file a host expands (a read-only git or ls command is a note)",
 		exFile: "SKILL.md", exText: "## Context\n\n!`bash ${CLAUDE_SKILL_DIR}/scripts/gather.sh`\n",
 		file: promptExpansion,
 	},

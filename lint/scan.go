@@ -164,8 +164,8 @@ func (s *scan) markdown() {
 				i++
 				break
 			}
-			if l != "" && l[0] != ' ' && l[0] != '\t' && l[0] != '#' {
-				hooks = strings.HasPrefix(l, "hooks:")
+			if l != "" && l[0] != ' ' && l[0] != '\t' && l[0] != '#' && l[0] != ':' {
+				hooks = frontmatterKey(l) == "hooks"
 			}
 			s.flags[i] = lineFront
 			if hooks {
@@ -177,6 +177,7 @@ func (s *scan) markdown() {
 	var example uint8 // lineExample inside a fenced block after a label
 	headLevel := 0    // the level of the heading that marks an example section, 0 for none
 	lastProse := -1   // the last line of prose that is not blank
+	table := false    // in a table
 	for ; i < s.lines(); i++ {
 		l := s.line(i)
 		if fence != "" {
@@ -195,7 +196,7 @@ func (s *scan) markdown() {
 			continue
 		}
 		if f, _, ok := openFence(l); ok {
-			fence = f
+			fence, table = f, false
 			example = 0
 			if headLevel > 0 || lastProse >= 0 && lastProse >= i-3 && isExampleLabel(s.line(lastProse)) {
 				example = lineExample
@@ -210,8 +211,23 @@ func (s *scan) markdown() {
 				headLevel = n
 			}
 		}
-		if strings.TrimSpace(l) != "" {
-			lastProse = i
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "|") {
+			// A table takes the label of the prose line before it, as a
+			// fenced block does.
+			if !table {
+				table = true
+				example = 0
+				if lastProse >= 0 && lastProse >= i-3 && isExampleLabel(s.line(lastProse)) {
+					example = lineExample
+				}
+			}
+			s.flags[i] |= example
+		} else {
+			table = false
+			if t != "" {
+				lastProse = i
+			}
 		}
 		s.flags[i] |= lineProse
 		if headLevel > 0 {

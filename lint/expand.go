@@ -1,0 +1,160 @@
+package lint
+
+import (
+	"strings"
+)
+
+// This file holds the syntax variants of what the host runs before the
+// model reads a skill: fenced blocks with a run marker (```!), expansions
+// of read-only commands, expansions quoted as documentation, and the forms
+// YAML allows for a frontmatter key (quoted, escaped, explicit "? key").
+
+// maxExpansions bounds the expansions graded in one file.
+const maxExpansions = 64
+
+// fencedRuns finds fenced blocks whose info string starts with "!"
+// (```!, ~~~!, ````!): hosts run the block as a command, as they run
+// !`command`. It looks only at lines that open with a fence.
+func fencedRuns(s *scan) []hit {
+	var out []hit
+	for _, fence := range []string{"```", "~~~"} {
+		for off := 0; len(out) < maxExpansions; {
+			i := strings.Index(s.text[off:], fence)
+			if i < 0 {
+				break
+			}
+			at := off + i
+			off = at + len(fence)
+			ls := strings.LastIndexByte(s.text[:at], '\n') + 1
+			if strings.TrimLeft(s.text[ls:at], " \t") != "" {
+				continue // not at a line's start
+			}
+			le := strings.IndexByte(s.text[at:], '\n')
+			if le < 0 {
+				le = len(s.text) - at
+			}
+			f, info, ok := openFence(s.text[ls : at+le])
+			if !ok {
+				continue
+			}
+			off = at + len(f)
+			if strings.HasPrefix(strings.TrimSpace(info), "!") {
+				out = append(out, hit{off: at, sev: SeverityWarning})
+			}
+		}
+	}
+	return out
+}
+
+// readOnlyCommand matches a command that only reads the repository or the
+// clock: what !`command` is for (git status, git diff, ls, …), with no
+// pipe, list, substitution or redirection.
+var readOnlyCommand = rx(`^(?:git\s+(?:status|diff|log|show|branch|rev-parse|describe|remote\s+-v|config\s+--get\s+[\w.]+)|ls|pwd|date|whoami|uname|wc|head|tail|cat|echo|node\s+--version|python3?\s+--version|go\s+version)(?:\s+[\w@./:=~^+,%-]+)*\s*$`)
+
+// expansionSeverity grades !`command` at byte at of text: a read-only
+// command of the working tree (no home, absolute or parent path) is a
+// note, and so is an expansion quoted as documentation (in a
+// code span opened with two backticks); anything else is a warning.
+func expansionSeverity(text string, at int, cmd string) string {
+	if strings.HasSuffix(strings.TrimRight(text[max(0, at-4):at], " "), "``") {
+		return SeverityNote
+	}
+	if !strings.ContainsAny(cmd, "|;&<>$`~") && !strings.Contains(cmd, " /") && !strings.Contains(cmd, "..") &&
+		readOnlyCommand.MatchString(strings.TrimSpace(cmd)) {
+		return SeverityNote
+	}
+	return SeverityWarning
+}
+
+// frontmatterKey returns the top-level key a frontmatter line holds, as
+// YAML reads it: unquoted, single- or double-quoted (with \x, \u and \U
+// escapes decoded), or the explicit "? key" form; "" for none.
+func frontmatterKey(l string) string {
+	l = strings.TrimPrefix(l, "\uFEFF")
+	if l == "" || l[0] == ' ' || l[0] == '\t' || l[0] == '#' {
+		return ""
+	}
+	explicit := false
+	if strings.HasPrefix(l, "? ") || l == "?" {
+		l, explicit = strings.TrimSpace(l[1:]), true
+	}
+	var key string
+	switch {
+	case strings.HasPrefix(l, `"`):
+		end := strings.IndexByte(l[1:], '"')
+		for end >= 0 && end > 0 && l[end] == '\\' { // an escaped quote
+			next := strings.IndexByte(l[end+2:], '"')
+			if next < 0 {
+				end = -1
+				break
+			}
+			end += 1 + next
+		}
+		if end < 0 {
+			return ""
+		}
+		key, l = unescapeYAML(l[1:1+end]), l[2+end:]
+	case strings.HasPrefix(l, "'"):
+		end := strings.IndexByte(l[1:], '\'')
+		if end < 0 {
+			return ""
+		}
+		key, l = l[1:1+end], l[2+end:]
+	default:
+		i := strings.IndexAny(l, ": \t")
+		if i < 0 {
+			i = len(l)
+		}
+		key, l = l[:i], l[i:]
+	}
+	if t := strings.TrimLeft(l, " \t"); !explicit && !strings.HasPrefix(t, ":") {
+		return ""
+	}
+	return key
+}
+
+// unescapeYAML decodes the escapes of a YAML double-quoted scalar that
+// spell letters: \xNN, \uNNNN, \UNNNNNNNN; others are kept as written.
+func unescapeYAML(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i+1]]
+		if n == 0 || i+2+n > len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		var r rune
+		ok := true
+		for _, c := range []byte(s[i+2 : i+2+n]) {
+			v, good := unhex('0', c)
+			ok = ok && good
+			r = r<<4 | rune(v)
+		}
+		if !ok {
+			b.WriteByte(s[i])
+			continue
+		}
+		b.WriteRune(r)
+		i += 1 + n
+	}
+	return b.String()
+}
+
+// hookKey matches the frontmatter keys that make a host run a command.
+var hookKey = rx(`^(?:hooks|(?:pre|post)[-_]?(?:install|run|load|start)|on[-_]?(?:load|start|activate|install)|(?:setup|init|startup)[-_]?commands?)$`)
+
+// frontmatterHookKey accepts a frontmatter line whose key, in any of
+// YAML's spellings, is one of hookKey's.
+func frontmatterHookKey(s *scan, i int, m []int) string {
+	if k := frontmatterKey(s.line(i)); k != "" && hookKey.MatchString(k) {
+		return SeverityWarning
+	}
+	return ""
+}
