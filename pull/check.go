@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/wellknown"
 )
 
 // Comparing a lock with its sources, for `pull --check` (report) and
@@ -217,4 +218,18 @@ func signerName(s *string) string {
 		return "none"
 	}
 	return *s
+}
+
+// IndexDigest reads only the index of a discovery site (one request, or two
+// for a bare https://HOST whose v0.2.0 index is missing) and returns its
+// digest: what a site source of the lock resolved to. `pull --check` reads
+// nothing more while it equals the locked one.
+func IndexDigest(ctx context.Context, rawURL string, opt IndexOptions) (manifest.Digest, error) {
+	c := wellknown.NewClient(ctx, wellknown.ClientOptions{HTTP: opt.Client, MaxBytes: opt.MaxBytes,
+		Limits: wellknown.Limits{Files: maxFiles, Bytes: maxBytes}, AllowUnverified: opt.AllowUnverified})
+	_, data, _, err := c.Index(rawURL)
+	if err != nil {
+		return manifest.Digest{}, err
+	}
+	return manifest.Sum(data), nil
 }

@@ -35,6 +35,22 @@ func lockScriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args 
 			ts.Defer(srv.Close)
 			ts.Setenv("COUNTED", strings.TrimPrefix(srv.URL, "http://"))
 		},
+		// serve-dir-counted DIR is serve-dir (main_test.go) with every
+		// request recorded for requests; it sets $SITE.
+		"serve-dir-counted": func(ts *testscript.TestScript, neg bool, args []string) {
+			if neg || len(args) != 1 {
+				ts.Fatalf("usage: serve-dir-counted DIR")
+			}
+			fs := http.FileServer(http.Dir(ts.MkAbs(args[0])))
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				seen[ts] = append(seen[ts], r.Method+" "+r.URL.Path)
+				mu.Unlock()
+				fs.ServeHTTP(w, r)
+			}))
+			ts.Defer(srv.Close)
+			ts.Setenv("SITE", srv.URL)
+		},
 		// requests N checks that the proxy saw N requests since the last
 		// requests (or since it started), prints them, and starts over;
 		// requests reset only starts over.

@@ -311,7 +311,8 @@ func (c *PullCmd) runCheck(ctx context.Context, argv commandArgv, trusted []mani
 
 // checkUpstream tells how the source of ls offers each locked skill now. An
 // oci:// tag that still names the locked digest costs one manifest HEAD
-// and nothing more; so does a pinned reference, with no request.
+// and nothing more, a discovery site whose index is unchanged one GET of
+// the index, a pinned reference no request.
 func (c *PullCmd) checkUpstream(ctx context.Context, lock *pull.Lock, ls *pull.LockSource, argv commandArgv, trusted []manifest.TrustedKey) ([]pull.Upstream, error) {
 	same := func() []pull.Upstream {
 		out := make([]pull.Upstream, len(ls.Skills))
@@ -326,6 +327,15 @@ func (c *PullCmd) checkUpstream(ctx context.Context, lock *pull.Lock, ls *pull.L
 			return nil, lock.SourceError(ls.Ref, "lock-source-gone", err)
 		}
 		if r.Digest == ls.Resolved.String() {
+			return same(), nil
+		}
+	}
+	if ls.Kind == pull.KindIndex {
+		d, err := pull.IndexDigest(ctx, ls.Ref, pull.IndexOptions{MaxBytes: c.MaxDownload, AllowUnverified: c.AllowUnverified})
+		if err != nil {
+			return nil, lock.SourceError(ls.Ref, "lock-source-gone", err)
+		}
+		if d == ls.Resolved {
 			return same(), nil
 		}
 	}
