@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -76,13 +77,15 @@ func (b *Bundle) CompareSkill(i int, o *Bundle, j int) (order int, same bool) {
 }
 
 // TreeDigest returns the digest of the skill's whole tree: the SHA-256 of
-// the listing sha256sum prints for its files, in bytewise order of their
-// paths ("<hex>  <path>\n" a file). It depends only on the files' paths and
-// contents, so two skills with the same tree at different paths (a moved
-// skill) have the same digest, and it can be reproduced from the skill's
-// folder with coreutils:
+// one line "<hex digest> <size> <path>\n" per file, in bytewise order of
+// the paths. It depends only on the files' paths and contents, so two
+// skills with the same tree at different paths (a moved skill) have the
+// same digest; it is the tree digest of pull's lock file too, and can be
+// reproduced from the skill's folder with coreutils:
 //
-//	find . -type f | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum | sha256sum
+//	find . -type f | sed 's|^\./||' | LC_ALL=C sort | while IFS= read -r f; do
+//		printf '%s %s %s\n' "$(sha256sum < "$f" | cut -c1-64)" "$(stat -c %s "$f")" "$f"
+//	done | sha256sum
 func (s *Skill) TreeDigest() Digest {
 	idx := make([]int, len(s.Files))
 	for k := range idx {
@@ -92,8 +95,9 @@ func (s *Skill) TreeDigest() Digest {
 	h := NewHash()
 	var line []byte
 	for _, k := range idx {
-		d := s.Entry.Resources[k].Digest
-		line = append(hex.AppendEncode(line[:0], d[:]), "  "...)
+		r := s.Entry.Resources[k]
+		line = append(hex.AppendEncode(line[:0], r.Digest[:]), ' ')
+		line = append(strconv.AppendInt(line, r.Size, 10), ' ')
 		line = append(append(line, s.Files[k].Path...), '\n')
 		h.Write(line)
 	}

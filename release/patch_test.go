@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/pull"
 )
 
 // patchCases are pairs of texts a release changes a file by.
@@ -128,22 +129,37 @@ func TestPatchReadsChangedBlobsOnly(t *testing.T) {
 	}
 }
 
-// TestTreeDigestSha256sum: a skill's tree digest is what coreutils prints
-// for its folder: sha256sum of the sha256sum listing of its files in
-// bytewise order.
-func TestTreeDigestSha256sum(t *testing.T) {
+// TestTreeDigest: a skill's tree digest is the one pull's lock file
+// records (pull.TreeDigest), and what coreutils computes from its folder.
+func TestTreeDigest(t *testing.T) {
+	lib := exampleLibrary(t)
+	b := lib.build()
+	m, err := b.Manifest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range m.Skills {
+		s := &m.Skills[i]
+		var files []pull.LockedFile
+		for j, f := range s.Files {
+			files = append(files, pull.LockedFile{Path: f.Path, Digest: s.Entry.Resources[j].Digest, Size: s.Entry.Resources[j].Size})
+		}
+		if got, want := s.TreeDigest(), pull.TreeDigest(files); got != want {
+			t.Errorf("%s: TreeDigest %s, the lock file's %s", s.Path, got, want)
+		}
+	}
 	if _, err := exec.LookPath("sha256sum"); err != nil {
 		t.Skip("sha256sum not installed")
 	}
-	lib := exampleLibrary(t)
-	b := lib.build()
 	for _, skill := range []string{"acme/pdf-processing", "acme/ops/incident-response"} {
 		i, _ := b.FindSkill(manifest.SkillURI(skill))
 		s, err := b.Skill(i)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command("sh", "-c", `find . -type f | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum | sha256sum`)
+		cmd := exec.Command("sh", "-c", `find . -type f | sed 's|^\./||' | LC_ALL=C sort | while IFS= read -r f; do
+	printf '%s %s %s\n' "$(sha256sum < "$f" | cut -c1-64)" "$(stat -c %s "$f")" "$f"
+done | sha256sum`)
 		cmd.Dir = filepath.Join(lib.dir, filepath.FromSlash(skill))
 		out, err := cmd.Output()
 		if err != nil {

@@ -128,5 +128,8 @@ func (f *ReleaseFlags) open(ctx context.Context, ref string) (*release.Release, 
 	for _, w := range src.Warnings {
 		stderrNote("warning: %s: refused: %s", src.Name, w)
 	}
+	if src.Manifest() == nil {
+		stderrNote("note: %s: read from its index alone: skills and files, no findings or capabilities (with --trust, a site's signed manifest is read)", src.Name)
+	}
 	return r, func() { src.Close() }, nil
 }
