@@ -468,6 +468,9 @@ func FuzzOpen(f *testing.F) {
 		for i := range b.NumSkills() {
 			b.Skill(i)
 			b.EntryJSON(i)
+			if caps := b.Capabilities(i); CheckCapabilities(caps) != nil {
+				t.Fatalf("Capabilities(%d) = %q breaks the format's rule", i, caps)
+			}
 		}
 		b.Verify()
 		fs.WalkDir(b, ".", func(string, fs.DirEntry, error) error { return nil })
