@@ -28,15 +28,6 @@ import (
 	"github.com/skills-mcp/skills-mcp/serve"
 )
 
-// ProtectedResourcePath is where the Protected Resource Metadata of
-// Endpoint is served (RFC 9728 §3.1: the well-known prefix inserted before
-// the resource's path); it is also served without the path suffix.
-const ProtectedResourcePath = "/.well-known/oauth-protected-resource"
-
-// tokenNameExtra is the key, in auth.TokenInfo.Extra, of the name logs and
-// metrics give the token: the token file's name, or oauth:SUBJECT.
-const tokenNameExtra = "skills-mcp/name"
-
 // AuthOptions configure the authorization of the HTTP endpoint. At least
 // one of TokenFile and Issuer must be set.
 type AuthOptions struct {
@@ -119,20 +110,6 @@ func (a *Authorizer) ReloadTokens() error {
 	a.tokens.Store(t)
 	a.log.Info("token file reloaded", "file", a.opt.TokenFile, "tokens", len(t.tokens))
 	return nil
-}
-
-// authError is a refused request: its status, the RFC 6750 error code and
-// description for the client, and the reason for the operator.
-type authError struct {
-	status     int
-	code, desc string
-	reason     string // short, for logs and metrics: missing, unknown_token, expired, …
-	detail     string // more for the log, never the token
-	scope      string // of a 403: the scopes a token would need (the scope challenge)
-}
-
-func invalidToken(reason, desc string) *authError {
-	return &authError{status: http.StatusUnauthorized, code: "invalid_token", desc: desc, reason: reason}
 }
 
 // verify checks a bearer token: first against the token file, then, when it

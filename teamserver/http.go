@@ -6,22 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/skills-mcp/skills-mcp/serve"
 	"github.com/skills-mcp/skills-mcp/wellknown"
 )
-
-// Endpoint is the HTTP path of MCP; a path Handler does not serve is 404.
-const Endpoint = "/mcp"
 
 // shutdownGrace is how long ListenAndServe waits for requests in flight
 // when its context is cancelled.
@@ -49,15 +44,6 @@ type Options struct {
 	Metrics     *Metrics
 	MetricsAddr string
 }
-
-// server is the endpoint around one serve.Server: what its handlers share.
-type server struct {
-	mcp     *serve.Server
-	log     *slog.Logger // the serve.Server's
-	unready atomic.Bool  // /readyz answers 503, and said why in the log
-}
-
-func wrapServer(srv *serve.Server) *server { return &server{mcp: srv, log: srv.Logger()} }
 
 // Handler returns the HTTP endpoint of srv: its MCP handler
 // (serve.Server.MCPHandler) at Endpoint, and the rest of the endpoint

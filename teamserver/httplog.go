@@ -7,8 +7,10 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 )
@@ -152,4 +154,99 @@ func (callObserver) Answered(ctx context.Context, err error) {
 	if ri := infoFrom(ctx); ri != nil {
 		ri.rpcResult.Store(rpcResult(err))
 	}
+}
+
+// countingWriter records a response's status and body bytes.
+type countingWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (w *countingWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(p)
+	w.bytes += int64(n)
+	return n, err
+}
+
+// Flush passes flushes on, for event streams.
+func (w *countingWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *countingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// observe serves a request through cw, then logs its access line (logfmt,
+// at info level: method, path, MCP method, status, duration, bytes, token
+// name, never the token) and counts it in m (when not nil).
+func (s *server) observe(m *Metrics, cw *countingWriter, r *http.Request, ri *reqInfo, next func(http.ResponseWriter, *http.Request)) {
+	start := time.Now()
+	next(cw, r)
+	took := time.Since(start)
+	if cw.status == 0 {
+		cw.status = http.StatusOK
+	}
+	note := ""
+	if ri.mcpMethod == "" && cw.status == http.StatusAccepted {
+		note = ri.notification()
+	}
+	method := ri.mcpMethod
+	if method == "" {
+		method = r.Header.Get("Mcp-Method")
+	}
+	if method == "" {
+		method = note
+	}
+	if m != nil {
+		// Labels only from bounded sets: each value is a series kept for
+		// good, and the client picks the HTTP method and the Mcp-Method
+		// header. ri.mcpMethod is a method the server dispatched, note one
+		// the SDK accepted (202).
+		label := ri.mcpMethod
+		if label == "" {
+			label = note
+		}
+		if r.URL.Path != Endpoint {
+			label = "-"
+		} else if label == "" {
+			label = "unknown"
+		}
+		rs := m.seriesFor(seriesKey{methodLabel(r.Method), label, cw.status, ri.rpcResult.Load()})
+		rs.requests.Inc()
+		rs.duration.Observe(took.Seconds())
+		m.bytes.Add(float64(cw.bytes))
+	}
+	ctx := context.Background()
+	if !s.log.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
+	// Typed attributes in an array of their own: no value is boxed and
+	// nothing is allocated for a line the handler does not keep.
+	var buf [10]slog.Attr
+	attrs := append(buf[:0], slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("mcp", method),
+		slog.Int("status", cw.status), slog.Duration("took", took.Round(time.Microsecond)), slog.Int64("bytes", cw.bytes),
+		slog.String("remote", r.RemoteAddr))
+	if ri.token != "" {
+		attrs = append(attrs, slog.String("token", ri.token))
+	}
+	if ri.authFail != "" {
+		attrs = append(attrs, slog.String("auth", ri.authFail))
+	}
+	if ri.limit != "" {
+		attrs = append(attrs, slog.String("limit", ri.limit))
+	}
+	s.log.LogAttrs(ctx, slog.LevelInfo, "http", attrs...)
 }

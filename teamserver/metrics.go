@@ -4,9 +4,7 @@ package teamserver
 // health and readiness endpoints, and one access-log line per request.
 
 import (
-	"context"
 	"errors"
-	"log/slog"
 	"maps"
 	"net/http"
 	"strconv"
@@ -20,15 +18,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/skills-mcp/skills-mcp/serve"
-)
-
-// Health and metrics paths. /healthz and /readyz are answered outside
-// authorization and the host check, for load balancers that probe by
-// address; they tell nothing about the catalog.
-const (
-	HealthPath  = "/healthz"
-	ReadyPath   = "/readyz"
-	MetricsPath = "/metrics"
 )
 
 // Metrics are the server's Prometheus metrics, on a registry of their own
@@ -185,101 +174,6 @@ func (m *Metrics) connState(_ any, st http.ConnState) {
 	}
 }
 
-// countingWriter records a response's status and body bytes.
-type countingWriter struct {
-	http.ResponseWriter
-	status int
-	bytes  int64
-}
-
-func (w *countingWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *countingWriter) Write(p []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	n, err := w.ResponseWriter.Write(p)
-	w.bytes += int64(n)
-	return n, err
-}
-
-// Flush passes flushes on, for event streams.
-func (w *countingWriter) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-// Unwrap lets http.ResponseController reach the connection.
-func (w *countingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-// observe serves a request through cw, then logs its access line (logfmt,
-// at info level: method, path, MCP method, status, duration, bytes, token
-// name, never the token) and counts it in m (when not nil).
-func (s *server) observe(m *Metrics, cw *countingWriter, r *http.Request, ri *reqInfo, next func(http.ResponseWriter, *http.Request)) {
-	start := time.Now()
-	next(cw, r)
-	took := time.Since(start)
-	if cw.status == 0 {
-		cw.status = http.StatusOK
-	}
-	note := ""
-	if ri.mcpMethod == "" && cw.status == http.StatusAccepted {
-		note = ri.notification()
-	}
-	method := ri.mcpMethod
-	if method == "" {
-		method = r.Header.Get("Mcp-Method")
-	}
-	if method == "" {
-		method = note
-	}
-	if m != nil {
-		// Labels only from bounded sets: each value is a series kept for
-		// good, and the client picks the HTTP method and the Mcp-Method
-		// header. ri.mcpMethod is a method the server dispatched, note one
-		// the SDK accepted (202).
-		label := ri.mcpMethod
-		if label == "" {
-			label = note
-		}
-		if r.URL.Path != Endpoint {
-			label = "-"
-		} else if label == "" {
-			label = "unknown"
-		}
-		rs := m.seriesFor(seriesKey{methodLabel(r.Method), label, cw.status, ri.rpcResult.Load()})
-		rs.requests.Inc()
-		rs.duration.Observe(took.Seconds())
-		m.bytes.Add(float64(cw.bytes))
-	}
-	ctx := context.Background()
-	if !s.log.Enabled(ctx, slog.LevelInfo) {
-		return
-	}
-	// Typed attributes in an array of their own: no value is boxed and
-	// nothing is allocated for a line the handler does not keep.
-	var buf [10]slog.Attr
-	attrs := append(buf[:0], slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("mcp", method),
-		slog.Int("status", cw.status), slog.Duration("took", took.Round(time.Microsecond)), slog.Int64("bytes", cw.bytes),
-		slog.String("remote", r.RemoteAddr))
-	if ri.token != "" {
-		attrs = append(attrs, slog.String("token", ri.token))
-	}
-	if ri.authFail != "" {
-		attrs = append(attrs, slog.String("auth", ri.authFail))
-	}
-	if ri.limit != "" {
-		attrs = append(attrs, slog.String("limit", ri.limit))
-	}
-	s.log.LogAttrs(ctx, slog.LevelInfo, "http", attrs...)
-}
-
 // methodLabel is the metrics label of an HTTP method: itself if HTTP
 // defines it (RFC 9110, and PATCH), else "other".
 func methodLabel(m string) string {
@@ -332,32 +226,4 @@ func rpcResult(err error) uint32 {
 		return resultInternalError
 	}
 	return resultError
-}
-
-// health answers /healthz: the process is alive and serving.
-func health(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	_, _ = w.Write([]byte("ok\n"))
-}
-
-// ready answers /readyz: the catalog is loaded (bundles mapped, live
-// libraries built once, which serve.New and serve.NewLive do before a server exists)
-// and no served bundle file has changed under its mapping, which it checks
-// with one fstat a bundle. Losing readiness is logged once, with the file.
-func (s *server) ready(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	if err := s.mcp.Snapshot().Changed(); err != nil {
-		if s.unready.CompareAndSwap(false, true) {
-			s.log.Warn("not ready: a served bundle file changed under the server", "err", err)
-		}
-		w.WriteHeader(http.StatusServiceUnavailable)
-		_, _ = w.Write([]byte("not ready: a bundle file changed under the server\n"))
-		return
-	}
-	if s.unready.Load() {
-		s.unready.Store(false)
-	}
-	_, _ = w.Write([]byte("ready\n"))
 }

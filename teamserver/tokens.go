@@ -1,7 +1,8 @@
 package teamserver
 
 // Static bearer tokens (--auth-tokens): a file of sha256 hashes, so that it
-// can be read by others without giving the tokens away.
+// can be read by others without giving the tokens away; and what a
+// refused token is (authError), which the OAuth verifier shares.
 
 import (
 	"bufio"
@@ -12,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"regexp"
 	"strings"
 
@@ -173,4 +175,22 @@ func (t *tokenTable) lookup(tok string) (*staticToken, bool) {
 		return nil, false
 	}
 	return &t.tokens[found], true
+}
+
+// tokenNameExtra is the key, in auth.TokenInfo.Extra, of the name logs and
+// metrics give the token: the token file's name, or oauth:SUBJECT.
+const tokenNameExtra = "skills-mcp/name"
+
+// authError is a refused request: its status, the RFC 6750 error code and
+// description for the client, and the reason for the operator.
+type authError struct {
+	status     int
+	code, desc string
+	reason     string // short, for logs and metrics: missing, unknown_token, expired, …
+	detail     string // more for the log, never the token
+	scope      string // of a 403: the scopes a token would need (the scope challenge)
+}
+
+func invalidToken(reason, desc string) *authError {
+	return &authError{status: http.StatusUnauthorized, code: "invalid_token", desc: desc, reason: reason}
 }
