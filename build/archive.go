@@ -276,8 +276,10 @@ func (z *zipFS) add(f *zip.File, folds map[string]string) error {
 // checkZipName validates a raw entry name and returns the fs path it names
 // (without the trailing slash of a directory), or the rule it breaks. The
 // path rule is manifest.CheckPath, the one pull applies: a path that could
-// escape (a ".." or empty segment, a backslash, a drive letter) breaks
-// zip-slip, any other bad segment bad-name.
+// escape (a ".." segment, a backslash, a drive letter) breaks zip-slip, an
+// empty or "." segment or invalid UTF-8 bad-name; a name that breaks the
+// rule otherwise (too long, a control character) is kept, for the skill
+// reader to withhold its skill as it does from a folder.
 func checkZipName(raw string) (name string, isDir bool, rule string, err error) {
 	isDir = strings.HasSuffix(raw, "/")
 	name = strings.TrimSuffix(raw, "/")
@@ -287,11 +289,25 @@ func checkZipName(raw string) (name string, isDir bool, rule string, err error) 
 	case strings.HasPrefix(raw, "/"):
 		return "", false, ArchiveRuleZipSlip, errors.New("absolute path")
 	}
-	if err := manifest.CheckPath(name); err != nil {
-		if errors.Is(err, manifest.ErrPathEscape) {
-			return "", false, ArchiveRuleZipSlip, err
+	// Every segment is checked for an escape, not only the first bad one.
+	var bad error
+	for seg := range strings.SplitSeq(name, "/") {
+		err := manifest.CheckSegment(seg)
+		switch {
+		case err == nil:
+		case errors.Is(err, manifest.ErrPathEscape):
+			return "", false, ArchiveRuleZipSlip, fmt.Errorf("segment %s %w", manifest.QuoteName(seg), err)
+		case bad == nil:
+			bad = fmt.Errorf("segment %s %w", manifest.QuoteName(seg), err)
 		}
-		return "", false, ArchiveRuleBadName, err
+	}
+	// A segment that is too long or holds a control character is no reason
+	// to refuse the archive: the skill that holds it is withheld (rule
+	// path-invalid), as it is from a folder. An empty or "." segment, or a
+	// name that is not UTF-8, is no path of a tree (fs.ValidPath) and
+	// refuses the archive.
+	if bad != nil && !fs.ValidPath(name) {
+		return "", false, ArchiveRuleBadName, bad
 	}
 	return name, isDir, "", nil
 }

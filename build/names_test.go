@@ -144,21 +144,45 @@ func TestPathsPullRefuses(t *testing.T) {
 
 // TestZipPathsPullRefuses: a zip library holding a path pull refuses is
 // refused whole, naming the entry and the rule: a drive letter in any
-// segment, a segment over 255 bytes, a file equal to a folder under case
-// folding.
+// segment, a file equal to a folder under case folding. (A name that is
+// only no portable file name withholds its skill: TestBadNameWithheld.)
 func TestZipPathsPullRefuses(t *testing.T) {
 	skill := "---\nname: s\ndescription: d\n---\n"
-	long := strings.Repeat("a", 256)
 	for _, c := range []struct {
 		entries []zent
 		rule    string
 	}{
 		{[]zent{{name: "s/SKILL.md", body: skill}, {name: "s/refs/C:x.md", body: "x"}}, ArchiveRuleZipSlip},
-		{[]zent{{name: "s/SKILL.md", body: skill}, {name: "s/" + long + ".md", body: "x"}}, ArchiveRuleBadName},
 		{[]zent{{name: "s/SKILL.md", body: skill}, {name: "s/Docs", body: "x"}, {name: "s/docs/a.md", body: "x"}}, ArchiveRuleDuplicate},
-		{[]zent{{name: "s/SKILL.md", body: skill}, {name: "s/a\u0085b.md", body: "x"}}, ArchiveRuleBadName},
 	} {
 		_, err := openZipBytes(makeZip(t, c.entries...), ArchiveLimits{})
 		wantRule(t, err, c.rule)
+	}
+}
+
+// TestBadNameWithheld: a file or folder name that breaks the path rule
+// without escaping (a 300-byte name, a control character) withholds the
+// skill that holds it, rule path-invalid, and only that skill, whether the
+// library is a zip or a folder: one rule (manifest.CheckSegment), applied by
+// the skill reader to both. (A zip entry name that is not UTF-8 can be no
+// path of the zip's tree, and refuses the archive.)
+func TestBadNameWithheld(t *testing.T) {
+	long := strings.Repeat("a", 300)
+	for _, name := range []string{long + ".md", "refs/" + long + "/a.md", "a\u0085b.md", "a\x1b[31m.md"} {
+		ok := "---\nname: ok-skill\ndescription: d\n---\n"
+		bad := "---\nname: bad-skill\ndescription: d\n---\n"
+		zipPath := filepath.Join(t.TempDir(), "lib.zip")
+		os.WriteFile(zipPath, makeZip(t, zent{name: "ok-skill/SKILL.md", body: ok}, zent{name: "bad-skill/SKILL.md", body: bad},
+			zent{name: "bad-skill/" + name, body: "x"}), 0o644)
+		_, res := buildBytes(t, Options{Libraries: []Library{{Root: zipPath}}})
+		checkWithheld(t, res, RulePathInvalid)
+		if len(name) > 255 {
+			continue // no folder holds it
+		}
+		root := t.TempDir()
+		writeSkill(t, root, "ok-skill", map[string]string{})
+		writeSkill(t, root, "bad-skill", map[string]string{name: "x"})
+		_, res = buildBytes(t, Options{Libraries: []Library{{Root: root}}})
+		checkWithheld(t, res, RulePathInvalid)
 	}
 }
