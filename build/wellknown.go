@@ -2,8 +2,10 @@ package build
 
 import (
 	"archive/zip"
-	"bytes"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"sort"
 
 	"github.com/skills-mcp/skills-mcp/internal/fetch"
@@ -39,12 +41,12 @@ func openIndexLibrary(opt *Options, src *source) error {
 	for _, r := range p.Refused {
 		src.warnings = append(src.warnings, fmt.Sprintf("%s: %v", wellknown.Redact(u), r))
 	}
-	files := map[string][]byte{}
+	files := map[string]wellknown.File{}
 	for _, e := range p.Entries {
 		f, err := c.Skill(u, e)
 		if err == nil {
 			for _, file := range f.Files {
-				if old, ok := files[f.Path+"/"+file.Path]; ok && !bytes.Equal(old, file.Data) {
+				if old, ok := files[f.Path+"/"+file.Path]; ok && old.Digest != file.Digest {
 					err = fmt.Errorf("%s differs from the copy another entry holds", manifest.QuoteName(f.Path+"/"+file.Path))
 				}
 			}
@@ -54,34 +56,68 @@ func openIndexLibrary(opt *Options, src *source) error {
 			continue
 		}
 		for _, file := range f.Files {
-			files[f.Path+"/"+file.Path] = file.Data
+			files[f.Path+"/"+file.Path] = file
 		}
 	}
-	// The skills become an in-memory zip (stored, in path order), read by
-	// OpenZip: one set of rules for every archive-like library.
+	// The skills become a zip (stored, in path order) written to a file in
+	// the client's scratch folder, then read by OpenZip: one set of rules
+	// for every archive-like library, and no skill held in memory.
 	paths := make([]string, 0, len(files))
 	for p := range files {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
+	fail := func(err error) error {
+		c.Close()
+		return fmt.Errorf("library %s: %s: %w", displayNS(lib.Namespace), wellknown.Redact(u), err)
+	}
+	dir := "" // the system's temporary folder
+	if opt.Fetch.CacheDir != "" {
+		dir = filepath.Join(opt.Fetch.CacheDir, "wellknown")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fail(err)
+		}
+	}
+	zf, err := os.CreateTemp(dir, ".index-*.zip")
+	if err != nil {
+		return fail(err)
+	}
+	os.Remove(zf.Name()) // open until the build ends; nothing left behind
+	h := manifest.NewHash()
+	zw := zip.NewWriter(io.MultiWriter(zf, h))
 	for _, p := range paths {
 		w, err := zw.CreateHeader(&zip.FileHeader{Name: p, Method: zip.Store})
 		if err != nil {
-			return fmt.Errorf("library %s: %w", displayNS(lib.Namespace), err)
+			zf.Close()
+			return fail(err)
 		}
-		w.Write(files[p])
+		r, err := c.Open(files[p].Digest)
+		if err == nil {
+			_, err = io.Copy(w, r)
+			r.Close()
+		}
+		if err != nil {
+			zf.Close()
+			return fail(err)
+		}
 	}
 	if err := zw.Close(); err != nil {
-		return fmt.Errorf("library %s: %w", displayNS(lib.Namespace), err)
+		zf.Close()
+		return fail(err)
 	}
-	fsys, err := OpenZip(bytes.NewReader(buf.Bytes()), int64(buf.Len()), opt.Archive)
+	c.Close() // the files are in the zip now
+	size, err := zf.Seek(0, io.SeekCurrent)
 	if err != nil {
-		return fmt.Errorf("library %s: %s: %w", displayNS(lib.Namespace), wellknown.Redact(u), err)
+		zf.Close()
+		return fail(err)
+	}
+	fsys, err := OpenZip(zf, size, opt.Archive)
+	if err != nil {
+		zf.Close()
+		return fail(err)
 	}
 	d := manifest.Sum(data)
 	src.info.Kind, src.info.Digest = "url", &d
-	src.fsys, src.key = fsys, "index:"+manifest.Sum(buf.Bytes()).Hex()
+	src.fsys, src.key, src.close = fsys, "index:"+manifest.DigestOf(h).Hex(), zf.Close
 	return nil
 }

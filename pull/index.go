@@ -1,7 +1,6 @@
 package pull
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -26,6 +25,10 @@ type IndexOptions struct {
 	// AllowUnverified reads a v0.1.0 index, which publishes no digests:
 	// its files are only checked for paths and names (Source.Unverified).
 	AllowUnverified bool
+	// CacheDir keeps verified artifacts (CacheDir/wellknown/<hex>) and,
+	// until the source is closed, the files unpacked from them; the
+	// system's temporary folder holds the files without it.
+	CacheDir string
 }
 
 // IsIndexURL reports whether rawURL names a discovery site rather than a
@@ -35,7 +38,9 @@ func IsIndexURL(rawURL string) bool { return wellknown.IsIndexURL(rawURL) }
 // OpenIndex opens an Agent Skills discovery site written by anyone: the
 // v0.2.0 index at rawURL (or at /.well-known/agent-skills/index.json of a
 // bare https://HOST), and every artifact it lists. Everything is read and
-// checked before OpenIndex returns, and held in memory (MaxBytes bounds it):
+// checked before OpenIndex returns, and held on disk, not in memory
+// (IndexOptions.CacheDir; MaxBytes bounds the download, the archive limits
+// what it unpacks to):
 // each artifact's sha256 against the entry's digest before it is unpacked,
 // archives by wellknown.Unpack, the SKILL.md's name against the entry, and
 // every path by the rules of every other source. An entry that fails is
@@ -49,8 +54,18 @@ func IsIndexURL(rawURL string) bool { return wellknown.IsIndexURL(rawURL) }
 // each skill's files must then be exactly those the signed manifest lists
 // for its path.
 func OpenIndex(ctx context.Context, rawURL string, opt IndexOptions, trusted []manifest.TrustedKey) (*Source, error) {
-	c := wellknown.NewClient(ctx, wellknown.ClientOptions{HTTP: opt.Client, MaxBytes: opt.MaxBytes,
+	c := wellknown.NewClient(ctx, wellknown.ClientOptions{HTTP: opt.Client, MaxBytes: opt.MaxBytes, CacheDir: opt.CacheDir,
 		Limits: wellknown.Limits{Files: maxFiles, Bytes: maxBytes}, AllowUnverified: opt.AllowUnverified})
+	src, err := openIndex(c, rawURL, trusted)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	return src, nil
+}
+
+// openIndex is OpenIndex with its client, which the source closes.
+func openIndex(c *wellknown.Client, rawURL string, trusted []manifest.TrustedKey) (*Source, error) {
 	u, data, p, err := c.Index(rawURL)
 	if err != nil {
 		return nil, err
@@ -71,9 +86,9 @@ func OpenIndex(ctx context.Context, rawURL string, opt IndexOptions, trusted []m
 			return nil, err
 		}
 	}
-	back := memBackend{}
+	back := indexBackend{c}
 	for _, e := range p.Entries {
-		sk, err := indexSkill(c, u, e, back, signed)
+		sk, err := indexSkill(c, u, e, signed)
 		if err != nil {
 			src.refuse(e.Name, fmt.Errorf("skill %q: %w", e.Name, err))
 			continue
@@ -90,7 +105,7 @@ func signedManifest(c *wellknown.Client, src *Source, index *url.URL, x *wellkno
 	if x == nil || x.Manifest == "" || len(x.Signatures) == 0 {
 		return nil, fmt.Errorf("index %s: %w: the index names no signed manifest (skillsMcp.manifest and signatures)", src.Name, manifest.ErrUnsigned)
 	}
-	msg, err := c.Get(index, x.Manifest, 256<<20)
+	msg, err := c.Get(index, x.Manifest, maxSignedManifest)
 	if err != nil {
 		return nil, fmt.Errorf("index %s: manifest: %w", src.Name, err)
 	}
@@ -124,7 +139,7 @@ func signedManifest(c *wellknown.Client, src *Source, index *url.URL, x *wellkno
 
 // indexSkill fetches one entry (wellknown.Client.Skill) and returns the
 // skill with its files held by back, checked like every other source's.
-func indexSkill(c *wellknown.Client, index *url.URL, e wellknown.Entry, back memBackend, signed map[string]*manifest.Skill) (*Skill, error) {
+func indexSkill(c *wellknown.Client, index *url.URL, e wellknown.Entry, signed map[string]*manifest.Skill) (*Skill, error) {
 	f, err := c.Skill(index, e)
 	if err != nil {
 		return nil, err
@@ -140,7 +155,7 @@ func indexSkill(c *wellknown.Client, index *url.URL, e wellknown.Entry, back mem
 	uri := manifest.SkillURI(f.Path)
 	res := make([]manifest.Resource, len(f.Files))
 	for i, file := range f.Files {
-		res[i] = manifest.Resource{URI: strings.TrimSuffix(uri, manifest.SkillFile) + manifest.EscapePath(file.Path), Digest: manifest.Sum(file.Data), Size: int64(len(file.Data))}
+		res[i] = manifest.Resource{URI: strings.TrimSuffix(uri, manifest.SkillFile) + manifest.EscapePath(file.Path), Digest: file.Digest, Size: file.Size}
 	}
 	sk, err := checkEntry(uri, fm, res)
 	if err != nil {
@@ -150,9 +165,6 @@ func indexSkill(c *wellknown.Client, index *url.URL, e wellknown.Entry, back mem
 		if err := matchSigned(sk, signed[sk.Path]); err != nil {
 			return nil, err
 		}
-	}
-	for _, file := range f.Files {
-		back[manifest.Sum(file.Data)] = file.Data
 	}
 	return sk, nil
 }
@@ -178,16 +190,21 @@ func matchSigned(sk *Skill, ms *manifest.Skill) error {
 	return nil
 }
 
-// memBackend serves the files of an index source from memory, by digest.
-type memBackend map[manifest.Digest][]byte
+// maxSignedManifest is the largest signed manifest an index may name: it
+// is read into memory to be verified.
+const maxSignedManifest = 32 << 20
 
-func (mb memBackend) open(_ context.Context, f *File) (io.ReadCloser, error) {
-	data, ok := mb[f.Digest]
-	if !ok {
+// indexBackend serves the files of an index source from the client's
+// scratch folder, by digest; closing it removes them.
+type indexBackend struct{ c *wellknown.Client }
+
+func (ib indexBackend) open(_ context.Context, f *File) (io.ReadCloser, error) {
+	r, err := ib.c.Open(f.Digest)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.Path, ErrNotFound)
 	}
-	return io.NopCloser(bytes.NewReader(data)), nil
+	return r, nil
 }
 
-func (mb memBackend) get(context.Context, string) (*Skill, error) { return nil, ErrNotFound }
-func (mb memBackend) close() error                                { return nil }
+func (ib indexBackend) get(context.Context, string) (*Skill, error) { return nil, ErrNotFound }
+func (ib indexBackend) close() error                                { return ib.c.Close() }

@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"archive/zip"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -148,47 +149,83 @@ func RuleOf(err error) string {
 	return ""
 }
 
-// File is one file unpacked from an archive.
+// File is one file of a skill read from a site: its path, digest and size,
+// and its bytes where they are held in memory (every file Unpack returns;
+// only SKILL.md of a Client's Fetched, whose other files Client.Open reads
+// from disk).
 type File struct {
-	Path string // slash-separated, relative to the skill folder
-	Data []byte
+	Path   string // slash-separated, relative to the skill folder
+	Digest manifest.Digest
+	Size   int64
+	Data   []byte
 }
 
+// put receives an archive's regular files one at a time, in archive order:
+// name is checked, declared its size as the archive states it, and r yields
+// at most that many bytes (fewer, or an error, when the archive lies). put
+// must read r to its end.
+type put func(name string, declared int64, r io.Reader) error
+
 // Unpack reads a .tar.gz or .zip archive (told apart by their magic bytes)
-// into its regular files, refusing the whole archive, with the rule named,
-// for a path that could leave the skill folder, a link, a device or other
-// non-regular entry, a path listed twice, more files or bytes than lim
-// allows (counted while inflating: declared sizes lie), and an archive
-// without SKILL.md at its root. Folder entries are skipped.
+// into its regular files, in memory (see unpack for the rules).
 func Unpack(data []byte, lim Limits) ([]File, error) {
-	lim = lim.withDefaults()
 	var files []File
-	var err error
-	switch {
-	case len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b:
-		files, err = unpackTarGz(data, lim)
-	case len(data) >= 4 && string(data[:4]) == "PK\x03\x04":
-		files, err = unpackZip(data, lim)
-	default:
-		return nil, refuse(RuleArchive, "neither a gzip'd tar nor a zip archive")
-	}
+	err := unpack(bytes.NewReader(data), int64(len(data)), lim, func(name string, declared int64, r io.Reader) error {
+		b, err := io.ReadAll(r)
+		if err != nil {
+			return err
+		}
+		files = append(files, File{Path: name, Digest: manifest.Sum(b), Size: int64(len(b)), Data: b})
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
+	return files, nil
+}
+
+// unpack reads the .tar.gz or .zip archive in ra (size bytes) and hands each
+// regular file to put, refusing the whole archive, with the rule named, for
+// a path that could leave the skill folder, a link, a device or other
+// non-regular entry, a path listed twice, more files or bytes than lim
+// allows, and an archive without SKILL.md at its root. Sizes are checked
+// twice: as declared, before a byte is inflated (a zip's central directory
+// as a whole, a tar header as it comes), and as inflated, since declared
+// sizes lie. A zip's entry count is read from its end record before its
+// directory is, so a directory of millions of entries is never loaded.
+// Folder entries are skipped.
+func unpack(ra io.ReaderAt, size int64, lim Limits, p put) error {
+	lim = lim.withDefaults()
+	var magic [4]byte
+	n, _ := ra.ReadAt(magic[:], 0)
 	seen := map[string]bool{}
 	hasSkill := false
-	for _, f := range files {
-		k := strings.ToLower(f.Path)
+	bud := &budget{lim: lim}
+	check := func(name string, declared int64, r io.Reader) error {
+		k := strings.ToLower(name)
 		if seen[k] {
-			return nil, refuse(RuleDuplicatePt, "archive entry %q: listed twice (or twice under case folding)", f.Path)
+			return refuse(RuleDuplicatePt, "archive entry %q: listed twice (or twice under case folding)", name)
 		}
 		seen[k] = true
-		hasSkill = hasSkill || f.Path == manifest.SkillFile
+		hasSkill = hasSkill || name == manifest.SkillFile
+		return bud.read(name, declared, r, p)
+	}
+	var err error
+	switch {
+	case n >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
+		err = unpackTarGz(io.NewSectionReader(ra, 0, size), lim, check)
+	case n >= 4 && string(magic[:4]) == "PK\x03\x04":
+		err = unpackZip(ra, size, lim, check)
+	default:
+		return refuse(RuleArchive, "neither a gzip'd tar nor a zip archive")
+	}
+	if err != nil {
+		return err
 	}
 	if !hasSkill {
-		return nil, refuse(RuleNoSkillFile, "archive has no %s at its root", manifest.SkillFile)
+		return refuse(RuleNoSkillFile, "archive has no %s at its root", manifest.SkillFile)
 	}
-	return files, nil
+	return nil
 }
 
 // checkEntryName cleans an archive entry name ("./" prefixes and a folder's
@@ -220,110 +257,173 @@ type budget struct {
 	bytes int64
 }
 
-func (b *budget) read(name string, r io.Reader) ([]byte, error) {
+// read hands one file to p, after checking its declared size against what
+// is left, and counts what p read of it.
+func (b *budget) read(name string, declared int64, r io.Reader, p put) error {
 	b.files++
 	if b.files > b.lim.Files {
-		return nil, refuse(RuleTooLarge, "archive holds more than %d files", b.lim.Files)
+		return refuse(RuleTooLarge, "archive holds more than %d files", b.lim.Files)
 	}
 	left := b.lim.Bytes - b.bytes
-	data, err := io.ReadAll(io.LimitReader(r, left+1))
-	if err != nil {
-		return nil, refuse(RuleArchive, "archive entry %q: %v", name, err)
+	if declared > left {
+		return refuse(RuleTooLarge, "archive entry %q: declares %d bytes, more than the %d left of %d", name, declared, left, b.lim.Bytes)
 	}
-	b.bytes += int64(len(data))
+	cr := &countReader{r: io.LimitReader(r, left+1)}
+	if err := p(name, declared, cr); err != nil {
+		if RuleOf(err) != "" {
+			return err
+		}
+		if cr.n > left {
+			return refuse(RuleTooLarge, "archive inflates to more than %d bytes", b.lim.Bytes)
+		}
+		return refuse(RuleArchive, "archive entry %q: %v", name, err)
+	}
+	b.bytes += cr.n
 	if b.bytes > b.lim.Bytes {
-		return nil, refuse(RuleTooLarge, "archive inflates to more than %d bytes", b.lim.Bytes)
+		return refuse(RuleTooLarge, "archive inflates to more than %d bytes", b.lim.Bytes)
 	}
-	return data, nil
+	return nil
 }
 
-func unpackTarGz(data []byte, lim Limits) ([]File, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(data))
+// countReader counts the bytes read through it.
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func unpackTarGz(r io.Reader, lim Limits, p put) error {
+	zr, err := gzip.NewReader(r)
 	if err != nil {
-		return nil, refuse(RuleArchive, "gzip: %v", err)
+		return refuse(RuleArchive, "gzip: %v", err)
 	}
 	zr.Multistream(false)
 	tr := tar.NewReader(zr)
-	bud := &budget{lim: lim}
-	var files []File
 	for {
 		hdr, err := tr.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, refuse(RuleArchive, "tar: %v", err)
+			return refuse(RuleArchive, "tar: %v", err)
 		}
 		switch hdr.Typeflag {
 		case tar.TypeReg, tar.TypeDir:
 		case tar.TypeSymlink, tar.TypeLink:
-			return nil, refuse(RuleLink, "archive entry %q: a link (to %q)", hdr.Name, hdr.Linkname)
+			return refuse(RuleLink, "archive entry %q: a link (to %q)", hdr.Name, hdr.Linkname)
 		default:
-			return nil, refuse(RuleIrregular, "archive entry %q: not a regular file (type %q)", hdr.Name, hdr.Typeflag)
+			return refuse(RuleIrregular, "archive entry %q: not a regular file (type %q)", hdr.Name, hdr.Typeflag)
 		}
 		name, err := checkEntryName(hdr.Name)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if hdr.Typeflag == tar.TypeDir || name == "" {
 			continue
 		}
 		if hdr.Size > lim.Bytes {
-			return nil, refuse(RuleTooLarge, "archive entry %q: %d bytes, more than %d", name, hdr.Size, lim.Bytes)
+			return refuse(RuleTooLarge, "archive entry %q: %d bytes, more than %d", name, hdr.Size, lim.Bytes)
 		}
-		b, err := bud.read(name, tr)
-		if err != nil {
-			return nil, err
+		if err := p(name, hdr.Size, tr); err != nil {
+			return err
 		}
-		files = append(files, File{Path: name, Data: b})
 	}
 	// Trailing garbage after the tar's end is ignored by tar; the gzip
 	// stream must still end cleanly, so that its checksum is checked.
 	if _, err := io.Copy(io.Discard, io.LimitReader(zr, 1<<20)); err != nil {
-		return nil, refuse(RuleArchive, "gzip: %v", err)
+		return refuse(RuleArchive, "gzip: %v", err)
 	}
-	return files, nil
+	return nil
 }
 
-func unpackZip(data []byte, lim Limits) ([]File, error) {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+// zipEntries reads the entry count of a zip's end of central directory
+// record (or of its zip64 record), without reading the directory.
+func zipEntries(ra io.ReaderAt, size int64) (uint64, error) {
+	const eocdLen, maxComment = 22, 65535
+	tail := min(size, eocdLen+maxComment)
+	buf := make([]byte, tail)
+	if _, err := ra.ReadAt(buf, size-tail); err != nil && err != io.EOF {
+		return 0, err
+	}
+	i := bytes.LastIndex(buf, []byte("PK\x05\x06"))
+	if i < 0 || len(buf)-i < eocdLen {
+		return 0, errors.New("no end of central directory record")
+	}
+	n := uint64(binary.LittleEndian.Uint16(buf[i+10:]))
+	if n != 0xffff || i < 20 || string(buf[i-20:i-16]) != "PK\x06\x07" {
+		return n, nil
+	}
+	// zip64: the locator before the record gives the zip64 record's offset.
+	off := int64(binary.LittleEndian.Uint64(buf[i-20+8:]))
+	var rec [56]byte
+	if off < 0 || off > size-56 {
+		return 0, errors.New("zip64 record out of range")
+	}
+	if _, err := ra.ReadAt(rec[:], off); err != nil {
+		return 0, err
+	}
+	if string(rec[:4]) != "PK\x06\x06" {
+		return 0, errors.New("no zip64 end of central directory record")
+	}
+	return binary.LittleEndian.Uint64(rec[32:]), nil
+}
+
+func unpackZip(ra io.ReaderAt, size int64, lim Limits, p put) error {
+	entries, err := zipEntries(ra, size)
 	if err != nil {
-		return nil, refuse(RuleArchive, "zip: %v", err)
+		return refuse(RuleArchive, "zip: %v", err)
+	}
+	if entries > uint64(2*lim.Files) {
+		return refuse(RuleTooLarge, "archive holds %d entries, more than %d", entries, 2*lim.Files)
+	}
+	zr, err := zip.NewReader(ra, size)
+	if err != nil {
+		return refuse(RuleArchive, "zip: %v", err)
 	}
 	if len(zr.File) > 2*lim.Files {
-		return nil, refuse(RuleTooLarge, "archive holds %d entries, more than %d", len(zr.File), 2*lim.Files)
+		return refuse(RuleTooLarge, "archive holds %d entries, more than %d", len(zr.File), 2*lim.Files)
 	}
-	bud := &budget{lim: lim}
-	var files []File
+	// The declared sizes, all together, before anything is inflated.
+	var declared uint64
+	for _, f := range zr.File {
+		declared += f.UncompressedSize64
+		if f.UncompressedSize64 > uint64(lim.Bytes) || declared > uint64(lim.Bytes) {
+			return refuse(RuleTooLarge, "archive declares more than %d bytes inflated (entry %q: %d)", lim.Bytes, f.Name, f.UncompressedSize64)
+		}
+	}
 	for _, f := range zr.File {
 		mode := f.Mode()
 		switch {
 		case mode&fs.ModeSymlink != 0:
-			return nil, refuse(RuleLink, "archive entry %q: a link", f.Name)
+			return refuse(RuleLink, "archive entry %q: a link", f.Name)
 		case !mode.IsRegular() && !mode.IsDir():
-			return nil, refuse(RuleIrregular, "archive entry %q: not a regular file", f.Name)
+			return refuse(RuleIrregular, "archive entry %q: not a regular file", f.Name)
 		case f.Flags&1 != 0:
-			return nil, refuse(RuleArchive, "archive entry %q: encrypted", f.Name)
+			return refuse(RuleArchive, "archive entry %q: encrypted", f.Name)
 		case f.Method != zip.Store && f.Method != zip.Deflate:
-			return nil, refuse(RuleArchive, "archive entry %q: compression method %d", f.Name, f.Method)
+			return refuse(RuleArchive, "archive entry %q: compression method %d", f.Name, f.Method)
 		}
 		name, err := checkEntryName(f.Name)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if mode.IsDir() || name == "" {
 			continue
 		}
 		rc, err := f.Open()
 		if err != nil {
-			return nil, refuse(RuleArchive, "archive entry %q: %v", f.Name, err)
+			return refuse(RuleArchive, "archive entry %q: %v", f.Name, err)
 		}
-		b, err := bud.read(name, rc)
+		err = p(name, int64(f.UncompressedSize64), rc)
 		rc.Close()
 		if err != nil {
-			return nil, err
+			return err
 		}
-		files = append(files, File{Path: name, Data: b})
 	}
-	return files, nil
+	return nil
 }

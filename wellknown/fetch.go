@@ -1,15 +1,18 @@
 package wellknown
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/skills-mcp/skills-mcp/internal/fetch"
@@ -51,6 +54,10 @@ type Client struct {
 	limits Limits
 	cache  string
 	legacy bool
+
+	scratchOnce sync.Once
+	scratch     string // folder of unpacked files, by digest hex
+	scratchErr  error
 }
 
 // NewClient returns a client.
@@ -272,16 +279,24 @@ func (c *Client) Get(index *url.URL, ref string, max int64) ([]byte, error) {
 
 // Fetched is one skill read from a site: the entry, the skill path it
 // claims (skillsMcp.path when the entry has a valid one, else its name),
-// and its files, SKILL.md's name checked against that path.
+// and its files, SKILL.md's name checked against that path. Only SKILL.md's
+// bytes are held in memory; Client.Open reads every file.
 type Fetched struct {
 	Entry Entry
 	Path  string
 	Files []File
 }
 
-// Skill downloads an entry's artifact (or takes it from the cache),
-// checks its sha256 against the entry's digest before anything else,
-// unpacks an archive (Unpack), and checks that SKILL.md names the skill the
+// MaxSkillMDBytes is the largest SKILL.md a Client reads into memory: the
+// SEP-2640 limit of a whole skill.
+const MaxSkillMDBytes = manifest.MaxSkillBytes
+
+// Skill downloads an entry's artifact (or takes it from the cache) to disk,
+// never holding it in memory: streamed under what is left of the budget and
+// the archive limit, hashed on the way, and checked against the entry's
+// digest before anything else. An archive is then unpacked from the file
+// (see unpack: declared sizes checked before inflating), each file streamed
+// to the client's scratch folder by digest; SKILL.md must name the skill the
 // entry claims: its name, or the last segment of its skillsMcp.path.
 func (c *Client) Skill(index *url.URL, e Entry) (*Fetched, error) {
 	if e.Type == TypeLegacy {
@@ -291,23 +306,35 @@ func (c *Client) Skill(index *url.URL, e Entry) (*Fetched, error) {
 	if err != nil {
 		return nil, refuse(RuleEntry, "digest: %v", err)
 	}
-	data, ok := c.cached(want)
-	if !ok {
-		if data, err = c.Get(index, e.URL, c.budget.Left()); err != nil {
-			return nil, err
-		}
-		if got := manifest.Sum(data); got != want {
-			return nil, refuse(RuleDigest, "artifact %s: sha256 %s, the index says %s", short(e.URL), got, want)
-		}
+	lim := c.limits.withDefaults()
+	art, err := c.artifact(index, e, want, lim.Bytes+int64(lim.Files)<<10+1<<20)
+	if err != nil {
+		return nil, err
+	}
+	defer art.Close()
+	fi, err := art.Stat()
+	if err != nil {
+		return nil, refuse(RuleFetch, "artifact %s: %v", short(e.URL), err)
 	}
 	var files []File
 	if e.Type == TypeSkillMD {
-		files = []File{{Path: manifest.SkillFile, Data: data}}
-	} else if files, err = Unpack(data, c.limits); err != nil {
-		return nil, err
-	}
-	if !ok {
-		c.keep(want, data)
+		if _, err := art.Seek(0, io.SeekStart); err != nil {
+			return nil, refuse(RuleFetch, "artifact %s: %v", short(e.URL), err)
+		}
+		f, err := c.store(manifest.SkillFile, art)
+		if err != nil {
+			return nil, err
+		}
+		files = []File{f}
+	} else {
+		err = unpack(art, fi.Size(), lim, func(name string, _ int64, r io.Reader) error {
+			f, err := c.store(name, r)
+			files = append(files, f)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	return checkFetched(e, files)
 }
@@ -319,12 +346,16 @@ func (c *Client) legacySkill(index *url.URL, e Entry) (*Fetched, error) {
 	var total int64
 	lim := c.limits.withDefaults()
 	for _, p := range e.Files {
-		data, err := c.Get(index, manifest.EscapePath(e.Name+"/"+p), lim.Bytes-total)
+		data, err := c.Get(index, manifest.EscapePath(e.Name+"/"+p), min(lim.Bytes-total, MaxSkillMDBytes))
 		if err != nil {
 			return nil, err
 		}
 		total += int64(len(data))
-		files = append(files, File{Path: p, Data: data})
+		f, err := c.store(p, bytes.NewReader(data))
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
 	}
 	return checkFetched(e, files)
 }
@@ -351,33 +382,200 @@ func checkFetched(e Entry, files []File) (*Fetched, error) {
 	return &Fetched{Entry: e, Path: path, Files: files}, nil
 }
 
-func (c *Client) artifactCache(d manifest.Digest) string {
-	return filepath.Join(c.cache, "wellknown", d.Hex())
+// artifact returns the entry's artifact, verified, as an open file: the
+// cached copy if it still hashes to want, else a download of at most max
+// bytes (and what is left of the budget) streamed to a temporary file,
+// kept in the cache (or the scratch folder without one) only when it
+// hashes to want.
+func (c *Client) artifact(index *url.URL, e Entry, want manifest.Digest, max int64) (*os.File, error) {
+	dir := c.scratchDir()
+	if c.cache != "" {
+		dir = filepath.Join(c.cache, "wellknown")
+		if f, ok := openVerified(filepath.Join(dir, want.Hex()), want); ok {
+			return f, nil
+		}
+	}
+	if dir == "" {
+		return nil, refuse(RuleFetch, "no folder to download to: %v", c.scratchErr)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, refuse(RuleFetch, "%v", err)
+	}
+	r, err := url.Parse(e.URL)
+	if err != nil {
+		return nil, refuse(RuleURL, "url: %v", err)
+	}
+	u := index.ResolveReference(r)
+	if err := CheckURL(u); err != nil {
+		return nil, err
+	}
+	resp, err := c.open(u)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", Redact(u), err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, refuse(RuleFetch, "%s: %d %s", Redact(u), resp.StatusCode, http.StatusText(resp.StatusCode))
+	}
+	max = min(max, c.budget.Left())
+	if resp.ContentLength > max {
+		return nil, refuse(RuleTooLarge, "%s: %d bytes, more than the %d allowed", Redact(u), resp.ContentLength, max)
+	}
+	tmp, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return nil, refuse(RuleFetch, "%v", err)
+	}
+	keep := false
+	defer func() {
+		if !keep {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	h := manifest.NewHash()
+	n, err := io.Copy(io.MultiWriter(tmp, h), io.LimitReader(resp.Body, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", Redact(u), fetchErr(err))
+	}
+	if n > max {
+		return nil, refuse(RuleTooLarge, "%s: more than the %d bytes allowed", Redact(u), max)
+	}
+	if got := manifest.DigestOf(h); got != want {
+		return nil, refuse(RuleDigest, "artifact %s: sha256 %s, the index says %s", short(e.URL), got, want)
+	}
+	final := filepath.Join(dir, want.Hex())
+	if err := tmp.Sync(); err != nil {
+		return nil, refuse(RuleFetch, "%v", err)
+	}
+	if err := os.Rename(tmp.Name(), final); err != nil {
+		return nil, refuse(RuleFetch, "%v", err)
+	}
+	keep = true
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		tmp.Close()
+		return nil, refuse(RuleFetch, "%v", err)
+	}
+	return tmp, nil
 }
 
-// cached returns a cached artifact that still hashes to d.
-func (c *Client) cached(d manifest.Digest) ([]byte, bool) {
-	if c.cache == "" {
-		return nil, false
-	}
-	f, err := os.Open(c.artifactCache(d))
+// openVerified opens the file at p if it hashes to d.
+func openVerified(p string, d manifest.Digest) (*os.File, bool) {
+	f, err := os.Open(p)
 	if err != nil {
 		return nil, false
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, c.budget.Left()+1))
-	if err != nil || manifest.Sum(data) != d {
+	h := manifest.NewHash()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
 		return nil, false
 	}
-	return data, true
+	if _, err := io.Copy(h, f); err != nil || manifest.DigestOf(h) != d {
+		f.Close()
+		return nil, false
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return nil, false
+	}
+	return f, true
 }
 
-func (c *Client) keep(d manifest.Digest, data []byte) {
-	if c.cache == "" {
-		return
+// scratchDir is the client's folder of unpacked files, made at first use
+// in the cache (CacheDir/wellknown/.unpacked-*) or, without one, the
+// system's temporary folder; Close removes it. "" if it cannot be made.
+func (c *Client) scratchDir() string {
+	c.scratchOnce.Do(func() {
+		base := os.TempDir()
+		if c.cache != "" {
+			base = filepath.Join(c.cache, "wellknown")
+			if c.scratchErr = os.MkdirAll(base, 0o755); c.scratchErr != nil {
+				return
+			}
+			sweepScratch(base)
+		}
+		c.scratch, c.scratchErr = os.MkdirTemp(base, ".unpacked-")
+	})
+	return c.scratch
+}
+
+// sweepScratch removes the scratch folders of clients that ended without
+// Close (a killed process) once they are an hour old.
+func sweepScratch(base string) {
+	old, _ := filepath.Glob(filepath.Join(base, ".unpacked-*"))
+	for _, p := range old {
+		if fi, err := os.Lstat(p); err == nil && fi.IsDir() && time.Since(fi.ModTime()) > time.Hour {
+			os.RemoveAll(p)
+		}
 	}
-	p := c.artifactCache(d)
-	if os.MkdirAll(filepath.Dir(p), 0o755) == nil {
-		manifest.WriteFileAtomic(p, 0o644, func(w io.Writer) error { _, err := w.Write(data); return err })
+}
+
+// store streams one file of a skill to the scratch folder, named by its
+// digest, and returns it; SKILL.md's bytes are kept in memory too, up to
+// MaxSkillMDBytes.
+func (c *Client) store(name string, r io.Reader) (File, error) {
+	f := File{Path: name}
+	dir := c.scratchDir()
+	if dir == "" {
+		return f, refuse(RuleFetch, "no scratch folder: %v", c.scratchErr)
 	}
+	tmp, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return f, refuse(RuleFetch, "%v", err)
+	}
+	defer func() {
+		tmp.Close()
+		os.Remove(tmp.Name())
+	}()
+	h := manifest.NewHash()
+	w := io.MultiWriter(tmp, h)
+	var md *bytes.Buffer
+	if name == manifest.SkillFile {
+		md = &bytes.Buffer{}
+		w = io.MultiWriter(w, &capped{md, MaxSkillMDBytes})
+	}
+	n, err := io.Copy(w, r)
+	if err != nil {
+		return f, err
+	}
+	if md != nil && n > MaxSkillMDBytes {
+		return f, refuse(RuleTooLarge, "%s: more than %d bytes", manifest.SkillFile, MaxSkillMDBytes)
+	}
+	f.Digest, f.Size = manifest.DigestOf(h), n
+	if md != nil {
+		f.Data = md.Bytes()
+	}
+	if err := os.Rename(tmp.Name(), filepath.Join(dir, f.Digest.Hex())); err != nil {
+		return f, refuse(RuleFetch, "%v", err)
+	}
+	return f, nil
+}
+
+// capped writes to b until it holds n bytes, then drops the rest.
+type capped struct {
+	b *bytes.Buffer
+	n int64
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.n - int64(c.b.Len()); room > 0 {
+		c.b.Write(p[:min(int64(len(p)), room)])
+	}
+	return len(p), nil
+}
+
+// Open opens a file of a Fetched skill of this client, by digest.
+func (c *Client) Open(d manifest.Digest) (io.ReadCloser, error) {
+	if c.scratch == "" {
+		return nil, fmt.Errorf("%s: %w", d, fs.ErrNotExist)
+	}
+	return os.Open(filepath.Join(c.scratch, d.Hex()))
+}
+
+// Close removes the client's unpacked files: Open fails after it.
+func (c *Client) Close() error {
+	c.scratchOnce.Do(func() {}) // no scratch folder made after Close
+	if c.scratch == "" {
+		return nil
+	}
+	return os.RemoveAll(c.scratch)
 }

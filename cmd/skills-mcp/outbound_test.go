@@ -1,17 +1,37 @@
 package main
 
 import (
+	"archive/tar"
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"maps"
+	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/wellknown"
 
 	"github.com/skills-mcp/skills-mcp/oci/ocitest"
 )
@@ -134,4 +154,382 @@ func listen(t *testing.T) net.Listener {
 	}
 	t.Cleanup(func() { ln.Close() })
 	return ln
+}
+
+// vmHWM returns the peak resident memory of process pid, in bytes, from
+// /proc/PID/status.
+func vmHWM(pid int) (int64, error) {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10, err
+		}
+	}
+	return 0, fmt.Errorf("/proc/%d/status: no VmHWM", pid)
+}
+
+// runMeasured is runTimed that also returns the process's peak resident
+// memory: VmHWM from /proc/PID/status, read every 5 ms while it runs (the
+// high-water mark of the process's own memory since its exec; rusage's
+// maxrss is not used, since it counts the test process's memory, which the
+// child shared until exec).
+func runMeasured(t *testing.T, limit time.Duration, env []string, args ...string) (string, time.Duration, int64, error) {
+	t.Helper()
+	cmd := exec.Command(cli(t), args...)
+	cmd.Env = append(os.Environ(), env...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var peak atomic.Int64
+	done := make(chan struct{})
+	go func() {
+		for {
+			if hwm, err := vmHWM(cmd.Process.Pid); err == nil && hwm > peak.Load() {
+				peak.Store(hwm)
+			}
+			select {
+			case <-done:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	}()
+	timer := time.AfterFunc(limit, func() { cmd.Process.Kill() })
+	err := cmd.Wait()
+	close(done)
+	timer.Stop()
+	return stderr.String(), time.Since(start), peak.Load(), err
+}
+
+// zeros is a reader of n zero bytes.
+func zeros(n int64) io.Reader { return io.LimitReader(zeroReader{}, n) }
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+// skillMD is a SKILL.md of the skill name.
+func skillMD(name string) string {
+	return "---\nname: " + name + "\ndescription: A skill of a hostile site.\n---\nBody.\n"
+}
+
+// tarGz returns a gzip'd tar of SKILL.md for name and of files, each of
+// the given size of zeros.
+func tarGz(t *testing.T, name string, files map[string]int64) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	md := skillMD(name)
+	tw.WriteHeader(&tar.Header{Name: "SKILL.md", Mode: 0o644, Size: int64(len(md)), Typeflag: tar.TypeReg})
+	io.WriteString(tw, md)
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		tw.WriteHeader(&tar.Header{Name: p, Mode: 0o644, Size: files[p], Typeflag: tar.TypeReg})
+		if _, err := io.Copy(tw, zeros(files[p])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	zw.Close()
+	return buf.Bytes()
+}
+
+// zipBomb returns a zip of SKILL.md for name and one entry of n zeros,
+// deflated, that declares it holds declared bytes.
+func zipBomb(t *testing.T, name string, n, declared int64) []byte {
+	t.Helper()
+	var def bytes.Buffer
+	fw, _ := flate.NewWriter(&def, flate.BestCompression)
+	crc := crc32.NewIEEE()
+	if _, err := io.Copy(io.MultiWriter(fw, crc), zeros(n)); err != nil {
+		t.Fatal(err)
+	}
+	fw.Close()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, _ := zw.Create("SKILL.md")
+	io.WriteString(w, skillMD(name))
+	raw, err := zw.CreateRaw(&zip.FileHeader{Name: "bomb.bin", Method: zip.Deflate, CRC32: crc.Sum32(),
+		CompressedSize64: uint64(def.Len()), UncompressedSize64: uint64(declared)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw.Write(def.Bytes())
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// hostileSite serves a discovery index of the artifacts given, each under
+// its name, with its true digest; an artifact's handler, when given, answers
+// in its place (to lie about the body).
+type hostileArtifact struct {
+	data  []byte
+	serve http.HandlerFunc
+}
+
+func hostileSite(t *testing.T, arts map[string]hostileArtifact) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	var entries []map[string]string
+	for _, name := range slices.Sorted(maps.Keys(arts)) {
+		a := arts[name]
+		digest := manifest.Sum(a.data).String()
+		entries = append(entries, map[string]string{"name": name, "type": "archive", "description": "Hostile.",
+			"url": "/artifacts/" + name, "digest": digest})
+		h := a.serve
+		if h == nil {
+			h = func(w http.ResponseWriter, r *http.Request) { w.Write(a.data) }
+		}
+		mux.HandleFunc("/artifacts/"+name, h)
+	}
+	index, _ := json.Marshal(map[string]any{"$schema": wellknown.Schema, "skills": entries})
+	mux.HandleFunc("/.well-known/agent-skills/index.json", func(w http.ResponseWriter, r *http.Request) { w.Write(index) })
+	srv := httptest.NewTLSServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// trustSite writes the TLS certificate of the httptest servers to a file
+// for SSL_CERT_FILE, so that the binary trusts them and nothing else.
+func trustSite(t *testing.T, dir string) string {
+	t.Helper()
+	srv := httptest.NewTLSServer(http.NotFoundHandler())
+	defer srv.Close()
+	p := filepath.Join(dir, "ca.pem")
+	data := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestHostileSite: a discovery site that sends archives inflating to
+// hundreds of megabytes, a zip bomb (declared honestly, or declaring a
+// kilobyte), an endless or lying body, or nothing at all, cannot take pull
+// (nor build --lib NS=…/index.json) past 128 MiB of resident memory: every
+// artifact streams to disk, declared sizes are checked before inflating,
+// and every file is streamed; the command fails within its deadline, and
+// nothing but complete skills is written to --to, nothing outside --to and
+// the cache.
+func TestHostileSite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("inflates some hundreds of megabytes")
+	}
+	const peakLimit = 128 << 20
+	six := map[string]hostileArtifact{}
+	for i := range 6 {
+		name := fmt.Sprintf("big-%d", i)
+		six[name] = hostileArtifact{data: tarGz(t, name, map[string]int64{"a.bin": 12 << 20, "b.bin": 12 << 20})}
+	}
+	// Over the 256 MiB an archive may inflate to, 16 MiB at a time.
+	over := map[string]int64{}
+	for i := range 17 {
+		over[fmt.Sprintf("part%02d.bin", i)] = 16 << 20
+	}
+	six["over"] = hostileArtifact{data: tarGz(t, "over", over)}
+	endless := func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("PK\x03\x04"))
+		io.Copy(w, zeros(1<<40))
+	}
+	lying := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", fmt.Sprint(int64(10)<<30))
+		w.Write([]byte("PK\x03\x04"))
+	}
+	stalled := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "1000")
+		w.Write([]byte("PK\x03\x04"))
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}
+	attacks := []struct {
+		name  string
+		arts  map[string]hostileArtifact
+		want  string // in stderr
+		clean bool   // every skill refused: nothing in --to
+	}{
+		{"six archives of 24 MiB and one over the limit", six, `archive entry "part15.bin": declares 16777216 bytes, more than the 16777151 left of 268435456 (rule too-large)`, false},
+		{"zip bomb", map[string]hostileArtifact{"bomb": {data: zipBomb(t, "bomb", 300<<20, 300<<20)}}, "archive declares more than", true},
+		{"zip bomb declaring 1 KiB", map[string]hostileArtifact{"bomb": {data: zipBomb(t, "bomb", 300<<20, 1<<10)}}, "zip: not a valid zip file", true},
+		{"endless body", map[string]hostileArtifact{"endless": {data: []byte("x"), serve: endless}}, "too-large", true},
+		{"lying length", map[string]hostileArtifact{"lying": {data: []byte("x"), serve: lying}}, "too-large", true},
+		{"stalled body", map[string]hostileArtifact{"stalled": {data: []byte("x"), serve: stalled}}, "fetch-stalled", true},
+	}
+	for _, a := range attacks {
+		site := hostileSite(t, a.arts)
+		dir := t.TempDir()
+		to, cache := filepath.Join(dir, "to"), filepath.Join(dir, "cache")
+		env := []string{"SKILLS_CACHE_DIR=" + cache, "TMPDIR=" + filepath.Join(dir, "tmp"), "SSL_CERT_FILE=" + trustSite(t, dir)}
+		os.Mkdir(filepath.Join(dir, "tmp"), 0o700)
+		for _, args := range [][]string{
+			{"pull", "--from", site, "--to", to, "--all", "--stall-timeout", "2s", "--max-download-bytes", "67108864"},
+			{"build", "--lib", "h=" + site + "/.well-known/agent-skills/index.json", "-o", filepath.Join(dir, "out.skb"),
+				"--stall-timeout", "2s", "--max-download-bytes", "67108864", "--no-lint"},
+		} {
+			stderr, took, peak, err := runMeasured(t, 2*time.Minute, env, args...)
+			t.Logf("%s: %s: exit %v after %v, peak RSS %.1f MiB", a.name, args[0], err, took.Round(10*time.Millisecond), float64(peak)/(1<<20))
+			if peak > peakLimit {
+				t.Errorf("%s: %s: peak resident memory %d MiB, over %d MiB", a.name, args[0], peak>>20, peakLimit>>20)
+			}
+			if !slices.ContainsFunc(strings.Split(a.want, "|"), func(w string) bool { return strings.Contains(stderr, w) }) {
+				t.Errorf("%s: %s: stderr does not say %q:\n%s", a.name, args[0], a.want, stderr)
+			}
+			if a.clean && err == nil && args[0] == "pull" {
+				t.Errorf("%s: pull exited 0", a.name)
+			}
+			if tmp, _ := os.ReadDir(filepath.Join(dir, "tmp")); len(tmp) > 0 {
+				t.Errorf("%s: %s: left %d entries in the temporary folder", a.name, args[0], len(tmp))
+			}
+		}
+		ents, _ := os.ReadDir(to)
+		if a.clean && len(ents) > 0 {
+			t.Errorf("%s: pull wrote %d entries to --to", a.name, len(ents))
+		}
+		for _, e := range ents { // complete skills only
+			if e.Name() == "over" || !strings.HasPrefix(e.Name(), "big-") {
+				t.Errorf("%s: pull wrote %s", a.name, e.Name())
+				continue
+			}
+			for f, want := range map[string]int64{"a.bin": 12 << 20, "b.bin": 12 << 20} {
+				if fi, err := os.Stat(filepath.Join(to, e.Name(), f)); err != nil || fi.Size() != want {
+					t.Errorf("%s: %s/%s: %v", a.name, e.Name(), f, err)
+				}
+			}
+		}
+		if left, _ := filepath.Glob(filepath.Join(cache, "wellknown", ".*")); len(left) > 0 {
+			t.Errorf("%s: litter in the cache: %q", a.name, left)
+		}
+	}
+}
+
+// hostileOrigin answers every request the way its behaviour says, whatever
+// the path: the one server every outbound client is driven through.
+func hostileOrigin(t *testing.T, behaviour string) *httptest.Server {
+	t.Helper()
+	var srv *httptest.Server
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch behaviour {
+		case "silent": // accepts, reads the request, never answers
+			<-r.Context().Done()
+		case "stall-body": // headers, a few bytes, then nothing
+			w.Header().Set("Content-Length", "100000")
+			w.Write([]byte("PK\x03\x04"))
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+		case "huge-length": // declares 10 GiB
+			w.Header().Set("Content-Length", fmt.Sprint(int64(10)<<30))
+			w.Write([]byte("PK\x03\x04"))
+		case "endless": // chunked bytes without end, until the client goes
+			chunk := make([]byte, 32<<10)
+			for r.Method != http.MethodHead && r.Context().Err() == nil {
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+			}
+		case "redirect-loop":
+			http.Redirect(w, r, r.URL.Path, http.StatusFound)
+		case "redirect-http": // to plain http on another host
+			http.Redirect(w, r, "http://example.com"+r.URL.Path, http.StatusFound)
+		}
+	})
+	srv = httptest.NewTLSServer(h)
+	return srv
+}
+
+// TestOutboundBounds drives every outbound client of the real binary (an
+// https library, an https bundle, a discovery site for pull and for build,
+// an OAuth issuer's discovery, an OCI registry) through a server that
+// stalls before or after its headers, declares 10 GiB, sends bytes without
+// end, or redirects in a loop or to plain http, in a random order, and
+// asserts the bounds for each: the command fails, within (tries × stall
+// timeout + pauses), under 128 MiB of resident memory, naming the rule.
+func TestOutboundBounds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("some 40 runs of the binary")
+	}
+	dir := t.TempDir()
+	ca := trustSite(t, dir)
+	const stall = 500 * time.Millisecond
+	pin := "#sha256=" + strings.Repeat("ab", 32)
+	clients := []struct {
+		name string
+		args func(base string) []string
+	}{
+		{"https library", func(b string) []string {
+			return []string{"build", "--root", b + "/lib.zip" + pin, "-o", filepath.Join(dir, "x.skb")}
+		}},
+		{"https bundle", func(b string) []string {
+			return []string{"pull", "--from", b + "/x.skb" + pin, "--to", filepath.Join(dir, "to"), "--all"}
+		}},
+		{"site for pull", func(b string) []string {
+			return []string{"pull", "--from", b, "--to", filepath.Join(dir, "to"), "--all"}
+		}},
+		{"site for build", func(b string) []string {
+			return []string{"build", "--lib", "h=" + b + "/.well-known/agent-skills/index.json", "-o", filepath.Join(dir, "x.skb")}
+		}},
+		{"oauth issuer", func(b string) []string {
+			return []string{"serve", "--http", "127.0.0.1:0", "--oauth-issuer", b, "--oauth-audience", "https://x/mcp", "--root", "../../testdata/example/acme"}
+		}},
+		{"oci registry", func(b string) []string {
+			return []string{"inspect", "oci://" + strings.TrimPrefix(b, "https://") + "/skills/acme:v1"}
+		}},
+	}
+	// What the error must say: the bound's rule, or a check of the client's
+	// own that refused the answer by its headers first (an issuer's
+	// metadata must be JSON, a registry's HEAD must name a type and a digest).
+	const byHeaders = "|bad content type|missing required header|`Content-Type` header"
+	behaviours := map[string]string{
+		"silent":        "fetch-stalled",
+		"stall-body":    "fetch-stalled" + byHeaders,
+		"huge-length":   "too-large|too large|larger than|more than" + byHeaders,
+		"endless":       "too-large|too large|larger than|more than" + byHeaders,
+		"redirect-loop": "fetch-redirect|redirects",
+		"redirect-http": "https",
+	}
+	type run struct{ client, behaviour int }
+	var runs []run
+	names := slices.Sorted(maps.Keys(behaviours))
+	for c := range clients {
+		for b := range names {
+			runs = append(runs, run{c, b})
+		}
+	}
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	rand.New(rand.NewPCG(seed, 2)).Shuffle(len(runs), func(i, j int) { runs[i], runs[j] = runs[j], runs[i] })
+	for _, r := range runs {
+		c, behaviour := clients[r.client], names[r.behaviour]
+		srv := hostileOrigin(t, behaviour)
+		os.RemoveAll(filepath.Join(dir, "to"))
+		env := []string{"SSL_CERT_FILE=" + ca, "SKILLS_CACHE_DIR=" + filepath.Join(dir, "cache"), "SKILLS_MAX_DOWNLOAD_BYTES=67108864"}
+		args := append(c.args(srv.URL), "--stall-timeout", stall.String())
+		stderr, took, peak, err := runMeasured(t, time.Minute, env, args...)
+		srv.CloseClientConnections()
+		srv.Close()
+		t.Logf("%s, %s: exit %v after %v, peak %.1f MiB", c.name, behaviour, err, took.Round(10*time.Millisecond), float64(peak)/(1<<20))
+		// Three tries of a stalled request, and the pauses between them;
+		// the process's own start and end.
+		if bound := 3*stall + 600*time.Millisecond + 3*time.Second; took > bound {
+			t.Errorf("%s, %s: took %v, over %v", c.name, behaviour, took, bound)
+		}
+		if peak > 128<<20 {
+			t.Errorf("%s, %s: peak resident memory %d MiB", c.name, behaviour, peak>>20)
+		}
+		ok := slices.ContainsFunc(strings.Split(behaviours[behaviour], "|"), func(w string) bool { return strings.Contains(stderr, w) })
+		if err == nil && c.name != "site for build" || !ok {
+			t.Errorf("%s, %s: exit %v, stderr does not say %q:\n%s", c.name, behaviour, err, behaviours[behaviour], stderr)
+		}
+	}
 }

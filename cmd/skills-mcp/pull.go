@@ -273,7 +273,8 @@ func (c *PullCmd) open(ctx context.Context, argv commandArgv, trusted []manifest
 		}
 		return src, nil
 	case isHTTP(c.From) && pull.IsIndexURL(c.From):
-		return pull.OpenIndex(ctx, c.From, pull.IndexOptions{MaxBytes: c.MaxDownload, AllowUnverified: c.AllowUnverified, Client: outbound}, trusted)
+		return pull.OpenIndex(ctx, c.From, pull.IndexOptions{MaxBytes: c.MaxDownload, AllowUnverified: c.AllowUnverified, Client: outbound,
+			CacheDir: cacheDir(c.Cache.CacheDir)}, trusted)
 	case isHTTP(c.From):
 		return pull.Download(ctx, c.From, pull.DownloadOptions{MaxBytes: c.MaxDownload, Client: outbound}, trusted)
 	case oci.IsRef(c.From):
