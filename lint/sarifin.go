@@ -107,12 +107,13 @@ type (
 	sarifInRun struct {
 		Tool *struct {
 			Driver *struct {
-				Name  *string       `json:"name"`
-				Rules []sarifInRule `json:"rules"`
+				Name  *string           `json:"name"`
+				Rules []json.RawMessage `json:"rules"` // each sarifInRule, decoded at its path
+
 			} `json:"driver"`
 		} `json:"tool"`
 		Results      []json.RawMessage          `json:"results"`
-		Artifacts    []sarifInArtifact          `json:"artifacts"`
+		Artifacts    []json.RawMessage          `json:"artifacts"` // each sarifInArtifact
 		OriginalBase map[string]sarifInLocation `json:"originalUriBaseIds"`
 		ColumnKind   string                     `json:"columnKind"`
 	}
@@ -143,15 +144,16 @@ type (
 		Message struct {
 			Text string `json:"text"`
 		} `json:"message"`
-		Locations []struct {
-			Physical *struct {
-				Artifact *sarifInLocation `json:"artifactLocation"`
-				Region   *struct {
-					StartLine   *int `json:"startLine"`
-					StartColumn *int `json:"startColumn"`
-				} `json:"region"`
-			} `json:"physicalLocation"`
-		} `json:"locations"`
+		Locations []json.RawMessage `json:"locations"` // the first one, a sarifInResultLoc, is read
+	}
+	sarifInResultLoc struct {
+		Physical *struct {
+			Artifact *sarifInLocation `json:"artifactLocation"`
+			Region   *struct {
+				StartLine   *int `json:"startLine"`
+				StartColumn *int `json:"startColumn"`
+			} `json:"region"`
+		} `json:"physicalLocation"`
 	}
 )
 
@@ -304,14 +306,21 @@ type runIndex struct {
 	run    *sarifInRun
 	at     string
 	base   string
+	rules  []sarifInRule
+	arts   []sarifInArtifact
 	digest map[[2]string]manifest.Digest // (uriBaseId, uri) of an artifact → its sha-256
 }
 
 // index checks the run's rules and artifacts and indexes the artifacts'
 // digests.
 func (x *runIndex) index() error {
-	for i, r := range x.run.Tool.Driver.Rules {
+	x.rules = make([]sarifInRule, len(x.run.Tool.Driver.Rules))
+	for i, raw := range x.run.Tool.Driver.Rules {
 		at := fmt.Sprintf("%s.tool.driver.rules[%d]", x.at, i)
+		if err := decodeAt(raw, at, &x.rules[i]); err != nil {
+			return err
+		}
+		r := &x.rules[i]
 		if err := checkRuleID(r.ID); err != nil {
 			return fmt.Errorf("%s.id: %q: %v", at, r.ID, err)
 		}
@@ -322,7 +331,12 @@ func (x *runIndex) index() error {
 		}
 	}
 	x.digest = map[[2]string]manifest.Digest{}
-	for i, a := range x.run.Artifacts {
+	x.arts = make([]sarifInArtifact, len(x.run.Artifacts))
+	for i, raw := range x.run.Artifacts {
+		if err := decodeAt(raw, fmt.Sprintf("%s.artifacts[%d]", x.at, i), &x.arts[i]); err != nil {
+			return err
+		}
+		a := &x.arts[i]
 		h, ok := a.Hashes["sha-256"]
 		if !ok {
 			continue
@@ -349,7 +363,7 @@ func (x *runIndex) result(res *sarifInResult, at, tool string) (imp Imported, ke
 		return imp, false, fmt.Errorf("%s.kind: %q is not a SARIF result kind", at, res.Kind)
 	}
 	imp.Where = at
-	rules := x.run.Tool.Driver.Rules
+	rules := x.rules
 	id := res.RuleID
 	idx := res.RuleIndex
 	if res.Rule != nil {
@@ -398,11 +412,17 @@ func (x *runIndex) result(res *sarifInResult, at, tool string) (imp Imported, ke
 		return imp, false, fmt.Errorf("%s.message.text: not valid UTF-8", at)
 	}
 	imp.Message = excerpt(res.Message.Text, 0)
-	if len(res.Locations) == 0 || res.Locations[0].Physical == nil || res.Locations[0].Physical.Artifact == nil {
+	var rl sarifInResultLoc
+	if len(res.Locations) > 0 {
+		if err := decodeAt(res.Locations[0], at+".locations[0]", &rl); err != nil {
+			return imp, false, err
+		}
+	}
+	if rl.Physical == nil || rl.Physical.Artifact == nil {
 		imp.Drop = "the result names no file"
 		return imp, true, nil
 	}
-	pl := res.Locations[0].Physical
+	pl := rl.Physical
 	if r := pl.Region; r != nil {
 		if r.StartLine != nil {
 			if *r.StartLine < 1 {
@@ -419,14 +439,14 @@ func (x *runIndex) result(res *sarifInResult, at, tool string) (imp Imported, ke
 	}
 	loc := *pl.Artifact
 	if loc.Index != nil && loc.URI == "" {
-		arts := x.run.Artifacts
+		arts := x.arts
 		if *loc.Index < 0 || *loc.Index >= len(arts) || arts[*loc.Index].Location == nil {
 			return imp, false, fmt.Errorf("%s.locations[0].physicalLocation.artifactLocation.index: %d names no artifact with a location", at, *loc.Index)
 		}
 		loc = *arts[*loc.Index].Location
 	}
-	if loc.Index != nil && *loc.Index >= 0 && *loc.Index < len(x.run.Artifacts) {
-		if h, ok := x.run.Artifacts[*loc.Index].Hashes["sha-256"]; ok {
+	if loc.Index != nil && *loc.Index >= 0 && *loc.Index < len(x.arts) {
+		if h, ok := x.arts[*loc.Index].Hashes["sha-256"]; ok {
 			d, _ := manifest.ParseDigest("sha256:" + strings.ToLower(h)) // index checked it
 			imp.Digest = &d
 		}
