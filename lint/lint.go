@@ -99,6 +99,12 @@ func RuleByID(id string) (Rule, bool) {
 // The rules are in rules.go, one table a reader can review in one place;
 // the README lists them with an example each.
 func Analyze(file string, data []byte) []manifest.Finding {
+	return analyze(file, data, codeState{})
+}
+
+// analyze is Analyze with the state of the code analysis to start from: a
+// layer of a file (code.go) carries its depth and the file's budget.
+func analyze(file string, data []byte, code codeState) []manifest.Finding {
 	if text, ok := utf16Text(data); ok {
 		data = text
 	}
@@ -109,7 +115,7 @@ func Analyze(file string, data []byte) []manifest.Finding {
 	var out []manifest.Finding
 	for w := (window{}); ; {
 		w = w.next(data)
-		out = mergeFindings(out, analyzeWindow(file, data, roles, w))
+		out = mergeFindings(out, analyzeWindow(file, data, roles, w, code))
 		if w.end == len(data) {
 			return out
 		}
@@ -117,10 +123,11 @@ func Analyze(file string, data []byte) []manifest.Finding {
 }
 
 // analyzeWindow applies the text rules to window w of data.
-func analyzeWindow(file string, data []byte, roles role, w window) []manifest.Finding {
+func analyzeWindow(file string, data []byte, roles role, w window, code codeState) []manifest.Finding {
 	s := newScan(file, data[w.start:w.end], roles)
 	defer s.free()
 	s.full, s.lineBase, s.colBase = len(data), w.line, w.col
+	s.code = code
 	var out []manifest.Finding
 	for i := range rules {
 		r := &rules[i]

@@ -216,7 +216,7 @@ var lintCases = []lintCase{
 	{"a.sh", "destructive-rm", "rm --recursive --force ${HOME}/*", "warning", 0},
 	{"a.sh", "destructive-rm", "rm -rf --no-preserve-root /", "error", 0},
 	{"a.sh", "destructive-rm", "rm -fr old.log $HOME/ && echo done", "warning", 0},
-	{"a.sh", "destructive-rm", `rm -rf "$STEAMROOT/"*`, "note", 0},
+	{"a.sh", "destructive-rm", `rm -rf "$STEAMROOT/"*`, "warning", 0},
 	{"a.sh", "destructive-rm", "rm -rf ./build", "", 0},
 	{"a.sh", "destructive-rm", `rm -rf "$TMPDIR/x"`, "", 0},
 	{"a.sh", "destructive-rm", "rm -rf /tmp/cache", "", 0},
@@ -400,8 +400,10 @@ func TestLintRulesCovered(t *testing.T) {
 	want := []string{"frontmatter-hooks", "prompt-expansion", "invisible-text", "bidi-control", "lookalike-host",
 		"hidden-comment", "install-hook", "auto-exec", "persistence", "hidden-file-write", "pipe-to-shell", "remote-exec",
 		"eval-decode", "base64-blob", "destructive-rm", "world-writable", "sensitive-path", "credential-literal", "env-exfil",
-		"prompt-injection", "addressed-instruction", "hidden-carrier", "host-markup", "reverse-shell", "secret-exfil", "dns-exfil", "disk-wipe", "system-shutdown", "executable-binary",
-		"opaque-file", "disguised-file", "image-trailer", "office-macro", "minified-code", "blank-padding"}
+		"prompt-injection", "addressed-instruction", "hidden-carrier", "host-markup", "reverse-shell", "secret-exfil", "dns-exfil",
+		"disk-wipe", "system-shutdown", "dynamic-exec", "download-exec", "credential-store", "git-exfil", "image-exfil",
+		"agent-config", "autorun-config", "untrusted-source", "security-off", "force-push", "executable-binary", "opaque-file",
+		"disguised-file", "image-trailer", "office-macro", "minified-code", "blank-padding"}
 	var got []string
 	for _, r := range Rules {
 		got = append(got, r.ID)
@@ -421,7 +423,7 @@ func TestLintRulesMatchTable(t *testing.T) {
 		if r.id != Rules[i].ID {
 			t.Errorf("matcher %d is %s, Rules has %s", i, r.id, Rules[i].ID)
 		}
-		if len(r.pats) == 0 && r.multi == nil && r.file == nil && r.bin == nil {
+		if len(r.pats) == 0 && r.multi == nil && r.file == nil && r.bin == nil && !r.code {
 			t.Errorf("rule %s matches nothing", r.id)
 		}
 		for _, p := range r.pats {

@@ -53,12 +53,13 @@ type scan struct {
 	// lineBase is the number of lines of the file before the text, and
 	// colBase the code points of its first line before it (see window).
 	lineBase, colBase int
-	starts            []int    // starts[i]: offset of line i in text; the last ends the last line (see line)
-	hits              []int    // the lines that hold a rule key, ascending
-	hitKeys           []keySet // hitKeys[h]: the keys line hits[h] holds
-	flags             []uint8  // empty until flag is first called
-	wide              int      // offset of the first byte ≥ 0x80, -1 for none, -2 until firstWide is first called
-	written           [2]int   // line i+1 and whether it writes (writeOp), for writes; 0: not known
+	starts            []int     // starts[i]: offset of line i in text; the last ends the last line (see line)
+	hits              []int     // the lines that hold a rule key, ascending
+	hitKeys           []keySet  // hitKeys[h]: the keys line hits[h] holds
+	flags             []uint8   // empty until flag is first called
+	wide              int       // offset of the first byte ≥ 0x80, -1 for none, -2 until firstWide is first called
+	written           [2]int    // line i+1 and whether it writes (writeOp), for writes; 0: not known
+	code              codeState // the code analysis's findings, made when a rule first asks (code.go)
 }
 
 // firstWide returns the offset of the first byte ≥ 0x80 of the text, or -1
@@ -550,8 +551,25 @@ func (x *ruleKeyIndex) hasPrefixFold(s, key string) bool {
 }
 
 // find returns the finding of rule r (rules[ri]) in the file, if any: the
-// first match with the strongest severity.
+// first match with the strongest severity, of the rule's own matchers and
+// of the code analysis.
 func (s *scan) find(ri int) (manifest.Finding, bool) {
+	best, found := s.findOwn(ri)
+	for _, h := range s.extraHits(ri) {
+		i := s.lineAt(h.off)
+		f := s.finding(ri, i, h.off-s.starts[i], s.sevAt(i, h.sev))
+		if h.excerpt != "" {
+			f.Excerpt = excerpt(h.excerpt, 0)
+		}
+		if !found || Rank(f.Severity) > Rank(best.Severity) {
+			best, found = f, true
+		}
+	}
+	return best, found
+}
+
+// findOwn returns the finding of rule r's own matchers.
+func (s *scan) findOwn(ri int) (manifest.Finding, bool) {
 	r := &rules[ri]
 	var best manifest.Finding
 	found := false

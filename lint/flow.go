@@ -1,0 +1,500 @@
+package lint
+
+import (
+	"strings"
+)
+
+// This file is the flow analysis of Python, JavaScript, PowerShell, Ruby,
+// Perl and PHP over the tokens of tokens.go: statement by statement, it
+// keeps what each name may hold (value.go) and what each imported name
+// stands for, folds the strings a program builds (concatenation, join,
+// char codes, decoding of known text), and hands each call to the table of
+// flowcalls.go, which knows sources and sinks. It evaluates expressions
+// with a small precedence-free parser that accepts anything: what it does
+// not understand is an unknown value, never an error.
+
+// maxExprDepth bounds the nesting the expression parser follows.
+const maxExprDepth = 64
+
+// flowState is the analysis of one region.
+type flowState struct {
+	s      *scan
+	base   int
+	lang   string
+	toks   []token
+	pos    int
+	vars   map[string]ev
+	depth  int
+	region string
+}
+
+// An ev is what an expression evaluates to: a value, and when it names
+// something callable or a module, its qualified name (os.path.join); a file
+// handle remembers its path and mode.
+type ev struct {
+	v     value
+	name  string
+	file  *value
+	mode  string
+	elems []value // a list's elements, when known
+	recv  *ev     // for a method: the value it is called on (name is ".method")
+}
+
+// flowRegion analyses a region of Python, JavaScript, PowerShell, Ruby or
+// Perl.
+func (s *scan) flowRegion(r region) {
+	if tooNested(r.text) {
+		return
+	}
+	f := &flowState{s: s, base: r.off, lang: r.lang, toks: tokenize(r.text, r.lang), vars: map[string]ev{}, region: r.text}
+	for f.pos < len(f.toks) {
+		start := f.pos
+		f.statement()
+		if f.pos == start {
+			f.pos++
+		}
+	}
+}
+
+// peek returns the token at pos+k, or an EOL.
+func (f *flowState) peek(k int) token {
+	if f.pos+k < len(f.toks) {
+		return f.toks[f.pos+k]
+	}
+	return token{kind: tokEOL, off: len(f.region)}
+}
+
+func (f *flowState) is(k int, s string) bool {
+	t := f.peek(k)
+	return (t.kind == tokPunct || t.kind == tokWord) && t.s == s
+}
+
+// at returns the offset in the scan's text of the token at pos+k.
+func (f *flowState) at(k int) int { return f.base + f.peek(k).off }
+
+// endOfStatement reports whether the token ends a statement.
+func endOfStatement(t token) bool {
+	return t.kind == tokEOL || t.kind == tokPunct && (t.s == ";" || t.s == "}" || t.s == "{")
+}
+
+// statement reads one statement.
+func (f *flowState) statement() {
+	for f.pos < len(f.toks) && endOfStatement(f.peek(0)) {
+		f.pos++
+	}
+	if f.pos >= len(f.toks) {
+		return
+	}
+	t := f.peek(0)
+	if t.kind == tokWord {
+		switch t.s {
+		case "import", "from":
+			if f.lang == langPython || f.lang == langJS {
+				f.imports()
+				return
+			}
+		case "const", "let", "var", "my", "our", "local", "export", "global", "private", "public", "static", "readonly":
+			f.pos++
+			f.statement()
+			return
+		case "def", "function", "sub", "fn", "async", "class", "func":
+			f.funcDecl()
+			return
+		case "for", "foreach":
+			f.forLoop()
+			return
+		case "with":
+			if f.lang == langPython {
+				f.with()
+				return
+			}
+		case "return", "yield", "await", "throw", "raise", "if", "elif", "while", "unless", "until", "else", "try", "except", "catch", "finally", "do", "then", "echo", "assert":
+			f.pos++
+			if !endOfStatement(f.peek(0)) && !f.is(0, ":") {
+				f.expr()
+			}
+			return
+		case "use", "require", "include", "require_once":
+			if f.lang == langPerl || f.lang == langRuby && t.s == "require" {
+				f.skipLine()
+				return
+			}
+		}
+	}
+	// Destructuring: const {exec, spawn} = require('child_process')
+	if f.is(0, "{") || f.is(0, "[") && f.lang == langJS {
+		if names, ok := f.destructure(); ok {
+			v := f.expr()
+			for _, n := range names {
+				f.vars[n] = ev{v: v.v, name: joinName(v.name, n)}
+			}
+			return
+		}
+	}
+	// Assignment: name = expr, name.attr = expr, name += expr, a, b = …
+	if t.kind == tokWord {
+		k := 1
+		for f.is(k, ".") && f.peek(k+1).kind == tokWord || f.is(k, ":") && f.lang == langPython && f.peek(k+1).kind == tokWord && !f.is(k+2, "(") {
+			k += 2
+		}
+		if f.is(k, "=") || f.is(k, "+=") || f.is(k, ".=") {
+			op := f.peek(k).s
+			name := t.s
+			f.pos += k + 1
+			v := f.expr()
+			if op != "=" {
+				old := f.vars[name]
+				v = ev{v: cat(old.v, v.v)}
+			}
+			if k == 1 {
+				f.vars[name] = v
+			}
+			return
+		}
+	}
+	if f.lang == langPS && t.kind == tokWord && isCmdlet(t.s) {
+		f.psCommand()
+		return
+	}
+	f.expr()
+	// The rest of the statement, for what the expression left.
+	for f.pos < len(f.toks) && !endOfStatement(f.peek(0)) {
+		start := f.pos
+		f.expr()
+		if f.pos == start {
+			f.pos++
+		}
+	}
+}
+
+// skipLine moves past the end of the statement.
+func (f *flowState) skipLine() {
+	for f.pos < len(f.toks) && !endOfStatement(f.peek(0)) {
+		f.pos++
+	}
+}
+
+// imports reads import statements and records what each name stands for.
+func (f *flowState) imports() {
+	if f.lang == langPython {
+		if f.is(0, "from") {
+			f.pos++
+			mod := f.dotted()
+			if f.is(0, "import") {
+				f.pos++
+			}
+			for f.pos < len(f.toks) && !endOfStatement(f.peek(0)) {
+				if f.is(0, "(") || f.is(0, ")") || f.is(0, ",") {
+					f.pos++
+					continue
+				}
+				n := f.peek(0).s
+				f.pos++
+				alias := n
+				if f.is(0, "as") {
+					alias = f.peek(1).s
+					f.pos += 2
+				}
+				f.vars[alias] = ev{name: mod + "." + n}
+			}
+			return
+		}
+		f.pos++
+		for f.pos < len(f.toks) && !endOfStatement(f.peek(0)) {
+			if f.is(0, ",") {
+				f.pos++
+				continue
+			}
+			mod := f.dotted()
+			alias := strings.SplitN(mod, ".", 2)[0]
+			name := alias
+			if f.is(0, "as") {
+				alias = f.peek(1).s
+				name = mod
+				f.pos += 2
+			}
+			if alias == "" {
+				f.pos++
+				continue
+			}
+			f.vars[alias] = ev{name: name}
+		}
+		return
+	}
+	// JavaScript: import x from 'm'; import {a as b} from 'm'; import * as x from 'm'
+	f.pos++
+	var names [][2]string
+	for f.pos < len(f.toks) && !f.is(0, "from") && f.peek(0).kind != tokString && !endOfStatement(f.peek(0)) || f.is(0, "{") || f.is(0, "}") {
+		t := f.peek(0)
+		switch {
+		case t.kind == tokWord && t.s == "as" && len(names) > 0:
+			names[len(names)-1][1] = f.peek(1).s
+			f.pos += 2
+			continue
+		case t.kind == tokWord && t.s != "type":
+			names = append(names, [2]string{t.s, t.s})
+		case t.s == "*":
+			names = append(names, [2]string{"*", "*"})
+		}
+		f.pos++
+	}
+	if f.is(0, "from") {
+		f.pos++
+	}
+	mod := moduleName(f.peek(0).s)
+	f.pos++
+	for i, n := range names {
+		switch {
+		case n[0] == "*" || i == 0 && n[0] == n[1] && len(names) == 1:
+			f.vars[n[1]] = ev{name: mod}
+		default:
+			f.vars[n[1]] = ev{name: mod + "." + n[0]}
+		}
+	}
+}
+
+// moduleName strips node: and normalises a JavaScript module name.
+func moduleName(m string) string {
+	m = strings.TrimPrefix(m, "node:")
+	return strings.ReplaceAll(m, "/", ".")
+}
+
+// dotted reads a dotted name: os.path.
+func (f *flowState) dotted() string {
+	var b strings.Builder
+	for f.is(0, ".") {
+		b.WriteString(".") // from . import x
+		f.pos++
+	}
+	for f.peek(0).kind == tokWord {
+		b.WriteString(f.peek(0).s)
+		f.pos++
+		if !f.is(0, ".") || f.peek(1).kind != tokWord {
+			break
+		}
+		b.WriteString(".")
+		f.pos++
+	}
+	return b.String()
+}
+
+// destructure reads {a, b: c} or [a, b] before "=", and returns the names.
+func (f *flowState) destructure() ([]string, bool) {
+	save := f.pos
+	open := f.peek(0).s
+	closer := "}"
+	if open == "[" {
+		closer = "]"
+	}
+	f.pos++
+	var names []string
+	for f.pos < len(f.toks) && !f.is(0, closer) {
+		t := f.peek(0)
+		if t.kind == tokEOL || t.kind == tokPunct && t.s != "," && t.s != ":" {
+			f.pos = save
+			return nil, false
+		}
+		if t.kind == tokWord {
+			if f.is(1, ":") {
+				f.pos += 2
+				if f.peek(0).kind == tokWord {
+					names = append(names, f.peek(0).s)
+				}
+			} else {
+				names = append(names, t.s)
+			}
+		}
+		f.pos++
+	}
+	f.pos++
+	if !f.is(0, "=") || len(names) == 0 {
+		f.pos = save
+		return nil, false
+	}
+	f.pos++
+	return names, true
+}
+
+// funcDecl reads a function's head: its parameters hold unknown values.
+func (f *flowState) funcDecl() {
+	for f.pos < len(f.toks) && !f.is(0, "(") && !endOfStatement(f.peek(0)) {
+		f.pos++
+	}
+	if !f.is(0, "(") {
+		return
+	}
+	f.pos++
+	depth := 1
+	for f.pos < len(f.toks) && depth > 0 {
+		t := f.peek(0)
+		switch {
+		case t.s == "(" && t.kind == tokPunct:
+			depth++
+		case t.s == ")" && t.kind == tokPunct:
+			depth--
+		case t.kind == tokWord && depth == 1 && (f.is(-1, "(") || f.is(-1, ",") || f.is(-1, "*")):
+			f.vars[t.s] = ev{v: unknown()}
+		}
+		f.pos++
+	}
+}
+
+// forLoop reads a for loop's head: its variable holds what the loop walks.
+func (f *flowState) forLoop() {
+	f.pos++
+	if f.is(0, "(") {
+		f.pos++
+	}
+	var names []string
+	for f.peek(0).kind == tokWord && f.peek(0).s != "in" && f.peek(0).s != "of" || f.is(0, ",") {
+		if f.peek(0).kind == tokWord && f.peek(0).s != "const" && f.peek(0).s != "let" && f.peek(0).s != "var" && f.peek(0).s != "my" {
+			names = append(names, f.peek(0).s)
+		}
+		f.pos++
+	}
+	if f.is(0, "in") || f.is(0, "of") {
+		f.pos++
+		v := f.expr()
+		it := value{t: v.v.t | tUnknown}
+		if len(v.elems) == 1 {
+			it = v.elems[0]
+		}
+		for _, n := range names {
+			f.vars[n] = ev{v: it}
+		}
+	}
+}
+
+// with reads Python's with EXPR as NAME.
+func (f *flowState) with() {
+	f.pos++
+	for {
+		v := f.expr()
+		if f.is(0, "as") && f.peek(1).kind == tokWord {
+			f.vars[f.peek(1).s] = v
+			f.pos += 2
+		}
+		if !f.is(0, ",") {
+			break
+		}
+		f.pos++
+	}
+}
+
+// expr evaluates an expression: operands joined by operators. "+" joins
+// strings; "/" joins paths (pathlib); "%" and "-f" format; everything else
+// keeps its operands' taint.
+func (f *flowState) expr() ev {
+	f.depth++
+	defer func() { f.depth-- }()
+	if f.depth > maxExprDepth {
+		f.skipLine()
+		return ev{v: unknown()}
+	}
+	left := f.unary()
+	for f.pos < len(f.toks) {
+		t := f.peek(0)
+		if t.kind != tokPunct && !(t.kind == tokWord && (t.s == "and" || t.s == "or" || t.s == "if" && f.lang == langPython || t.s == "-f" || t.s == "-join" || t.s == "-replace" || t.s == "eq" || t.s == "x")) {
+			break
+		}
+		op := t.s
+		switch op {
+		case "+", ".", "/", "%", "-f", "-join", "-replace", "||", "&&", "or", "and", "*", "-", "==", "!=", "<", ">", "?", ":", "??", "if", "else", "eq", "x", "|":
+		default:
+			return left
+		}
+		if op == ":" && f.lang == langPython || op == "." && f.lang != langPerl {
+			return left
+		}
+		f.pos++
+		if endOfStatement(f.peek(0)) {
+			return left
+		}
+		right := f.unary()
+		switch op {
+		case "+", ".":
+			if left.v.known && right.v.known || left.v != (value{}) || right.v != (value{}) {
+				left = ev{v: cat(left.v, right.v)}
+			}
+		case "/":
+			if left.v.t&tHome != 0 || left.name == "pathlib.Path" || strings.HasSuffix(left.name, "Path") || left.v.path != pathNone || left.v.known && (strings.HasPrefix(left.v.s, homeMark) || strings.HasPrefix(left.v.s, "/")) {
+				left = ev{v: joinPath(left.v, right.v)}
+			} else {
+				left = ev{v: value{t: left.v.t | right.v.t}}
+			}
+		case "-join":
+			left = joinList(left, right.v)
+		case "||", "&&", "or", "and", "??", "?", ":", "if", "else":
+			if left.v == (value{}) {
+				left = right
+			} else {
+				left.v.t |= right.v.t
+			}
+		default:
+			left = ev{v: value{t: (left.v.t | right.v.t) &^ tHome}}
+		}
+	}
+	return left
+}
+
+// unary evaluates an operand with its prefix operators.
+func (f *flowState) unary() ev {
+	for f.is(0, "not") || f.is(0, "!") || f.is(0, "-") || f.is(0, "await") || f.is(0, "typeof") || f.is(0, "*") || f.is(0, "**") || f.is(0, "\\") || f.is(0, "&") && f.lang != langPS || f.is(0, "lambda") {
+		if f.is(0, "lambda") {
+			for f.pos < len(f.toks) && !f.is(0, ":") && !endOfStatement(f.peek(0)) {
+				f.pos++
+			}
+		}
+		f.pos++
+	}
+	if f.is(0, "new") {
+		f.pos++
+		e := f.postfix()
+		return e
+	}
+	if f.lang == langPS && f.is(0, "&") {
+		f.pos++
+		at := f.at(0)
+		target := f.postfix()
+		f.psInvoke(target, at)
+		return ev{v: value{t: tCmd}}
+	}
+	return f.postfix()
+}
+
+// joinPath joins two path values with a slash.
+func joinPath(a, b value) value {
+	if a.known && b.known && strings.HasPrefix(b.s, "/") && !strings.HasPrefix(b.s, "/.") {
+		return b
+	}
+	sep := lit("/")
+	if a.known && strings.HasSuffix(a.s, "/") || b.known && strings.HasPrefix(b.s, "/") {
+		return cat(a, b)
+	}
+	return cat(a, sep, b)
+}
+
+// joinList joins a list's elements with sep.
+func joinList(l ev, sep value) ev {
+	if len(l.elems) == 0 {
+		return ev{v: value{t: l.v.t | tBuilt}}
+	}
+	parts := make([]value, 0, 2*len(l.elems))
+	for i, e := range l.elems {
+		if i > 0 && sep.s != "" {
+			parts = append(parts, sep)
+		}
+		parts = append(parts, e)
+	}
+	v := cat(parts...)
+	v.t |= tBuilt
+	return ev{v: v}
+}
+
+// joinName qualifies a name.
+func joinName(a, b string) string {
+	if a == "" {
+		return ""
+	}
+	return a + "." + b
+}

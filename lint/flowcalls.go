@@ -1,0 +1,774 @@
+package lint
+
+import (
+	"strings"
+	"unicode/utf16"
+)
+
+// This file is what the flow analysis (flow.go) knows of functions and
+// methods in Python, JavaScript, PowerShell, Ruby, Perl and PHP: sources
+// (downloads, decoders, secret files, the home folder, the environment)
+// and sinks (execution, network sends, writes, deletions), by qualified
+// name after imports and aliases.
+
+// canonical maps a qualified name to the name the tables use.
+func canonical(name string) string {
+	n := strings.TrimPrefix(name, "window.")
+	n = strings.TrimPrefix(n, "globalThis.")
+	n = strings.TrimPrefix(n, "Kernel.")
+	n = strings.TrimPrefix(n, "builtins.")
+	n = strings.TrimPrefix(n, "CORE::")
+	n = strings.ReplaceAll(n, "::", ".")
+	n = strings.ReplaceAll(n, "->", ".")
+	n = strings.TrimPrefix(n, "node.")
+	if strings.HasPrefix(n, "child_process.") || strings.HasPrefix(n, "fs.") || strings.HasPrefix(n, "fs.promises.") {
+		n = strings.TrimSuffix(strings.TrimSuffix(n, "Sync"), "Async")
+	}
+	return n
+}
+
+// Kinds of call.
+const (
+	callNone = iota
+	callExecLang
+	callExecShell
+	callFetch
+	callSend
+	callDecode
+	callRead
+	callWrite
+	callRemove
+	callHome
+	callJoin
+	callOpen
+	callImport
+	callGetattr
+	callChr
+	callCopy
+	callExpand
+	callEnvGet
+	callPath
+)
+
+// calls are the functions the analysis knows, by canonical name.
+var calls = map[string]int{
+	// Execution of code in the program's own language, and of commands.
+	"exec": callExecLang, "eval": callExecLang, "compile": callExecLang, "Function": callExecLang, "vm.runInThisContext": callExecLang,
+	"vm.runInNewContext": callExecLang, "vm.Script": callExecLang, "setTimeout": callNone, "instance_eval": callExecLang,
+	"class_eval": callExecLang, "assert": callNone,
+	"os.system": callExecShell, "os.popen": callExecShell, "subprocess.run": callExecShell, "subprocess.call": callExecShell,
+	"subprocess.Popen": callExecShell, "subprocess.check_output": callExecShell, "subprocess.check_call": callExecShell,
+	"subprocess.getoutput": callExecShell, "subprocess.getstatusoutput": callExecShell, "commands.getoutput": callExecShell,
+	"pty.spawn": callExecShell, "os.execv": callExecShell, "os.execvp": callExecShell, "os.execl": callExecShell, "os.execlp": callExecShell,
+	"os.spawnv": callExecShell, "os.spawnl": callExecShell, "asyncio.create_subprocess_shell": callExecShell, "asyncio.create_subprocess_exec": callExecShell,
+	"child_process.exec": callExecShell, "child_process.spawn": callExecShell, "child_process.execFile": callExecShell,
+	"child_process.fork": callNone, "system": callExecShell, "spawn": callExecShell, "IO.popen": callExecShell, "Open3.capture2": callExecShell,
+	"Open3.capture3": callExecShell, "Open3.popen3": callExecShell, "shell_exec": callExecShell, "passthru": callExecShell,
+	"popen": callExecShell, "proc_open": callExecShell, "Start-Process": callExecShell, "execa": callExecShell, "execaSync": callExecShell,
+	"shelljs.exec": callExecShell, "Bun.spawn": callExecShell, "Deno.Command": callExecShell,
+	// Downloads and sends.
+	"requests.get": callFetch, "requests.post": callFetch, "requests.put": callFetch, "requests.patch": callFetch, "requests.request": callFetch,
+	"requests.delete": callFetch, "httpx.get": callFetch, "httpx.post": callFetch, "httpx.put": callFetch, "httpx.request": callFetch,
+	"urllib.request.urlopen": callFetch, "urlopen": callFetch, "urllib.urlopen": callFetch, "urllib2.urlopen": callFetch,
+	"urllib.request.Request": callSend, "urllib.request.urlretrieve": callFetch, "urlretrieve": callFetch, "aiohttp.ClientSession": callNone,
+	"fetch": callFetch, "axios": callFetch, "axios.get": callFetch, "axios.post": callFetch, "axios.put": callFetch, "axios.request": callFetch,
+	"http.get": callFetch, "https.get": callFetch, "http.request": callFetch, "https.request": callFetch, "got": callFetch, "got.post": callFetch,
+	"needle.post": callFetch, "superagent.post": callFetch, "node-fetch": callFetch, "Net.HTTP.get": callFetch, "Net.HTTP.post": callFetch,
+	"Net.HTTP.post_form": callFetch, "URI.open": callFetch, "HTTParty.get": callFetch, "HTTParty.post": callFetch, "Faraday.post": callFetch,
+	"LWP.Simple.get": callFetch, "get": callNone, "getstore": callFetch, "file_get_contents": callRead, "curl_exec": callFetch,
+	"Invoke-WebRequest": callFetch, "Invoke-RestMethod": callFetch, "iwr": callFetch, "irm": callFetch, "smtplib.SMTP": callNone,
+	"socket.create_connection": callNone, "dns.resolve": callSend, "dns.lookup": callSend, "socket.gethostbyname": callSend,
+	// Decoders.
+	"base64.b64decode": callDecode, "base64.standard_b64decode": callDecode, "base64.urlsafe_b64decode": callDecode,
+	"base64.b32decode": callDecode, "base64.b16decode": callDecode, "base64.a85decode": callDecode, "base64.b85decode": callDecode,
+	"base64.decodebytes": callDecode, "binascii.unhexlify": callDecode, "binascii.a2b_hex": callDecode, "binascii.a2b_base64": callDecode,
+	"bytes.fromhex": callDecode, "bytearray.fromhex": callDecode, "codecs.decode": callDecode, "zlib.decompress": callDecode,
+	"gzip.decompress": callDecode, "bz2.decompress": callDecode, "lzma.decompress": callDecode, "marshal.loads": callDecode,
+	"pickle.loads": callDecode, "atob": callDecode, "Buffer.from": callDecode, "Base64.decode64": callDecode,
+	"Base64.strict_decode64": callDecode, "Base64.urlsafe_decode64": callDecode, "decode_base64": callDecode,
+	"MIME.Base64.decode_base64": callDecode, "base64_decode": callDecode, "hex2bin": callDecode, "str_rot13": callDecode,
+	"gzinflate": callDecode, "gzuncompress": callDecode, "strrev": callDecode, "pack": callDecode, "[convert].frombase64string": callDecode,
+	"zlib.inflateSync": callDecode, "zlib.gunzipSync": callDecode, "unescape": callDecode, "decodeURIComponent": callNone,
+	"String.fromCharCode": callChr, "chr": callChr, "String.fromCodePoint": callChr,
+	// Files.
+	"open": callOpen, "io.open": callOpen, "codecs.open": callOpen, "File.open": callOpen, "fopen": callOpen,
+	"fs.readFile": callRead, "fs.promises.readFile": callRead, "File.read": callRead, "IO.read": callRead, "File.readlines": callRead,
+	"Get-Content": callRead, "gc": callRead, "cat": callRead, "File.binread": callRead,
+	"fs.writeFile": callWrite, "fs.appendFile": callWrite, "fs.promises.writeFile": callWrite, "fs.promises.appendFile": callWrite,
+	"File.write": callWrite, "IO.write": callWrite, "file_put_contents": callWrite, "Set-Content": callWrite, "Add-Content": callWrite,
+	"Out-File": callWrite, "os.symlink": callCopy, "fs.symlink": callCopy, "fs.copyFile": callCopy, "fs.cp": callCopy,
+	"shutil.copy": callCopy, "shutil.copy2": callCopy, "shutil.copyfile": callCopy, "shutil.copytree": callCopy, "shutil.move": callCopy,
+	"FileUtils.cp": callCopy, "Copy-Item": callCopy, "FileUtils.cp_r": callCopy, "copy": callNone,
+	"shutil.rmtree": callRemove, "os.removedirs": callRemove, "fs.rm": callRemove, "fs.rmdir": callRemove, "rimraf": callRemove,
+	"fse.remove": callRemove, "fse.removeSync": callRemove, "FileUtils.rm_rf": callRemove, "FileUtils.rm_r": callRemove,
+	"FileUtils.remove_dir": callRemove, "rmtree": callRemove, "remove_tree": callRemove, "File.Path.rmtree": callRemove,
+	"Remove-Item": callRemove, "del": callNone,
+	// Paths.
+	"pathlib.Path.home": callHome, "Path.home": callHome, "os.homedir": callHome, "Dir.home": callHome, "os.path.join": callJoin,
+	"path.join": callJoin, "path.resolve": callJoin, "File.join": callJoin, "Join-Path": callJoin, "posixpath.join": callJoin,
+	"os.path.expanduser": callExpand, "File.expand_path": callExpand, "os.path.expandvars": callExpand, "pathlib.Path": callPath,
+	"Path": callPath, "pathlib.PurePath": callPath, "os.getenv": callEnvGet, "os.environ.get": callEnvGet, "getenv": callEnvGet,
+	"ENV.fetch": callEnvGet, "os.path.abspath": callPath, "os.path.realpath": callPath, "os.path.normpath": callPath,
+	// Names computed at run time.
+	"__import__": callImport, "importlib.import_module": callImport, "require": callImport, "getattr": callGetattr,
+	"Reflect.get": callGetattr, "send": callNone,
+}
+
+// valueMethods are methods that mean the same whatever they are called on.
+var valueMethods = map[string]bool{"downloadstring": true, "downloaddata": true, "downloadfile": true, "uploadstring": true,
+	"uploadfile": true, "uploaddata": true, "uploadvalues": true, "sendall": true, "sendto": true, "getstring": true,
+	"invokescript": true, "create": true, "read_text": true, "write_text": true, "read_bytes": true, "write_bytes": true}
+
+// psAliases are PowerShell commands without a hyphen.
+var psAliases = map[string]bool{"iex": true, "iwr": true, "irm": true, "curl": true, "wget": true, "gc": true, "sc": true, "ni": true,
+	"rm": true, "del": true, "start": true, "saps": true, "cat": true, "echo": true, "cp": true, "copy": true}
+
+// call evaluates a call.
+func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
+	if e.recv != nil && strings.HasPrefix(e.name, ".") {
+		return f.method(*e.recv, e.name[1:], args, kw, at)
+	}
+	name := canonical(e.name)
+	kind, ok := calls[name]
+	if i := strings.LastIndexByte(name, '.'); !ok && i > 0 && valueMethods[strings.ToLower(name[i+1:])] {
+		return f.method(ev{name: e.name[:strings.LastIndexByte(e.name, '.')]}, name[i+1:], args, kw, at)
+	}
+	if !ok {
+		// A function the analysis does not know: its result carries its
+		// arguments' taint.
+		var t taint
+		for _, a := range args {
+			t |= f.valueOf(a).t
+		}
+		return ev{v: value{t: t &^ (tHome | tBuilt)}}
+	}
+	arg := func(i int) value {
+		if i < len(args) {
+			return f.valueOf(args[i])
+		}
+		return value{}
+	}
+	switch kind {
+	case callExecLang:
+		lang := f.lang
+		if name == "compile" {
+			return ev{v: arg(0)}
+		}
+		if name == "Function" {
+			// new Function(a, b, body): the last argument is the body.
+			f.execSink(arg(len(args)-1), langJS, at, false)
+			return ev{v: value{t: tCmd}}
+		}
+		f.execSink(arg(0), lang, at, false)
+		return ev{v: value{t: tCmd}}
+	case callExecShell:
+		cmd := arg(0)
+		if len(args) > 0 && len(args[0].elems) > 0 {
+			cmd = joinArgs(args[0].elems)
+		} else if len(args) > 1 && (strings.HasPrefix(name, "child_process.") || name == "spawn" || name == "Bun.spawn") {
+			rest := []value{cmd}
+			rest = append(rest, args[1].elems...)
+			cmd = joinArgs(rest)
+		} else if len(args) > 1 && f.lang == langRuby || name == "os.execv" || name == "os.execl" || name == "os.execlp" || name == "os.execvp" {
+			vs := make([]value, 0, len(args))
+			for i := range args {
+				vs = append(vs, arg(i))
+			}
+			if name != "system" {
+				vs = vs[1:]
+			}
+			cmd = joinArgs(vs)
+		}
+		f.execSink(cmd, langShell, at, false)
+		return ev{v: value{t: tCmd}}
+	case callFetch, callSend:
+		for i := range args {
+			f.sendCheck(arg(i), at)
+		}
+		for _, v := range kw {
+			f.sendCheck(f.valueOf(v), at)
+		}
+		if name == "urllib.request.urlretrieve" || name == "urlretrieve" || name == "getstore" {
+			if len(args) > 1 {
+				f.wrote(arg(1), value{t: tFetched}, at)
+			}
+		}
+		if kind == callSend {
+			return ev{v: value{t: tCmd}}
+		}
+		return ev{v: value{t: tFetched | tCmd}}
+	case callDecode:
+		return ev{v: f.decodeCall(name, args)}
+	case callChr:
+		var parts []value
+		for i := range args {
+			if v := arg(i); v.known {
+				if s, ok := charCodes(v.s); ok {
+					parts = append(parts, lit(s))
+					continue
+				}
+			}
+			parts = append(parts, unknown())
+		}
+		for _, a := range args {
+			for _, el := range a.elems {
+				if s, ok := charCodes(el.s); ok && el.known {
+					parts = append(parts, lit(s))
+				}
+			}
+		}
+		v := cat(parts...)
+		v.t |= tBuilt
+		return ev{v: v}
+	case callOpen:
+		p := arg(0)
+		mode := "r"
+		if m := arg(1); m.known {
+			mode = m.s
+		}
+		if m, ok := kw["mode"]; ok && m.v.known {
+			mode = m.v.s
+		}
+		if f.lang == langPerl && len(args) >= 3 {
+			mode, p = arg(1).s, arg(2)
+		}
+		if f.lang == langPerl && len(args) == 2 && p.known && strings.HasPrefix(strings.TrimSpace(arg(1).s), "|") {
+			f.execSink(lit(strings.TrimPrefix(strings.TrimSpace(arg(1).s), "|")), langShell, at, false)
+		}
+		if strings.HasPrefix(mode, "|") || mode == "-|" || mode == "|-" {
+			f.execSink(p, langShell, at, false)
+		}
+		if strings.ContainsAny(mode, "wa>+") {
+			f.wrote(p, value{}, at)
+		}
+		return ev{file: &p, mode: mode}
+	case callRead:
+		p := arg(0)
+		if name == "file_get_contents" && p.known && strings.Contains(p.s, "://") {
+			return ev{v: value{t: tFetched}}
+		}
+		return ev{v: f.readPath(p, at)}
+	case callWrite:
+		if len(args) >= 2 {
+			f.wrote(arg(0), arg(1), at)
+		} else if v, ok := kw["Path"]; ok {
+			f.wrote(f.valueOf(v), value{}, at)
+		}
+	case callCopy:
+		if len(args) >= 2 {
+			src := f.readPath(arg(0), at)
+			f.wrote(arg(1), src, at)
+		}
+	case callRemove:
+		f.removeCheck(arg(0), at)
+	case callHome:
+		return ev{v: homeValue()}
+	case callJoin:
+		if len(args) == 0 {
+			return ev{}
+		}
+		v := arg(0)
+		for i := 1; i < len(args); i++ {
+			v = joinPath(v, arg(i))
+		}
+		v.path = classifyPath(v)
+		return ev{v: v}
+	case callExpand:
+		v := arg(0)
+		if v.known && strings.HasPrefix(v.s, "~") {
+			h := lit(homeMark + v.s[1:])
+			h.t = v.t | tHome
+			h.path = classifyPath(h)
+			return ev{v: h}
+		}
+		if v.known && strings.HasPrefix(v.s, "$HOME") {
+			h := lit(homeMark + v.s[5:])
+			h.t = v.t | tHome
+			return ev{v: h}
+		}
+		return ev{v: v}
+	case callPath:
+		v := arg(0)
+		for i := 1; i < len(args); i++ {
+			v = joinPath(v, arg(i))
+		}
+		return ev{v: v, name: "pathlib.Path"}
+	case callEnvGet:
+		if a := arg(0); a.known {
+			return ev{v: envVar(a.s)}
+		}
+		return ev{v: unknown()}
+	case callImport:
+		a := arg(0)
+		if a.t&(tBuilt|tDecoded) != 0 {
+			f.s.emit("dynamic-exec", at, SeverityWarning, "imports a module by a name built at run time: "+a.s)
+		}
+		if a.known {
+			return ev{name: moduleName(a.s)}
+		}
+		return ev{v: unknown()}
+	case callGetattr:
+		obj := args
+		n := arg(1)
+		if n.t&(tBuilt|tDecoded) != 0 {
+			f.s.emit("dynamic-exec", at, SeverityWarning, "reaches a function by a name built at run time: "+n.s)
+		}
+		if len(obj) > 0 && obj[0].name != "" && n.known {
+			return ev{name: obj[0].name + "." + n.s}
+		}
+		return ev{v: unknown()}
+	}
+	return ev{}
+}
+
+// method evaluates recv.name(args).
+func (f *flowState) method(recv ev, name string, args []ev, kw map[string]ev, at int) ev {
+	arg := func(i int) value {
+		if i < len(args) {
+			return f.valueOf(args[i])
+		}
+		return value{}
+	}
+	rv := f.valueOf(recv)
+	lower := strings.ToLower(name)
+	switch lower {
+	case "read", "read_text", "read_bytes", "readlines", "readline", "readall", "readtoend":
+		if recv.file != nil {
+			return ev{v: f.readPath(*recv.file, at)}
+		}
+		if recv.name == "pathlib.Path" || rv.path != pathNone {
+			return ev{v: f.readPath(rv, at)}
+		}
+		return ev{v: value{t: rv.t &^ tHome}}
+	case "write", "write_text", "write_bytes", "writelines", "puts", "print", "dump":
+		if recv.file != nil {
+			f.wrote(*recv.file, arg(0), at)
+		} else if recv.name == "pathlib.Path" || rv.path != pathNone || rv.t&tHome != 0 {
+			f.wrote(rv, arg(0), at)
+		}
+		return ev{}
+	case "open":
+		if recv.name == "pathlib.Path" || rv.path != pathNone {
+			mode := "r"
+			if m := arg(0); m.known {
+				mode = m.s
+			}
+			if strings.ContainsAny(mode, "wa") {
+				f.wrote(rv, value{}, at)
+			}
+			return ev{file: &rv, mode: mode}
+		}
+	case "joinpath", "join", "resolve", "expanduser", "absolute":
+		if lower == "join" && rv.known && recv.name != "pathlib.Path" && rv.path == pathNone && (len(args) == 0 || len(args[0].elems) > 0 || !args[0].v.known) {
+			if len(args) > 0 {
+				return joinList(args[0], rv)
+			}
+		}
+		if lower == "join" && len(args) > 0 && len(recv.elems) > 0 {
+			return joinList(recv, arg(0))
+		}
+		if lower == "expanduser" && rv.known && strings.HasPrefix(rv.s, "~") {
+			h := lit(homeMark + rv.s[1:])
+			h.t |= tHome
+			return ev{v: h, name: "pathlib.Path"}
+		}
+		v := rv
+		for i := range args {
+			v = joinPath(v, arg(i))
+		}
+		return ev{v: v, name: "pathlib.Path"}
+	case "home":
+		return ev{v: homeValue(), name: "pathlib.Path"}
+	case "decode", "tostring", "getstring", "decode64", "unpack1", "unpack":
+		enc := strings.ToLower(arg(0).s)
+		if lower == "getstring" {
+			v := arg(0)
+			if strings.Contains(strings.ToLower(recv.name), "unicode") && v.known && len(v.s)%2 == 0 {
+				u := make([]uint16, len(v.s)/2)
+				for k := range u {
+					u[k] = uint16(v.s[2*k]) | uint16(v.s[2*k+1])<<8
+				}
+				d := lit(string(utf16.Decode(u)))
+				d.t = v.t
+				return ev{v: d}
+			}
+			return ev{v: v}
+		}
+		return ev{v: decodeAs(rv, enc, lower)}
+	case "encode", "strip", "lstrip", "rstrip", "lower", "upper", "trim", "text", "json", "content", "body", "data", "getvalue", "result", "then", "decode_contents", "chomp", "trimend", "trimstart":
+		v := rv
+		if lower == "strip" || lower == "trim" || lower == "chomp" {
+			if v.known {
+				v.s = strings.TrimSpace(v.s)
+			}
+		}
+		return ev{v: v}
+	case "replace", "format", "substitute", "gsub", "sub":
+		return ev{v: value{t: rv.t | tBuilt}}
+	case "split":
+		if rv.known && len(args) > 0 && arg(0).known && arg(0).s == "" {
+			var elems []value
+			for _, r := range rv.s {
+				elems = append(elems, lit(string(r)))
+			}
+			return ev{v: value{t: rv.t}, elems: elems}
+		}
+		return ev{v: value{t: rv.t}}
+	case "reverse":
+		if len(recv.elems) > 0 {
+			r := make([]value, len(recv.elems))
+			for i, e := range recv.elems {
+				r[len(r)-1-i] = e
+			}
+			out := listOf(r)
+			out.v.t |= tDecoded
+			return out
+		}
+		if rv.known {
+			v := lit(reverse(rv.s))
+			v.t = rv.t | tDecoded
+			return ev{v: v}
+		}
+	case "downloadstring", "downloaddata", "getstringasync", "openread":
+		f.sendCheck(arg(0), at)
+		return ev{v: value{t: tFetched | tCmd}}
+	case "downloadfile":
+		if len(args) > 1 {
+			f.wrote(arg(1), value{t: tFetched}, at)
+		}
+		return ev{}
+	case "uploadstring", "uploadfile", "uploaddata", "uploadvalues", "send", "sendall", "sendto", "post", "put", "request", "sendmail", "send_message", "query":
+		if lower == "send" && !(strings.Contains(strings.ToLower(recv.name), "sock") || rv.t&tCmd != 0) && f.lang != langPython {
+			for i := range args {
+				f.sendCheck(arg(i), at)
+			}
+			return ev{}
+		}
+		for i := range args {
+			f.sendCheck(arg(i), at)
+		}
+		for _, v := range kw {
+			f.sendCheck(f.valueOf(v), at)
+		}
+		return ev{v: value{t: tFetched | tCmd}}
+	case "get":
+		if strings.Contains(recv.name, "UserAgent") || strings.Contains(recv.name, "Tiny") || strings.Contains(recv.name, "session") || strings.Contains(recv.name, "Session") || strings.Contains(recv.name, "client") {
+			f.sendCheck(arg(0), at)
+			return ev{v: value{t: tFetched | tCmd}}
+		}
+		if recv.name == "os.environ" {
+			return ev{v: envVar(arg(0).s)}
+		}
+		return ev{v: value{t: rv.t &^ tHome}}
+	case "invoke", "invokescript", "invokereturnasis":
+		f.execSink(rv, langPS, at, false)
+		return ev{v: value{t: tCmd}}
+	case "create":
+		if recv.name == "[scriptblock]" {
+			return ev{v: arg(0), name: ""}
+		}
+	case "exec", "execsync", "spawn", "spawnsync", "execfile", "execfilesync", "system", "popen", "run", "check_output", "call":
+		if strings.Contains(recv.name, "child_process") || strings.Contains(recv.name, "subprocess") || recv.name == "os" || recv.name == "Kernel" || recv.name == "Open3" || recv.name == "cp" {
+			f.execSink(arg(0), langShell, at, false)
+			return ev{v: value{t: tCmd}}
+		}
+	}
+	// Anything else keeps the receiver's and the arguments' taint.
+	t := rv.t
+	for i := range args {
+		t |= arg(i).t
+	}
+	return ev{v: value{t: t &^ (tHome | tBuilt)}}
+}
+
+// decodeAs decodes a value with a codec name (Python codecs, Buffer
+// encodings), now when its text is known.
+func decodeAs(v value, enc, method string) value {
+	out := value{t: v.t}
+	switch {
+	case enc == "rot13" || enc == "rot_13" || enc == "rot-13":
+		out.t |= tDecoded
+		if v.known {
+			out.s, out.known = rot13(v.s), true
+		}
+	case enc == "hex" || enc == "base64" || enc == "base32" || method == "decode64" || method == "unpack1" && enc == "m" || method == "unpack" && enc == "m":
+		out.t |= tDecoded
+		if v.known {
+			var b []byte
+			var ok bool
+			switch {
+			case enc == "hex":
+				b, ok = decodeHex(v.s)
+			case enc == "base32":
+				b, ok = decodeBase32(v.s)
+			default:
+				b, ok = decodeBase64(strings.Join(strings.Fields(v.s), ""))
+			}
+			if ok {
+				out.s, out.known = string(b), true
+			}
+		}
+	default:
+		out.s, out.known = v.s, v.known
+	}
+	return out
+}
+
+// decodeCall evaluates a decoder function.
+func (f *flowState) decodeCall(name string, args []ev) value {
+	var v value
+	if len(args) > 0 {
+		v = f.valueOf(args[0])
+	}
+	enc := ""
+	if len(args) > 1 {
+		enc = strings.ToLower(f.valueOf(args[1]).s)
+	}
+	out := value{t: v.t | tDecoded}
+	if !v.known {
+		return out
+	}
+	var b []byte
+	ok := false
+	t := strings.Join(strings.Fields(v.s), "")
+	switch {
+	case strings.Contains(name, "64") || name == "atob" || name == "base64_decode" || name == "binascii.a2b_base64" || name == "base64.decodebytes" || name == "[convert].frombase64string":
+		b, ok = decodeBase64(t)
+	case strings.Contains(name, "32"):
+		b, ok = decodeBase32(t)
+	case strings.Contains(name, "16") || strings.Contains(name, "hex") || name == "binascii.unhexlify" || name == "binascii.a2b_hex":
+		b, ok = decodeHex(t)
+	case name == "codecs.decode" || name == "Buffer.from":
+		if enc == "" {
+			return v
+		}
+		return decodeAs(v, enc, "decode")
+	case name == "str_rot13":
+		return value{s: rot13(v.s), known: true, t: out.t}
+	case name == "strrev":
+		return value{s: reverse(v.s), known: true, t: out.t}
+	case name == "pack":
+		// pack("H*", "6375…"): the format first, then the data.
+		if v.s == "H*" || v.s == "h*" {
+			if len(args) > 1 {
+				d := f.valueOf(args[1])
+				if d.known {
+					b, ok = decodeHex(d.s)
+				}
+			}
+		} else if strings.HasPrefix(v.s, "C") || strings.HasPrefix(v.s, "c") || strings.HasPrefix(v.s, "U") {
+			var parts []value
+			for _, a := range args[1:] {
+				av := f.valueOf(a)
+				if s, ok := charCodes(av.s); ok && av.known {
+					parts = append(parts, lit(s))
+				}
+			}
+			c := cat(parts...)
+			c.t |= tDecoded
+			return c
+		}
+	case name == "unescape":
+		return value{s: unescape(v.s), known: true, t: out.t}
+	}
+	if ok {
+		out.s, out.known = string(b), true
+	}
+	return out
+}
+
+// execSink reports code run: fetched, decoded, unresolved, or known (then
+// analysed again in its language).
+func (f *flowState) execSink(code value, lang string, at int, stdin bool) {
+	switch {
+	case code == (value{}):
+		return
+	case code.t&tDecoded != 0:
+		f.s.emit("eval-decode", at, SeverityError, "")
+	case code.t&tFetched != 0:
+		f.s.emit("remote-exec", at, SeverityWarning, "")
+	case !code.known && code.t&tUnknown != 0 && lang != langShell:
+		f.s.emit("dynamic-exec", at, SeverityWarning, "runs a value the analysis cannot resolve")
+	}
+	if code.known && code.s != "" && (lang != f.lang || code.t&(tBuilt|tDecoded) != 0 || lang == langShell) {
+		how := "runs"
+		if code.t&tDecoded != 0 {
+			how = "runs decoded"
+		}
+		f.s.layer(at, how, code.s, lang)
+	}
+}
+
+// sendCheck reports a secret reaching the network.
+func (f *flowState) sendCheck(v value, at int) {
+	switch {
+	case v.t&tEnv != 0:
+		f.s.emit("env-exfil", at, SeverityError, "")
+	case v.t&tSecret != 0:
+		f.s.emit("secret-exfil", at, SeverityError, "")
+	}
+}
+
+// readPath returns what reading the file at p gives, and reports a read of
+// a secret through a path the program built.
+func (f *flowState) readPath(p value, at int) value {
+	k := p.path
+	if k == pathNone {
+		k = classifyPath(p)
+	}
+	if k != pathSecret {
+		return value{t: p.t & tFetched}
+	}
+	if p.t&(tBuilt|tHome) != 0 {
+		n := normPath(p.s)
+		if browserDir(n) || strings.Contains(n, "keychain") || strings.Contains(n, "keyring") {
+			f.s.emit("credential-store", at, SeverityWarning, "")
+		} else {
+			f.s.emit("sensitive-path", at, SeverityWarning, "")
+		}
+	}
+	return value{t: tSecret}
+}
+
+// wrote reports a write to a place that runs later or configures an agent.
+func (f *flowState) wrote(target, content value, at int) {
+	p := target.path
+	if p == pathNone {
+		p = classifyPath(target)
+	}
+	n := normPath(target.s)
+	switch p {
+	case pathPersist:
+		sev := SeverityWarning
+		if strings.Contains(n, "authorized_keys") {
+			sev = SeverityError
+		}
+		f.s.emit("persistence", at, sev, "")
+	case pathAgentConfig:
+		sev := SeverityWarning
+		if strings.HasPrefix(n, homeMark+"/") {
+			sev = SeverityError
+		}
+		f.s.emit("agent-config", at, sev, "")
+	}
+}
+
+// removeCheck reports a recursive deletion of / or home.
+func (f *flowState) removeCheck(p value, at int) {
+	switch classifyPath(p) {
+	case pathRoot:
+		f.s.emit("destructive-rm", at, SeverityError, "")
+	case pathHome:
+		f.s.emit("destructive-rm", at, SeverityWarning, "")
+	}
+}
+
+// psCommand reads a PowerShell command statement: a cmdlet, its
+// parameters and arguments.
+func (f *flowState) psCommand() value {
+	at := f.at(0)
+	name := f.peek(0).s
+	f.pos++
+	var pos []value
+	params := map[string]value{}
+	for f.pos < len(f.toks) && !endOfStatement(f.peek(0)) && !f.is(0, "|") && !f.is(0, ")") {
+		t := f.peek(0)
+		if t.kind == tokWord && strings.HasPrefix(t.s, "-") && len(t.s) > 1 {
+			p := strings.ToLower(t.s[1:])
+			f.pos++
+			if endOfStatement(f.peek(0)) || f.peek(0).kind == tokWord && strings.HasPrefix(f.peek(0).s, "-") && len(f.peek(0).s) > 1 || f.is(0, "|") {
+				params[p] = lit("true")
+				continue
+			}
+			params[p] = f.valueOf(f.unary())
+			continue
+		}
+		start := f.pos
+		pos = append(pos, f.valueOf(f.unary()))
+		if f.pos == start {
+			f.pos++
+		}
+	}
+	first := func(keys ...string) value {
+		for _, k := range keys {
+			if v, ok := params[k]; ok {
+				return v
+			}
+		}
+		if len(pos) > 0 {
+			return pos[0]
+		}
+		return value{}
+	}
+	var out value
+	switch strings.ToLower(name) {
+	case "invoke-expression", "iex":
+		f.execSink(first("command"), langPS, at, false)
+	case "invoke-webrequest", "iwr", "invoke-restmethod", "irm", "curl", "wget", "start-bitstransfer":
+		for _, v := range params {
+			f.sendCheck(v, at)
+		}
+		if b, ok := params["infile"]; ok {
+			f.sendCheck(f.readPath(b, at), at)
+		}
+		if o, ok := params["outfile"]; ok {
+			f.wrote(o, value{t: tFetched}, at)
+			f.vars["\x00file:"+o.s] = ev{v: value{t: tFetched}}
+		} else if d, ok := params["destination"]; ok {
+			f.vars["\x00file:"+d.s] = ev{v: value{t: tFetched}}
+		} else {
+			out = value{t: tFetched | tCmd}
+		}
+	case "start-process", "saps", "start":
+		p := first("filepath")
+		if fl, ok := f.vars["\x00file:"+p.s]; ok && p.s != "" && fl.v.t&tFetched != 0 {
+			f.s.emit("download-exec", at, SeverityWarning, "")
+		}
+	case "set-content", "add-content", "out-file", "sc", "ni", "new-item":
+		p := first("path", "filepath", "literalpath")
+		f.wrote(p, params["value"], at)
+	case "remove-item", "rm", "del":
+		if _, ok := params["recurse"]; ok {
+			f.removeCheck(first("path", "literalpath"), at)
+		}
+	case "get-content", "gc", "cat":
+		out = f.readPath(first("path", "literalpath"), at)
+	case "copy-item", "cp", "copy":
+		src := first("path")
+		dst := params["destination"]
+		if len(pos) > 1 {
+			dst = pos[1]
+		}
+		f.wrote(dst, f.readPath(src, at), at)
+	case "join-path":
+		out = joinPath(first("path"), params["childpath"])
+		if len(pos) > 1 {
+			out = joinPath(pos[0], pos[1])
+		}
+	}
+	if f.is(0, "|") {
+		f.pos++
+		if f.peek(0).kind == tokWord && (strings.EqualFold(f.peek(0).s, "iex") || strings.EqualFold(f.peek(0).s, "invoke-expression")) {
+			f.execSink(out, langPS, at, true)
+		}
+	}
+	return out
+}
+
+// isCmdlet reports a PowerShell command name: Verb-Noun, or an alias.
+func isCmdlet(w string) bool {
+	i := strings.IndexByte(w, '-')
+	return i > 0 && i < len(w)-1 && isLetter(w[0]) && !strings.HasPrefix(w, "$") || psAliases[strings.ToLower(w)]
+}
+
+// psInvoke reports & $x: running a command or script block by value.
+func (f *flowState) psInvoke(target ev, at int) {
+	v := f.valueOf(target)
+	if fl, ok := f.vars["\x00file:"+v.s]; ok && v.s != "" && fl.v.t&tFetched != 0 {
+		f.s.emit("download-exec", at, SeverityWarning, "")
+		return
+	}
+	if v.t&(tFetched|tDecoded) != 0 {
+		f.execSink(v, langPS, at, false)
+	}
+}

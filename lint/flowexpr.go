@@ -1,0 +1,516 @@
+package lint
+
+import (
+	"strconv"
+	"strings"
+)
+
+// This file is the operand side of the flow analysis's expressions
+// (flow.go): literals, names, templates, attribute access, calls and
+// indexing.
+
+// maxPostfix bounds the attribute accesses, calls and indexes chained on
+// one operand.
+const maxPostfix = 256
+
+// postfix evaluates an operand with what follows it: .attr, (args), [i].
+func (f *flowState) postfix() ev {
+	start := f.pos
+	e := f.primary()
+	for range maxPostfix {
+		switch {
+		case (f.is(0, ".") || f.is(0, "?.") || f.is(0, "->") || f.is(0, "::")) && f.peek(1).kind == tokWord && !(f.is(0, ".") && f.lang == langPerl):
+			name := f.peek(1).s
+			f.pos += 2
+			e = f.attr(e, name)
+		case f.is(0, "("):
+			at := f.base + f.toks[min(start, len(f.toks)-1)].off
+			args, kw := f.args(")")
+			e = f.call(e, args, kw, at)
+		case f.is(0, "["):
+			e = f.index(e)
+		case f.is(0, "{") && f.lang == langPerl && strings.HasPrefix(e.name, "$"):
+			f.pos++
+			k := f.expr()
+			if f.is(0, "}") {
+				f.pos++
+			}
+			e = f.attr(e, k.v.s)
+		case (f.peek(0).kind == tokString || f.peek(0).kind == tokTmpl) && e.v.known && f.peek(-1).kind == tokString && f.lang == langPython:
+			e = ev{v: cat(e.v, f.primary().v)} // "a" "b"
+		case f.lang == langPerl && e.name != "" && e.v == (value{}) && (f.peek(0).kind == tokString || f.peek(0).kind == tokTmpl || f.peek(0).kind == tokWord && strings.HasPrefix(f.peek(0).s, "$")) && perlListOps[e.name]:
+			// Perl and Ruby call without parentheses: system "…", eval $x.
+			at := f.base + f.toks[min(start, len(f.toks)-1)].off
+			var args []ev
+			for f.pos < len(f.toks) && !endOfStatement(f.peek(0)) {
+				args = append(args, f.expr())
+				if !f.is(0, ",") {
+					break
+				}
+				f.pos++
+			}
+			e = f.call(e, args, nil, at)
+		case f.lang == langRuby && e.name != "" && e.v == (value{}) && (f.peek(0).kind == tokString || f.peek(0).kind == tokTmpl) && perlListOps[e.name]:
+			at := f.base + f.toks[min(start, len(f.toks)-1)].off
+			args := []ev{f.expr()}
+			e = f.call(e, args, nil, at)
+		default:
+			return e
+		}
+	}
+	return e
+}
+
+// perlListOps are functions Perl and Ruby call without parentheses.
+var perlListOps = map[string]bool{"system": true, "exec": true, "eval": true, "open": true, "require": true, "print": true, "spawn": true,
+	"decode_base64": true, "reverse": true, "unlink": true, "rmtree": true, "remove_tree": true}
+
+// primary evaluates a literal, a name or a bracketed expression.
+func (f *flowState) primary() ev {
+	t := f.peek(0)
+	switch t.kind {
+	case tokString:
+		f.pos++
+		return ev{v: lit(t.s)}
+	case tokTmpl:
+		f.pos++
+		return ev{v: f.template(t.s)}
+	case tokExec:
+		f.pos++
+		v := f.template(t.s)
+		f.execSink(v, langShell, f.base+t.off, false)
+		return ev{v: value{t: tCmd}}
+	case tokWord:
+		f.pos++
+		if c := t.s[0]; '0' <= c && c <= '9' {
+			return ev{v: lit(t.s)}
+		}
+		if f.lang == langPS && isCmdlet(t.s) && t.s != "New-Object" {
+			f.pos--
+			return ev{v: f.psCommand()}
+		}
+		if f.lang == langPS && strings.EqualFold(t.s, "$env") && f.is(0, ":") && f.peek(1).kind == tokWord {
+			name := f.peek(1).s
+			f.pos += 2
+			return ev{v: envVar(name)}
+		}
+		if v, ok := f.vars[t.s]; ok {
+			return v
+		}
+		return f.global(t.s)
+	case tokPunct:
+		switch t.s {
+		case "(":
+			f.pos++
+			var elems []value
+			var last ev
+			for f.pos < len(f.toks) && !f.is(0, ")") {
+				start := f.pos
+				last = f.expr()
+				elems = append(elems, f.valueOf(last))
+				if f.is(0, ",") {
+					f.pos++
+				} else if f.pos == start {
+					f.pos++
+				} else if !f.is(0, ")") {
+					f.skipTo(")")
+				}
+			}
+			f.pos++
+			if len(elems) > 1 {
+				return listOf(elems)
+			}
+			return last
+		case "[":
+			if f.lang == langPS && f.peek(1).kind == tokWord && (f.is(2, "]") || f.is(2, ".")) {
+				return f.psType()
+			}
+			f.pos++
+			var elems []value
+			for f.pos < len(f.toks) && !f.is(0, "]") {
+				start := f.pos
+				elems = append(elems, f.valueOf(f.expr()))
+				if f.is(0, ",") {
+					f.pos++
+				} else if f.pos == start {
+					f.pos++
+				} else if !f.is(0, "]") {
+					f.skipTo("]")
+				}
+			}
+			f.pos++
+			return listOf(elems)
+		case "{":
+			f.pos++
+			var out value
+			for f.pos < len(f.toks) && !f.is(0, "}") {
+				start := f.pos
+				v := f.valueOf(f.expr())
+				out.t |= v.t
+				if f.pos == start {
+					f.pos++
+				}
+			}
+			f.pos++
+			return ev{v: value{t: out.t}}
+		case "@":
+			if f.lang == langPS && (f.is(1, "(") || f.is(1, "{")) {
+				f.pos++
+				return f.primary()
+			}
+		}
+	}
+	return ev{}
+}
+
+// skipTo moves to the closing bracket s at this depth, or the statement's
+// end.
+func (f *flowState) skipTo(s string) {
+	depth := 0
+	for f.pos < len(f.toks) && f.peek(0).kind != tokEOL {
+		t := f.peek(0)
+		if t.kind == tokPunct {
+			switch t.s {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				if depth == 0 {
+					if t.s == s {
+						return
+					}
+					return
+				}
+				depth--
+			}
+		}
+		f.pos++
+	}
+}
+
+// listOf makes a list value.
+func listOf(elems []value) ev {
+	var t taint
+	for _, e := range elems {
+		t |= e.t
+	}
+	return ev{v: value{t: t &^ tHome}, elems: elems}
+}
+
+// valueOf returns the value an expression stands for when used as data:
+// the whole environment for os.environ, process.env, ENV.
+func (f *flowState) valueOf(e ev) value {
+	switch e.name {
+	case "os.environ", "process.env", "ENV", "$ENV", "%ENV", "$_ENV", "$_SERVER", "env":
+		return value{t: tSecret | tEnv}
+	}
+	if e.v == (value{}) && len(e.elems) > 0 {
+		return listOf(e.elems).v
+	}
+	return e.v
+}
+
+// global returns what a name means when the region did not set it.
+func (f *flowState) global(name string) ev {
+	switch f.lang {
+	case langPS:
+		switch strings.ToLower(name) {
+		case "$home":
+			return ev{v: homeValue()}
+		case "$true", "$false", "$null":
+			return ev{v: lit("")}
+		}
+		if strings.HasPrefix(name, "$") {
+			return ev{v: unknown()}
+		}
+	case langPerl:
+		if name == "$ENV" {
+			return ev{name: "$ENV"}
+		}
+		if strings.HasPrefix(name, "$") {
+			return ev{v: unknown()}
+		}
+	case langPython:
+		switch name {
+		case "True", "False", "None":
+			return ev{v: lit("")}
+		}
+	case langJS:
+		switch name {
+		case "true", "false", "null", "undefined", "this":
+			return ev{v: lit("")}
+		}
+	}
+	return ev{name: name}
+}
+
+// homeValue is the user's home folder.
+func homeValue() value {
+	v := lit(homeMark)
+	v.t |= tHome
+	v.path = pathHome
+	return v
+}
+
+// envVar returns the value of an environment variable by name.
+func envVar(name string) value {
+	switch strings.ToUpper(name) {
+	case "HOME", "USERPROFILE":
+		return homeValue()
+	case "APPDATA":
+		v := lit(homeMark + "/appdata/roaming")
+		v.t |= tHome
+		return v
+	case "LOCALAPPDATA":
+		v := lit(homeMark + "/appdata/local")
+		v.t |= tHome
+		return v
+	case "XDG_CONFIG_HOME":
+		v := lit(homeMark + "/.config")
+		v.t |= tHome
+		return v
+	}
+	return unknown()
+}
+
+// template evaluates a string with interpolation: the literal parts, and
+// the names it interpolates when they are simple.
+func (f *flowState) template(body string) value {
+	var parts []value
+	for len(body) > 0 {
+		i, j, name := nextInterp(body, f.lang)
+		if i < 0 {
+			parts = append(parts, lit(unescapeFor(body, f.lang)))
+			break
+		}
+		parts = append(parts, lit(unescapeFor(body[:i], f.lang)))
+		parts = append(parts, f.interp(name))
+		body = body[j:]
+	}
+	v := cat(parts...)
+	if len(parts) > 1 {
+		v.t |= tBuilt
+	}
+	return v
+}
+
+// unescapeFor decodes a template's literal part.
+func unescapeFor(s, lang string) string {
+	if lang == langPS {
+		return strings.NewReplacer("`n", "\n", "`t", "\t", "``", "`").Replace(s)
+	}
+	return unescape(s)
+}
+
+// nextInterp finds the next interpolation in a template body: its start,
+// end and the expression inside.
+func nextInterp(body, lang string) (int, int, string) {
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case c == '\\' && lang != langPS:
+			i++
+		case c == '{' && (lang == langPython) && i+1 < len(body) && body[i+1] == '{':
+			i++
+		case c == '{' && lang == langPython, c == '$' && i+1 < len(body) && body[i+1] == '{' && lang == langJS,
+			c == '#' && i+1 < len(body) && body[i+1] == '{' && lang == langRuby:
+			start := i
+			open := strings.IndexByte(body[i:], '{') + i
+			end := strings.IndexByte(body[open:], '}')
+			if end < 0 {
+				return -1, -1, ""
+			}
+			expr := body[open+1 : open+end]
+			if k := strings.IndexAny(expr, "!:"); k >= 0 && lang == langPython {
+				expr = expr[:k]
+			}
+			return start, open + end + 1, strings.TrimSpace(expr)
+		case c == '$' && (lang == langPS || lang == langPerl) && i+1 < len(body) && (isLetter(body[i+1]) || body[i+1] == '_' || body[i+1] == '{' || body[i+1] == '('):
+			j := i + 1
+			if body[j] == '{' || body[j] == '(' {
+				closer := map[byte]byte{'{': '}', '(': ')'}[body[j]]
+				end := strings.IndexByte(body[j:], closer)
+				if end < 0 {
+					return -1, -1, ""
+				}
+				return i, j + end + 1, "$" + strings.Trim(body[j+1:j+end], "$ ")
+			}
+			for j < len(body) && (isIdentByte(body[j]) || body[j] == ':' && lang == langPS && j+1 < len(body) && isLetter(body[j+1])) {
+				j++
+			}
+			return i, j, body[i:j]
+		}
+	}
+	return -1, -1, ""
+}
+
+// interp evaluates a simple interpolated expression: a name, a dotted
+// name, $env:NAME.
+func (f *flowState) interp(expr string) value {
+	if strings.HasPrefix(strings.ToLower(expr), "$env:") {
+		return envVar(expr[5:])
+	}
+	if f.lang == langPS && strings.EqualFold(expr, "$home") {
+		return homeValue()
+	}
+	name := expr
+	if i := strings.IndexAny(name, ".[("); i >= 0 {
+		name = name[:i]
+	}
+	if e, ok := f.vars[name]; ok {
+		if name == expr {
+			return f.valueOf(e)
+		}
+		return value{t: f.valueOf(e).t &^ tHome}
+	}
+	if (f.lang == langPS || f.lang == langPerl) && strings.EqualFold(name, "$home") {
+		return homeValue()
+	}
+	return unknown()
+}
+
+// attr evaluates e.name: a qualified name for a module or a function, a
+// method of a value otherwise.
+func (f *flowState) attr(e ev, name string) ev {
+	if e.name != "" && e.v == (value{}) && e.file == nil && len(e.elems) == 0 {
+		q := e.name + "." + name
+		switch q {
+		case "process.env":
+			return ev{name: q}
+		case "os.environ":
+			return ev{name: q}
+		}
+		if strings.HasPrefix(e.name, "process.env") || e.name == "$ENV" || e.name == "ENV" {
+			return ev{v: envVar(name)}
+		}
+		return ev{name: q}
+	}
+	// A method or an attribute of a value: the call decides; an attribute
+	// keeps the value's taint.
+	r := e
+	return ev{v: value{t: e.v.t &^ tHome, s: e.v.s, known: false}, name: "." + name, recv: &r}
+}
+
+// index evaluates e[…]: [::-1] reverses; os.environ['HOME'] reads a
+// variable; anything else keeps the taint.
+func (f *flowState) index(e ev) ev {
+	f.pos++
+	var k ev
+	reversed := false
+	if f.is(0, ":") && f.is(1, ":") && f.is(2, "-") && f.is(3, "1") {
+		reversed = true
+		f.pos += 4
+	} else if !f.is(0, "]") {
+		k = f.expr()
+	}
+	f.skipTo("]")
+	if f.is(0, "]") {
+		f.pos++
+	}
+	switch {
+	case reversed && e.v.known:
+		v := lit(reverse(e.v.s))
+		v.t = e.v.t | tDecoded | tBuilt
+		return ev{v: v}
+	case reversed:
+		return ev{v: value{t: e.v.t | tDecoded}}
+	case e.name == "os.environ" || e.name == "process.env" || e.name == "ENV" || e.name == "$ENV" || e.name == "$_ENV" || e.name == "$_SERVER":
+		return ev{v: envVar(k.v.s)}
+	case e.name == "globals" || e.name == "locals" || e.name == "__builtins__" || e.name == "window" || e.name == "globalThis":
+		if k.v.t&(tBuilt|tDecoded) != 0 {
+			f.s.emit("dynamic-exec", f.at(0), SeverityWarning, "reaches a function by a name built at run time: "+k.v.s)
+		}
+		if k.v.known {
+			return ev{name: k.v.s}
+		}
+		return ev{v: unknown()}
+	case e.recv == nil && e.name != "" && e.v == (value{}) && k.v.known && (k.v.t&(tBuilt|tDecoded) != 0):
+		f.s.emit("dynamic-exec", f.at(0), SeverityWarning, "reaches a function by a name built at run time: "+k.v.s)
+		return ev{name: e.name + "." + k.v.s}
+	}
+	if n, err := strconv.Atoi(k.v.s); err == nil && k.v.known && n >= 0 && n < len(e.elems) {
+		return ev{v: e.elems[n]}
+	}
+	return ev{v: value{t: e.v.t &^ tHome}}
+}
+
+// args reads a call's arguments up to closer: positional, and keyword
+// (name=value, name: value).
+func (f *flowState) args(closer string) ([]ev, map[string]ev) {
+	f.pos++
+	var args []ev
+	var kw map[string]ev
+	for f.pos < len(f.toks) && !f.is(0, closer) {
+		start := f.pos
+		for f.pos < len(f.toks) && f.peek(0).kind == tokEOL {
+			f.pos++
+		}
+		if f.peek(0).kind == tokWord && (f.is(1, "=") || f.is(1, ":") && f.lang == langRuby || f.is(1, "=>") && f.lang != langJS) {
+			name := f.peek(0).s
+			f.pos += 2
+			if kw == nil {
+				kw = map[string]ev{}
+			}
+			kw[name] = f.expr()
+		} else {
+			args = append(args, f.expr())
+		}
+		for f.pos < len(f.toks) && f.peek(0).kind == tokEOL {
+			f.pos++
+		}
+		if f.is(0, ",") {
+			f.pos++
+		} else if f.pos == start {
+			f.pos++
+		} else if !f.is(0, closer) {
+			f.skipArg(closer)
+		}
+	}
+	f.pos++
+	return args, kw
+}
+
+// skipArg moves past the rest of an argument the parser did not follow
+// (a comprehension, an arrow function), to the next comma or the closer.
+func (f *flowState) skipArg(closer string) {
+	depth := 0
+	for f.pos < len(f.toks) {
+		t := f.peek(0)
+		if t.kind == tokPunct {
+			switch t.s {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				if depth == 0 {
+					return
+				}
+				depth--
+			case ",":
+				if depth == 0 {
+					return
+				}
+			}
+		}
+		f.pos++
+	}
+}
+
+// psType reads a PowerShell type literal: [Convert], [System.Text.Encoding].
+func (f *flowState) psType() ev {
+	f.pos++
+	var b strings.Builder
+	for f.pos < len(f.toks) && !f.is(0, "]") && f.peek(0).kind != tokEOL {
+		b.WriteString(f.peek(0).s)
+		f.pos++
+	}
+	f.pos++
+	name := strings.ToLower(strings.TrimPrefix(strings.ToLower(b.String()), "system."))
+	if name == "char" && f.peek(0).kind == tokWord {
+		if n, err := strconv.Atoi(f.peek(0).s); err == nil && n > 0 && n < 0x110000 {
+			f.pos++
+			v := lit(string(rune(n)))
+			v.t |= tBuilt
+			return ev{v: v}
+		}
+	}
+	return ev{name: "[" + name + "]"}
+}

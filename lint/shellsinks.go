@@ -1,0 +1,899 @@
+package lint
+
+import (
+	"path"
+	"strings"
+	"unicode/utf16"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// This file is what the shell analysis (shell.go) knows of commands: what
+// each prints given its arguments and input (a download, a decoding, a
+// secret file's content), and the sinks it is: execution, an interpreter's
+// input, a network send, a write, a deletion.
+
+// wrappers run the command after their options.
+var wrappers = map[string]bool{"sudo": true, "doas": true, "command": true, "builtin": true, "nohup": true, "exec": true,
+	"nice": true, "timeout": true, "stdbuf": true, "env": true, "time": true, "setsid": true, "su": false}
+
+// interpreters maps an interpreter to the language it runs and the option
+// that gives it code as an argument.
+var interpreters = map[string]struct{ lang, opt string }{
+	"sh": {langShell, "-c"}, "bash": {langShell, "-c"}, "zsh": {langShell, "-c"}, "dash": {langShell, "-c"},
+	"ksh": {langShell, "-c"}, "ash": {langShell, "-c"}, "fish": {langShell, "-c"},
+	"python": {langPython, "-c"}, "python2": {langPython, "-c"}, "python3": {langPython, "-c"},
+	"node": {langJS, "-e"}, "nodejs": {langJS, "-e"}, "bun": {langJS, "-e"}, "deno": {langJS, "eval"},
+	"perl": {langPerl, "-e"}, "ruby": {langRuby, "-e"}, "php": {langPerl, "-r"},
+	"pwsh": {langPS, "-c"}, "powershell": {langPS, "-c"},
+}
+
+// sensitiveCmds are commands whose name built at run time is a sign of
+// hiding.
+var sensitiveCmds = map[string]bool{"curl": true, "wget": true, "bash": true, "sh": true, "nc": true, "ncat": true, "eval": true,
+	"base64": true, "python": true, "python3": true, "perl": true, "ruby": true, "node": true, "socat": true, "rm": true,
+	"chmod": true, "crontab": true, "ssh": true, "scp": true, "dd": true, "zsh": true, "source": true}
+
+func interpreter(name string) (lang, opt string, ok bool) {
+	if i, ok := interpreters[name]; ok {
+		return i.lang, i.opt, true
+	}
+	if strings.HasPrefix(name, "python") && strings.Trim(name[6:], "0123456789.") == "" {
+		return langPython, "-c", true
+	}
+	return "", "", false
+}
+
+// call walks a simple command and returns what it prints.
+func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
+	args := make([]value, len(c.Args))
+	for i, w := range c.Args {
+		args[i] = st.word(w)
+	}
+	words := c.Args
+	at := st.off(c.Pos())
+	env := map[string]value{}
+	for _, a := range c.Assigns {
+		if a.Name != nil && a.Value != nil {
+			env[a.Name.Value] = st.word(a.Value)
+		}
+	}
+	// Wrappers: sudo -u x cmd, env A=b cmd, timeout 5 cmd.
+	for len(args) > 1 && wrappers[cmdName(args[0])] {
+		w := cmdName(args[0])
+		args, words = args[1:], words[1:]
+		for len(args) > 1 && args[0].known && (strings.HasPrefix(args[0].s, "-") || w == "env" && strings.Contains(args[0].s, "=") ||
+			w == "timeout" && strings.Trim(args[0].s, "0123456789.smhd") == "") {
+			if w == "env" && strings.Contains(args[0].s, "=") {
+				k, v, _ := strings.Cut(args[0].s, "=")
+				env[k] = lit(v)
+			}
+			args, words = args[1:], words[1:]
+		}
+	}
+	head := args[0]
+	name := cmdName(head)
+	if !head.known {
+		switch {
+		case head.t&tDecoded != 0:
+			st.s.emit("eval-decode", at, SeverityError, "")
+		case head.t&tFetched != 0:
+			st.s.emit("remote-exec", at, SeverityWarning, "")
+		}
+		return value{t: tCmd}
+	}
+	if head.t&(tBuilt|tDecoded) != 0 && sensitiveCmds[name] {
+		st.s.emit("dynamic-exec", at, SeverityWarning, "command name built at run time: "+name)
+	}
+	if f, ok := st.files[head.s]; ok && strings.Contains(head.s, "/") && f.holds&tFetched != 0 {
+		st.s.emit("download-exec", at, SeverityWarning, "")
+	}
+	rest := args[1:]
+	if lang, opt, ok := interpreter(name); ok {
+		return st.interp(lang, opt, name, rest, stdin, at)
+	}
+	switch name {
+	case "curl", "wget", "http", "https", "aria2c", "invoke-webrequest", "iwr", "irm", "invoke-restmethod", "fetch":
+		return st.fetch(name, rest, stdin, at)
+	case "nc", "ncat", "netcat", "socat", "telnet":
+		st.send(stdin, at)
+		return value{t: tCmd}
+	case "openssl":
+		if len(rest) > 0 && rest[0].s == "s_client" {
+			st.send(stdin, at)
+		}
+		if has(rest, "-d") || has(rest, "-base64") && has(rest, "-d") {
+			return st.decoded(stdin, "base64")
+		}
+		return value{t: tCmd | stdin.t&(tSecret|tEnv)}
+	case "dig", "nslookup", "host", "drill", "resolvectl", "resolve-dnsname":
+		for _, a := range rest {
+			if !a.known && a.t&(tCmd|tSecret|tEnv|tDecoded) != 0 && strings.Count(strings.TrimPrefix(a.s, "."), ".") >= 1 && !strings.HasPrefix(a.s, "-") {
+				st.s.emit("dns-exfil", at, SeverityError, "")
+			}
+		}
+		return value{t: tCmd}
+	case "base64", "base32", "basenc", "xxd", "uudecode", "gunzip", "zcat", "bunzip2", "unxz", "unzstd":
+		in := stdin
+		if f := firstFile(rest); f != nil {
+			in = st.fileContent(*f)
+		}
+		switch {
+		case name == "base64" && (has(rest, "-d") || has(rest, "--decode") || has(rest, "-D") || hasFlag(rest, 'd')):
+			return st.decoded(in, "base64")
+		case name == "base32" && (has(rest, "-d") || has(rest, "--decode")):
+			return st.decoded(in, "base32")
+		case name == "xxd" && (has(rest, "-r") || hasFlag(rest, 'r')):
+			return st.decoded(in, "hex")
+		case name == "basenc" && (has(rest, "-d") || has(rest, "--decode")):
+			return value{t: in.t | tDecoded}
+		case name == "gunzip" || name == "zcat" || name == "bunzip2" || name == "unxz" || name == "unzstd" || name == "uudecode":
+			return value{t: in.t | tDecoded}
+		}
+		return value{t: in.t&(tSecret|tEnv|tFetched) | tCmd}
+	case "gzip", "xz", "bzip2", "zstd":
+		if has(rest, "-d") || has(rest, "--decompress") {
+			return value{t: stdin.t | tDecoded}
+		}
+		return value{t: stdin.t&(tSecret|tEnv|tFetched) | tCmd}
+	case "rev":
+		if stdin.known {
+			v := lit(reverse(strings.TrimSuffix(stdin.s, "\n")))
+			v.t = stdin.t | tDecoded
+			return v
+		}
+		return value{t: stdin.t | tDecoded}
+	case "tr":
+		if len(rest) >= 2 && isRot13(rest[len(rest)-2].s, rest[len(rest)-1].s) {
+			if stdin.known {
+				v := lit(rot13(stdin.s))
+				v.t = stdin.t | tDecoded
+				return v
+			}
+			return value{t: stdin.t | tDecoded}
+		}
+		return value{t: stdin.t | tBuilt}
+	case "printf":
+		return st.printf(rest)
+	case "echo", "print":
+		return st.echo(rest)
+	case "cat", "head", "tail", "less", "more", "strings", "sqlite3", "sort", "uniq", "awk", "sed", "grep", "cut", "jq", "od", "hexdump", "type", "get-content", "gc":
+		out := value{t: tCmd | stdin.t&(tSecret|tEnv|tFetched|tDecoded)}
+		if stdin.known && (name == "cat" || name == "sort" || name == "uniq") {
+			out = stdin
+		}
+		for i, a := range rest {
+			if a.known && strings.HasPrefix(a.s, "-") || name == "awk" || name == "sed" || name == "grep" || name == "jq" {
+				if i == 0 && (name == "awk" || name == "sed" || name == "grep" || name == "jq") {
+					continue
+				}
+				if a.known && strings.HasPrefix(a.s, "-") {
+					continue
+				}
+			}
+			content := st.fileContent(a)
+			st.readSecret(a, at)
+			out.t |= content.t
+		}
+		return out
+	case "env", "printenv", "set", "export", "declare":
+		if len(rest) == 0 || name == "export" && has(rest, "-p") || name == "declare" && has(rest, "-p") {
+			return value{t: tSecret | tEnv | tCmd}
+		}
+	case "whoami", "hostname", "id", "uname":
+		return value{t: tCmd | tSecret}
+	case "tar", "zip", "7z", "rar", "cpio":
+		var in taint
+		for _, a := range rest {
+			if a.path == pathSecret || classifyPath(a) == pathSecret || a.path == pathHome {
+				in |= tSecret
+				st.readSecret(a, at)
+			}
+		}
+		if name == "zip" && len(rest) > 0 {
+			if f := firstFile(rest); f != nil {
+				st.wrote(*f, value{t: in}, at)
+			}
+		}
+		return value{t: tCmd | in}
+	case "cp", "mv", "install", "ln", "rsync", "scp", "copy-item", "move-item":
+		st.copy(name, rest, at)
+	case "tee", "set-content", "add-content", "out-file":
+		for _, a := range rest {
+			if !strings.HasPrefix(a.s, "-") {
+				st.wrote(a, stdin, at)
+			}
+		}
+		return stdin
+	case "dd":
+		var in value
+		for _, a := range rest {
+			if strings.HasPrefix(a.s, "if=") {
+				in = st.fileContent(lit(a.s[3:]))
+			}
+			if strings.HasPrefix(a.s, "of=") && isDisk(a.s[3:]) {
+				st.s.emit("disk-wipe", at, SeverityWarning, "")
+			}
+		}
+		return in
+	case "mkfs", "wipefs", "shred", "fdisk", "sfdisk", "parted":
+		for _, a := range rest {
+			if isDisk(a.s) && (name != "fdisk" && name != "parted" || !has(rest, "-l")) {
+				st.s.emit("disk-wipe", at, SeverityWarning, "")
+			}
+		}
+	case "eval", "invoke-expression", "iex":
+		st.exec(joinArgs(rest), langShell, at, false)
+	case "source", ".":
+		if len(rest) > 0 {
+			st.runFile(rest[0], langShell, at, true)
+		}
+	case "chmod":
+		st.chmod(rest, at)
+	case "rm", "remove-item", "rmdir":
+		st.rm(rest, words[len(words)-len(rest):], at)
+	case "find":
+		st.find(rest, at)
+	case "git":
+		st.git(rest, at)
+	case "crontab":
+		if has(rest, "-e") {
+			for _, k := range []string{"EDITOR", "VISUAL"} {
+				if v, ok := env[k]; ok && v != (value{}) {
+					st.s.emit("autorun-config", at, SeverityWarning, "crontab -e with a scripted "+k)
+				}
+			}
+		}
+	case "claude":
+		if len(rest) >= 2 && rest[0].s == "mcp" && (rest[1].s == "add" || rest[1].s == "add-json") {
+			st.s.emit("agent-config", at, SeverityWarning, "")
+		}
+	default:
+		if strings.HasPrefix(name, "mkfs.") {
+			for _, a := range rest {
+				if isDisk(a.s) {
+					st.s.emit("disk-wipe", at, SeverityWarning, "")
+				}
+			}
+		}
+	}
+	return value{t: tCmd}
+}
+
+// interp walks an interpreter: code in an option, a script file, or its
+// input.
+func (st *shellState) interp(lang, opt, name string, rest []value, stdin value, at int) value {
+	for i, a := range rest {
+		if !a.known {
+			if a.t&(tFetched|tDecoded) != 0 {
+				st.runFile(a, lang, at, false)
+			}
+			return value{t: tCmd}
+		}
+		s := a.s
+		switch {
+		case s == opt || lang == langPerl && (s == "-E" || s == "-e") || lang == langJS && (s == "-p" || s == "--eval" || s == "--print") ||
+			lang == langPS && (strings.EqualFold(s, "-command") || strings.EqualFold(s, "-c")) || lang == langShell && strings.HasPrefix(s, "-") && strings.HasSuffix(s, "c") && !strings.HasPrefix(s, "--"):
+			if i+1 < len(rest) {
+				st.exec(rest[i+1], lang, at, false)
+			}
+			return value{t: tCmd}
+		case lang == langPS && (strings.EqualFold(s, "-enc") || strings.EqualFold(s, "-e") || strings.EqualFold(s, "-encodedcommand") || strings.EqualFold(s, "-ec")):
+			if i+1 < len(rest) && rest[i+1].known {
+				if b, ok := decodeBase64(rest[i+1].s); ok && len(b)%2 == 0 {
+					u := make([]uint16, len(b)/2)
+					for k := range u {
+						u[k] = uint16(b[2*k]) | uint16(b[2*k+1])<<8
+					}
+					st.s.layer(at, "powershell -EncodedCommand", string(utf16.Decode(u)), langPS)
+				}
+			}
+			return value{t: tCmd}
+		case s == "-" || s == "-s" || s == "-i" && lang == langShell:
+			st.exec(stdin, lang, at, true)
+			return value{t: tCmd}
+		case strings.HasPrefix(s, "-"):
+			if (s == "-m" || s == "-W" || s == "-u" && lang == langShell) && i+1 < len(rest) {
+				return value{t: tCmd}
+			}
+			continue
+		}
+		st.runFile(a, lang, at, false)
+		return value{t: tCmd}
+	}
+	st.exec(stdin, lang, at, true)
+	return value{t: tCmd}
+}
+
+// runFile reports running a script file: downloaded, decoded or given by
+// process substitution.
+func (st *shellState) runFile(f value, lang string, at int, sourced bool) {
+	fl, ok := st.files[f.s]
+	if !ok || !f.known {
+		return
+	}
+	switch {
+	case fl.holds&tDecoded != 0:
+		st.s.emit("eval-decode", at, SeverityError, "")
+	case fl.holds&tFetched != 0 && f.s == "/dev/fd/63":
+		st.s.emit("pipe-to-shell", at, SeverityWarning, "")
+	case fl.holds&tFetched != 0:
+		st.s.emit("download-exec", at, SeverityWarning, "")
+	}
+}
+
+// exec reports code run by eval, sh -c or an interpreter's input, and
+// analyses it again when its text is known.
+func (st *shellState) exec(code value, lang string, at int, stdin bool) {
+	switch {
+	case code == (value{}):
+		return
+	case code.t&tDecoded != 0:
+		st.s.emit("eval-decode", at, SeverityError, "")
+	case code.t&tFetched != 0 && stdin:
+		st.s.emit("pipe-to-shell", at, SeverityWarning, "")
+	case code.t&tFetched != 0:
+		st.s.emit("remote-exec", at, SeverityWarning, "")
+	case !code.known && code.t&tUnknown != 0 && !stdin:
+		st.s.emit("dynamic-exec", at, SeverityWarning, "runs a value the analysis cannot resolve")
+	}
+	if code.known && code.s != "" {
+		how := "runs"
+		if code.t&tDecoded != 0 {
+			how = "runs decoded"
+		}
+		st.s.layer(at, how, code.s, lang)
+	}
+}
+
+// fetch walks a download: what it sends, and where the body goes.
+func (st *shellState) fetch(name string, rest []value, stdin value, at int) value {
+	out := value{t: tFetched | tCmd}
+	toStdout := true
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		s := a.s
+		next := func() value {
+			if i+1 < len(rest) {
+				i++
+				return rest[i]
+			}
+			return value{}
+		}
+		switch {
+		case !a.known:
+			if a.t&(tSecret|tEnv) != 0 {
+				st.send(a, at)
+			}
+		case s == "-o" || s == "--output" || s == "-OutFile" || strings.EqualFold(s, "-outfile") || name == "wget" && (s == "-O" || s == "--output-document"):
+			f := next()
+			if f.s != "-" {
+				toStdout = false
+				st.wrote(f, value{t: tFetched}, at)
+			}
+		case strings.HasPrefix(s, "--output-document="):
+			if f := s[len("--output-document="):]; f != "-" {
+				toStdout = false
+				st.wrote(lit(f), value{t: tFetched}, at)
+			}
+		case s == "-O" || s == "--remote-name" || s == "-LO" || s == "-sLO" || s == "-fsSLO":
+			toStdout = false
+			if u := lastURL(rest); u != "" {
+				st.wrote(lit(path.Base(u)), value{t: tFetched}, at)
+				st.wrote(lit("./"+path.Base(u)), value{t: tFetched}, at)
+			}
+		case s == "-d" || strings.HasPrefix(s, "--data") || s == "--json" || s == "-F" || s == "--form" || s == "-T" || s == "--upload-file" ||
+			s == "--post-file" || s == "--body-file" || s == "--post-data" || s == "--body-data" || strings.EqualFold(s, "-body") || strings.EqualFold(s, "-infile"):
+			d := next()
+			st.sendData(d, s, stdin, at)
+		case strings.HasPrefix(s, "--post-file=") || strings.HasPrefix(s, "--body-file="):
+			_, f, _ := strings.Cut(s, "=")
+			st.send(st.fileContent(lit(f)), at)
+		case strings.HasPrefix(s, "-d") && len(s) > 2 && !strings.HasPrefix(s, "--"):
+			st.sendData(lit(s[2:]), "-d", stdin, at)
+		case strings.HasPrefix(s, "-") && len(s) > 1:
+		default:
+			if a.t&(tSecret|tEnv) != 0 {
+				st.send(a, at)
+			}
+		}
+	}
+	if name == "wget" && toStdout {
+		if u := lastURL(rest); u != "" && !has(rest, "-qO-") && !has(rest, "-O-") && !has(rest, "-qO") {
+			toStdout = false
+			st.wrote(lit(path.Base(u)), value{t: tFetched}, at)
+			st.wrote(lit("./"+path.Base(u)), value{t: tFetched}, at)
+		}
+	}
+	if !toStdout {
+		return value{t: tCmd}
+	}
+	return out
+}
+
+// sendData reports a request body that carries a secret: a value, @file
+// or @- (the input).
+func (st *shellState) sendData(d value, opt string, stdin value, at int) {
+	s := d.s
+	if opt == "-F" || opt == "--form" {
+		if _, v, ok := strings.Cut(s, "="); ok {
+			s = v
+		}
+	}
+	s = strings.TrimPrefix(s, "<")
+	switch {
+	case opt == "-T" || opt == "--upload-file" || opt == "--post-file" || opt == "--body-file" || strings.EqualFold(opt, "-infile"):
+		if s == "-" || s == "." {
+			st.send(stdin, at)
+		} else {
+			f := d
+			f.s = s
+			st.send(st.fileContent(f), at)
+			st.readSecret(f, at)
+		}
+	case strings.HasPrefix(s, "@"):
+		f := d
+		f.s = s[1:]
+		if f.s == "-" {
+			st.send(stdin, at)
+			return
+		}
+		f.path = classifyPath(f)
+		st.send(st.fileContent(f), at)
+	default:
+		st.send(d, at)
+	}
+}
+
+// send reports a secret reaching the network.
+func (st *shellState) send(v value, at int) {
+	switch {
+	case v.t&tEnv != 0:
+		st.s.emit("env-exfil", at, SeverityError, "")
+	case v.t&tSecret != 0:
+		st.s.emit("secret-exfil", at, SeverityError, "")
+	}
+}
+
+// readSecret reports reading a secret file through a path the file built
+// (a literal path is the line rules' business).
+func (st *shellState) readSecret(f value, at int) {
+	if f.t&(tBuilt|tHome) == 0 && f.known && !strings.Contains(f.s, "$") {
+		return
+	}
+	p := classifyPath(f)
+	if p != pathSecret {
+		return
+	}
+	if browserDir(normPath(f.s)) || strings.Contains(normPath(f.s), "keychain") || strings.Contains(normPath(f.s), "keyring") {
+		st.s.emit("credential-store", at, SeverityWarning, "")
+		return
+	}
+	st.s.emit("sensitive-path", at, SeverityWarning, "")
+}
+
+// decoded returns the decoding of in, decoded now when its text is known.
+func (st *shellState) decoded(in value, how string) value {
+	out := value{t: in.t | tDecoded}
+	if !in.known {
+		return out
+	}
+	var b []byte
+	var ok bool
+	t := strings.Join(strings.Fields(in.s), "")
+	switch how {
+	case "base64":
+		b, ok = decodeBase64(t)
+	case "base32":
+		b, ok = decodeBase32(t)
+	case "hex":
+		b, ok = decodeHex(t)
+	}
+	if ok {
+		out.s, out.known = string(b), true
+	}
+	return out
+}
+
+// printf returns what printf prints: its format with escapes decoded and
+// %s and %b replaced by the arguments.
+func (st *shellState) printf(rest []value) value {
+	i := 0
+	if i < len(rest) && rest[i].s == "-v" {
+		i += 2
+	}
+	if i >= len(rest) {
+		return value{}
+	}
+	f := rest[i]
+	args := rest[i+1:]
+	if !f.known {
+		return value{t: f.t | tBuilt}
+	}
+	escaped := strings.Contains(f.s, `\x`) || strings.Contains(f.s, `\0`) || strings.Contains(f.s, `\1`) || strings.Contains(f.s, `\u`)
+	parts := []value{}
+	s := unescape(f.s)
+	k := 0
+	for {
+		j := strings.IndexByte(s, '%')
+		if j < 0 || j+1 >= len(s) {
+			parts = append(parts, lit(s))
+			break
+		}
+		parts = append(parts, lit(s[:j]))
+		switch s[j+1] {
+		case 's', 'b', 'c', 'd':
+			if k < len(args) {
+				a := args[k]
+				if s[j+1] == 'b' && a.known {
+					if strings.Contains(a.s, `\`) {
+						escaped = true
+					}
+					a = lit(unescape(a.s))
+				}
+				parts = append(parts, a)
+				k++
+			}
+		case '%':
+			parts = append(parts, lit("%"))
+		}
+		s = s[j+2:]
+	}
+	v := cat(parts...)
+	if escaped {
+		v.t |= tDecoded | tBuilt
+	}
+	return v
+}
+
+// echo returns what echo prints.
+func (st *shellState) echo(rest []value) value {
+	e := false
+	for len(rest) > 0 && rest[0].known && (rest[0].s == "-e" || rest[0].s == "-n" || rest[0].s == "-en" || rest[0].s == "-ne" || rest[0].s == "-E") {
+		e = e || strings.Contains(rest[0].s, "e")
+		rest = rest[1:]
+	}
+	v := joinArgs(rest)
+	if e && v.known && strings.Contains(v.s, `\`) {
+		d := lit(unescape(v.s))
+		d.t = v.t | tDecoded | tBuilt
+		return d
+	}
+	return v
+}
+
+// joinArgs joins arguments with spaces, as eval does.
+func joinArgs(args []value) value {
+	vs := make([]value, 0, 2*len(args))
+	for i, a := range args {
+		if i > 0 {
+			vs = append(vs, lit(" "))
+		}
+		vs = append(vs, a)
+	}
+	v := cat(vs...)
+	if len(args) > 1 {
+		v.t &^= tBuilt
+		for _, a := range args {
+			v.t |= a.t & tBuilt
+		}
+	}
+	return v
+}
+
+// copy walks cp, mv, install, ln, rsync: the last argument receives the
+// others.
+func (st *shellState) copy(name string, rest []value, at int) {
+	var files []value
+	for _, a := range rest {
+		if !(a.known && strings.HasPrefix(a.s, "-")) {
+			files = append(files, a)
+		}
+	}
+	if len(files) < 2 {
+		return
+	}
+	dst := files[len(files)-1]
+	var holds value
+	for _, src := range files[:len(files)-1] {
+		c := st.fileContent(src)
+		holds.t |= c.t
+		if c.t&tSecret != 0 {
+			st.readSecret(src, at)
+			if !strings.HasPrefix(normPath(dst.s), homeMark) && !strings.HasPrefix(dst.s, "/") || strings.HasPrefix(dst.s, "./") {
+				st.staged = true // a secret copied into the working folder
+			}
+		}
+		if f, ok := st.files[src.s]; ok && f.exec {
+			holds.t |= tFetched & f.holds
+		}
+	}
+	if name == "scp" || name == "rsync" && strings.Contains(dst.s, ":") {
+		st.send(holds, at)
+		return
+	}
+	st.wrote(dst, holds, at)
+}
+
+// reportWrite reports a write to a place that runs later or configures an
+// agent.
+func (st *shellState) reportWrite(target value, off int, content value) {
+	p := target.path
+	if p == pathNone {
+		p = classifyPath(target)
+	}
+	n := normPath(target.s)
+	switch p {
+	case pathPersist:
+		sev := SeverityWarning
+		if strings.Contains(n, "authorized_keys") {
+			sev = SeverityError
+		}
+		st.s.emit("persistence", off, sev, "")
+	case pathAgentConfig:
+		if strings.Contains(n, ".vscode/tasks.json") && !(content.known && strings.Contains(content.s, "folderOpen")) {
+			return
+		}
+		sev := SeverityWarning
+		if strings.HasPrefix(n, homeMark+"/") {
+			sev = SeverityError
+		}
+		st.s.emit("agent-config", off, sev, "")
+	}
+}
+
+// chmod walks chmod: executable bits, world-writable trees.
+func (st *shellState) chmod(rest []value, at int) {
+	recursive := has(rest, "-R") || has(rest, "--recursive") || hasFlag(rest, 'R')
+	var mode string
+	for _, a := range rest {
+		if a.known && !strings.HasPrefix(a.s, "-") {
+			if mode == "" {
+				mode = a.s
+				continue
+			}
+			if strings.Contains(mode, "x") || strings.Trim(mode, "01234567") == "" && len(mode) >= 3 && (mode[len(mode)-3]-'0')&1 == 1 {
+				if f, ok := st.files[a.s]; ok {
+					f.exec = true
+				}
+			}
+		}
+	}
+	m := strings.ToLower(mode)
+	if recursive && (strings.Contains(m, "a+w") || strings.Contains(m, "o+w") || strings.Contains(m, "ugo+w") || m == "666" || m == "0666" || m == "a=rw" || m == "a+rw") {
+		st.s.emit("world-writable", at, SeverityWarning, "")
+	}
+}
+
+// rm walks a deletion: of /, of home, of "$V/"* when V may be empty.
+func (st *shellState) rm(rest []value, words []*syntax.Word, at int) {
+	recursive := false
+	for _, a := range rest {
+		if a.known && strings.HasPrefix(a.s, "-") && (a.s == "--recursive" || !strings.HasPrefix(a.s, "--") && strings.ContainsAny(a.s, "rR") || strings.EqualFold(a.s, "-recurse")) {
+			recursive = true
+		}
+	}
+	if !recursive {
+		return
+	}
+	for i, a := range rest {
+		if a.known && strings.HasPrefix(a.s, "-") {
+			continue
+		}
+		switch classifyPath(a) {
+		case pathRoot:
+			st.s.emit("destructive-rm", at, SeverityError, "")
+			continue
+		case pathHome:
+			st.s.emit("destructive-rm", at, SeverityWarning, "")
+			continue
+		}
+		if i < len(words) && st.mayBeEmptyPrefix(words[i]) {
+			st.s.emit("destructive-rm", at, SeverityWarning, "deletes from / when the variable is empty (no ${V:?} guard)")
+		}
+	}
+}
+
+// mayBeEmptyPrefix reports whether a word starts with a variable that may
+// be empty, followed by a slash: "$V/"*, "$V"/*, ${V}/x.
+func (st *shellState) mayBeEmptyPrefix(w *syntax.Word) bool {
+	var parts []syntax.WordPart
+	for _, p := range w.Parts {
+		if q, ok := p.(*syntax.DblQuoted); ok {
+			parts = append(parts, q.Parts...)
+		} else {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) < 2 {
+		return false
+	}
+	pe, ok := parts[0].(*syntax.ParamExp)
+	if !ok || pe.Param == nil || pe.Exp != nil && (pe.Exp.Op == syntax.ErrorUnset || pe.Exp.Op == syntax.ErrorUnsetOrNull ||
+		pe.Exp.Op == syntax.DefaultUnset || pe.Exp.Op == syntax.DefaultUnsetOrNull) {
+		return false
+	}
+	v := st.param(pe)
+	if v.t&tGuarded != 0 || v.known && v.s != "" || v.t&tHome != 0 {
+		return false
+	}
+	rest := make([]value, 0, len(parts)-1)
+	for _, p := range parts[1:] {
+		rest = append(rest, st.part(p, false))
+	}
+	tail := cat(rest...)
+	switch tail.s {
+	case "/", "/*", "/.*", "/**":
+		return tail.known
+	}
+	return false
+}
+
+// find walks find … -delete or -exec rm -r from / or home.
+func (st *shellState) find(rest []value, at int) {
+	if len(rest) == 0 {
+		return
+	}
+	del := false
+	for i, a := range rest {
+		if a.s == "-delete" || a.s == "-exec" && i+1 < len(rest) && (rest[i+1].s == "rm" || rest[i+1].s == "shred") {
+			del = true
+		}
+	}
+	if !del {
+		return
+	}
+	switch classifyPath(rest[0]) {
+	case pathRoot:
+		st.s.emit("destructive-rm", at, SeverityError, "")
+	case pathHome:
+		st.s.emit("destructive-rm", at, SeverityWarning, "")
+	}
+}
+
+// git walks git: force-pushes to a main branch, pushes of staged secrets,
+// configuration that makes git run a command.
+func (st *shellState) git(rest []value, at int) {
+	// Skip global options: -C dir, -c k=v, --git-dir=…
+	for len(rest) > 0 && strings.HasPrefix(rest[0].s, "-") {
+		if (rest[0].s == "-C" || rest[0].s == "-c") && len(rest) > 1 {
+			if rest[0].s == "-c" {
+				st.gitConfig(strings.SplitN(rest[1].s, "=", 2), at)
+			}
+			rest = rest[1:]
+		}
+		rest = rest[1:]
+	}
+	if len(rest) == 0 {
+		return
+	}
+	sub, args := rest[0].s, rest[1:]
+	switch sub {
+	case "add":
+		for _, a := range args {
+			if p := classifyPath(a); p == pathSecret || p == pathHome {
+				st.staged = true
+			}
+		}
+	case "remote":
+		if len(args) >= 3 && args[0].s == "add" {
+			st.remotes[args[1].s] = args[2].s
+		}
+	case "config":
+		var kv []string
+		for _, a := range args {
+			if !strings.HasPrefix(a.s, "-") {
+				kv = append(kv, a.s)
+			}
+		}
+		st.gitConfig(kv, at)
+	case "push":
+		force := false
+		mainRef := false
+		var target string
+		for _, a := range args {
+			s := a.s
+			switch {
+			case s == "-f" || s == "--force" || strings.HasPrefix(s, "--force-with-lease") || s == "--mirror":
+				force = true
+			case strings.HasPrefix(s, "-"):
+			case target == "":
+				target = s
+			default:
+				ref := strings.TrimPrefix(s, "+")
+				if strings.HasPrefix(s, "+") {
+					force = true
+				}
+				if _, dst, ok := strings.Cut(ref, ":"); ok {
+					ref = dst
+				}
+				ref = strings.TrimPrefix(ref, "refs/heads/")
+				if ref == "main" || ref == "master" || ref == "--all" {
+					mainRef = true
+				}
+			}
+		}
+		if force && mainRef {
+			st.s.emit("force-push", at, SeverityWarning, "")
+		}
+		_, added := st.remotes[target]
+		if st.staged && (added || strings.Contains(target, "://") || strings.Contains(target, "@")) {
+			st.s.emit("git-exfil", at, SeverityError, "")
+		}
+	}
+}
+
+// gitConfig reports a git setting that runs a command later.
+func (st *shellState) gitConfig(kv []string, at int) {
+	if len(kv) < 2 {
+		return
+	}
+	k := strings.ToLower(kv[0])
+	switch {
+	case k == "core.hookspath" || k == "core.fsmonitor" || k == "core.sshcommand" || k == "core.pager" && strings.ContainsAny(kv[1], ";|&") ||
+		strings.HasPrefix(k, "alias.") && strings.HasPrefix(kv[1], "!") || strings.HasPrefix(k, "filter.") || k == "diff.external" ||
+		strings.HasPrefix(k, "credential.") && strings.HasPrefix(kv[1], "!"):
+		st.s.emit("autorun-config", at, SeverityWarning, "git config "+kv[0])
+	}
+}
+
+// has reports whether args hold the literal s.
+func has(args []value, s string) bool {
+	for _, a := range args {
+		if a.known && a.s == s {
+			return true
+		}
+	}
+	return false
+}
+
+// hasFlag reports whether a short-option cluster (-xd) holds c.
+func hasFlag(args []value, c byte) bool {
+	for _, a := range args {
+		if a.known && len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-' && strings.IndexByte(a.s[1:], c) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// firstFile returns the first argument that is no option.
+func firstFile(args []value) *value {
+	for i := range args {
+		if !(args[i].known && strings.HasPrefix(args[i].s, "-")) {
+			return &args[i]
+		}
+	}
+	return nil
+}
+
+// lastURL returns the last argument that is a URL.
+func lastURL(args []value) string {
+	u := ""
+	for _, a := range args {
+		if strings.Contains(a.s, "://") {
+			u = a.s
+		}
+	}
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	return u
+}
+
+// isDisk reports a block device.
+func isDisk(p string) bool {
+	for _, d := range []string{"/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/nvme", "/dev/mmcblk", "/dev/disk", "/dev/rdisk"} {
+		if strings.HasPrefix(p, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// isRot13 reports tr sets that rotate by 13.
+func isRot13(a, b string) bool {
+	a, b = strings.Trim(a, `'"[]`), strings.Trim(b, `'"[]`)
+	return strings.Contains(a, "a-z") && (strings.Contains(b, "n-za-m") || strings.Contains(b, "N-ZA-M")) ||
+		strings.Contains(a, "A-Z") && strings.Contains(b, "N-ZA-M")
+}

@@ -1,0 +1,279 @@
+package lint
+
+import "strings"
+
+// This file is the tokenizer of the code analysis for Python, JavaScript
+// (and TypeScript), PowerShell, Ruby, Perl and PHP: one pass, no
+// backtracking, never an error. It knows each language's comments and
+// string literals (prefixes, triple quotes, templates, here-strings,
+// q()/%q(), backticks), which is what the flow analysis (flow.go) needs;
+// everything else is a word or a punctuation mark. A string never runs
+// past the end of its line unless the language lets it (triple quotes,
+// templates, here-strings), so one bad quote costs one line.
+
+// A tokKind is what a token is.
+type tokKind uint8
+
+const (
+	tokWord   tokKind = iota // a name or a number: os, $x, @a, 0o777
+	tokString                // a string literal; s is its value, escapes decoded
+	tokTmpl                  // a string with interpolation (f"", `${}`, "$x", "#{}"); s is its raw body
+	tokExec                  // a command string: backticks in Ruby, Perl, PHP; s is its body
+	tokPunct                 // punctuation: one or two bytes
+	tokEOL                   // the end of a logical line
+)
+
+// A token is one token and where it starts in the region.
+type token struct {
+	kind tokKind
+	s    string
+	off  int
+	raw  bool // a string with no escapes decoded (r"", '' in PowerShell, Perl, Ruby)
+}
+
+// maxTokens bounds the tokens of a region: one per byte at most, and a cap
+// for very long regions.
+const maxTokens = 1 << 20
+
+// tokenize splits a region into tokens.
+func tokenize(text, lang string) []token {
+	var out []token
+	hashComment := lang != langJS
+	n := len(text)
+	for i := 0; i < n && len(out) < maxTokens; {
+		c := text[i]
+		switch {
+		case c == '\n':
+			out = append(out, token{kind: tokEOL, off: i})
+			i++
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f':
+			i++
+		case c == '\\' && i+1 < n && text[i+1] == '\n':
+			i += 2 // a continued line
+		case c == '#' && hashComment && !(lang == langPerl && i > 0 && text[i-1] == '$'):
+			if lang == langPS && i > 0 && text[i-1] == '<' {
+				i = skipTo(text, i, "#>")
+				continue
+			}
+			i = lineEnd(text, i)
+		case c == '<' && lang == langPS && i+1 < n && text[i+1] == '#':
+			i = skipTo(text, i+2, "#>")
+		case c == '/' && i+1 < n && text[i+1] == '/' && (lang == langJS || lang == langPerl && false):
+			i = lineEnd(text, i)
+		case c == '/' && i+1 < n && text[i+1] == '*' && lang == langJS:
+			i = skipTo(text, i+2, "*/")
+		case c == '=' && (lang == langRuby || lang == langPerl) && (i == 0 || text[i-1] == '\n') && i+1 < n && isLetter(text[i+1]):
+			// =begin … =end, =pod … =cut
+			end := "\n=end"
+			if lang == langPerl {
+				end = "\n=cut"
+			}
+			i = skipTo(text, i, end)
+		case c == '"' || c == '\'' || c == '`':
+			t, next := stringToken(text, i, lang, "")
+			out = append(out, t)
+			i = next
+		case c == '@' && lang == langPS && i+1 < n && (text[i+1] == '"' || text[i+1] == '\''):
+			// A here-string: @" … "@ or @' … '@.
+			q := text[i+1]
+			end := strings.Index(text[i+2:], "\n"+string(q)+"@")
+			body, next := "", n
+			if end >= 0 {
+				body, next = text[i+2:i+2+end], i+2+end+3
+			} else {
+				body = text[i+2:]
+			}
+			kind := tokString
+			if q == '"' && strings.Contains(body, "$") {
+				kind = tokTmpl
+			}
+			out = append(out, token{kind: kind, s: strings.TrimPrefix(body, "\n"), off: i, raw: q == '\''})
+			i = next
+		case isWordStart(c, lang) || c == '-' && lang == langPS && i+1 < n && isLetter(text[i+1]) && (i == 0 || strings.IndexByte(" \t(", text[i-1]) >= 0):
+			j := i + 1
+			for j < n && isWordPart(text[j], lang) {
+				j++
+			}
+			w := text[i:j]
+			// String prefixes: r"", b'', f"", rb"" (Python); q(), qq{} (Perl); %q() (Ruby).
+			if j < n && (text[j] == '"' || text[j] == '\'') && lang == langPython && len(w) <= 2 && strings.Trim(strings.ToLower(w), "rbuf") == "" {
+				t, next := stringToken(text, j, lang, strings.ToLower(w))
+				t.off = i
+				out = append(out, t)
+				i = next
+				continue
+			}
+			if lang == langPerl && (w == "q" || w == "qq" || w == "qw" || w == "qx") && j < n && strings.IndexByte("({[</|!", text[j]) >= 0 {
+				t, next := quoteLike(text, j, w)
+				t.off = i
+				out = append(out, t)
+				i = next
+				continue
+			}
+			out = append(out, token{kind: tokWord, s: w, off: i})
+			i = j
+		case c == '%' && lang == langRuby && i+2 < n && (text[i+1] == 'q' || text[i+1] == 'Q' || text[i+1] == 'x' || text[i+1] == 'w') && strings.IndexByte("({[<|!", text[i+2]) >= 0:
+			kinds := map[byte]string{'q': "q", 'Q': "qq", 'x': "qx", 'w': "qw"}
+			t, next := quoteLike(text, i+2, kinds[text[i+1]])
+			t.off = i
+			out = append(out, t)
+			i = next
+		case c >= 0x80:
+			i++
+		default:
+			// Two-byte operators the analysis cares about.
+			if i+1 < n {
+				two := text[i : i+2]
+				switch two {
+				case "::", "->", "+=", "=>", "**", "==", "!=", ".=", "<<", "||", "&&", "?.":
+					out = append(out, token{kind: tokPunct, s: two, off: i})
+					i += 2
+					continue
+				}
+			}
+			out = append(out, token{kind: tokPunct, s: text[i : i+1], off: i})
+			i++
+		}
+	}
+	return out
+}
+
+func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+
+func isWordStart(c byte, lang string) bool {
+	return isLetter(c) || c == '_' || '0' <= c && c <= '9' || c == '$' || (c == '@' || c == '%') && lang == langPerl && false
+}
+
+func isWordPart(c byte, lang string) bool {
+	return isLetter(c) || c == '_' || '0' <= c && c <= '9' || c == '$' && lang == langJS || c == '-' && lang == langPS ||
+		c == ':' && lang == langPS && false
+}
+
+// lineEnd returns the offset of the end of the line at i.
+func lineEnd(text string, i int) int {
+	if j := strings.IndexByte(text[i:], '\n'); j >= 0 {
+		return i + j
+	}
+	return len(text)
+}
+
+// skipTo returns the offset after the next end from i, or the text's end.
+func skipTo(text string, i int, end string) int {
+	if j := strings.Index(text[i:], end); j >= 0 {
+		return i + j + len(end)
+	}
+	return len(text)
+}
+
+// stringToken reads a string literal at i (a quote), with the Python
+// prefix given.
+func stringToken(text string, i int, lang, prefix string) (token, int) {
+	q := text[i]
+	n := len(text)
+	triple := lang == langPython && i+2 < n && text[i+1] == q && text[i+2] == q
+	multi := triple || q == '`' || lang != langPython && lang != langJS // Ruby, Perl, PowerShell, PHP strings may span lines
+	start := i + 1
+	if triple {
+		start = i + 3
+	}
+	raw := strings.Contains(prefix, "r") || q == '\'' && (lang == langPS || lang == langPerl || lang == langRuby)
+	j := start
+	for j < n {
+		c := text[j]
+		if c == '\\' && !(raw && lang != langPython) && lang != langPS {
+			j += 2
+			continue
+		}
+		if c == '`' && lang == langPS && q == '"' {
+			j += 2
+			continue
+		}
+		if c == '\n' && !multi {
+			break
+		}
+		if c == q {
+			if triple {
+				if j+2 < n && text[j+1] == q && text[j+2] == q {
+					break
+				}
+				j++
+				continue
+			}
+			if lang == langPS && j+1 < n && text[j+1] == q { // '' inside '…'
+				j += 2
+				continue
+			}
+			break
+		}
+		j++
+	}
+	j = min(j, n)
+	body := text[start:j]
+	next := j + 1
+	if triple {
+		next = j + 3
+	}
+	next = min(next, n)
+	t := token{kind: tokString, off: i, raw: raw}
+	switch {
+	case q == '`' && lang != langJS:
+		t.kind, t.s = tokExec, body
+	case q == '`' && strings.Contains(body, "${"):
+		t.kind, t.s = tokTmpl, body
+	case strings.Contains(prefix, "f") || q == '"' && (lang == langPS && strings.Contains(body, "$") || lang == langRuby && strings.Contains(body, "#{") ||
+		lang == langPerl && (strings.Contains(body, "$") || strings.Contains(body, "@"))):
+		t.kind, t.s = tokTmpl, body
+	case raw:
+		t.s = body
+		if lang == langPS {
+			t.s = strings.ReplaceAll(body, "''", "'")
+		}
+	default:
+		if lang == langPS {
+			t.s = strings.NewReplacer("`n", "\n", "`t", "\t", "``", "`", "`\"", "\"", "`$", "$").Replace(body)
+		} else {
+			t.s = unescape(body)
+		}
+	}
+	return t, next
+}
+
+// quoteLike reads Perl's q(), qq{}, qw[], qx// and Ruby's %q() at i (the
+// opening bracket).
+func quoteLike(text string, i int, kind string) (token, int) {
+	open := text[i]
+	closer := map[byte]byte{'(': ')', '{': '}', '[': ']', '<': '>'}[open]
+	if closer == 0 {
+		closer = open
+	}
+	depth, j := 1, i+1
+	for ; j < len(text); j++ {
+		c := text[j]
+		if c == '\\' {
+			j++
+			continue
+		}
+		if c == open && closer != open {
+			depth++
+		} else if c == closer {
+			depth--
+			if depth == 0 {
+				break
+			}
+		}
+	}
+	j = min(j, len(text))
+	body := text[i+1 : j]
+	t := token{kind: tokString, s: body, raw: kind == "q" || kind == "qw"}
+	switch kind {
+	case "qq":
+		if strings.ContainsAny(body, "$@") || strings.Contains(body, "#{") {
+			t.kind = tokTmpl
+		} else {
+			t.s = unescape(body)
+		}
+	case "qx":
+		t.kind = tokExec
+	}
+	return t, min(j+1, len(text))
+}

@@ -1,0 +1,225 @@
+package lint
+
+import "strings"
+
+// This file is what the code analysis (shell.go, flow.go) knows of a value:
+// the string it holds when the analysis could work it out, and where it
+// came from. It also names the places a path may point to (secrets,
+// persistence, agent configuration) once its parts are put together.
+
+// taint says where a value came from, a set of bits.
+type taint uint16
+
+const (
+	tFetched taint = 1 << iota // a body fetched from the network
+	tDecoded                   // decoded or decompressed at run time (base64, hex, rot13, …)
+	tSecret                    // the content of a secret: a key file, a credential store, the environment
+	tUnknown                   // an input the analysis cannot see: an argument, a computed name, a loop variable
+	tBuilt                     // a string put together at run time from parts (concatenation, join, char codes)
+	tHome                      // a path that starts at the user's home
+	tEnv                       // the environment, whole
+	tGuarded                   // a parameter expanded with ${V:?}: never empty
+	tCmd                       // what a command printed
+)
+
+// maxValue bounds the string a value holds: a longer one is cut, and the
+// analysis goes on with the prefix (which is what paths and commands show).
+const maxValue = 64 << 10
+
+// A value is what a name or an expression may hold.
+type value struct {
+	s     string // the string, when known (known)
+	known bool   // s is the whole value, or its first maxValue bytes
+	t     taint
+	path  pathKind // what the string names as a path, when it is one
+}
+
+// lit is a known string.
+func lit(s string) value { return value{s: s, known: true} }
+
+// unknown is an input the analysis cannot see.
+func unknown() value { return value{t: tUnknown} }
+
+// cat joins values: the string is known when every part is, and holds
+// the known parts' strings otherwise. Zero values (nothing) are left out.
+func cat(vs ...value) value {
+	var out value
+	out.known = true
+	var b strings.Builder
+	n := 0
+	for _, v := range vs {
+		if v == (value{}) {
+			continue
+		}
+		n++
+		out.t |= v.t
+		if v.known {
+			if b.Len()+len(v.s) <= maxValue {
+				b.WriteString(v.s)
+			}
+		} else {
+			out.known = false
+		}
+	}
+	switch n {
+	case 0:
+		return value{}
+	case 1:
+		for _, v := range vs {
+			if v != (value{}) {
+				return v
+			}
+		}
+	}
+	out.t |= tBuilt
+	out.s = b.String()
+	out.path = classifyPath(out)
+	return out
+}
+
+// homeMark stands for the user's home in a folded path.
+const homeMark = "~"
+
+// pathKind says what a path names.
+type pathKind uint8
+
+const (
+	pathNone        pathKind = iota
+	pathSecret               // a credential: SSH keys, cloud credentials, .netrc, .env, a browser's cookie or login store, a keychain
+	pathPersist              // runs at log-in or later: shell rc files, autostart, systemd/launchd units, cron, git hooks
+	pathAgentConfig          // an agent's configuration: ~/.claude, CLAUDE.md, MCP server lists, editor tasks
+	pathHome                 // the home folder itself
+	pathRoot                 // the root of the file system
+)
+
+// normPath puts a path's home forms ($HOME, ~, %USERPROFILE%, /home/x,
+// /Users/x) as "~", backslashes as slashes, in lower case.
+func normPath(s string) string {
+	p := strings.ToLower(strings.ReplaceAll(s, `\`, "/"))
+	for _, h := range []string{"${home}", "$home", "%userprofile%", "$env:userprofile", "$env:home", "%appdata%/..", "${xdg_config_home}", "$xdg_config_home"} {
+		if strings.HasPrefix(p, h) {
+			rest := p[len(h):]
+			if strings.HasPrefix(h, "${xdg") || strings.HasPrefix(h, "$xdg") {
+				rest = "/.config" + rest
+			}
+			p = homeMark + rest
+			break
+		}
+	}
+	for _, h := range []string{"/home/", "/users/"} {
+		if strings.HasPrefix(p, h) {
+			if i := strings.IndexByte(p[len(h):], '/'); i >= 0 {
+				p = homeMark + p[len(h)+i:]
+			} else {
+				p = homeMark
+			}
+		}
+	}
+	if strings.HasPrefix(p, "/root/") || p == "/root" {
+		p = homeMark + p[len("/root"):]
+	}
+	for strings.Contains(p, "//") {
+		p = strings.ReplaceAll(p, "//", "/")
+	}
+	return p
+}
+
+// secretNames are files under home (or anywhere, for the last ones) that
+// hold credentials.
+var secretNames = []string{
+	"/.ssh/id_", "/.ssh/identity", "/.aws/credentials", "/.aws/config", "/.netrc", "/.git-credentials", "/.pypirc", "/.npmrc",
+	"/.docker/config.json", "/.kube/config", "/.config/gh/hosts.yml", "/.config/gcloud/", "/.azure/", "/.gnupg/",
+	"/.password-store", "/.vault-token", "/.terraform.d/credentials", "/.config/solana/id.json", "/.ethereum/keystore",
+	"/library/keychains", "/.local/share/keyrings", "/login data", "/cookies", "/key4.db", "/logins.json", "/cookies.sqlite",
+	"/local state", "/web data", "/.bitcoin/wallet", "/wallet.dat", "/.electrum/", "/exodus/", "/.claude/.credentials.json",
+	"/.config/anthropic", "/.openai", "/.env",
+}
+
+// persistNames are places whose files run later without being asked.
+var persistNames = []string{
+	"/.bashrc", "/.bash_profile", "/.zshrc", "/.zprofile", "/.zshenv", "/.profile", "/.bash_login", "/.config/fish/config.fish",
+	"/.config/autostart", "/.config/systemd/", "/library/launchagents", "/library/launchdaemons", "/etc/systemd/",
+	"/etc/cron", "/var/spool/cron", "/etc/profile", "/etc/rc.local", "/.git/hooks/", "/.ssh/authorized_keys",
+	"/start menu/programs/startup", "/.xprofile", "/.xinitrc", "/.config/lxsession", "/etc/xdg/autostart",
+	"/documents/windowspowershell/", "/documents/powershell/",
+}
+
+// agentNames are agents' configuration: what a host reads as instructions
+// or runs as tools and hooks.
+var agentNames = []string{
+	"/.claude/", "/claude.md", "/agents.md", "/gemini.md", "/.mcp.json", "claude_desktop_config.json", "/.cursor/",
+	"/.codex/", "/.gemini/", "/.windsurf", "/.codeium/", "/.vscode/tasks.json", "/.vscode/settings.json", "/.vscode/mcp.json",
+	"/.continue/", "/.aider", "/copilot-instructions.md", "/.cursorrules", "/.clinerules", "/.roo/", "/.zed/settings.json",
+}
+
+// classifyPath says what a value names when read as a path. Only a string
+// that starts at home, at /, or was built at run time (a relative
+// CLAUDE.md the file only mentions is the line rules' business) counts.
+func classifyPath(v value) pathKind {
+	if !v.known && v.s == "" {
+		return pathNone
+	}
+	p := normPath(v.s)
+	if (p == homeMark || p == homeMark+"/" || p == homeMark+"/*") && (v.known || v.t&tHome != 0 && strings.HasPrefix(v.s, homeMark)) {
+		return pathHome
+	}
+	if (p == "/" || p == "/*") && v.known {
+		return pathRoot
+	}
+	if !strings.HasPrefix(p, homeMark+"/") && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "./") && v.t&(tBuilt|tHome) == 0 {
+		return pathNone
+	}
+	q := "/" + strings.TrimPrefix(strings.TrimPrefix(p, homeMark), "/")
+	if strings.HasSuffix(q, "/.ssh/authorized_keys") || strings.HasSuffix(q, "/.ssh/authorized_keys2") {
+		return pathPersist
+	}
+	for _, n := range agentNames {
+		if i := strings.Index(q, n); i >= 0 && !installsSkill(q[i:]) {
+			return pathAgentConfig
+		}
+	}
+	for _, n := range persistNames {
+		if strings.Contains(q, n) {
+			return pathPersist
+		}
+	}
+	for _, n := range secretNames {
+		if i := strings.Index(q, n); i >= 0 {
+			if n == "/.env" && !(i+len(n) == len(q) || q[i+len(n)] == '.') {
+				continue
+			}
+			if strings.HasSuffix(q, ".pub") || strings.HasSuffix(q, "/.ssh/config") || strings.HasSuffix(q, "known_hosts") {
+				continue
+			}
+			if (n == "/cookies" || n == "/local state" || n == "/login data" || n == "/web data") && !browserDir(q) {
+				continue
+			}
+			return pathSecret
+		}
+	}
+	if p == homeMark+"/.ssh" || p == homeMark+"/.aws" || p == homeMark+"/.gnupg" {
+		return pathSecret
+	}
+	return pathNone
+}
+
+// installsSkill reports a path inside an agent folder that holds skills,
+// commands or agents: installing one there is what such skills are for.
+func installsSkill(q string) bool {
+	for _, d := range []string{"/skills", "/commands", "/agents/", "/prompts/", "/plugins/", "/projects/"} {
+		if strings.Contains(q, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// browserDir reports whether a path is inside a browser's profile.
+func browserDir(q string) bool {
+	for _, b := range []string{"chrome", "chromium", "brave", "edge", "opera", "vivaldi", "firefox", "mozilla", "safari"} {
+		if strings.Contains(q, b) {
+			return true
+		}
+	}
+	return false
+}
