@@ -75,13 +75,14 @@ func TestImportSARIF(t *testing.T) {
 	}
 	want := []string{
 		"scripts/fetch.sh:pipe-to-shell:warning",
+		"scripts/fetch.sh:download-exec:warning",
 		"scripts/fetch.sh:semgrep/bash.curl.security.curl-eval.curl-eval:error",
 		"scripts/run.py:semgrep/python.lang.security.audit.exec-detected.exec-detected:warning",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if f := s.Findings[2]; f.Line != 4 || f.Column != 5 || f.Excerpt != "exec(code)" {
+	if f := s.Findings[3]; f.Line != 4 || f.Column != 5 || f.Excerpt != "exec(code)" {
 		t.Errorf("imported finding %+v", f)
 	}
 	if !slices.Equal(s.Capabilities, []string{"exec-remote", "network"}) {
@@ -124,7 +125,7 @@ func TestImportSARIFStale(t *testing.T) {
 	for _, f := range res.Manifest.Skills[0].Findings {
 		rules = append(rules, f.Rule)
 	}
-	if !slices.Equal(rules, []string{"pipe-to-shell", "semgrep/matching"}) {
+	if !slices.Equal(rules, []string{"pipe-to-shell", "download-exec", "semgrep/matching"}) {
 		t.Errorf("findings %v", rules)
 	}
 	joined := strings.Join(warned, "\n")
@@ -150,11 +151,11 @@ func TestImportSARIFWaived(t *testing.T) {
 		Digest: manifest.Sum([]byte(runPy)), Reason: "runs the user's own snippet"}
 	_, res := buildBytes(t, Options{Libraries: []Library{{Namespace: "acme", Root: dir}}, SARIF: logs, Waivers: []lint.Waiver{w}})
 	fs := res.Manifest.Skills[0].Findings
-	if fs[2].Rule != w.Rule || fs[2].Waived != w.Reason || fs[1].Waived != "" {
+	if fs[3].Rule != w.Rule || fs[3].Waived != w.Reason || fs[1].Waived != "" {
 		t.Errorf("findings %+v", fs)
 	}
-	if got := lint.FailOn(lint.SeverityWarning, fs); len(got) != 2 {
-		t.Errorf("--fail-on warning counts %d findings, want the 2 not waived", len(got))
+	if got := lint.FailOn(lint.SeverityWarning, fs); len(got) != 3 {
+		t.Errorf("--fail-on warning counts %d findings, want the 3 not waived", len(got))
 	}
 }
 

@@ -131,6 +131,22 @@ func (f *flowState) statement() {
 			return
 		}
 	}
+	// An element or attribute set: name[k] = expr, name.attr = expr: the
+	// container holds what it is given.
+	if t.kind == tokWord && f.is(1, "[") {
+		save := f.pos
+		f.pos++
+		f.skipArg("]")
+		if f.is(0, "]") && (f.is(1, "=") || f.is(1, "+=")) {
+			f.pos += 2
+			v := f.expr()
+			old := f.vars[t.s]
+			old.v = value{t: old.v.t | f.valueOf(v).t&^tHome}
+			f.vars[t.s] = old
+			return
+		}
+		f.pos = save
+	}
 	// Assignment: name = expr, name.attr = expr, name += expr, a, b = …
 	if t.kind == tokWord {
 		k := 1
@@ -333,7 +349,7 @@ func (f *flowState) funcDecl() {
 		case t.s == ")" && t.kind == tokPunct:
 			depth--
 		case t.kind == tokWord && depth == 1 && (f.is(-1, "(") || f.is(-1, ",") || f.is(-1, "*")):
-			f.vars[t.s] = ev{v: unknown()}
+			f.vars[t.s] = ev{v: value{t: tParam}}
 		}
 		f.pos++
 	}

@@ -114,10 +114,19 @@ var calls = map[string]int{
 	"Reflect.get": callGetattr, "send": callNone,
 }
 
+// procPrefix names a child process the program started: an interpreter
+// waiting for code on its input.
+const procPrefix = "\x00proc:"
+
 // valueMethods are methods that mean the same whatever they are called on.
 var valueMethods = map[string]bool{"downloadstring": true, "downloaddata": true, "downloadfile": true, "uploadstring": true,
 	"uploadfile": true, "uploaddata": true, "uploadvalues": true, "sendall": true, "sendto": true, "getstring": true,
 	"invokescript": true, "create": true, "read_text": true, "write_text": true, "read_bytes": true, "write_bytes": true}
+
+// psSwitches are PowerShell parameters that take no value.
+var psSwitches = map[string]bool{"raw": true, "recurse": true, "force": true, "noprofile": true, "noninteractive": true, "nop": true,
+	"usebasicparsing": true, "passthru": true, "wait": true, "nonewline": true, "append": true, "whatif": true, "confirm": true,
+	"asplaintext": true, "asbytestream": true, "encodedcommand": false, "noexit": true, "hidden": true, "verbose": true}
 
 // psAliases are PowerShell commands without a hyphen.
 var psAliases = map[string]bool{"iex": true, "iwr": true, "irm": true, "curl": true, "wget": true, "gc": true, "sc": true, "ni": true,
@@ -129,6 +138,13 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		return f.method(*e.recv, e.name[1:], args, kw, at)
 	}
 	name := canonical(e.name)
+	if strings.HasPrefix(name, procPrefix) && (strings.HasSuffix(name, ".stdin.write") || strings.HasSuffix(name, ".stdin.end")) {
+		lang := strings.SplitN(strings.TrimPrefix(name, procPrefix), ".", 2)[0]
+		if len(args) > 0 {
+			f.execSink(f.valueOf(args[0]), lang, at, true)
+		}
+		return ev{}
+	}
 	kind, ok := calls[name]
 	if i := strings.LastIndexByte(name, '.'); !ok && i > 0 && valueMethods[strings.ToLower(name[i+1:])] {
 		return f.method(ev{name: e.name[:strings.LastIndexByte(e.name, '.')]}, name[i+1:], args, kw, at)
@@ -178,6 +194,13 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 				vs = vs[1:]
 			}
 			cmd = joinArgs(vs)
+		}
+		// An interpreter started with no code reads it from its input:
+		// what the program writes to its stdin runs.
+		if first := strings.Fields(cmd.s); cmd.known && len(first) > 0 && len(first) <= 2 && (len(first) == 1 || first[1] == "-s" || first[1] == "-") {
+			if lang, _, ok := interpreter(cmdName(lit(first[0]))); ok {
+				return ev{name: procPrefix + lang}
+			}
 		}
 		f.execSink(cmd, langShell, at, false)
 		return ev{v: value{t: tCmd}}
@@ -585,9 +608,11 @@ func (f *flowState) execSink(code value, lang string, at int, stdin bool) {
 		return
 	case code.t&tDecoded != 0:
 		f.s.emit("eval-decode", at, SeverityError, "")
+	case code.t&tFetched != 0 && stdin:
+		f.s.emit("pipe-to-shell", at, SeverityWarning, "")
 	case code.t&tFetched != 0:
 		f.s.emit("remote-exec", at, SeverityWarning, "")
-	case !code.known && code.t&tUnknown != 0 && lang != langShell:
+	case !code.known && code.t&tUnknown != 0 && lang != langShell && !stdin:
 		f.s.emit("dynamic-exec", at, SeverityWarning, "runs a value the analysis cannot resolve")
 	}
 	if code.known && code.s != "" && (lang != f.lang || code.t&(tBuilt|tDecoded) != 0 || lang == langShell) {
@@ -676,7 +701,7 @@ func (f *flowState) psCommand() value {
 		if t.kind == tokWord && strings.HasPrefix(t.s, "-") && len(t.s) > 1 {
 			p := strings.ToLower(t.s[1:])
 			f.pos++
-			if endOfStatement(f.peek(0)) || f.peek(0).kind == tokWord && strings.HasPrefix(f.peek(0).s, "-") && len(f.peek(0).s) > 1 || f.is(0, "|") {
+			if psSwitches[p] || endOfStatement(f.peek(0)) || f.peek(0).kind == tokWord && strings.HasPrefix(f.peek(0).s, "-") && len(f.peek(0).s) > 1 || f.is(0, "|") {
 				params[p] = lit("true")
 				continue
 			}

@@ -3,6 +3,7 @@ package lint
 import (
 	"errors"
 	"path"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -391,7 +392,7 @@ func (st *shellState) param(p *syntax.ParamExp) value {
 
 // fileContent returns what reading the file at path v gives.
 func (st *shellState) fileContent(v value) value {
-	if f, ok := st.files[v.s]; ok && v.known {
+	if f, ok := st.files[fileKey(v)]; ok && fileKey(v) != "" {
 		return value{t: f.holds}
 	}
 	if v.path == pathSecret || classifyPath(v) == pathSecret {
@@ -406,17 +407,37 @@ func (st *shellState) fileContent(v value) value {
 // wrote records that the region wrote out to the file at target, at off,
 // and reports a write to a place that runs later or configures an agent.
 func (st *shellState) wrote(target, out value, off int) {
-	if !target.known {
+	key := fileKey(target)
+	if key == "" {
 		return
 	}
-	f := st.files[target.s]
+	f := st.files[key]
 	if f == nil {
 		f = &shFile{}
-		st.files[target.s] = f
+		st.files[key] = f
 	}
 	f.holds |= out.t
 	f.off = off
 	st.reportWrite(target, off, out)
+	// A script written out is code: a hook, a unit's command, a file
+	// that starts with #!.
+	if out.known && out.s != "" {
+		if lang := langOf(target.s, out.s); lang != "" {
+			st.s.layer(off, "writes "+path.Base(target.s), out.s, lang)
+		}
+	}
+}
+
+// fileKey names the file a value stands for: its path, or for a path the
+// analysis cannot know (mktemp's), the command that printed it.
+func fileKey(v value) string {
+	switch {
+	case v.known:
+		return v.s
+	case v.id != 0 && v.s == "":
+		return "\x00" + strconv.Itoa(v.id)
+	}
+	return ""
 }
 
 // base returns the command name of a value: the last element of a path.

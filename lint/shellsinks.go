@@ -73,6 +73,9 @@ func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
 	}
 	head := args[0]
 	name := cmdName(head)
+	if f, ok := st.files[fileKey(head)]; ok && fileKey(head) != "" && (strings.Contains(head.s, "/") || !head.known) && f.holds&tFetched != 0 {
+		st.s.emit("download-exec", at, SeverityWarning, "")
+	}
 	if !head.known {
 		switch {
 		case head.t&tDecoded != 0:
@@ -84,9 +87,6 @@ func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
 	}
 	if head.t&(tBuilt|tDecoded) != 0 && sensitiveCmds[name] {
 		st.s.emit("dynamic-exec", at, SeverityWarning, "command name built at run time: "+name)
-	}
-	if f, ok := st.files[head.s]; ok && strings.Contains(head.s, "/") && f.holds&tFetched != 0 {
-		st.s.emit("download-exec", at, SeverityWarning, "")
 	}
 	rest := args[1:]
 	if lang, opt, ok := interpreter(name); ok {
@@ -158,7 +158,7 @@ func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
 	case "echo", "print":
 		return st.echo(rest)
 	case "cat", "head", "tail", "less", "more", "strings", "sqlite3", "sort", "uniq", "awk", "sed", "grep", "cut", "jq", "od", "hexdump", "type", "get-content", "gc":
-		out := value{t: tCmd | stdin.t&(tSecret|tEnv|tFetched|tDecoded)}
+		out := value{t: tCmd | stdin.t&(tSecret|tEnv|tFetched|tDecoded|tDevice)}
 		if stdin.known && (name == "cat" || name == "sort" || name == "uniq") {
 			out = stdin
 		}
@@ -211,14 +211,14 @@ func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
 			if strings.HasPrefix(a.s, "if=") {
 				in = st.fileContent(lit(a.s[3:]))
 			}
-			if strings.HasPrefix(a.s, "of=") && isDisk(a.s[3:]) {
+			if strings.HasPrefix(a.s, "of=") && (isDisk(a.s[3:]) || a.t&tDevice != 0 || !a.known && a.s == "of=/dev/") {
 				st.s.emit("disk-wipe", at, SeverityWarning, "")
 			}
 		}
 		return in
 	case "mkfs", "wipefs", "shred", "fdisk", "sfdisk", "parted":
 		for _, a := range rest {
-			if isDisk(a.s) && (name != "fdisk" && name != "parted" || !has(rest, "-l")) {
+			if (isDisk(a.s) || a.t&tDevice != 0 || !a.known && a.s == "/dev/") && (name != "fdisk" && name != "parted" || !has(rest, "-l")) {
 				st.s.emit("disk-wipe", at, SeverityWarning, "")
 			}
 		}
@@ -235,7 +235,9 @@ func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
 	case "find":
 		st.find(rest, at)
 	case "git":
-		st.git(rest, at)
+		if v := st.git(rest, at); v != (value{}) {
+			return v
+		}
 	case "crontab":
 		if has(rest, "-e") {
 			for _, k := range []string{"EDITOR", "VISUAL"} {
@@ -248,16 +250,43 @@ func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
 		if len(rest) >= 2 && rest[0].s == "mcp" && (rest[1].s == "add" || rest[1].s == "add-json") {
 			st.s.emit("agent-config", at, SeverityWarning, "")
 		}
+	case "lsblk", "findmnt", "blkid", "df", "diskutil", "mount", "losetup":
+		return value{t: tCmd | tDevice, id: at + 1}
+	case "gh", "aws", "gcloud", "az", "op", "vault", "heroku", "doppler", "kubectl", "npm", "pass", "bw", "lpass":
+		if printsSecret(name, rest) {
+			return value{t: tCmd | tSecret, id: at + 1}
+		}
 	default:
 		if strings.HasPrefix(name, "mkfs.") {
 			for _, a := range rest {
-				if isDisk(a.s) {
+				if isDisk(a.s) || a.t&tDevice != 0 {
 					st.s.emit("disk-wipe", at, SeverityWarning, "")
 				}
 			}
 		}
 	}
-	return value{t: tCmd}
+	return value{t: tCmd, id: at + 1}
+}
+
+// printsSecret reports a command of a credential tool that prints a token
+// or a password.
+func printsSecret(name string, rest []value) bool {
+	var words []string
+	for _, a := range rest {
+		if a.known {
+			words = append(words, a.s)
+		}
+	}
+	line := name + " " + strings.Join(words, " ")
+	for _, p := range []string{"gh auth token", "gh auth status -t", "gh auth status --show-token", "aws configure get", "aws sts get-session-token",
+		"aws ecr get-login-password", "gcloud auth print-access-token", "gcloud auth print-identity-token", "gcloud auth application-default print-access-token",
+		"az account get-access-token", "op read", "op item get", "vault read", "vault kv get", "heroku auth:token", "doppler secrets",
+		"kubectl config view --raw", "npm token", "pass show", "bw get", "lpass show"} {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // interp walks an interpreter: code in an option, a script file, or its
@@ -308,8 +337,8 @@ func (st *shellState) interp(lang, opt, name string, rest []value, stdin value, 
 // runFile reports running a script file: downloaded, decoded or given by
 // process substitution.
 func (st *shellState) runFile(f value, lang string, at int, sourced bool) {
-	fl, ok := st.files[f.s]
-	if !ok || !f.known {
+	fl, ok := st.files[fileKey(f)]
+	if !ok || fileKey(f) == "" {
 		return
 	}
 	switch {
@@ -604,7 +633,7 @@ func (st *shellState) copy(name string, rest []value, at int) {
 				st.staged = true // a secret copied into the working folder
 			}
 		}
-		if f, ok := st.files[src.s]; ok && f.exec {
+		if f, ok := st.files[fileKey(src)]; ok && f.exec {
 			holds.t |= tFetched & f.holds
 		}
 	}
@@ -647,13 +676,13 @@ func (st *shellState) chmod(rest []value, at int) {
 	recursive := has(rest, "-R") || has(rest, "--recursive") || hasFlag(rest, 'R')
 	var mode string
 	for _, a := range rest {
-		if a.known && !strings.HasPrefix(a.s, "-") {
-			if mode == "" {
+		if !strings.HasPrefix(a.s, "-") || !a.known {
+			if mode == "" && a.known {
 				mode = a.s
 				continue
 			}
 			if strings.Contains(mode, "x") || strings.Trim(mode, "01234567") == "" && len(mode) >= 3 && (mode[len(mode)-3]-'0')&1 == 1 {
-				if f, ok := st.files[a.s]; ok {
+				if f, ok := st.files[fileKey(a)]; ok {
 					f.exec = true
 				}
 			}
@@ -753,7 +782,7 @@ func (st *shellState) find(rest []value, at int) {
 
 // git walks git: force-pushes to a main branch, pushes of staged secrets,
 // configuration that makes git run a command.
-func (st *shellState) git(rest []value, at int) {
+func (st *shellState) git(rest []value, at int) value {
 	// Skip global options: -C dir, -c k=v, --git-dir=…
 	for len(rest) > 0 && strings.HasPrefix(rest[0].s, "-") {
 		if (rest[0].s == "-C" || rest[0].s == "-c") && len(rest) > 1 {
@@ -765,10 +794,19 @@ func (st *shellState) git(rest []value, at int) {
 		rest = rest[1:]
 	}
 	if len(rest) == 0 {
-		return
+		return value{}
 	}
 	sub, args := rest[0].s, rest[1:]
 	switch sub {
+	case "rev-parse":
+		for i, a := range args {
+			if a.s == "--git-path" && i+1 < len(args) {
+				return value{s: ".git/" + args[i+1].s, known: true, t: tBuilt}
+			}
+			if a.s == "--git-dir" || a.s == "--git-common-dir" {
+				return value{s: ".git", known: true, t: tBuilt}
+			}
+		}
 	case "add":
 		for _, a := range args {
 			if p := classifyPath(a); p == pathSecret || p == pathHome {
@@ -821,6 +859,7 @@ func (st *shellState) git(rest []value, at int) {
 			st.s.emit("git-exfil", at, SeverityError, "")
 		}
 	}
+	return value{}
 }
 
 // gitConfig reports a git setting that runs a command later.

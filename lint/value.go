@@ -20,6 +20,8 @@ const (
 	tEnv                       // the environment, whole
 	tGuarded                   // a parameter expanded with ${V:?}: never empty
 	tCmd                       // what a command printed
+	tDevice                    // a block device, or a name a disk-listing command printed
+	tParam                     // a function's parameter: what its caller passes
 )
 
 // maxValue bounds the string a value holds: a longer one is cut, and the
@@ -32,6 +34,7 @@ type value struct {
 	known bool   // s is the whole value, or its first maxValue bytes
 	t     taint
 	path  pathKind // what the string names as a path, when it is one
+	id    int      // for a command's output the analysis cannot know: where the command is, so a file named by it can be followed
 }
 
 // lit is a known string.
