@@ -557,7 +557,7 @@ func (s *scan) find(ri int) (manifest.Finding, bool) {
 	best, found := s.findOwn(ri)
 	for _, h := range s.extraHits(ri) {
 		i := s.lineAt(h.off)
-		f := s.finding(ri, i, h.off-s.starts[i], s.sevAt(i, h.sev))
+		f := s.finding(ri, i, h.off-s.starts[i], s.exampleSev(ri, i, s.sevAt(i, h.sev)))
 		if h.excerpt != "" {
 			f.Excerpt = excerpt(h.excerpt, 0)
 		}
