@@ -398,9 +398,24 @@ type body struct {
 	budget *Budget
 	name   string
 	once   sync.Once
+	// refused is the size refusal once given, given again to any later
+	// read.
+	refused error
+}
+
+// spend takes n bytes off the budget and returns by how many bytes the
+// budget is now overspent (0 when it is not, or there is none).
+func (b *body) spend(n int) int64 {
+	if b.budget == nil || n <= 0 {
+		return 0
+	}
+	return max(-b.budget.left.Add(-int64(n)), 0)
 }
 
 func (b *body) Read(p []byte) (int, error) {
+	if b.refused != nil {
+		return 0, b.refused // read again after a refusal: nothing more
+	}
 	if b.limit >= 0 && int64(len(p)) > b.limit-b.n+1 {
 		p = p[:b.limit-b.n+1] // one byte past the limit tells an overrun
 	}
@@ -408,11 +423,16 @@ func (b *body) Read(p []byte) (int, error) {
 	n, err := b.rc.Read(p)
 	b.w.disarm()
 	b.n += int64(n)
-	if b.budget != nil && n > 0 {
-		b.budget.left.Add(-int64(n))
-	}
 	if b.limit >= 0 && b.n > b.limit {
-		return n - int(b.n-b.limit), &Error{Rule: RuleTooLarge, URL: b.name, Msg: fmt.Sprintf("more than the %d bytes allowed", b.limit)}
+		b.spend(n)
+		b.refused = &Error{Rule: RuleTooLarge, URL: b.name, Msg: fmt.Sprintf("more than the %d bytes allowed", b.limit)}
+		return n - int(b.n-b.limit), b.refused
+	}
+	// Other bodies open at the same time spend the budget too: what was
+	// left when this one's headers came (its limit) may be gone.
+	if over := b.spend(n); over > 0 {
+		b.refused = &Error{Rule: RuleTooLarge, URL: b.name, Msg: "more than the shared byte budget allows"}
+		return n - int(min(over, int64(n))), b.refused
 	}
 	if err != nil && err != io.EOF {
 		if cause := ourCause(b.ctx); cause != nil {

@@ -308,3 +308,66 @@ func TestInherit(t *testing.T) {
 		t.Error("bounds applied twice")
 	}
 }
+
+// TestBudgetSharedConcurrent: requests that share a budget and are open at
+// the same time stop at it together too: each was given what was left when
+// its headers came, so two bodies read side by side could each spend it.
+func TestBudgetSharedConcurrent(t *testing.T) {
+	h := newHostile(t)
+	c := Client(nil, Policy{Budget: NewBudget(100)})
+	var bodies []io.ReadCloser
+	for range 2 {
+		resp, err := c.Get(h.srv.URL + "/ok/80")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		bodies = append(bodies, resp.Body)
+	}
+	total, refused := 0, false
+	for _, b := range bodies {
+		n, err := io.Copy(io.Discard, b)
+		total += int(n)
+		if err != nil {
+			if RuleOf(err) != RuleTooLarge {
+				t.Fatalf("error %v, want rule %s", err, RuleTooLarge)
+			}
+			refused = true
+		}
+	}
+	if !refused || total > 100 {
+		t.Errorf("two 80-byte bodies read side by side under a 100-byte budget: %d bytes handed over, refused %v", total, refused)
+	}
+}
+
+// TestReadAfterRefusal: a body read again after it was refused for its size
+// keeps refusing, handing over nothing (it returned a negative count, which
+// bufio and io.ReadAll panic on).
+func TestReadAfterRefusal(t *testing.T) {
+	h := newHostile(t)
+	c := Client(nil, Policy{MaxBytes: 10})
+	resp, err := c.Get(h.srv.URL + "/flood")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	buf := make([]byte, 64)
+	for i := range 3 {
+		n, err := resp.Body.Read(buf)
+		if n < 0 || n > len(buf) {
+			t.Fatalf("read %d: n = %d", i, n)
+		}
+		if err != nil && RuleOf(err) != RuleTooLarge {
+			t.Fatalf("read %d: %v", i, err)
+		}
+		if i > 0 && (n != 0 || err == nil) {
+			t.Errorf("read %d after the refusal: n = %d, err %v", i, n, err)
+		}
+		if i == 0 && err == nil {
+			// The first read may stop short of the limit; read to it.
+			if _, err = io.ReadFull(resp.Body, make([]byte, 11-n)); RuleOf(err) != RuleTooLarge {
+				t.Fatalf("read past the limit: %v", err)
+			}
+		}
+	}
+}
