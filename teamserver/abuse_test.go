@@ -247,13 +247,14 @@ func TestAbuseIdleTimeout(t *testing.T) {
 	a.served(5)
 }
 
-// TestAbusePerClientCap: one address opening 500 connections keeps
-// --max-conns-per-client 20 of them; the others are closed at once and
-// counted, and other clients are served.
+// TestAbusePerClientCap: one address opening 500 connections that send
+// nothing keeps --max-conns-per-client 20 of them: each new one past the
+// cap closes that client's connection idle longest, and is counted; other
+// clients are served.
 func TestAbusePerClientCap(t *testing.T) {
 	a := startAbuse(t, "", "--max-conns-per-client", "20", "--read-header-timeout", "30s")
 	conns := a.dialMany(500, "127.0.0.6")
-	a.await(480, "skills_mcp_limit_refusals_total", "limit", "max_conns_per_client") // the server accepts them
+	a.await(480, "skills_mcp_limit_refusals_total", "limit", "max_conns_per_client_idle_closed") // the server accepts them
 	a.served(20)
 	a.bounded(64)
 	held := 0
@@ -265,8 +266,13 @@ func TestAbusePerClientCap(t *testing.T) {
 	if held != 20 {
 		t.Errorf("%d of 500 connections of one client held open, want --max-conns-per-client 20", held)
 	}
-	if n := a.metric("skills_mcp_limit_refusals_total", "limit", "max_conns_per_client"); n != 480 {
-		t.Errorf("skills_mcp_limit_refusals_total{limit=max_conns_per_client} = %v, want 480", n)
+	if n := a.metric("skills_mcp_limit_refusals_total", "limit", "max_conns_per_client_idle_closed"); n != 480 {
+		t.Errorf("skills_mcp_limit_refusals_total{limit=max_conns_per_client_idle_closed} = %v, want 480", n)
+	}
+	for i, c := range conns[480:] { // the newest are those kept
+		if closedWithin(c, 10*time.Millisecond) {
+			t.Errorf("connection %d of the last 20 was closed", 480+i)
+		}
 	}
 	// Another address is served all along, with connections of its own.
 	other := a.dialMany(5, "127.0.0.7")
@@ -278,9 +284,10 @@ func TestAbusePerClientCap(t *testing.T) {
 }
 
 // TestAbuseGlobalCap: 500 connections from 10 addresses (each under the
-// per-client cap) fill --max-conns 50; the rest are closed at once and
-// counted; a client connected before keeps being served on its
-// connection, and new clients are served again once the flood leaves.
+// per-client cap) that send nothing fill --max-conns 50: each new one past
+// it closes the connection idle longest, and is counted; the good client
+// is served all along (on a new connection when its own was the one
+// closed), and new clients are served once the flood leaves.
 func TestAbuseGlobalCap(t *testing.T) {
 	a := startAbuse(t, "", "--max-conns", "50", "--max-conns-per-client", "1000", "--read-header-timeout", "30s")
 	var srcs []string
@@ -288,7 +295,7 @@ func TestAbuseGlobalCap(t *testing.T) {
 		srcs = append(srcs, fmt.Sprintf("127.0.1.%d", i+1))
 	}
 	conns := a.dialMany(500, srcs...)
-	a.await(450, "skills_mcp_limit_refusals_total", "limit", "max_conns") // the server accepts them
+	a.await(450, "skills_mcp_limit_refusals_total", "limit", "max_conns_idle_closed") // the server accepts them
 	a.served(20)
 	a.bounded(64)
 	held := 0
@@ -301,8 +308,8 @@ func TestAbuseGlobalCap(t *testing.T) {
 	if held < 40 || held > 50 {
 		t.Errorf("%d of 500 connections held open, want the rest of --max-conns 50", held)
 	}
-	if n := a.metric("skills_mcp_limit_refusals_total", "limit", "max_conns"); n != float64(500-held) {
-		t.Errorf("skills_mcp_limit_refusals_total{limit=max_conns} = %v, want %d", n, 500-held)
+	if n := a.metric("skills_mcp_limit_refusals_total", "limit", "max_conns_idle_closed"); n < float64(500-held) {
+		t.Errorf("skills_mcp_limit_refusals_total{limit=max_conns_idle_closed} = %v, want at least %d", n, 500-held)
 	}
 	for _, c := range conns {
 		c.Close()
@@ -479,5 +486,78 @@ func TestAbuseRateFlood(t *testing.T) {
 	}
 	if n := a.metric("skills_mcp_limit_refusals_total", "limit", "rate"); n != float64(limited.Load()) {
 		t.Errorf("skills_mcp_limit_refusals_total{limit=rate} = %v, want %d", n, limited.Load())
+	}
+}
+
+// TestAbuseIdleLockout: one local process holding 256 kept-alive
+// connections from 127.0.0.1 (the per-client cap), each idle after one
+// request, and opening more all along, cannot lock another client of the
+// same address out: each new connection past the cap closes the one idle
+// longest, so a new client, making a new connection for every request, is
+// served with a p90 within 100 ms.
+func TestAbuseIdleLockout(t *testing.T) {
+	a := startAbuse(t, "", "--read-header-timeout", "30s")
+	keep := func() net.Conn {
+		c, err := dialFrom("127.0.0.1", a.addr)
+		if err != nil {
+			return nil
+		}
+		if resp, err := rawRequest(c, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 5*time.Second); err != nil || resp.StatusCode != 200 {
+			c.Close()
+			return nil
+		}
+		return c
+	}
+	var mu sync.Mutex
+	var held []net.Conn
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			c.Close()
+		}
+	})
+	for range DefaultLimits.MaxConnsPerClient {
+		if c := keep(); c != nil {
+			held = append(held, c)
+		}
+	}
+	if len(held) < DefaultLimits.MaxConnsPerClient-1 { // the good client of startAbuse has one
+		t.Fatalf("the attack holds %d connections, want %d", len(held), DefaultLimits.MaxConnsPerClient)
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() { // and opens a new one every 10 ms
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+			if c := keep(); c != nil {
+				mu.Lock()
+				held = append(held, c)
+				mu.Unlock()
+			}
+		}
+	})
+	// A new client of the same address, with a new connection per request.
+	cs, err := newClient(t, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: a.base + Endpoint, HTTPClient: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatalf("a new client of the attacker's address cannot connect: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	a.good = &goodClient{cs}
+	a.served(20)
+	close(stop)
+	wg.Wait()
+	a.bounded(64)
+	if n := a.metric("skills_mcp_limit_refusals_total", "limit", "max_conns_per_client"); n > 0 {
+		t.Errorf("%v connections refused outright, want each to close an idle one instead", n)
+	}
+	if n := a.metric("skills_mcp_limit_refusals_total", "limit", "max_conns_per_client_idle_closed"); n < 20 {
+		t.Errorf("skills_mcp_limit_refusals_total{limit=max_conns_per_client_idle_closed} = %v, want one for each new connection", n)
 	}
 }

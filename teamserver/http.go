@@ -91,11 +91,15 @@ func (s *server) handler(opt Options, h http.Handler) http.Handler {
 		prm = opt.Auth.metadata()
 	}
 	allowed := newHostPolicy(opt.AllowedHosts)
+	proxies := trustedProxies(opt.Limits.TrustedProxies)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ex := &exchange{cw: countingWriter{ResponseWriter: w}}
 		ex.ri.watchBody(r)
 		ex.ctx = infoContext{Context: r.Context(), ri: &ex.ri}
 		r = r.WithContext(&ex.ctx)
+		if proxies.has(clientAddr(r.RemoteAddr)) { // the client a trusted proxy names (proxies.go), for every log
+			r.RemoteAddr = proxies.clientOf(r)
+		}
 		s.observe(opt.Metrics, &ex.cw, r, &ex.ri, func(w http.ResponseWriter, r *http.Request) {
 			s.route(w, r, allowed, h, prm, site, metrics)
 		})
@@ -313,8 +317,9 @@ func (s *server) serveListener(ctx context.Context, ln net.Listener, opt Options
 		MaxHeaderBytes:    off(lim.MaxHeaderBytes),
 	}
 	var refused func(string)
+	var states []func(net.Conn, http.ConnState)
 	if m := opt.Metrics; m != nil {
-		srv.ConnState = func(c net.Conn, st http.ConnState) { m.connState(c, st) }
+		states = append(states, func(c net.Conn, st http.ConnState) { m.connState(c, st) })
 		refused = m.limitHit
 		if opt.MetricsAddr != "" {
 			stop, err := s.serveMetrics(opt.MetricsAddr, m)
@@ -325,7 +330,17 @@ func (s *server) serveListener(ctx context.Context, ln net.Listener, opt Options
 			defer stop()
 		}
 	}
-	ln = newLimitListener(ln, lim, refused)
+	if ll := newLimitListener(ln, lim, refused); ll != nil {
+		ln = ll
+		states = append(states, ll.connState)
+	}
+	if len(states) > 0 {
+		srv.ConnState = func(c net.Conn, st http.ConnState) {
+			for _, f := range states {
+				f(c, st)
+			}
+		}
+	}
 	srv.RegisterOnShutdown(endStreams)
 	s.log.Info("listening on http://" + ln.Addr().String() + Endpoint)
 	done := make(chan error, 1)

@@ -6,8 +6,8 @@ package teamserver
 
 import (
 	"math"
-	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"sync"
 	"time"
@@ -27,8 +27,14 @@ type Limits struct {
 	// next request.
 	IdleTimeout time.Duration
 	// MaxConns caps the open connections; MaxConnsPerClient those of one
-	// client address. Connections over a cap are closed at once.
+	// client address (a trusted proxy's are not counted per client). When
+	// a cap is reached, the connection idle longest among those it counts
+	// is closed to make room; only when none is idle is the new connection
+	// closed at once (conns.go).
 	MaxConns, MaxConnsPerClient int
+	// TrustedProxies are the peers whose Forwarded or X-Forwarded-For
+	// header names the client (proxies.go); none unless configured.
+	TrustedProxies []netip.Prefix
 	// MaxBodyBytes caps a request body; a larger declared one is refused
 	// (413) before a byte of it is read. MaxHeaderBytes caps the headers.
 	MaxBodyBytes   int64
@@ -102,85 +108,6 @@ func (l Limits) withDefaults() Limits {
 
 // off turns a negative limit into none (0 for http.Server fields).
 func off[T int | int64 | time.Duration](v T) T { return max(v, 0) }
-
-// clientAddr is the address part of a remote address (no port).
-func clientAddr(remote string) string {
-	if h, _, err := net.SplitHostPort(remote); err == nil {
-		return h
-	}
-	return remote
-}
-
-// limitListener closes, at once, connections over MaxConns or over
-// MaxConnsPerClient for their client address.
-type limitListener struct {
-	net.Listener
-	max, perClient int
-	refused        func(why string) // counts them (metrics); may be nil
-
-	mu     sync.Mutex
-	open   int
-	byAddr map[string]int
-}
-
-func newLimitListener(ln net.Listener, l Limits, refused func(string)) net.Listener {
-	if l.MaxConns < 0 && l.MaxConnsPerClient < 0 {
-		return ln
-	}
-	return &limitListener{Listener: ln, max: l.MaxConns, perClient: l.MaxConnsPerClient, refused: refused, byAddr: map[string]int{}}
-}
-
-func (ll *limitListener) Accept() (net.Conn, error) {
-	for {
-		c, err := ll.Listener.Accept()
-		if err != nil {
-			return nil, err
-		}
-		addr := clientAddr(c.RemoteAddr().String())
-		ll.mu.Lock()
-		why := ""
-		switch {
-		case ll.max > 0 && ll.open >= ll.max:
-			why = "max_conns"
-		case ll.perClient > 0 && ll.byAddr[addr] >= ll.perClient:
-			why = "max_conns_per_client"
-		default:
-			ll.open++
-			ll.byAddr[addr]++
-		}
-		ll.mu.Unlock()
-		if why != "" {
-			c.Close()
-			if ll.refused != nil {
-				ll.refused(why)
-			}
-			continue
-		}
-		return &limitConn{Conn: c, ll: ll, addr: addr}, nil
-	}
-}
-
-func (ll *limitListener) release(addr string) {
-	ll.mu.Lock()
-	ll.open--
-	if ll.byAddr[addr]--; ll.byAddr[addr] <= 0 {
-		delete(ll.byAddr, addr)
-	}
-	ll.mu.Unlock()
-}
-
-type limitConn struct {
-	net.Conn
-	ll   *limitListener
-	addr string
-	once sync.Once
-}
-
-func (c *limitConn) Close() error {
-	err := c.Conn.Close()
-	c.once.Do(func() { c.ll.release(c.addr) })
-	return err
-}
 
 // bodyBudget hands out LargeBodyBudget.
 type bodyBudget struct {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -25,6 +26,7 @@ type HTTPFlags struct {
 	IdleTimeout       time.Duration `name:"idle-timeout" env:"SKILLS_IDLE_TIMEOUT" default:"120s" help:"Most time a kept-alive connection waits for its next request (0: none)."`
 	MaxConns          int           `name:"max-conns" env:"SKILLS_MAX_CONNS" default:"4096" help:"Most open connections; more are closed at once (0: no cap)."`
 	MaxConnsPerClient int           `name:"max-conns-per-client" env:"SKILLS_MAX_CONNS_PER_CLIENT" default:"256" help:"Most open connections from one client address (0: no cap)."`
+	TrustedProxies    []string      `name:"trusted-proxies" env:"SKILLS_TRUSTED_PROXIES" placeholder:"CIDR,..." help:"Peers (CIDR prefixes or addresses) whose X-Forwarded-For or Forwarded header names the client; their connections count towards --max-conns only. None by default."`
 	MaxBodyBytes      int64         `name:"max-body-bytes" env:"SKILLS_MAX_BODY_BYTES" default:"1048576" help:"Largest request body; larger ones get 413 (0: none)."`
 	LargeBodyBudget   int64         `name:"large-body-budget" env:"SKILLS_LARGE_BODY_BUDGET" default:"16777216" help:"Body bytes all requests over 64 KiB may hold at once; past it 503 (0: none)."`
 	Rate              float64       `name:"rate" env:"SKILLS_RATE" default:"100" help:"Requests per second of one token; past it 429 (0: none)."`
@@ -64,6 +66,11 @@ func (f *HTTPFlags) limits() teamserver.Limits {
 // the token file on SIGHUP until ctx ends.
 func (f *HTTPFlags) options(ctx context.Context, log *slog.Logger, allowed []string) (teamserver.Options, error) {
 	opt := teamserver.Options{AllowedHosts: allowed, NoAuth: f.NoAuth, Limits: f.limits(), Metrics: f.metrics, MetricsAddr: f.MetricsAddr}
+	proxies, err := teamserver.ParseTrustedProxies(f.TrustedProxies)
+	if err != nil {
+		return opt, fmt.Errorf("--trusted-proxies: %w", err)
+	}
+	opt.Limits.TrustedProxies = proxies
 	if f.AuthTokens == "" && f.OAuthIssuer == "" {
 		return opt, nil
 	}
