@@ -30,6 +30,9 @@ func decodeConfigJSON(name string, data []byte, v any) error {
 			return fmt.Errorf("%s: %w", at(name, data, te.Offset), err)
 		case errors.Is(err, io.EOF):
 			return fmt.Errorf("%s: empty file, expected {\"libraries\": [...]}", name)
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			// A file cut short: named at the place after its last byte.
+			return fmt.Errorf("%s: unexpected end of the file, the JSON value is cut short: %w", at(name, data, int64(len(data))+1), err)
 		}
 		return fmt.Errorf("%s: %w", name, err)
 	}

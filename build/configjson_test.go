@@ -44,8 +44,9 @@ func TestConfigSyntaxAt(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "skills.json")
 	for body, where := range map[string]string{
 		"{\n  \"libraries\": [\n    {\"namespace\": \"a\",, \"root\": \"x\"}]}": ":3:23: ",
-		"{\"libraries\": 5}": ":1:15: ",
-		"":                   ": empty file",
+		"{\"libraries\": 5}":    ":1:15: ",
+		"":                      ": empty file",
+		"{\n  \"libraries\": [": ":2:17: unexpected end of the file",
 	} {
 		os.WriteFile(p, []byte(body), 0o644)
 		if _, err := LoadConfig(p); err == nil || !strings.Contains(err.Error(), p+where) {
