@@ -213,9 +213,17 @@ func (c *PullCmd) openLocked(ctx context.Context, lock *pull.Lock, ls *pull.Lock
 		}
 		src, err = c.openOCI(ctx, ref, trusted)
 	case pull.KindServer:
-		c.URL = ls.Ref
-		src, err = c.open(ctx, argv, trusted)
-		c.URL = ""
+		// Headers, tokens and sign-ins go only to a server named on the
+		// command line (--url, as given, query included), never to one a
+		// lock file names.
+		if c.URL == "" {
+			saved := *c
+			c.URL, c.Header, c.Token, c.OAuth = ls.Ref, nil, "", false
+			src, err = c.open(ctx, argv, trusted)
+			c.URL, c.Header, c.Token, c.OAuth = saved.URL, saved.Header, saved.Token, saved.OAuth
+		} else {
+			src, err = c.open(ctx, argv, trusted)
+		}
 	case pull.KindCommand:
 		if !c.Command || strings.Join(argv, " ") != ls.Ref {
 			return nil, nil, lock.SourceError(ls.Ref, "lock-command", fmt.Errorf("a stdio server is run only when its command is given: add --command %s", ls.Ref))
