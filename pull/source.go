@@ -292,7 +292,8 @@ type DownloadOptions struct {
 	Client *http.Client
 	// MaxBytes caps the download; 256 MiB if 0.
 	MaxBytes int64
-	// TempDir holds the downloaded bundle until Close; os.TempDir() if empty.
+	// TempDir holds the downloaded bundle until Close (made if missing);
+	// os.TempDir() if empty.
 	TempDir string
 }
 
@@ -384,6 +385,11 @@ func downloadBundle(ctx context.Context, u *url.URL, name string, pin *manifest.
 	}
 	if resp.ContentLength > max {
 		return "", fmt.Errorf("bundle url %s: %d bytes, larger than the %d-byte limit", name, resp.ContentLength, max)
+	}
+	if opt.TempDir != "" {
+		if err := os.MkdirAll(opt.TempDir, 0o700); err != nil {
+			return "", fmt.Errorf("bundle url %s: %w", name, err)
+		}
 	}
 	f, err := os.CreateTemp(opt.TempDir, "skills-mcp-pull-*.skb")
 	if err != nil {

@@ -533,3 +533,52 @@ func TestOutboundBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestPullBundleTempInCache: pull --from https://…skb#sha256=… downloads
+// into the cache (SKILLS_CACHE_DIR/downloads), never into the system's
+// temporary folder: nothing is written outside --to and the cache.
+func TestPullBundleTempInCache(t *testing.T) {
+	dir := t.TempDir()
+	skb := filepath.Join(dir, "acme.skb")
+	tmp, cache := filepath.Join(dir, "tmp"), filepath.Join(dir, "cache")
+	os.Mkdir(tmp, 0o700)
+	env := []string{"SKILLS_CACHE_DIR=" + cache, "TMPDIR=" + tmp, "SSL_CERT_FILE=" + trustSite(t, dir), "SOURCE_DATE_EPOCH="}
+	if out, _, err := runTimed(t, time.Minute, env, "build", "--lib", "acme=../../testdata/example/acme", "-o", skb); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(skb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	half, release := make(chan struct{}), make(chan struct{})
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", fmt.Sprint(len(data)))
+		w.Write(data[:len(data)/2])
+		w.(http.Flusher).Flush()
+		close(half)
+		<-release
+		w.Write(data[len(data)/2:])
+	}))
+	defer srv.Close()
+	done := make(chan error, 1)
+	var stderr string
+	go func() {
+		var err error
+		stderr, _, err = runTimed(t, time.Minute, env, "pull", "--from", srv.URL+"/acme.skb#sha256="+manifest.Sum(data).Hex(), "--to", filepath.Join(dir, "to"), "--all")
+		done <- err
+	}()
+	<-half
+	time.Sleep(300 * time.Millisecond) // the first half written
+	inTmp, _ := os.ReadDir(tmp)
+	inCache, _ := filepath.Glob(filepath.Join(cache, "downloads", "skills-mcp-pull-*.skb"))
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatalf("pull: %v\n%s", err, stderr)
+	}
+	if len(inTmp) > 0 || len(inCache) != 1 {
+		t.Errorf("while downloading: %d entries in TMPDIR, %d downloads in the cache; want 0 and 1", len(inTmp), len(inCache))
+	}
+	if left, _ := filepath.Glob(filepath.Join(cache, "downloads", "skills-mcp-pull-*")); len(left) > 0 {
+		t.Errorf("left in the cache after pull: %q", left)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -276,7 +277,8 @@ func (c *PullCmd) open(ctx context.Context, argv commandArgv, trusted []manifest
 		return pull.OpenIndex(ctx, c.From, pull.IndexOptions{MaxBytes: c.MaxDownload, AllowUnverified: c.AllowUnverified, Client: outbound,
 			CacheDir: cacheDir(c.Cache.CacheDir)}, trusted)
 	case isHTTP(c.From):
-		return pull.Download(ctx, c.From, pull.DownloadOptions{MaxBytes: c.MaxDownload, Client: outbound}, trusted)
+		return pull.Download(ctx, c.From, pull.DownloadOptions{MaxBytes: c.MaxDownload, Client: outbound,
+			TempDir: filepath.Join(cacheDir(c.Cache.CacheDir), "downloads")}, trusted)
 	case oci.IsRef(c.From):
 		return c.openOCI(ctx, c.From, trusted)
 	}
