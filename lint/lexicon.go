@@ -183,7 +183,13 @@ type lexIndex struct {
 	terms []lexTerm
 	ascii [128 * 256][]uint16 // by the first byte (ASCII, lower case) and the second
 	wide  map[rune][]uint16   // by the first rune, when it is not ASCII
+	heads [1 << 14]uint64     // bit headBit(h): some term's head (lexTerm.head) is h
+	short [128 * 256]bool     // some term of the ascii entry has no head: the heads bits cannot rule it out
+	word  [256]bool           // the bytes the matcher skips as the rest of a word
 }
+
+// headBit hashes a term's head to a bit of lexIndex.heads.
+func headBit(h uint32) uint32 { return (h * 0x9e3779b1) >> 12 }
 
 var lexOnce struct {
 	sync.Once
@@ -211,10 +217,19 @@ func lexiconIndex() *lexIndex {
 						second = t[1]
 					}
 					x.ascii[int(t[0])*256+int(second)] = append(x.ascii[int(t[0])*256+int(second)], id)
+					if head == 0 {
+						x.short[int(t[0])*256+int(second)] = true
+					} else {
+						b := headBit(head)
+						x.heads[b>>6] |= 1 << (b & 63)
+					}
 				} else {
 					x.wide[r] = append(x.wide[r], id)
 				}
 			}
+		}
+		for c := range x.word {
+			x.word[c] = c < utf8.RuneSelf && (isWordByte(byte(c)) || c == '\'')
 		}
 		lexOnce.x = x
 	})
@@ -264,22 +279,26 @@ func lexScan(t string, fn func(lexHit) bool) {
 			// A word start: the loop skips the rest of each word below.
 			if i == 0 || t[i-1] < utf8.RuneSelf || !prevIsLetter(t, i) {
 				lc := int(lowerByte(c)) * 256
-				l1, l0 := x.ascii[lc+int(nextVisibleByte(t, i+1))], x.ascii[lc]
+				k1 := lc + int(nextVisibleByte(t, i+1))
+				l1, l0 := x.ascii[k1], x.ascii[lc]
 				if len(l1)+len(l0) > 0 {
 					head, fast := textHead(t, i)
-					for _, list := range [2][]uint16{l1, l0} {
-						for _, id := range list {
-							if term := &x.terms[id]; fast && term.head != 0 && term.head != head {
-								continue // the first four bytes differ: no match, as matchTerm would find
-							}
-							if end, ok := matchTerm(t, i, &x.terms[id]); ok && !fn(lexHit{i, end, x.terms[id].concept}) {
-								return
+					// Most words start no term: the heads bits say so at once.
+					if b := headBit(head); !fast || x.short[k1] || x.short[lc] || x.heads[b>>6]&(1<<(b&63)) != 0 {
+						for _, list := range [2][]uint16{l1, l0} {
+							for _, id := range list {
+								if term := &x.terms[id]; fast && term.head != 0 && term.head != head {
+									continue // the first four bytes differ: no match, as matchTerm would find
+								}
+								if end, ok := matchTerm(t, i, &x.terms[id]); ok && !fn(lexHit{i, end, x.terms[id].concept}) {
+									return
+								}
 							}
 						}
 					}
 				}
 			}
-			for i++; i < len(t) && t[i] < utf8.RuneSelf && (isWordByte(t[i]) || t[i] == '\''); i++ {
+			for i++; i < len(t) && x.word[t[i]]; i++ {
 			}
 			continue
 		}
@@ -304,6 +323,13 @@ func lexScan(t string, fn func(lexHit) bool) {
 // and whether they are all ASCII letters, digits, apostrophes or single
 // spaces, which is when a term's head can be compared instead.
 func textHead(t string, i int) (uint32, bool) {
+	if i+4 <= len(t) {
+		// The common case: four ASCII letters, or letters and one space.
+		a, b, c, d := t[i], t[i+1], t[i+2], t[i+3]
+		if letterOrSpace[a] && letterOrSpace[b] && letterOrSpace[c] && letterOrSpace[d] && !(b == ' ' && c == ' ') && !(c == ' ' && d == ' ') {
+			return (uint32(a) | uint32(b)<<8 | uint32(c)<<16 | uint32(d)<<24) | 0x20202020, true
+		}
+	}
 	var h uint32
 	n := 0
 	for ; n < 4 && i < len(t); i++ {
@@ -326,6 +352,15 @@ func textHead(t string, i int) (uint32, bool) {
 	}
 	return h, n == 4
 }
+
+// letterOrSpace are ASCII letters and the space, which textHead lowers by
+// setting bit 5.
+var letterOrSpace = func() (t [256]bool) {
+	for c := range t {
+		t[c] = 'a' <= c|0x20 && c|0x20 <= 'z' || c == ' '
+	}
+	return t
+}()
 
 // nextVisibleByte returns the first byte, in lower case, of the first
 // rune from byte i of t that a reader sees, or 0 at the end.

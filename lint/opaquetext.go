@@ -100,7 +100,7 @@ func blankPadding(s *scan) []hit {
 			return []hit{{off: s.starts[i], sev: SeverityWarning, excerpt: fmt.Sprintf("after %d blank lines: %s", run, l)}}
 		}
 		run = 0
-		if len(l) > spaceRun {
+		if len(l) > spaceRun && (strings.Contains(l, "        ") || strings.Contains(l, "\t\t")) {
 			if at := spacesThenText(l); at >= 0 {
 				return []hit{{off: s.starts[i] + at, sev: SeverityWarning, excerpt: fmt.Sprintf("after %d blanks on the line: %s", at, l[at:])}}
 			}
