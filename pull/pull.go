@@ -25,6 +25,11 @@
 //   - A file whose local copy already has the listed digest is neither read
 //     from the source nor written: re-pulling an unchanged skill writes
 //     nothing.
+//   - With Options.Lock, the lock file of the destination (LockFile) names
+//     each folder's files as they are, also after a run killed at any point
+//     (see lockstate.go); a folder it names whose files changed since is a
+//     local edit, never overwritten without Force. The lock is canonical:
+//     identical pulls write identical bytes, and an unchanged one none.
 //   - Credentials for a live server (ConnectOptions.Header, the token of an
 //     OAuth sign-in) appear in no error, log or file; a sign-in's token
 //     lives in memory for its connection only, and a sign-in happens at
