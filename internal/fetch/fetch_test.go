@@ -192,7 +192,7 @@ func TestBoundsProperty(t *testing.T) {
 		for a := range retries {
 			pauses += time.Duration(200<<a) * time.Millisecond
 		}
-		bound := time.Duration(retries+1)*p.Timeout + pauses + 300*time.Millisecond
+		bound := time.Duration(retries+1)*p.Timeout + pauses + time.Second // a loaded machine's slack
 		if took > bound {
 			t.Errorf("round %d %s %+v: took %v, bound %v", i, path, p, took, bound)
 		}
