@@ -89,15 +89,15 @@ type LockedFile struct {
 
 // TreeDigest is the digest of a skill's whole tree: of one line
 // "<hex digest> <size> <path>\n" per file, in path order. Two folders with
-// the same files (paths, sizes, bytes) have the same tree digest.
+// the same files (paths, sizes, bytes) have the same tree digest. It is
+// manifest.Skill.TreeDigest, the one definition, of files.
 func TreeDigest(files []LockedFile) manifest.Digest {
-	sorted := slices.Clone(files)
-	slices.SortFunc(sorted, func(a, b LockedFile) int { return strings.Compare(a.Path, b.Path) })
-	h := manifest.NewHash()
-	for _, f := range sorted {
-		fmt.Fprintf(h, "%s %d %s\n", f.Digest.Hex(), f.Size, f.Path)
+	s := manifest.Skill{Files: make([]manifest.File, len(files)), Entry: manifest.Entry{Resources: make([]manifest.Resource, len(files))}}
+	for i, f := range files {
+		s.Files[i].Path = f.Path
+		s.Entry.Resources[i].Digest, s.Entry.Resources[i].Size = f.Digest, f.Size
 	}
-	return manifest.DigestOf(h)
+	return s.TreeDigest()
 }
 
 // lockSkillOf is the lock entry of sk written to dest.
