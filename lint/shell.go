@@ -54,10 +54,15 @@ func (s *scan) shellRegion(r region) {
 	for from := 0; from < len(text); {
 		rest := text[from:]
 		var perr error
+		// The loop never breaks: the parser's iterator may yield again after
+		// its body returns false (a panic), so what follows an error is
+		// skipped instead.
 		for stmt, err := range p.StmtsSeq(strings.NewReader(rest)) {
-			if err != nil {
+			if err != nil && perr == nil {
 				perr = err
-				break
+			}
+			if perr != nil || stmt == nil {
+				continue
 			}
 			st.base = r.off + from
 			st.stmt(stmt, value{})
