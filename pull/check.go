@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/wellknown"
@@ -31,6 +32,9 @@ const (
 // when the skills are known (the digest of the locked listing).
 func LockedSource(src *Source, ref, kind string) (LockSource, error) {
 	ls := LockSource{Ref: ref, Kind: kind}
+	if !utf8.ValidString(ref) {
+		return ls, fmt.Errorf("lock: source %q: not UTF-8, which a lock file cannot hold", ref)
+	}
 	if src.Signed {
 		s := src.SignedBy
 		ls.Signer = &s

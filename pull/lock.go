@@ -146,6 +146,13 @@ func (l *Lock) Marshal() ([]byte, error) {
 	if c.Sources == nil {
 		c.Sources = []LockSource{}
 	}
+	for _, s := range c.Sources {
+		// JSON would write U+FFFD in place of the bytes, and the lock
+		// would name another file.
+		if !utf8.ValidString(s.Ref) || s.Signer != nil && !utf8.ValidString(*s.Signer) {
+			return nil, fmt.Errorf("lock: source %q: not UTF-8, which a lock file cannot hold", s.Ref)
+		}
+	}
 	c.Sort()
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

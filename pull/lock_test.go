@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/pull"
@@ -264,6 +265,12 @@ func FuzzLockRoundTrip(f *testing.F) {
 		want := &pull.Lock{Version: pull.LockVersion, Sources: []pull.LockSource{{Ref: ref, Kind: pull.KindBundle, Resolved: manifest.Sum(seed), Signer: signer,
 			Skills: []pull.LockSkill{{Path: skillPath, URI: uri, Dest: dest, Tree: pull.TreeDigest(files), Files: files}}}}}
 		data, err := want.Marshal()
+		if !utf8.ValidString(ref) {
+			if err == nil {
+				t.Fatalf("Marshal wrote the ref %q, which is not UTF-8", ref)
+			}
+			return
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
