@@ -12,8 +12,8 @@
 //     Budget, is refused before a byte of it is read when its declared size
 //     says so, and the moment it passes the limit when it does not;
 //   - a redirect is followed only to a URL Policy.CheckURL allows, at most
-//     Policy.Redirects times, and an Authorization header never follows a
-//     redirect to another host;
+//     Policy.Redirects times, never from a remote host to a loopback one,
+//     and an Authorization header never follows a redirect to another host;
 //   - a GET or HEAD that failed before any answer (a refused or stalled
 //     connection, 429, 502, 503, 504) is tried again at most Policy.Retries
 //     times, after a short pause.
@@ -213,6 +213,11 @@ func Client(base *http.Client, p Policy) *http.Client {
 		}
 		if err := p.CheckURL(req.URL); err != nil {
 			return err
+		}
+		// Whatever CheckURL allows, a remote host does not send the client
+		// to the machine's own services.
+		if IsLoopback(req.URL.Hostname()) && !IsLoopback(via[0].URL.Hostname()) {
+			return &Error{Rule: RuleRedirect, URL: Redact(via[0].URL), Msg: fmt.Sprintf("redirect to %s: a remote host may not redirect to a loopback host", Redact(req.URL))}
 		}
 		first := strings.ToLower(via[0].URL.Host)
 		for _, r := range append(via[1:], req) {

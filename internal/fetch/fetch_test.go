@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -369,5 +370,36 @@ func TestReadAfterRefusal(t *testing.T) {
 				t.Fatalf("read past the limit: %v", err)
 			}
 		}
+	}
+}
+
+// TestRedirectToLoopbackFromRemote: a remote host cannot redirect the
+// client to a loopback one (the local services of the machine running
+// skills-mcp), though plain http to a loopback host is allowed for a
+// request that started there. The remote host is the test server, dialled
+// as remote.example.com.
+func TestRedirectToLoopbackFromRemote(t *testing.T) {
+	h := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, r.URL.Query().Get("u"), http.StatusFound)
+	}))
+	t.Cleanup(h.Close)
+	local := newHostile(t)
+	tr := h.Client().Transport.(*http.Transport).Clone()
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if addr == "remote.example.com:443" {
+			addr = h.Listener.Addr().String()
+		}
+		return (&net.Dialer{}).DialContext(ctx, network, addr)
+	}
+	c := Client(&http.Client{Transport: tr}, Policy{})
+	for _, target := range []string{local.srv.URL + "/ok/5", "https://localhost/ok/5", "https://[::1]/ok/5"} {
+		_, err := get(c, "https://remote.example.com/to?u="+url.QueryEscape(target))
+		if RuleOf(err) != RuleRedirect || !strings.Contains(err.Error(), "loopback") {
+			t.Errorf("remote redirect to %s: %v, want rule %s naming the loopback host", target, err, RuleRedirect)
+		}
+	}
+	// From a loopback host to a loopback host is as before.
+	if n, err := get(c, local.srv.URL+"/to?u="+url.QueryEscape(local.srv.URL+"/ok/5")); err != nil || n != 5 {
+		t.Errorf("loopback redirect to loopback: %d bytes, %v", n, err)
 	}
 }
