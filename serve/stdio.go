@@ -422,3 +422,15 @@ func (r *stdioReader) readLine() ([]byte, error) {
 		return bytes.TrimSuffix(frag, []byte("\n")), err
 	}
 }
+
+// CheckMessage applies the rules stdio answers a line by (checkMessage) to
+// one JSON-RPC message that came another way, an HTTP request's body: nil
+// if the SDK may take it, else the error to answer with and the id to
+// answer under (nil for null), so that no transport answers a request
+// under another id than the one it was sent with, or drops it.
+func CheckMessage(msg []byte) (id any, err *jsonrpc.Error) {
+	if _, id, code, e := checkMessage(msg); e != nil {
+		return id, &jsonrpc.Error{Code: code, Message: e.Error()}
+	}
+	return nil, nil
+}

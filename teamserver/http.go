@@ -68,7 +68,7 @@ func (s *server) httpHandler(opt Options) http.Handler {
 // handler is Handler around h, the handler of MCP at Endpoint.
 func (s *server) handler(opt Options, h http.Handler) http.Handler {
 	lm := newLimiter(opt.Limits.withDefaults())
-	h = lm.wrap(h)
+	h = lm.wrap(checkMessages(opt.Limits.withDefaults().MaxBodyBytes, h))
 	var prm http.Handler = http.NotFoundHandler()
 	var site http.Handler = http.HandlerFunc(s.serveWellKnown)
 	var metrics http.Handler = http.NotFoundHandler()
