@@ -65,14 +65,16 @@ func decodeBase32(s string) ([]byte, bool) {
 // decodeHex decodes a run of hex digits, optionally with \x, 0x or %
 // before each pair or spaces, commas or colons between them.
 func decodeHex(s string) ([]byte, bool) {
-	r := strings.NewReplacer(`\x`, "", "0x", "", "%", "", " ", "", ",", "", ":", "", `\X`, "", "0X", "")
-	t := r.Replace(s)
+	t := hexSeparators.Replace(s)
 	if len(t)%2 == 1 {
 		t = t[:len(t)-1]
 	}
 	b, err := hex.DecodeString(t)
 	return b, err == nil
 }
+
+// hexSeparators are what may stand between or before hex pairs.
+var hexSeparators = strings.NewReplacer(`\x`, "", "0x", "", "%", "", " ", "", ",", "", ":", "", `\X`, "", "0X", "")
 
 // unescape decodes \xHH, \uHHHH, \u{H…}, \UHHHHHHHH, octal \NNN and the
 // common one-letter escapes of a string literal; what is not an escape is
@@ -257,13 +259,19 @@ func findEncoded(t string, limit int) []encoded {
 		case isBase64Byte(c) || c == '=':
 			j := i
 			hexOnly, b32 := true, true
+			var upper, lower bool
 			for j < len(t) && (isBase64Byte(t[j]) || t[j] == '=' && j > i) {
 				d := t[j]
 				hexOnly = hexOnly && isHexDigit(d)
 				b32 = b32 && ('A' <= d && d <= 'Z' || '2' <= d && d <= '7' || d == '=')
+				upper = upper || 'A' <= d && d <= 'Z'
+				lower = lower || 'a' <= d && d <= 'z'
 				j++
 			}
-			if j-i >= minEncoded && (i == 0 || !isIdentByte(t[i-1]) || t[i-1] == '_') {
+			// Base64 of text mixes cases; a run of one case that is no hex
+			// or base32 is a word or filler, not worth decoding.
+			worth := (hexOnly || b32 || upper && lower) && !hasRun(t[i:j], 12)
+			if worth && j-i >= minEncoded && (i == 0 || !isIdentByte(t[i-1]) || t[i-1] == '_') {
 				run := t[i:j]
 				switch {
 				case hexOnly:

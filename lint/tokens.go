@@ -44,7 +44,9 @@ func tokenize(text, lang string) []token {
 		c := text[i]
 		switch {
 		case c == '\n':
-			out = append(out, token{kind: tokEOL, off: i})
+			if len(out) > 0 && out[len(out)-1].kind != tokEOL {
+				out = append(out, token{kind: tokEOL, off: i})
+			}
 			i++
 		case c == ' ' || c == '\t' || c == '\r' || c == '\f':
 			i++
