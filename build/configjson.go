@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -33,6 +35,13 @@ func decodeConfigJSON(name string, data []byte, v any) error {
 		case errors.Is(err, io.ErrUnexpectedEOF):
 			// A file cut short: named at the place after its last byte.
 			return fmt.Errorf("%s: unexpected end of the file, the JSON value is cut short: %w", at(name, data, int64(len(data))+1), err)
+		}
+		if key, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			if k, uerr := strconv.Unquote(key); uerr == nil {
+				if off := keyStart(data, k); off >= 0 {
+					return fmt.Errorf("%s: %w", at(name, data, off+1), err)
+				}
+			}
 		}
 		return fmt.Errorf("%s: %w", name, err)
 	}
@@ -68,4 +77,41 @@ func excerpt(b []byte) string {
 		b = append(b[:40:40], "…"...)
 	}
 	return string(b)
+}
+
+// keyStart returns the offset of the opening quote of the first object key
+// in data that is name, or -1: where an unknown field is, which the
+// decoder's error does not say.
+func keyStart(data []byte, name string) int64 {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	type frame struct{ obj, key bool } // an object; its next token is a key
+	var stack []frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return -1
+		}
+		if n := len(stack); n > 0 && stack[n-1].obj && stack[n-1].key {
+			stack[n-1].key = false
+			if s, _ := tok.(string); s == name {
+				end := dec.InputOffset() - 1 // the closing quote
+				return int64(bytes.LastIndexByte(data[:end], '"'))
+			}
+			continue
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, frame{obj: true, key: true})
+			continue
+		case json.Delim('['):
+			stack = append(stack, frame{})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+		// A value ended: in an object, a key comes next.
+		if n := len(stack); n > 0 && stack[n-1].obj {
+			stack[n-1].key = true
+		}
+	}
 }

@@ -47,6 +47,7 @@ func TestConfigSyntaxAt(t *testing.T) {
 		"{\"libraries\": 5}":    ":1:15: ",
 		"":                      ": empty file",
 		"{\n  \"libraries\": [": ":2:17: unexpected end of the file",
+		"{\"libraries\": [\n {\"namespace\": \"a\", \"root\": \".\", \"bogus\": 1}]}": ":2:34: json: unknown field \"bogus\"",
 	} {
 		os.WriteFile(p, []byte(body), 0o644)
 		if _, err := LoadConfig(p); err == nil || !strings.Contains(err.Error(), p+where) {
