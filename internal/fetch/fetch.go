@@ -315,7 +315,9 @@ func (t *transport) try(req *http.Request, name string) (*http.Response, error) 
 		return nil, err
 	}
 	limit := t.limit()
-	if limit >= 0 && resp.ContentLength > limit {
+	// A HEAD answer declares the size of what a GET would send, and has
+	// no body to refuse.
+	if limit >= 0 && req.Method != http.MethodHead && resp.ContentLength > limit {
 		resp.Body.Close()
 		end()
 		return nil, &Error{Rule: RuleTooLarge, URL: name, Msg: fmt.Sprintf("declares %d bytes, more than the %d allowed", resp.ContentLength, limit)}

@@ -403,3 +403,22 @@ func TestRedirectToLoopbackFromRemote(t *testing.T) {
 		t.Errorf("loopback redirect to loopback: %d bytes, %v", n, err)
 	}
 }
+
+// TestHeadNotSized: a HEAD answer has no body, so the size it declares (the
+// resource's) is not held against the byte cap: an oci blob's or
+// manifest's HEAD answers with the size of what a GET would send.
+func TestHeadNotSized(t *testing.T) {
+	h := newHostile(t)
+	c := Client(nil, Policy{MaxBytes: 10})
+	resp, err := c.Head(h.srv.URL + "/lie/100/0")
+	if err != nil {
+		t.Fatalf("HEAD of a 100-byte resource under a 10-byte cap: %v", err)
+	}
+	resp.Body.Close()
+	if resp.ContentLength != 100 {
+		t.Errorf("content length %d, want 100", resp.ContentLength)
+	}
+	if _, err := get(c, h.srv.URL+"/ok/100"); RuleOf(err) != RuleTooLarge {
+		t.Errorf("GET of 100 bytes under a 10-byte cap: %v", err)
+	}
+}
