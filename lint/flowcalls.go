@@ -48,6 +48,8 @@ const (
 	callExpand
 	callEnvGet
 	callPath
+	callGlob
+	callMap
 )
 
 // calls are the functions the analysis knows, by canonical name.
@@ -112,6 +114,7 @@ var calls = map[string]int{
 	// Names computed at run time.
 	"__import__": callImport, "importlib.import_module": callImport, "require": callImport, "getattr": callGetattr,
 	"Reflect.get": callGetattr, "send": callNone,
+	"glob.glob": callGlob, "glob.iglob": callGlob, "map": callMap,
 }
 
 // procPrefix names a child process the program started: an interpreter
@@ -297,6 +300,27 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		}
 	case callRemove:
 		f.removeCheck(arg(0), at)
+	case callGlob:
+		// The names a pattern matches: as the analysis sees them, the
+		// pattern itself (~/.ssh/id_* names keys).
+		v := arg(0)
+		v.path = classifyPath(v)
+		return ev{v: v, elems: []value{v}}
+	case callMap:
+		if len(args) > 1 && args[0].name == "chr" {
+			var out []value
+			for _, el := range args[1].elems {
+				if s, ok := charCodes(el.s); ok && el.known {
+					c := lit(s)
+					c.t |= tBuilt
+					out = append(out, c)
+				}
+			}
+			l := listOf(out)
+			l.v.t |= tBuilt
+			return l
+		}
+		return ev{v: arg(1)}
 	case callHome:
 		return ev{v: homeValue()}
 	case callJoin:
@@ -678,6 +702,16 @@ func (f *flowState) wrote(target, content value, at int) {
 		p = classifyPath(target)
 	}
 	n := normPath(target.s)
+	if p != pathNone && bareRelative(target) && f.s.roles&roleCode == 0 {
+		// A project's file, in instructions or documentation: a note, as
+		// the line rules grade it.
+		rule := "persistence"
+		if p == pathAgentConfig {
+			rule = "agent-config"
+		}
+		f.s.emit(rule, at, SeverityNote, "")
+		return
+	}
 	switch p {
 	case pathPersist:
 		sev := SeverityWarning

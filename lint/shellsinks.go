@@ -652,6 +652,16 @@ func (st *shellState) reportWrite(target value, off int, content value) {
 		p = classifyPath(target)
 	}
 	n := normPath(target.s)
+	if p != pathNone && bareRelative(target) && st.s.roles&roleCode == 0 {
+		// A project's file, in instructions or documentation: a note, as
+		// the line rules grade it.
+		rule := "persistence"
+		if p == pathAgentConfig {
+			rule = "agent-config"
+		}
+		st.s.emit(rule, off, SeverityNote, "")
+		return
+	}
 	switch p {
 	case pathPersist:
 		sev := SeverityWarning
@@ -809,7 +819,7 @@ func (st *shellState) git(rest []value, at int) value {
 		}
 	case "add":
 		for _, a := range args {
-			if p := classifyPath(a); p == pathSecret || p == pathHome {
+			if p := classifyPath(value{s: a.s, known: a.known, t: a.t | tBuilt}); p == pathSecret || p == pathHome {
 				st.staged = true
 			}
 		}

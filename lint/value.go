@@ -1,6 +1,9 @@
 package lint
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // This file is what the code analysis (shell.go, flow.go) knows of a value:
 // the string it holds when the analysis could work it out, and where it
@@ -124,6 +127,9 @@ func normPath(s string) string {
 	for strings.Contains(p, "//") {
 		p = strings.ReplaceAll(p, "//", "/")
 	}
+	if strings.Contains(p, "/..") {
+		p = path.Clean(p) // APPDATA/../Local
+	}
 	return p
 }
 
@@ -144,7 +150,8 @@ var persistNames = []string{
 	"/.config/autostart", "/.config/systemd/", "/library/launchagents", "/library/launchdaemons", "/etc/systemd/",
 	"/etc/cron", "/var/spool/cron", "/etc/profile", "/etc/rc.local", "/.git/hooks/", "/.ssh/authorized_keys",
 	"/start menu/programs/startup", "/.xprofile", "/.xinitrc", "/.config/lxsession", "/etc/xdg/autostart",
-	"/documents/windowspowershell/", "/documents/powershell/",
+	"/documents/windowspowershell/", "/documents/powershell/", "/.config/pip/pip.conf", "/.pip/pip.conf", "/pip/pip.ini",
+	"/.condarc", "/.config/uv/uv.toml",
 }
 
 // agentNames are agents' configuration: what a host reads as instructions
@@ -169,10 +176,11 @@ func classifyPath(v value) pathKind {
 	if (p == "/" || p == "/*") && v.known {
 		return pathRoot
 	}
-	if !strings.HasPrefix(p, homeMark+"/") && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "./") && v.t&(tBuilt|tHome) == 0 {
-		return pathNone
-	}
+	rooted := strings.HasPrefix(p, homeMark+"/") || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "./") || v.t&(tBuilt|tHome) != 0
 	q := "/" + strings.TrimPrefix(strings.TrimPrefix(p, homeMark), "/")
+	// A bare relative name counts only as agent configuration or a place
+	// that runs later (a write to .mcp.json, .git/hooks/x); a file it
+	// reads is the line rules' business.
 	if strings.HasSuffix(q, "/.ssh/authorized_keys") || strings.HasSuffix(q, "/.ssh/authorized_keys2") {
 		return pathPersist
 	}
@@ -185,6 +193,9 @@ func classifyPath(v value) pathKind {
 		if strings.Contains(q, n) {
 			return pathPersist
 		}
+	}
+	if !rooted {
+		return pathNone
 	}
 	for _, n := range secretNames {
 		if i := strings.Index(q, n); i >= 0 {
@@ -215,6 +226,14 @@ func installsSkill(q string) bool {
 		}
 	}
 	return false
+}
+
+// bareRelative reports a path written as a plain relative name (CLAUDE.md,
+// .git/hooks/x): a project's file, which instructions a model reads may
+// well tell it to write.
+func bareRelative(v value) bool {
+	p := normPath(v.s)
+	return v.known && v.t&(tBuilt|tHome) == 0 && !strings.HasPrefix(p, homeMark) && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "./")
 }
 
 // browserDir reports whether a path is inside a browser's profile.
