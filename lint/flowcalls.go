@@ -695,38 +695,9 @@ func (f *flowState) readPath(p value, at int) value {
 	return value{t: tSecret}
 }
 
-// wrote reports a write to a place that runs later or configures an agent.
-func (f *flowState) wrote(target, content value, at int) {
-	p := target.path
-	if p == pathNone {
-		p = classifyPath(target)
-	}
-	n := normPath(target.s)
-	if p != pathNone && bareRelative(target) && f.s.roles&roleCode == 0 {
-		// A project's file, in instructions or documentation: a note, as
-		// the line rules grade it.
-		rule := "persistence"
-		if p == pathAgentConfig {
-			rule = "agent-config"
-		}
-		f.s.emit(rule, at, SeverityNote, "")
-		return
-	}
-	switch p {
-	case pathPersist:
-		sev := SeverityWarning
-		if strings.Contains(n, "authorized_keys") {
-			sev = SeverityError
-		}
-		f.s.emit("persistence", at, sev, "")
-	case pathAgentConfig:
-		sev := SeverityWarning
-		if strings.HasPrefix(n, homeMark+"/") {
-			sev = SeverityError
-		}
-		f.s.emit("agent-config", at, sev, "")
-	}
-}
+// wrote reports a write to a place that runs later or configures an agent
+// (scan.gradeWrite, the rule the shell analysis shares).
+func (f *flowState) wrote(target, content value, at int) { f.s.gradeWrite(target, content, at) }
 
 // removeCheck reports a recursive deletion of / or home.
 func (f *flowState) removeCheck(p value, at int) {

@@ -423,7 +423,7 @@ func (st *shellState) wrote(target, out value, off int) {
 	}
 	f.holds |= out.t
 	f.off = off
-	st.reportWrite(target, off, out)
+	st.s.gradeWrite(target, out, off)
 	// A script written out is code: a hook, a unit's command, a file
 	// that starts with #!.
 	if out.known && out.s != "" {

@@ -644,43 +644,6 @@ func (st *shellState) copy(name string, rest []value, at int) {
 	st.wrote(dst, holds, at)
 }
 
-// reportWrite reports a write to a place that runs later or configures an
-// agent.
-func (st *shellState) reportWrite(target value, off int, content value) {
-	p := target.path
-	if p == pathNone {
-		p = classifyPath(target)
-	}
-	n := normPath(target.s)
-	if p != pathNone && bareRelative(target) && st.s.roles&roleCode == 0 {
-		// A project's file, in instructions or documentation: a note, as
-		// the line rules grade it.
-		rule := "persistence"
-		if p == pathAgentConfig {
-			rule = "agent-config"
-		}
-		st.s.emit(rule, off, SeverityNote, "")
-		return
-	}
-	switch p {
-	case pathPersist:
-		sev := SeverityWarning
-		if strings.Contains(n, "authorized_keys") {
-			sev = SeverityError
-		}
-		st.s.emit("persistence", off, sev, "")
-	case pathAgentConfig:
-		if strings.Contains(n, ".vscode/tasks.json") && !(content.known && strings.Contains(content.s, "folderOpen")) {
-			return
-		}
-		sev := SeverityWarning
-		if strings.HasPrefix(n, homeMark+"/") {
-			sev = SeverityError
-		}
-		st.s.emit("agent-config", off, sev, "")
-	}
-}
-
 // chmod walks chmod: executable bits, world-writable trees.
 func (st *shellState) chmod(rest []value, at int) {
 	recursive := has(rest, "-R") || has(rest, "--recursive") || hasFlag(rest, 'R')
@@ -884,65 +847,4 @@ func (st *shellState) gitConfig(kv []string, at int) {
 		strings.HasPrefix(k, "credential.") && strings.HasPrefix(kv[1], "!"):
 		st.s.emit("autorun-config", at, SeverityWarning, "git config "+kv[0])
 	}
-}
-
-// has reports whether args hold the literal s.
-func has(args []value, s string) bool {
-	for _, a := range args {
-		if a.known && a.s == s {
-			return true
-		}
-	}
-	return false
-}
-
-// hasFlag reports whether a short-option cluster (-xd) holds c.
-func hasFlag(args []value, c byte) bool {
-	for _, a := range args {
-		if a.known && len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-' && strings.IndexByte(a.s[1:], c) >= 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// firstFile returns the first argument that is no option.
-func firstFile(args []value) *value {
-	for i := range args {
-		if !(args[i].known && strings.HasPrefix(args[i].s, "-")) {
-			return &args[i]
-		}
-	}
-	return nil
-}
-
-// lastURL returns the last argument that is a URL.
-func lastURL(args []value) string {
-	u := ""
-	for _, a := range args {
-		if strings.Contains(a.s, "://") {
-			u = a.s
-		}
-	}
-	if i := strings.IndexAny(u, "?#"); i >= 0 {
-		u = u[:i]
-	}
-	return u
-}
-
-// isDisk reports a block device.
-func isDisk(p string) bool {
-	for _, d := range []string{"/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/nvme", "/dev/mmcblk", "/dev/disk", "/dev/rdisk"} {
-		if strings.HasPrefix(p, d) {
-			return true
-		}
-	}
-	return false
-}
-
-// isRot13 reports tr sets that rotate by 13.
-func isRot13(a, b string) bool {
-	a, b = strings.Trim(a, `'"[]`), strings.Trim(b, `'"[]`)
-	return strings.Contains(a, "a-z") && (strings.Contains(b, "n-za-m") || strings.Contains(b, "N-ZA-M")) ||
-		strings.Contains(a, "A-Z") && strings.Contains(b, "N-ZA-M")
 }
