@@ -138,48 +138,30 @@ func minus(a, b []string) []string {
 // severity is no higher than the older's (a finding that got worse is
 // new). The line number is not part of it, so a finding whose line moved
 // (lines added above it) is the same finding; between candidates the
-// nearest line wins. Each finding of of matches at most one of nf.
+// nearest line wins (ties to the earlier line). Each finding of of matches
+// at most one of nf.
 func matchFindings(of, nf []lint.Finding) []int {
 	out := make([]int, len(nf))
-	used := make([]bool, len(of))
-	pick := func(f lint.Finding, same func(o lint.Finding) bool) int {
-		best := -1
-		for k, o := range of {
-			if used[k] || o.Rule != f.Rule || o.Excerpt != f.Excerpt || lint.Rank(f.Severity) > lint.Rank(o.Severity) || !same(o) {
-				continue
-			}
-			if best < 0 || abs(o.Line-f.Line) < abs(of[best].Line-f.Line) {
-				best = k
-			}
-		}
-		return best
-	}
 	for k := range out {
 		out[k] = -1
 	}
 	// By path first, so a file that stayed keeps its findings even when an
-	// identical file appears elsewhere; then by digest.
+	// identical file appears elsewhere; then by digest, among the rest.
+	byFile := newCandidates(of, out, func(f lint.Finding) (string, bool) { return f.File, true })
 	for k, f := range nf {
-		if b := pick(f, func(o lint.Finding) bool { return o.File == f.File }); b >= 0 {
-			out[k], used[b] = b, true
+		if b := byFile.take(f); b >= 0 {
+			out[k] = b
 		}
 	}
+	byDigest := newCandidates(of, out, func(f lint.Finding) (string, bool) {
+		return string(f.Digest[:]), !f.Digest.IsZero()
+	})
 	for k, f := range nf {
-		if out[k] >= 0 {
-			continue
-		}
-		if b := pick(f, func(o lint.Finding) bool { return o.Digest == f.Digest && !o.Digest.IsZero() }); b >= 0 {
-			out[k], used[b] = b, true
+		if out[k] < 0 {
+			out[k] = byDigest.take(f)
 		}
 	}
 	return out
-}
-
-func abs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
 }
 
 // NewAtOrAbove returns the findings new in the newer release (Risk.New)
