@@ -58,7 +58,7 @@ type Rule struct {
 	Example Example
 }
 
-// Example is a file a rule flags, for the README and the tests.
+// Example is a file a rule flags, for docs/lint.md and the tests.
 type Example struct {
 	File, Text string
 }
@@ -97,7 +97,7 @@ func RuleByID(id string) (Rule, bool) {
 // fits starts the excerpt near the match, after "…".
 //
 // The rules are in rules.go, one table a reader can review in one place;
-// the README lists them with an example each.
+// docs/lint.md lists them with an example each.
 func Analyze(file string, data []byte) []manifest.Finding {
 	return analyze(file, data, codeState{})
 }

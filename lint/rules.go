@@ -5,7 +5,7 @@ package lint
 // severity it gives, the file roles it reads (0: every text file), the
 // lines it needs (where: line flags, 0: any line), and its matchers:
 // patterns gated by keys, a multi-line matcher, or a whole-file finder. The
-// check functions it names are in checks.go and files.go. README.md lists
+// check functions it names are in checks.go and files.go. docs/lint.md lists
 // every rule with its example; the tests run each example.
 
 import (
