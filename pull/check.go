@@ -55,7 +55,7 @@ func LockedSource(src *Source, ref, kind string) (LockSource, error) {
 		if err != nil {
 			return ls, err
 		}
-		ls.Resolved = d
+		ls.Resolved, ls.ETag = d, tb.etag
 	case KindIndex:
 		ls.Resolved = src.index
 	case KindServer, KindCommand:

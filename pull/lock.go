@@ -67,7 +67,11 @@ type LockSource struct {
 	Resolved manifest.Digest `json:"resolved"`
 	// Signer names the trusted key that signed the manifest; nil when no
 	// signature was checked.
-	Signer *string     `json:"signer"`
+	Signer *string `json:"signer"`
+	// ETag is the strong entity tag an https server gave the bundle file
+	// (see StrongETag), for pull --check to ask with one HEAD whether the
+	// file changed; empty for other kinds, or when the server gave none.
+	ETag   string      `json:"etag,omitempty"`
 	Skills []LockSkill `json:"skills"`
 }
 
@@ -308,13 +312,17 @@ func (p *lockParser) valueStart(off int64) int64 {
 	return off
 }
 
-// The fields of each object of the format, for scan.
+// The fields of each object of the format, for scan: each must be there,
+// but for those of lockOptional.
 var lockFields = map[string][]string{
 	"":        {"lockVersion", "sources"},
-	"sources": {"ref", "kind", "resolved", "signer", "skills"},
+	"sources": {"ref", "kind", "resolved", "signer", "etag", "skills"},
 	"skills":  {"path", "uri", "dest", "tree", "files"},
 	"files":   {"path", "digest", "size"},
 }
+
+// lockOptional are the fields Marshal leaves out when empty.
+var lockOptional = []string{"etag"}
 
 // scan walks the tokens once: syntax, trailing data, unknown, missing and
 // duplicate fields, and the offset of every value for later messages.
@@ -407,7 +415,7 @@ func (p *lockParser) scan() error {
 			}
 			if known {
 				for _, f := range fields {
-					if !seen[f] {
+					if !seen[f] && !slices.Contains(lockOptional, f) {
 						return p.fail("", start, "lock-missing-field", fmt.Sprintf("no field %q", f))
 					}
 				}
@@ -450,6 +458,9 @@ func (p *lockParser) check(l *Lock) error {
 		}
 		if s.Signer != nil && (*s.Signer == "" || strings.ContainsFunc(*s.Signer, isControl)) {
 			return p.fail(at+".signer", 0, "lock-signer", "empty (use null for none), or holds a control character")
+		}
+		if s.ETag != "" && (s.Kind != KindHTTPS || !StrongETag(s.ETag)) {
+			return p.fail(at+".etag", 0, "lock-etag", fmt.Sprintf("%q is not a strong entity tag of an https source (\"…\" of visible ASCII)", short(s.ETag)))
 		}
 		paths := map[string]bool{}
 		for j := range s.Skills {
@@ -502,6 +513,22 @@ func (p *lockParser) check(l *Lock) error {
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
+// StrongETag reports whether s is a strong entity tag (RFC 9110 section
+// 8.8.3) of visible ASCII: the only validator a lock records, since a weak
+// one promises equivalence, not the same bytes. Download records and
+// ParseLock accepts exactly these.
+func StrongETag(s string) bool {
+	if len(s) < 2 || len(s) > 256 || s[0] != '"' || s[len(s)-1] != '"' {
+		return false
+	}
+	for i := 1; i < len(s)-1; i++ {
+		if c := s[i]; c < 0x21 || c == '"' || c > 0x7e {
+			return false
+		}
+	}
+	return true
+}
 
 // lockNext is the lock of a pull in progress, beside LockFile (see
 // lockstate.go).

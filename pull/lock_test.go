@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -166,6 +167,9 @@ func TestParseLockRefusals(t *testing.T) {
 		{"empty signer", `"signer": null,`, `"signer": "",`, "lock-signer", 0},
 		{"uri", `"uri": "skill://acme/csv/SKILL.md"`, `"uri": "skill://acme/other/SKILL.md"`, "lock-uri", 0},
 		{"no SKILL.md", `"path": "SKILL.md"`, `"path": "README.md"`, "lock-skill-file", -1},
+		{"etag of a registry", `"kind": "oci",`, `"kind": "oci", "etag": "\"abc\"",`, "lock-etag", 0},
+		{"weak etag", `"kind": "bundle",`, `"kind": "https", "etag": "W/\"abc\"",`, "lock-etag", 0},
+		{"unquoted etag", `"kind": "bundle",`, `"kind": "https", "etag": "abc",`, "lock-etag", 0},
 	}
 	for _, c := range cases {
 		if !strings.Contains(good, c.old) {
@@ -308,6 +312,86 @@ func TestLockHTTPS(t *testing.T) {
 	defer b.Close()
 	if lb, _ := pull.LockedSource(b, "x.skb", pull.KindBundle); lb.Resolved == sum || lb.Resolved.String() != b.ID {
 		t.Fatalf("a bundle file resolves to its bundle id %s, got %s", b.ID, lb.Resolved)
+	}
+}
+
+// TestLockHTTPSETag: a bundle over https whose server gives a strong ETag
+// is locked with it, and Unchanged asks with one HEAD and no download
+// whether the file is still that one; a weak ETag is not recorded.
+func TestLockHTTPSETag(t *testing.T) {
+	data := exampleBundle(t)
+	var mu sync.Mutex
+	etag, methods := `"v1"`, []string{}
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		methods = append(methods, r.Method)
+		w.Header().Set("ETag", etag)
+		switch {
+		case etag == "fail":
+			w.WriteHeader(http.StatusInternalServerError)
+		case r.Header.Get("If-None-Match") == etag && etag != `"no-304"`:
+			w.WriteHeader(http.StatusNotModified)
+		case r.Method == http.MethodGet:
+			w.Write(data)
+		}
+	}))
+	defer srv.Close()
+	ctx := context.Background()
+	set := func(e string) {
+		mu.Lock()
+		etag, methods = e, nil
+		mu.Unlock()
+	}
+	requests := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return strings.Join(methods, " ")
+	}
+	opt := pull.DownloadOptions{Client: srv.Client()}
+	url := srv.URL + "/x.skb#sha256=" + manifest.Sum(data).Hex()
+	lockOf := func() pull.LockSource {
+		src, err := pull.Download(ctx, url, opt, nil)
+		must(t, err)
+		defer src.Close()
+		ls, err := pull.LockedSource(src, url, pull.KindHTTPS)
+		must(t, err)
+		return ls
+	}
+	if ls := lockOf(); ls.ETag != `"v1"` {
+		t.Fatalf("locked etag %q, want the server's", ls.ETag)
+	}
+	for _, c := range []struct {
+		etag      string
+		unchanged bool
+	}{{`"v1"`, true}, {`"no-304"`, true}, {`"v2"`, false}} {
+		set(c.etag)
+		locked := `"v1"`
+		if c.etag == `"no-304"` {
+			locked = c.etag // a server that ignores If-None-Match but sends the same tag
+		}
+		same, err := pull.Unchanged(ctx, url, locked, opt)
+		must(t, err)
+		if same != c.unchanged || requests() != "HEAD" {
+			t.Errorf("server tag %s: unchanged %v after %q, want %v after one HEAD", c.etag, same, requests(), c.unchanged)
+		}
+	}
+	set("fail")
+	if _, err := pull.Unchanged(ctx, url, `"v1"`, opt); err == nil || !strings.Contains(err.Error(), "500") {
+		t.Errorf("a failing server: %v", err)
+	}
+	set(`W/"v1"`)
+	if ls := lockOf(); ls.ETag != "" {
+		t.Errorf("a weak etag was locked: %q", ls.ETag)
+	}
+	set(`"v3"`)
+	l := &pull.Lock{Sources: []pull.LockSource{lockOf()}}
+	b, err := l.Marshal()
+	must(t, err)
+	back, err := pull.ParseLock("skills.lock.json", b)
+	must(t, err)
+	if back.Sources[0].ETag != `"v3"` || !strings.Contains(string(b), `"etag": "\"v3\""`) {
+		t.Errorf("the etag did not round-trip:\n%s", b)
 	}
 }
 

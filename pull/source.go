@@ -325,7 +325,7 @@ func Download(ctx context.Context, rawURL string, opt DownloadOptions, trusted [
 		return nil, fmt.Errorf("bundle url %s: give its digest as #sha256=<hex>, or trusted keys with --trust", name)
 	}
 	u.Fragment = ""
-	path, err := downloadBundle(ctx, u, name, pin, opt)
+	path, etag, err := downloadBundle(ctx, u, name, pin, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -340,13 +340,14 @@ func Download(ctx context.Context, rawURL string, opt DownloadOptions, trusted [
 		os.Remove(path)
 		return nil, err
 	}
-	src.back = tempBundle{bundleBackend{b}, path}
+	src.back = tempBundle{bundleBackend{b}, path, etag}
 	return src, nil
 }
 
 type tempBundle struct {
 	bundleBackend
 	path string
+	etag string // the server's strong ETag for the file, if it gave one
 }
 
 func (t tempBundle) close() error {
@@ -354,46 +355,59 @@ func (t tempBundle) close() error {
 	return errors.Join(err, os.Remove(t.path))
 }
 
-// downloadBundle downloads u into a temporary file, hashing it on the way, and
-// checks the pin.
-func downloadBundle(ctx context.Context, u *url.URL, name string, pin *manifest.Digest, opt DownloadOptions) (path string, err error) {
-	max := opt.MaxBytes
-	if max == 0 {
-		max = 256 << 20
-	}
-	client := fetch.Client(opt.Client, fetch.Policy{Timeout: DownloadTimeout, MaxBytes: max, Redirects: 5,
+// downloadClient is the bounded client of a bundle download: https only,
+// at most 5 redirects, max bytes.
+func downloadClient(opt DownloadOptions, max int64) *http.Client {
+	return fetch.Client(opt.Client, fetch.Policy{Timeout: DownloadTimeout, MaxBytes: max, Redirects: 5,
 		CheckURL: func(u *url.URL) error {
 			if u.Scheme != "https" {
 				return fmt.Errorf("redirect to %s: only https is allowed", redact(u))
 			}
 			return nil
 		}})
+}
+
+// downloadMax is opt's byte cap, with its default.
+func downloadMax(opt DownloadOptions) int64 {
+	if opt.MaxBytes == 0 {
+		return 256 << 20
+	}
+	return opt.MaxBytes
+}
+
+// downloadBundle downloads u into a temporary file, hashing it on the way, and
+// checks the pin. It returns the server's ETag for the file when it is strong.
+func downloadBundle(ctx context.Context, u *url.URL, name string, pin *manifest.Digest, opt DownloadOptions) (path, etag string, err error) {
+	max := downloadMax(opt)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return "", fmt.Errorf("bundle url %s: %w", name, err)
+		return "", "", fmt.Errorf("bundle url %s: %w", name, err)
 	}
-	resp, err := client.Do(req)
+	resp, err := downloadClient(opt, max).Do(req)
 	if fetch.RuleOf(err) == fetch.RuleTooLarge {
-		return "", fmt.Errorf("bundle url %s: larger than the %d-byte limit (%w)", name, max, scrub(err))
+		return "", "", fmt.Errorf("bundle url %s: larger than the %d-byte limit (%w)", name, max, scrub(err))
 	}
 	if err != nil {
-		return "", fmt.Errorf("bundle url %s: %w", name, scrub(err))
+		return "", "", fmt.Errorf("bundle url %s: %w", name, scrub(err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("bundle url %s: %s", name, resp.Status)
+		return "", "", fmt.Errorf("bundle url %s: %s", name, resp.Status)
+	}
+	if e := resp.Header.Get("ETag"); StrongETag(e) {
+		etag = e
 	}
 	if resp.ContentLength > max {
-		return "", fmt.Errorf("bundle url %s: %d bytes, larger than the %d-byte limit", name, resp.ContentLength, max)
+		return "", "", fmt.Errorf("bundle url %s: %d bytes, larger than the %d-byte limit", name, resp.ContentLength, max)
 	}
 	if opt.TempDir != "" {
 		if err := os.MkdirAll(opt.TempDir, 0o700); err != nil {
-			return "", fmt.Errorf("bundle url %s: %w", name, err)
+			return "", "", fmt.Errorf("bundle url %s: %w", name, err)
 		}
 	}
 	f, err := os.CreateTemp(opt.TempDir, "skills-mcp-pull-*.skb")
 	if err != nil {
-		return "", fmt.Errorf("bundle url %s: %w", name, err)
+		return "", "", fmt.Errorf("bundle url %s: %w", name, err)
 	}
 	defer func() {
 		if cerr := f.Close(); err == nil && cerr != nil {
@@ -406,19 +420,53 @@ func downloadBundle(ctx context.Context, u *url.URL, name string, pin *manifest.
 	h := sha256.New()
 	n, err := io.Copy(io.MultiWriter(f, h), io.LimitReader(resp.Body, max+1))
 	if fetch.RuleOf(err) == fetch.RuleTooLarge {
-		return "", fmt.Errorf("bundle url %s: larger than the %d-byte limit (%w)", name, max, err)
+		return "", "", fmt.Errorf("bundle url %s: larger than the %d-byte limit (%w)", name, max, err)
 	}
 	if err != nil {
-		return "", fmt.Errorf("bundle url %s: download: %w", name, scrub(err))
+		return "", "", fmt.Errorf("bundle url %s: download: %w", name, scrub(err))
 	}
 	if n > max {
-		return "", fmt.Errorf("bundle url %s: larger than the %d-byte limit", name, max)
+		return "", "", fmt.Errorf("bundle url %s: larger than the %d-byte limit", name, max)
 	}
 	got := hex.EncodeToString(h.Sum(nil))
 	if pin != nil && got != pin.Hex() {
-		return "", fmt.Errorf("bundle url %s: sha256 mismatch: pinned %s, downloaded %s (%d bytes)", name, pin.Hex(), got, n)
+		return "", "", fmt.Errorf("bundle url %s: sha256 mismatch: pinned %s, downloaded %s (%d bytes)", name, pin.Hex(), got, n)
 	}
-	return f.Name(), nil
+	return f.Name(), etag, nil
+}
+
+// Unchanged asks an https server with one HEAD whether the bundle at rawURL
+// (its fragment ignored) is still the file it gave etag: pull --check of an
+// unpinned https source with a recorded ETag downloads nothing when the
+// answer is yes. A 304 (to If-None-Match) or a 200 with the same strong ETag
+// is unchanged; any other success is changed; a failure is an error.
+func Unchanged(ctx context.Context, rawURL, etag string, opt DownloadOptions) (bool, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false, fmt.Errorf("bundle url: %w", err)
+	}
+	name := redact(u)
+	if u.Scheme != "https" {
+		return false, fmt.Errorf("bundle url %s: only https is allowed", name)
+	}
+	u.Fragment = ""
+	req, err := http.NewRequestWithContext(ctx, http.MethodHead, u.String(), nil)
+	if err != nil {
+		return false, fmt.Errorf("bundle url %s: %w", name, err)
+	}
+	req.Header.Set("If-None-Match", etag)
+	resp, err := downloadClient(opt, downloadMax(opt)).Do(req)
+	if err != nil {
+		return false, fmt.Errorf("bundle url %s: %w", name, scrub(err))
+	}
+	resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusNotModified:
+		return true, nil
+	case resp.StatusCode == http.StatusOK:
+		return resp.Header.Get("ETag") == etag, nil
+	}
+	return false, fmt.Errorf("bundle url %s: %s", name, resp.Status)
 }
 
 // redact drops the query and fragment of a URL for messages: signed URLs

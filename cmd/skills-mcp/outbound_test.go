@@ -9,6 +9,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -26,6 +27,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -583,5 +585,91 @@ func TestPullBundleTempInCache(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(cache, "downloads", "skills-mcp-pull-*")); len(left) > 0 {
 		t.Errorf("left in the cache after pull: %q", left)
+	}
+}
+
+// TestPullCheckHTTPSETag: pull --check of an unpinned https bundle whose
+// server gave a strong ETag costs one HEAD while the file is unchanged, and
+// downloads it only when the tag moved.
+func TestPullCheckHTTPSETag(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"SKILLS_CACHE_DIR=" + filepath.Join(dir, "cache"), "SSL_CERT_FILE=" + trustSite(t, dir), "SOURCE_DATE_EPOCH="}
+	run := func(args ...string) (string, error) {
+		t.Helper()
+		cmd := exec.Command(cli(t), args...)
+		cmd.Env = append(os.Environ(), env...)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	exitCode := func(err error) int {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode()
+		}
+		return 0
+	}
+	key := filepath.Join(dir, "rel")
+	lib := filepath.Join(dir, "lib")
+	if err := os.CopyFS(lib, os.DirFS("../../testdata/example/acme")); err != nil {
+		t.Fatal(err)
+	}
+	bundle := func(name string) []byte {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if out, err := run("build", "--lib", "acme="+lib, "-o", p, "--sign", key); err != nil {
+			t.Fatalf("build: %v\n%s", err, out)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	if out, err := run("keygen", "-o", key); err != nil {
+		t.Fatalf("keygen: %v\n%s", err, out)
+	}
+	var mu sync.Mutex
+	data, etag, methods := bundle("v1.skb"), `"v1"`, []string{}
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		methods = append(methods, r.Method)
+		w.Header().Set("ETag", etag)
+		if r.Method == http.MethodGet {
+			w.Write(data)
+		}
+	}))
+	defer srv.Close()
+	requests := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		m := strings.Join(methods, " ")
+		methods = nil
+		return m
+	}
+	to := filepath.Join(dir, "to")
+	if out, err := run("pull", "--from", srv.URL+"/acme.skb", "--trust", key+".allowed_signers", "--all", "--to", to); err != nil {
+		t.Fatalf("pull: %v\n%s", err, out)
+	}
+	requests()
+	if out, err := run("pull", "--check", "--trust", key+".allowed_signers", "--to", to); err != nil || !strings.Contains(out, "up to date") {
+		t.Fatalf("check: %v\n%s", err, out)
+	}
+	if got := requests(); got != "HEAD" {
+		t.Errorf("an unchanged file cost --check %q, want one HEAD", got)
+	}
+	if err := os.WriteFile(filepath.Join(lib, "release-notes", "SKILL.md"), []byte("---\nname: release-notes\ndescription: Changed.\n---\nChanged.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v2 := bundle("v2.skb")
+	mu.Lock()
+	data, etag = v2, `"v2"`
+	mu.Unlock()
+	out, err := run("pull", "--check", "--trust", key+".allowed_signers", "--to", to)
+	if code := exitCode(err); code != 1 || !strings.Contains(out, "update available") {
+		t.Errorf("check after a release: exit %d\n%s", code, out)
+	}
+	if got := requests(); got != "HEAD GET" {
+		t.Errorf("a changed file cost --check %q, want a HEAD then the download", got)
 	}
 }

@@ -319,8 +319,9 @@ func (c *PullCmd) runCheck(ctx context.Context, argv commandArgv, trusted []mani
 
 // checkUpstream tells how the source of ls offers each locked skill now. An
 // oci:// tag that still names the locked digest costs one manifest HEAD
-// and nothing more, a discovery site whose index is unchanged one GET of
-// the index, a pinned reference no request.
+// and nothing more, an https file whose strong ETag is unchanged one HEAD,
+// a discovery site whose index is unchanged one GET of the index, a pinned
+// reference no request.
 func (c *PullCmd) checkUpstream(ctx context.Context, lock *pull.Lock, ls *pull.LockSource, argv commandArgv, trusted []manifest.TrustedKey) ([]pull.Upstream, error) {
 	same := func() []pull.Upstream {
 		out := make([]pull.Upstream, len(ls.Skills))
@@ -349,6 +350,15 @@ func (c *PullCmd) checkUpstream(ctx context.Context, lock *pull.Lock, ls *pull.L
 	}
 	if ls.Kind == pull.KindHTTPS && strings.Contains(ls.Ref, "#sha256=") {
 		return same(), nil // pinned: it cannot change
+	}
+	if ls.Kind == pull.KindHTTPS && ls.ETag != "" {
+		unchanged, err := pull.Unchanged(ctx, ls.Ref, ls.ETag, pull.DownloadOptions{MaxBytes: c.MaxDownload})
+		if err != nil {
+			return nil, lock.SourceError(ls.Ref, "lock-source-gone", err)
+		}
+		if unchanged {
+			return same(), nil
+		}
 	}
 	src, now, err := c.openLocked(ctx, lock, ls, argv, trusted, false)
 	if err != nil {
