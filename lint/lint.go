@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/skills-mcp/skills-mcp/lint/program"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -22,28 +23,18 @@ const MaxExcerpt = 120
 const (
 	// SeverityError is code or instructions that attack the user: a reverse
 	// shell, exfiltration, persistence, hidden instructions.
-	SeverityError = "error"
+	SeverityError = program.SeverityError
 	// SeverityWarning is risky but common: a pipe-to-shell installer, a
 	// destructive command scoped to the user's home. Whatever runs without
 	// the model deciding (hooks, pre-prompt expansion, files tools run on
 	// their own, install hooks) is never below a warning.
-	SeverityWarning = "warning"
+	SeverityWarning = program.SeverityWarning
 	// SeverityNote is worth knowing: likely legitimate.
-	SeverityNote = "note"
+	SeverityNote = program.SeverityNote
 )
 
 // Rank orders severities: error 3, warning 2, note 1, anything else 0.
-func Rank(severity string) int {
-	switch severity {
-	case SeverityError:
-		return 3
-	case SeverityWarning:
-		return 2
-	case SeverityNote:
-		return 1
-	}
-	return 0
-}
+func Rank(severity string) int { return program.Rank(severity) }
 
 // Rule describes one rule of the analyser.
 type Rule struct {
@@ -103,7 +94,7 @@ func Analyze(file string, data []byte) []manifest.Finding {
 }
 
 // analyze is Analyze with the state of the code analysis to start from: a
-// layer of a file (code.go) carries its depth and the file's budget.
+// layer of a file (codehits.go) carries its depth and the file's budget.
 func analyze(file string, data []byte, code codeState) []manifest.Finding {
 	if text, ok := utf16Text(data); ok {
 		data = text

@@ -41,7 +41,7 @@ type rule struct {
 	file func(s *scan) []hit
 	// bin, when set, looks at a binary file (roles roleBinary).
 	bin func(file string, data []byte) (sev, excerpt string)
-	// code says the code analysis (code.go) gives findings of this rule;
+	// code says the code analysis (package program) gives findings of this rule;
 	// with it a rule needs no matcher of its own.
 	code bool
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/skills-mcp/skills-mcp/lint/program"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -59,7 +60,7 @@ type scan struct {
 	flags             []uint8   // empty until flag is first called
 	wide              int       // offset of the first byte ≥ 0x80, -1 for none, -2 until firstWide is first called
 	written           [2]int    // line i+1 and whether it writes (writeOp), for writes; 0: not known
-	code              codeState // the code analysis's findings, made when a rule first asks (code.go)
+	code              codeState // the code analysis's findings, made when a rule first asks (codehits.go)
 }
 
 // firstWide returns the offset of the first byte ≥ 0x80 of the text, or -1
@@ -196,7 +197,7 @@ func (s *scan) markdown() {
 			}
 			continue
 		}
-		if f, _, ok := openFence(l); ok {
+		if f, _, ok := program.OpenFence(l); ok {
 			fence, table = f, false
 			example = 0
 			if headLevel > 0 || lastProse >= 0 && lastProse >= i-3 && isExampleLabel(s.line(lastProse)) {
@@ -355,23 +356,6 @@ func isComment(l string) bool {
 		}
 	}
 	return len(t) > 3 && strings.EqualFold(t[:3], "rem") && (t[3] == ' ' || t[3] == '\t')
-}
-
-// openFence reports whether a Markdown line opens a fenced code block, with
-// the fence and the info string after it.
-func openFence(l string) (fence, info string, ok bool) {
-	t := strings.TrimLeft(l, " \t")
-	if t == "" || t[0] != '`' && t[0] != '~' {
-		return "", "", false
-	}
-	n := 0
-	for n < len(t) && t[n] == t[0] {
-		n++
-	}
-	if n < 3 || t[0] == '`' && strings.Contains(t[n:], "`") {
-		return "", "", false
-	}
-	return t[:n], t[n:], true
 }
 
 // keySet is a set of rule keys, by their number in ruleKeyIndex.

@@ -1,19 +1,18 @@
-package lint
+package program
 
 import (
 	"path"
+	"slices"
 	"strings"
-
-	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
-// This file runs the code analysis of a file once, when a rule first asks
-// for its findings: it picks the parts of the file that hold code (a
-// program, a fenced block of Markdown, a recipe), hands each to the
-// analysis of its language (shell.go, flow.go), and analyses again what
-// they decode or build at run time, and what findEncoded decodes, as the
-// same file would be (decode.go), within a budget. Its findings join each
-// rule's own (scan.find): the strongest of both is the rule's finding.
+// This file runs the code analysis of a text: it picks the parts of the
+// file that hold code (a program, a fenced block of Markdown, a recipe),
+// hands each to the analysis of its language (shell.go, flow.go), and has
+// the caller analyse again what they decode or build at run time, and what
+// findEncoded decodes, as the same file would be (decode.go), within a
+// budget. Its findings join each rule's own in lint: the strongest of both
+// is the rule's finding.
 
 // Bounds of the analysis of one file, decoded layers included.
 const (
@@ -27,16 +26,20 @@ const (
 	maxCodeLine = 16 << 10
 )
 
-// A budget is what is left of the bounds for one call of Analyze, shared by
-// the layers under it.
-type budget struct {
+// A Budget is what is left of the bounds for one file, shared by the
+// layers under it.
+type Budget struct {
 	layers, bytes int
 }
 
-func newBudget() *budget { return &budget{layers: maxLayers, bytes: maxLayerText} }
+// NewBudget returns the budget of one file.
+func NewBudget() *Budget { return &Budget{layers: maxLayers, bytes: maxLayerText} }
+
+// Left returns the layers and bytes of layers the budget has left.
+func (b *Budget) Left() (layers, bytes int) { return b.layers, b.bytes }
 
 // take reports whether n more bytes of a layer fit, and counts them.
-func (b *budget) take(n int) bool {
+func (b *Budget) take(n int) bool {
 	if b.layers <= 0 || n > b.bytes {
 		return false
 	}
@@ -45,13 +48,99 @@ func (b *budget) take(n int) bool {
 	return true
 }
 
-// codeState is what the code analysis found in one file.
-type codeState struct {
-	done   bool
-	depth  int     // how many layers down this text is (0: the file)
-	budget *budget // shared by every layer of one Analyze call
-	lang   string  // the language of the whole text, when a layer says ("" for the file's own)
-	hits   map[int][]hit
+// Severities of a finding, from the strongest, as lint names them.
+const (
+	SeverityError   = "error"
+	SeverityWarning = "warning"
+	SeverityNote    = "note"
+)
+
+// Rank orders severities: error 3, warning 2, note 1, anything else 0.
+func Rank(severity string) int {
+	switch severity {
+	case SeverityError:
+		return 3
+	case SeverityWarning:
+		return 2
+	case SeverityNote:
+		return 1
+	}
+	return 0
+}
+
+// Kind says what a file is, as far as the analysis cares: which parts of
+// it hold code.
+type Kind uint8
+
+// Kinds of file; a file may be more than one.
+const (
+	Markdown Kind = 1 << iota // its fenced blocks hold code
+	Script                    // a program, whole
+	AutoExec                  // a file a tool runs on its own, whole
+	Manifest                  // a Makefile or Dockerfile: its recipes hold shell
+)
+
+// codeKinds are what a program is made of: the text is code, not instructions or
+// documentation that mention it.
+const codeKinds = Script | AutoExec | Manifest
+
+// Input is one text to analyse: a file, a window of a big one, or a layer
+// the analysis of one decoded or built.
+type Input struct {
+	File string // the path relative to the skill folder, slash-separated
+	Text string
+	// Starts are the offsets of the text's lines: Starts[i] starts line i,
+	// and the last ends the last line, one past its "\n" (lint's scan).
+	Starts []int
+	Kind   Kind
+	Lang   string  // the language of the whole text, when a layer says ("" for the file's own)
+	Depth  int     // how many layers down this text is (0: the file)
+	Budget *Budget // shared by every layer of one file; nil for a new one
+	// Reanalyze analyses a layer as the caller analyses a file (its line
+	// rules and this analysis), at the depth given and within the budget,
+	// and returns its findings, whose Off is not used.
+	Reanalyze func(file string, data []byte, depth int, b *Budget, lang string) []Finding
+}
+
+// A Finding is what the analysis found for a rule: at byte Off of the
+// text, with a severity and, when the line does not say it, an excerpt.
+type Finding struct {
+	Rule     string
+	Off      int
+	Severity string
+	Excerpt  string
+}
+
+// scan is the analysis of one text.
+type scan struct {
+	file   string
+	roles  Kind
+	text   string
+	starts []int
+	in     Input
+	hits   map[string]Finding
+}
+
+// Analyze runs the code analysis of a text and returns, per rule, its
+// finding: the first with the strongest severity, sorted by rule. It
+// accepts any text and never fails.
+func Analyze(in Input) []Finding {
+	s := &scan{file: in.File, roles: in.Kind, text: in.Text, starts: in.Starts, in: in}
+	s.analyseCode()
+	out := make([]Finding, 0, len(s.hits))
+	for _, f := range s.hits {
+		out = append(out, f)
+	}
+	slices.SortFunc(out, func(a, b Finding) int { return strings.Compare(a.Rule, b.Rule) })
+	return out
+}
+
+// lines returns the number of lines.
+func (s *scan) lines() int { return len(s.starts) - 1 }
+
+// line returns line i without its "\n" and a final "\r".
+func (s *scan) line(i int) string {
+	return strings.TrimSuffix(s.text[s.starts[i]:s.starts[i+1]-1], "\r")
 }
 
 // A lang is a language the code analysis reads.
@@ -141,17 +230,17 @@ type region struct {
 
 // regions returns the parts of the file that hold code.
 func (s *scan) regions() []region {
-	if s.code.lang != "" {
-		return []region{{0, s.text, s.code.lang}}
+	if s.in.Lang != "" {
+		return []region{{0, s.text, s.in.Lang}}
 	}
 	switch {
-	case s.roles&roleMarkdown != 0:
+	case s.roles&Markdown != 0:
 		return s.fences()
-	case s.roles&(roleScript|roleAutoExec) != 0:
+	case s.roles&(Script|AutoExec) != 0:
 		if l := langOf(s.file, s.text); l != "" {
 			return []region{{0, s.text, l}}
 		}
-	case s.roles&roleManifest != 0:
+	case s.roles&Manifest != 0:
 		return s.recipes()
 	}
 	return nil
@@ -174,7 +263,7 @@ func (s *scan) fences() []region {
 			}
 			continue
 		}
-		if f, info, ok := openFence(l); ok {
+		if f, info, ok := OpenFence(l); ok {
 			fence, lang, start = f, fenceLang(info), s.starts[i+1]
 			if start > len(s.text) {
 				start = len(s.text)
@@ -185,6 +274,23 @@ func (s *scan) fences() []region {
 		out = append(out, region{start, s.text[start:], lang})
 	}
 	return out
+}
+
+// OpenFence reports whether a Markdown line opens a fenced code block, with
+// the fence and the info string after it.
+func OpenFence(l string) (fence, info string, ok bool) {
+	t := strings.TrimLeft(l, " \t")
+	if t == "" || t[0] != '`' && t[0] != '~' {
+		return "", "", false
+	}
+	n := 0
+	for n < len(t) && t[n] == t[0] {
+		n++
+	}
+	if n < 3 || t[0] == '`' && strings.Contains(t[n:], "`") {
+		return "", "", false
+	}
+	return t[:n], t[n:], true
 }
 
 // recipes returns the shell of a manifest: Makefile recipe lines,
@@ -211,35 +317,22 @@ func (s *scan) recipes() []region {
 	return out
 }
 
-// extraHits returns what the code analysis found for rule ri.
-func (s *scan) extraHits(ri int) []hit {
-	if !s.code.done {
-		s.code.done = true
-		s.analyseCode()
-	}
-	return s.code.hits[ri]
-}
-
 // emit records a finding of rule id at byte off of the text.
 func (s *scan) emit(id string, off int, sev, excerpt string) {
-	ri, ok := ruleIndex[id]
-	if !ok {
-		return
-	}
-	if s.code.hits == nil {
-		s.code.hits = map[int][]hit{}
+	if s.hits == nil {
+		s.hits = map[string]Finding{}
 	}
 	off = max(0, min(off, len(s.text)))
-	if hs := s.code.hits[ri]; len(hs) > 0 && Rank(hs[0].sev) >= Rank(sev) {
+	if h, ok := s.hits[id]; ok && Rank(h.Severity) >= Rank(sev) {
 		return // one finding per rule: the first of the strongest
 	}
-	s.code.hits[ri] = []hit{{off: off, sev: sev, excerpt: excerpt}}
+	s.hits[id] = Finding{Rule: id, Off: off, Severity: sev, Excerpt: excerpt}
 }
 
 // analyseCode runs the analyses of the file's code and its layers.
 func (s *scan) analyseCode() {
-	if s.code.budget == nil {
-		s.code.budget = newBudget()
+	if s.in.Budget == nil {
+		s.in.Budget = NewBudget()
 	}
 	left := maxCodeBytes
 	for _, r := range s.regions() {
@@ -257,7 +350,7 @@ func (s *scan) analyseCode() {
 			s.flowRegion(r)
 		}
 	}
-	if s.code.depth < maxDepth {
+	if s.in.Depth < maxDepth {
 		for _, e := range findEncoded(s.text, maxLayers) {
 			s.layer(e.off, e.how, e.text, "")
 		}
@@ -268,22 +361,19 @@ func (s *scan) analyseCode() {
 // the same file would be (or as a program in lang), and takes its findings
 // as the file's own at off, the excerpt saying what was decoded.
 func (s *scan) layer(off int, how, text, lang string) {
-	if s.code.depth >= maxDepth || !s.code.budget.take(len(text)) {
+	if s.in.Depth >= maxDepth || !s.in.Budget.take(len(text)) {
 		return
 	}
 	file := s.file
 	if lang != "" {
 		file = "layer." + lang
 	}
-	for _, f := range analyzeLayer(file, []byte(text), s.code.depth+1, s.code.budget, lang) {
+	if s.in.Reanalyze == nil {
+		return
+	}
+	for _, f := range s.in.Reanalyze(file, []byte(text), s.in.Depth+1, s.in.Budget, lang) {
 		s.emit(f.Rule, off, f.Severity, how+": "+f.Excerpt)
 	}
-}
-
-// analyzeLayer is Analyze for a layer of a file: its depth, the budget it
-// shares with the file, and the language it is in ("" for the file's).
-func analyzeLayer(file string, data []byte, depth int, b *budget, lang string) []manifest.Finding {
-	return analyze(file, data, codeState{depth: depth, budget: b, lang: lang})
 }
 
 // longestLine returns the length of the longest line of text.
@@ -312,7 +402,7 @@ func (s *scan) gradeWrite(target, content value, at int) {
 		p = classifyPath(target)
 	}
 	n := normPath(target.s)
-	if p != pathNone && bareRelative(target) && s.roles&roleCode == 0 {
+	if p != pathNone && bareRelative(target) && s.roles&codeKinds == 0 {
 		// A project's file, in instructions or documentation: a note, as
 		// the line rules grade it.
 		rule := "persistence"

@@ -1,4 +1,4 @@
-package lint
+package program
 
 import (
 	"encoding/base32"
@@ -256,11 +256,11 @@ func findEncoded(t string, limit int) []encoded {
 				continue
 			}
 			i = max(j, i+1)
-		case isBase64Byte(c) || c == '=':
+		case IsBase64Byte(c) || c == '=':
 			j := i
 			hexOnly, b32 := true, true
 			var upper, lower bool
-			for j < len(t) && (isBase64Byte(t[j]) || t[j] == '=' && j > i) {
+			for j < len(t) && (IsBase64Byte(t[j]) || t[j] == '=' && j > i) {
 				d := t[j]
 				hexOnly = hexOnly && isHexDigit(d)
 				b32 = b32 && ('A' <= d && d <= 'Z' || '2' <= d && d <= '7' || d == '=')
@@ -270,7 +270,7 @@ func findEncoded(t string, limit int) []encoded {
 			}
 			// Base64 of text mixes cases; a run of one case that is no hex
 			// or base32 is a word or filler, not worth decoding.
-			worth := (hexOnly || b32 || upper && lower) && !hasRun(t[i:j], 12)
+			worth := (hexOnly || b32 || upper && lower) && !HasRun(t[i:j], 12)
 			if worth && j-i >= minEncoded && (i == 0 || !isIdentByte(t[i-1]) || t[i-1] == '_') {
 				run := t[i:j]
 				switch {
@@ -317,4 +317,25 @@ func isCodeDigit(c byte) bool { return '1' <= c && c <= '9' }
 
 func isIdentByte(c byte) bool {
 	return c == '_' || 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9'
+}
+
+// HasRun reports whether s holds one byte n times in a row.
+func HasRun(s string, n int) bool {
+	run := 0
+	for i := range len(s) {
+		if i > 0 && s[i] == s[i-1] {
+			run++
+		} else {
+			run = 1
+		}
+		if run >= n {
+			return true
+		}
+	}
+	return false
+}
+
+// IsBase64Byte reports whether c is a byte of base64 or base64url.
+func IsBase64Byte(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '_' || c == '-'
 }

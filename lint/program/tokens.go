@@ -1,4 +1,4 @@
-package lint
+package program
 
 import "strings"
 

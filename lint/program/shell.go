@@ -1,4 +1,4 @@
-package lint
+package program
 
 import (
 	"errors"
@@ -46,7 +46,7 @@ func (s *scan) shellRegion(r region) {
 	if tooNested(text) {
 		return
 	}
-	if s.roles&roleMarkdown != 0 {
+	if s.roles&Markdown != 0 {
 		text = stripPrompts(text)
 	}
 	st := &shellState{s: s, base: r.off, text: text, vars: map[string]value{}, files: map[string]*shFile{}, remotes: map[string]string{}}
