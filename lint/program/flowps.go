@@ -1,0 +1,119 @@
+package program
+
+import (
+	"strings"
+)
+
+// This file is what the flow analysis (flowcalls.go) knows of PowerShell's
+// command statements: a cmdlet, its parameters and arguments, and what
+// invoking an expression runs.
+
+// psCommand reads a PowerShell command statement: a cmdlet, its
+// parameters and arguments.
+func (f *flowState) psCommand() value {
+	at := f.at(0)
+	name := f.peek(0).s
+	f.pos++
+	var pos []value
+	params := map[string]value{}
+	for f.pos < len(f.toks) && !endOfStatement(f.peek(0)) && !f.is(0, "|") && !f.is(0, ")") {
+		t := f.peek(0)
+		if t.kind == tokWord && strings.HasPrefix(t.s, "-") && len(t.s) > 1 {
+			p := strings.ToLower(t.s[1:])
+			f.pos++
+			if psSwitches[p] || endOfStatement(f.peek(0)) || f.peek(0).kind == tokWord && strings.HasPrefix(f.peek(0).s, "-") && len(f.peek(0).s) > 1 || f.is(0, "|") {
+				params[p] = lit("true")
+				continue
+			}
+			params[p] = f.valueOf(f.unary())
+			continue
+		}
+		start := f.pos
+		pos = append(pos, f.valueOf(f.unary()))
+		if f.pos == start {
+			f.pos++
+		}
+	}
+	first := func(keys ...string) value {
+		for _, k := range keys {
+			if v, ok := params[k]; ok {
+				return v
+			}
+		}
+		if len(pos) > 0 {
+			return pos[0]
+		}
+		return value{}
+	}
+	var out value
+	switch strings.ToLower(name) {
+	case "invoke-expression", "iex":
+		f.execSink(first("command"), langPS, at, false)
+	case "invoke-webrequest", "iwr", "invoke-restmethod", "irm", "curl", "wget", "start-bitstransfer":
+		for _, v := range params {
+			f.sendCheck(v, at)
+		}
+		if b, ok := params["infile"]; ok {
+			f.sendCheck(f.readPath(b, at), at)
+		}
+		if o, ok := params["outfile"]; ok {
+			f.wrote(o, value{t: tFetched}, at)
+			f.vars["\x00file:"+o.s] = ev{v: value{t: tFetched}}
+		} else if d, ok := params["destination"]; ok {
+			f.vars["\x00file:"+d.s] = ev{v: value{t: tFetched}}
+		} else {
+			out = value{t: tFetched | tCmd}
+		}
+	case "start-process", "saps", "start":
+		p := first("filepath")
+		if fl, ok := f.vars["\x00file:"+p.s]; ok && p.s != "" && fl.v.t&tFetched != 0 {
+			f.s.emit("download-exec", at, SeverityWarning, "")
+		}
+	case "set-content", "add-content", "out-file", "sc", "ni", "new-item":
+		p := first("path", "filepath", "literalpath")
+		f.wrote(p, params["value"], at)
+	case "remove-item", "rm", "del":
+		if _, ok := params["recurse"]; ok {
+			f.removeCheck(first("path", "literalpath"), at)
+		}
+	case "get-content", "gc", "cat":
+		out = f.readPath(first("path", "literalpath"), at)
+	case "copy-item", "cp", "copy":
+		src := first("path")
+		dst := params["destination"]
+		if len(pos) > 1 {
+			dst = pos[1]
+		}
+		f.wrote(dst, f.readPath(src, at), at)
+	case "join-path":
+		out = joinPath(first("path"), params["childpath"])
+		if len(pos) > 1 {
+			out = joinPath(pos[0], pos[1])
+		}
+	}
+	if f.is(0, "|") {
+		f.pos++
+		if f.peek(0).kind == tokWord && (strings.EqualFold(f.peek(0).s, "iex") || strings.EqualFold(f.peek(0).s, "invoke-expression")) {
+			f.execSink(out, langPS, at, true)
+		}
+	}
+	return out
+}
+
+// isCmdlet reports a PowerShell command name: Verb-Noun, or an alias.
+func isCmdlet(w string) bool {
+	i := strings.IndexByte(w, '-')
+	return i > 0 && i < len(w)-1 && isLetter(w[0]) && !strings.HasPrefix(w, "$") || psAliases[strings.ToLower(w)]
+}
+
+// psInvoke reports & $x: running a command or script block by value.
+func (f *flowState) psInvoke(target ev, at int) {
+	v := f.valueOf(target)
+	if fl, ok := f.vars["\x00file:"+v.s]; ok && v.s != "" && fl.v.t&tFetched != 0 {
+		f.s.emit("download-exec", at, SeverityWarning, "")
+		return
+	}
+	if v.t&(tFetched|tDecoded) != 0 {
+		f.execSink(v, langPS, at, false)
+	}
+}

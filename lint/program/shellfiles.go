@@ -1,0 +1,250 @@
+package program
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// This file is what the shell analysis (shell.go, shellsinks.go) knows of commands
+// that change files and repositories: copies and moves, chmod, rm, find,
+// and git (pushes, remotes, configuration that runs a command).
+
+// copy walks cp, mv, install, ln, rsync: the last argument receives the
+// others.
+func (st *shellState) copy(name string, rest []value, at int) {
+	var files []value
+	for _, a := range rest {
+		if !(a.known && strings.HasPrefix(a.s, "-")) {
+			files = append(files, a)
+		}
+	}
+	if len(files) < 2 {
+		return
+	}
+	dst := files[len(files)-1]
+	var holds value
+	for _, src := range files[:len(files)-1] {
+		c := st.fileContent(src)
+		holds.t |= c.t
+		if c.t&tSecret != 0 {
+			st.readSecret(src, at)
+			if !strings.HasPrefix(normPath(dst.s), homeMark) && !strings.HasPrefix(dst.s, "/") || strings.HasPrefix(dst.s, "./") {
+				st.staged = true // a secret copied into the working folder
+			}
+		}
+		if f, ok := st.files[fileKey(src)]; ok && f.exec {
+			holds.t |= tFetched & f.holds
+		}
+	}
+	if name == "scp" || name == "rsync" && strings.Contains(dst.s, ":") {
+		st.send(holds, at)
+		return
+	}
+	st.wrote(dst, holds, at)
+}
+
+// chmod walks chmod: executable bits, world-writable trees.
+func (st *shellState) chmod(rest []value, at int) {
+	recursive := has(rest, "-R") || has(rest, "--recursive") || hasFlag(rest, 'R')
+	var mode string
+	for _, a := range rest {
+		if !strings.HasPrefix(a.s, "-") || !a.known {
+			if mode == "" && a.known {
+				mode = a.s
+				continue
+			}
+			if strings.Contains(mode, "x") || strings.Trim(mode, "01234567") == "" && len(mode) >= 3 && (mode[len(mode)-3]-'0')&1 == 1 {
+				if f, ok := st.files[fileKey(a)]; ok {
+					f.exec = true
+				}
+			}
+		}
+	}
+	m := strings.ToLower(mode)
+	if recursive && (strings.Contains(m, "a+w") || strings.Contains(m, "o+w") || strings.Contains(m, "ugo+w") || m == "666" || m == "0666" || m == "a=rw" || m == "a+rw") {
+		st.s.emit("world-writable", at, SeverityWarning, "")
+	}
+}
+
+// rm walks a deletion: of /, of home, of "$V/"* when V may be empty.
+func (st *shellState) rm(rest []value, words []*syntax.Word, at int) {
+	recursive := false
+	for _, a := range rest {
+		if a.known && strings.HasPrefix(a.s, "-") && (a.s == "--recursive" || !strings.HasPrefix(a.s, "--") && strings.ContainsAny(a.s, "rR") || strings.EqualFold(a.s, "-recurse")) {
+			recursive = true
+		}
+	}
+	if !recursive {
+		return
+	}
+	for i, a := range rest {
+		if a.known && strings.HasPrefix(a.s, "-") {
+			continue
+		}
+		switch classifyPath(a) {
+		case pathRoot:
+			st.s.emit("destructive-rm", at, SeverityError, "")
+			continue
+		case pathHome:
+			st.s.emit("destructive-rm", at, SeverityWarning, "")
+			continue
+		}
+		if i < len(words) && st.mayBeEmptyPrefix(words[i]) {
+			st.s.emit("destructive-rm", at, SeverityWarning, "deletes from / when the variable is empty (no ${V:?} guard)")
+		}
+	}
+}
+
+// mayBeEmptyPrefix reports whether a word starts with a variable that may
+// be empty, followed by a slash: "$V/"*, "$V"/*, ${V}/x.
+func (st *shellState) mayBeEmptyPrefix(w *syntax.Word) bool {
+	var parts []syntax.WordPart
+	for _, p := range w.Parts {
+		if q, ok := p.(*syntax.DblQuoted); ok {
+			parts = append(parts, q.Parts...)
+		} else {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) < 2 {
+		return false
+	}
+	pe, ok := parts[0].(*syntax.ParamExp)
+	if !ok || pe.Param == nil || pe.Exp != nil && (pe.Exp.Op == syntax.ErrorUnset || pe.Exp.Op == syntax.ErrorUnsetOrNull ||
+		pe.Exp.Op == syntax.DefaultUnset || pe.Exp.Op == syntax.DefaultUnsetOrNull) {
+		return false
+	}
+	v := st.param(pe)
+	if v.t&tGuarded != 0 || v.known && v.s != "" || v.t&tHome != 0 {
+		return false
+	}
+	rest := make([]value, 0, len(parts)-1)
+	for _, p := range parts[1:] {
+		rest = append(rest, st.part(p, false))
+	}
+	tail := cat(rest...)
+	switch tail.s {
+	case "/", "/*", "/.*", "/**":
+		return tail.known
+	}
+	return false
+}
+
+// find walks find … -delete or -exec rm -r from / or home.
+func (st *shellState) find(rest []value, at int) {
+	if len(rest) == 0 {
+		return
+	}
+	del := false
+	for i, a := range rest {
+		if a.s == "-delete" || a.s == "-exec" && i+1 < len(rest) && (rest[i+1].s == "rm" || rest[i+1].s == "shred") {
+			del = true
+		}
+	}
+	if !del {
+		return
+	}
+	switch classifyPath(rest[0]) {
+	case pathRoot:
+		st.s.emit("destructive-rm", at, SeverityError, "")
+	case pathHome:
+		st.s.emit("destructive-rm", at, SeverityWarning, "")
+	}
+}
+
+// git walks git: force-pushes to a main branch, pushes of staged secrets,
+// configuration that makes git run a command.
+func (st *shellState) git(rest []value, at int) value {
+	// Skip global options: -C dir, -c k=v, --git-dir=…
+	for len(rest) > 0 && strings.HasPrefix(rest[0].s, "-") {
+		if (rest[0].s == "-C" || rest[0].s == "-c") && len(rest) > 1 {
+			if rest[0].s == "-c" {
+				st.gitConfig(strings.SplitN(rest[1].s, "=", 2), at)
+			}
+			rest = rest[1:]
+		}
+		rest = rest[1:]
+	}
+	if len(rest) == 0 {
+		return value{}
+	}
+	sub, args := rest[0].s, rest[1:]
+	switch sub {
+	case "rev-parse":
+		for i, a := range args {
+			if a.s == "--git-path" && i+1 < len(args) {
+				return value{s: ".git/" + args[i+1].s, known: true, t: tBuilt}
+			}
+			if a.s == "--git-dir" || a.s == "--git-common-dir" {
+				return value{s: ".git", known: true, t: tBuilt}
+			}
+		}
+	case "add":
+		for _, a := range args {
+			if p := classifyPath(value{s: a.s, known: a.known, t: a.t | tBuilt}); p == pathSecret || p == pathHome {
+				st.staged = true
+			}
+		}
+	case "remote":
+		if len(args) >= 3 && args[0].s == "add" {
+			st.remotes[args[1].s] = args[2].s
+		}
+	case "config":
+		var kv []string
+		for _, a := range args {
+			if !strings.HasPrefix(a.s, "-") {
+				kv = append(kv, a.s)
+			}
+		}
+		st.gitConfig(kv, at)
+	case "push":
+		force := false
+		mainRef := false
+		var target string
+		for _, a := range args {
+			s := a.s
+			switch {
+			case s == "-f" || s == "--force" || strings.HasPrefix(s, "--force-with-lease") || s == "--mirror":
+				force = true
+			case strings.HasPrefix(s, "-"):
+			case target == "":
+				target = s
+			default:
+				ref := strings.TrimPrefix(s, "+")
+				if strings.HasPrefix(s, "+") {
+					force = true
+				}
+				if _, dst, ok := strings.Cut(ref, ":"); ok {
+					ref = dst
+				}
+				ref = strings.TrimPrefix(ref, "refs/heads/")
+				if ref == "main" || ref == "master" || ref == "--all" {
+					mainRef = true
+				}
+			}
+		}
+		if force && mainRef {
+			st.s.emit("force-push", at, SeverityWarning, "")
+		}
+		_, added := st.remotes[target]
+		if st.staged && (added || strings.Contains(target, "://") || strings.Contains(target, "@")) {
+			st.s.emit("git-exfil", at, SeverityError, "")
+		}
+	}
+	return value{}
+}
+
+// gitConfig reports a git setting that runs a command later.
+func (st *shellState) gitConfig(kv []string, at int) {
+	if len(kv) < 2 {
+		return
+	}
+	k := strings.ToLower(kv[0])
+	switch {
+	case k == "core.hookspath" || k == "core.fsmonitor" || k == "core.sshcommand" || k == "core.pager" && strings.ContainsAny(kv[1], ";|&") ||
+		strings.HasPrefix(k, "alias.") && strings.HasPrefix(kv[1], "!") || strings.HasPrefix(k, "filter.") || k == "diff.external" ||
+		strings.HasPrefix(k, "credential.") && strings.HasPrefix(kv[1], "!"):
+		st.s.emit("autorun-config", at, SeverityWarning, "git config "+kv[0])
+	}
+}
