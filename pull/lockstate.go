@@ -38,6 +38,11 @@ func ReadLock(to string) (*Lock, error) {
 		return nil, fmt.Errorf("destination: %w", err)
 	}
 	defer root.Close()
+	return readLock(root, to)
+}
+
+// readLock is ReadLock of an opened destination.
+func readLock(root *os.Root, to string) (*Lock, error) {
 	cur, next, err := readLocks(root, to)
 	if err != nil {
 		return nil, err
@@ -406,12 +411,12 @@ var ErrModified = errors.New("modified locally")
 // refuseModified refuses to replace the folder dir (shown as shown) when the
 // lock names it and its files no longer match the entry: a local edit. A
 // folder that is gone is no edit: the pull puts it back.
-func (lw *lockWriter) refuseModified(dir, shown string) error {
-	_, e := lw.base.Entry(dir)
+func refuseModified(root *os.Root, lock *Lock, dir, shown string) error {
+	_, e := lock.Entry(dir)
 	if e == nil {
 		return nil
 	}
-	st, err := compareLocal(lw.root, e)
+	st, err := compareLocal(root, e)
 	if err != nil || !st.Modified || st.Missing {
 		return err
 	}

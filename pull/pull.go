@@ -236,11 +236,20 @@ func Pull(ctx context.Context, src *Source, skills []*Skill, opt Options) (*Resu
 		}
 	}
 	var lw *lockWriter
-	if root != nil && !opt.DryRun && opt.Lock != nil {
+	var locked *Lock // what local edits are found against
+	switch {
+	case root != nil && !opt.DryRun && opt.Lock != nil:
 		if lw, err = openLockWriter(root, to, *opt.Lock); err != nil {
 			return nil, err
 		}
 		lw.heading(src, skills, dirs)
+		locked = lw.base
+	case root != nil && opt.DryRun:
+		// A dry run refuses what the run would: it reads the lock (and a
+		// killed run's next-lock) as the run would, and writes nothing.
+		if locked, err = readLock(root, to); err != nil {
+			return nil, err
+		}
 	}
 	res := &Result{Skills: []SkillResult{}, DryRun: opt.DryRun}
 	results := make([]*SkillResult, len(skills)) // in the order asked for
@@ -269,7 +278,7 @@ func Pull(ctx context.Context, src *Source, skills []*Skill, opt Options) (*Resu
 			}
 		}
 		sr := SkillResult{URI: sk.URI, Path: sk.Path, Dest: filepath.Join(to, filepath.FromSlash(dirs[i]))}
-		err := pullSkill(ctx, src, root, lw, sk, dirs[i], nested, opt, &sr)
+		err := pullSkill(ctx, src, root, lw, locked, sk, dirs[i], nested, opt, &sr)
 		if err != nil {
 			sr.Status, sr.Error = "failed", err.Error()
 			res.Failed++
@@ -398,7 +407,9 @@ func openDest(to string, dry bool) (*os.Root, error) {
 }
 
 // pullSkill brings one skill folder up to date, or leaves it as it was.
-func pullSkill(ctx context.Context, src *Source, root *os.Root, lw *lockWriter, sk *Skill, dir string, nested []string, opt Options, sr *SkillResult) error {
+// locked is the lock a local edit is found against (nil for none); lw writes
+// the lock as the folder is replaced (nil for a dry run).
+func pullSkill(ctx context.Context, src *Source, root *os.Root, lw *lockWriter, locked *Lock, sk *Skill, dir string, nested []string, opt Options, sr *SkillResult) error {
 	p, err := scan(root, dir, sk, nested)
 	if err != nil {
 		return err
@@ -414,8 +425,8 @@ func pullSkill(ctx context.Context, src *Source, root *os.Root, lw *lockWriter, 
 	case len(p.todo) == 0 && len(p.stale) == 0 && (extra == 0 || opt.Force):
 		sr.Status = "unchanged"
 		return nil
-	case lw != nil && !opt.Force:
-		if err := lw.refuseModified(dir, sr.Dest); err != nil {
+	case locked != nil && !opt.Force:
+		if err := refuseModified(root, locked, dir, sr.Dest); err != nil {
 			return err
 		}
 	}
