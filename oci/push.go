@@ -84,7 +84,14 @@ func Push(ctx context.Context, b *manifest.Bundle, ref Ref, tags []string, o Opt
 	}
 	desc := descriptorOf(ocispec.MediaTypeImageManifest, a.image)
 	desc.ArtifactType = ArtifactType
-	if err := p.manifest(ctx, desc, a.image, tags); err != nil {
+	// The tags move last, once the signatures are attached: a server that
+	// follows a tag (serve --follow --trust) never finds it on an artifact
+	// not signed yet.
+	untagged := tags
+	if len(sigUps) > 0 {
+		untagged = nil
+	}
+	if err := p.manifest(ctx, desc, a.image, untagged); err != nil {
 		return nil, fmt.Errorf("push %s: %w", ref, err)
 	}
 	res.Digest = desc.Digest.String()
@@ -95,6 +102,11 @@ func Push(ctx context.Context, b *manifest.Bundle, ref Ref, tags []string, o Opt
 			return nil, fmt.Errorf("push %s: signatures: %w", res.Ref, err)
 		}
 		res.Signatures = d
+		for _, t := range tags {
+			if err := p.repo.Tag(ctx, desc, t); err != nil {
+				return nil, fmt.Errorf("push %s: tag %s: %w", ref, t, err)
+			}
+		}
 	}
 	return res, nil
 }

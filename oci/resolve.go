@@ -20,13 +20,9 @@ func Resolve(ctx context.Context, s string, o Options) (Ref, error) {
 	if ref.Tag == "" {
 		return Ref{}, fmt.Errorf("%s: name a tag (:TAG) or a digest (@sha256:…)", ref)
 	}
-	repo, err := o.repository(ref)
+	t, err := NewTag(s, o)
 	if err != nil {
 		return Ref{}, err
 	}
-	desc, err := repo.Resolve(ctx, ref.Tag)
-	if err != nil {
-		return Ref{}, fmt.Errorf("%s: resolve: %w", ref, err)
-	}
-	return ref.WithDigest(desc.Digest.String()), nil
+	return t.Resolve(ctx)
 }

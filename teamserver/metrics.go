@@ -34,6 +34,7 @@ type Metrics struct {
 	rebuilds     *prometheus.CounterVec
 	rebuildTime  prometheus.Histogram
 	srv          atomic.Pointer[serve.Server] // whose catalog id skills_mcp_catalog_info shows
+	follow       *followMetrics               // serve --follow (followmetrics.go)
 
 	// series are the request counters and latency histograms resolved so
 	// far, by label values: read without a lock, copied to add one. The
@@ -117,6 +118,7 @@ func NewMetrics() *Metrics {
 	m.reg.MustRegister(m.requests, m.duration, m.bytes, m.conns, m.authFailures, m.limited, m.rebuilds, m.rebuildTime,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		catalogCollector{m, catalog})
+	m.follow = newFollowMetrics(m.reg)
 	return m
 }
 

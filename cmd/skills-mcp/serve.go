@@ -31,21 +31,22 @@ import (
 // live: built into bundles in memory, watched and rescanned, and swapped in
 // when they change (serve.Live); SIGHUP reloads them at once.
 type ServeCmd struct {
-	Bundles      []string `arg:"" optional:"" placeholder:"BUNDLE.skb|oci://...|DIR|ZIP" help:"Bundle files to serve (memory-mapped), bundles in a registry (oci://HOST/REPO:TAG or @sha256:..., fetched into the cache), or library folders and .zip files to serve live: one is served like --root, several under their folder names. A comma separates several in one argument."`
-	SkillsDir    []string `name:"skills-dir" env:"SKILLS_DIR" sep:"," placeholder:"DIR" help:"Library folders (or .zip files) to serve live, as if given as arguments."`
-	Rescan       int      `name:"rescan-seconds" env:"SKILLS_RESCAN_SECONDS" default:"60" help:"Rescan live libraries every N seconds, a safety net for the watch (0: never; catalog_status refresh=true and SIGHUP still do)."`
-	Watch        bool     `name:"watch" env:"SKILLS_WATCH" default:"true" negatable:"" help:"Watch live library folders and rebuild on change (--no-watch: rescans only)."`
-	HTTP         string   `name:"http" env:"SKILLS_HTTP" placeholder:"[HOST:]PORT" help:"Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio."`
-	Host         string   `name:"host" env:"SKILLS_HOST" default:"127.0.0.1" help:"Bind host when --http gives only a port. 0.0.0.0 or :: need --allowed-hosts."`
-	AllowedHosts []string `name:"allowed-hosts" env:"SKILLS_ALLOWED_HOSTS" sep:"," placeholder:"HOST" help:"Host names (or HOST:PORT) clients may use in Host and Origin headers, besides localhost."`
-	Name         string   `name:"name" env:"SKILLS_NAME" default:"skills-mcp" help:"Server name announced to clients (letters, digits, - and _)."`
-	Title        string   `name:"title" env:"SKILLS_TITLE" help:"Human-readable server title."`
-	ShowDisabled bool     `name:"show-disabled" env:"SKILLS_SHOW_DISABLED" help:"List skills with disable-model-invocation too (they are always readable)."`
-	Prefix       string   `name:"prefix" env:"SKILLS_TOOL_PREFIX" help:"Prefix of the discovery tools' names (PREFIX_search_skills, ...); default: --name with - changed to _."`
-	Trust        string   `name:"trust" env:"SKILLS_TRUST" placeholder:"KEYS" help:"Refuse to start unless every bundle file carries a valid signature from a trusted key: KEYS as for verify --trust (allowed_signers, ssh-ed25519 lines, a minisign .pub file or the RW... string)."`
-	Describe     bool     `name:"describe-skills" env:"SKILLS_DESCRIBE_SKILLS" help:"List the skills (names and descriptions, up to 8 KiB) in the get_skill tool's description, for hosts without tool search."`
-	PromptLimit  int      `name:"prompt-limit" env:"SKILLS_PROMPT_LIMIT" default:"200" help:"Give each skill a prompt (a slash command in hosts) while there are at most this many skills (0: none; above it: none, and catalog_status says why)."`
-	Catalog      string   `name:"catalog" env:"SKILLS_CATALOG" default:"auto" enum:"auto,always,never" help:"List the skills (path and first sentence) in the server instructions: auto (while the list fits 8 KiB, else the categories and how to search), always, never."`
+	Bundles      []string      `arg:"" optional:"" placeholder:"BUNDLE.skb|oci://...|DIR|ZIP" help:"Bundle files to serve (memory-mapped), bundles in a registry (oci://HOST/REPO:TAG or @sha256:..., fetched into the cache), or library folders and .zip files to serve live: one is served like --root, several under their folder names. A comma separates several in one argument."`
+	SkillsDir    []string      `name:"skills-dir" env:"SKILLS_DIR" sep:"," placeholder:"DIR" help:"Library folders (or .zip files) to serve live, as if given as arguments."`
+	Rescan       int           `name:"rescan-seconds" env:"SKILLS_RESCAN_SECONDS" default:"60" help:"Rescan live libraries every N seconds, a safety net for the watch (0: never; catalog_status refresh=true and SIGHUP still do)."`
+	Watch        bool          `name:"watch" env:"SKILLS_WATCH" default:"true" negatable:"" help:"Watch live library folders and rebuild on change (--no-watch: rescans only)."`
+	HTTP         string        `name:"http" env:"SKILLS_HTTP" placeholder:"[HOST:]PORT" help:"Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio."`
+	Host         string        `name:"host" env:"SKILLS_HOST" default:"127.0.0.1" help:"Bind host when --http gives only a port. 0.0.0.0 or :: need --allowed-hosts."`
+	AllowedHosts []string      `name:"allowed-hosts" env:"SKILLS_ALLOWED_HOSTS" sep:"," placeholder:"HOST" help:"Host names (or HOST:PORT) clients may use in Host and Origin headers, besides localhost."`
+	Name         string        `name:"name" env:"SKILLS_NAME" default:"skills-mcp" help:"Server name announced to clients (letters, digits, - and _)."`
+	Title        string        `name:"title" env:"SKILLS_TITLE" help:"Human-readable server title."`
+	ShowDisabled bool          `name:"show-disabled" env:"SKILLS_SHOW_DISABLED" help:"List skills with disable-model-invocation too (they are always readable)."`
+	Prefix       string        `name:"prefix" env:"SKILLS_TOOL_PREFIX" help:"Prefix of the discovery tools' names (PREFIX_search_skills, ...); default: --name with - changed to _."`
+	Trust        string        `name:"trust" env:"SKILLS_TRUST" placeholder:"KEYS" help:"Refuse to start unless every bundle file carries a valid signature from a trusted key: KEYS as for verify --trust (allowed_signers, ssh-ed25519 lines, a minisign .pub file or the RW... string)."`
+	Describe     bool          `name:"describe-skills" env:"SKILLS_DESCRIBE_SKILLS" help:"List the skills (names and descriptions, up to 8 KiB) in the get_skill tool's description, for hosts without tool search."`
+	PromptLimit  int           `name:"prompt-limit" env:"SKILLS_PROMPT_LIMIT" default:"200" help:"Give each skill a prompt (a slash command in hosts) while there are at most this many skills (0: none; above it: none, and catalog_status says why)."`
+	Catalog      string        `name:"catalog" env:"SKILLS_CATALOG" default:"auto" enum:"auto,always,never" help:"List the skills (path and first sentence) in the server instructions: auto (while the list fits 8 KiB, else the categories and how to search), always, never."`
+	Follow       time.Duration `name:"follow" env:"SKILLS_FOLLOW" placeholder:"DURATION" help:"Check every DURATION (plus up to a tenth, at random) whether each oci://HOST/REPO:TAG names a new release, and serve it once fetched and verified (--trust); a refused release leaves the previous one serving. A digest reference is served as it is."`
 
 	Lib      LibraryFlags  `embed:""`
 	Registry RegistryFlags `embed:""`
@@ -81,6 +82,18 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 			return err
 		}
 	}
+	var follow *following
+	if c.Follow < 0 {
+		return &exitError{exitUsage, fmt.Errorf("serve: --follow %v: give a positive interval", c.Follow)}
+	}
+	if c.Follow > 0 {
+		if len(libs) > 0 || c.Lib.Given() {
+			return &exitError{exitUsage, errors.New("serve: --follow follows registry tags; live libraries follow their folders already: serve them from another process")}
+		}
+		if follow, files, err = c.startFollow(ctx, log, files, trusted); err != nil {
+			return err
+		}
+	}
 	for _, p := range files {
 		c.Registry.maxBytes = c.Lib.MaxDownload
 		path, err := c.Registry.localBundle(ctx, p, c.Lib.CacheDir, trusted, slogNote(log))
@@ -101,7 +114,7 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 			log.Info("bundle signature verified", "bundle", p, "id", b.ID().String(), "signer", who)
 		}
 	}
-	if len(bundles) == 0 && len(libs) == 0 && !c.Lib.Given() {
+	if len(bundles) == 0 && len(libs) == 0 && !c.Lib.Given() && follow == nil {
 		return errors.New("serve: nothing to serve: give bundle files (.skb), library folders, or --root, --lib or --config")
 	}
 	opts := serve.Options{
@@ -116,6 +129,18 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 		Logger:         log,
 		SignedBy:       signedBy(c.Trust, signers),
 	}
+	var check func(context.Context) error // the follower's, once it runs
+	if follow != nil {
+		opts.Refresh = func(ctx context.Context) error { return check(ctx) }
+		if opts.SignedBy != nil {
+			opts.SignedBy = func(b *manifest.Bundle) []string {
+				if who := signers[b]; who != nil {
+					return who
+				}
+				return follow.signers.get(b)
+			}
+		}
+	}
 	if c.HTTP != "" {
 		c.Web.metrics = teamserver.NewMetrics()
 	}
@@ -127,6 +152,15 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 		}
 		defer stop()
 		srv = live.Server()
+	} else if follow != nil {
+		if srv, err = serve.New(append(slices.Clone(bundles), follow.bundles()...), opts); err != nil {
+			return err
+		}
+		stop, err := follow.run(ctx, c, log, srv, bundles, &check)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	} else {
 		tuneGC(bundles)
 		if srv, err = serve.New(bundles, opts); err != nil {
