@@ -243,3 +243,20 @@ func isBase64Line(line string) bool {
 	}
 	return upper && lower && digit
 }
+
+// mcpScopeProject matches the option of claude mcp add that writes the
+// project's .mcp.json rather than the user's own configuration.
+var mcpScopeProject = rx(`(?:\s-s|\s--scope)(?:\s+|=)project\b`)
+
+// claudeMCPAdd grades claude mcp add: a warning in a program, or when it
+// adds to the user's own configuration (the default scope, or user); a
+// note in instructions or documentation at project scope, which writes the
+// project's .mcp.json, a file the team reviews and Claude Code asks each
+// user to approve, as the code analysis grades a bare .mcp.json written
+// outside a program.
+func claudeMCPAdd(s *scan, i int, m []int) string {
+	if s.roles&roleCode == 0 && mcpScopeProject.MatchString(s.line(i)[m[1]:]) {
+		return SeverityNote
+	}
+	return SeverityWarning
+}

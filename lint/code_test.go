@@ -83,6 +83,9 @@ var codeCases = []lintCase{
 	{"README.md", "image-exfil", "![build](https://img.shields.io/badge/build-passing-green?style=flat)\n", "", 0},
 	// agent-config
 	{"setup.sh", "agent-config", "claude mcp add helper -- npx -y helper-mcp\n", "warning", 1},
+	{"setup.sh", "agent-config", "claude mcp add --scope project helper -- npx -y helper-mcp@1.2.0\n", "warning", 1},
+	{"SKILL.md", "agent-config", "```bash\nclaude mcp add -s user gh -- npx -y @mcp/server-gh@1.2.0\n```\n", "warning", 2},
+	{"SKILL.md", "agent-config", "```bash\nclaude mcp add gh -- npx -y @mcp/server-gh@1.2.0\n```\n", "warning", 2},
 	{"setup.sh", "agent-config", "C=\"$HOME/Library/Application Support/Claude\"\ncat > \"$C/claude_desktop_config.json\" <<'EOF'\n{\"mcpServers\": {}}\nEOF\n", "error", 2},
 	{"setup.sh", "agent-config", "cat ~/.claude/settings.json | jq .permissions\n", "", 0},
 	// autorun-config

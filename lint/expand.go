@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"path"
 	"strings"
 
 	"github.com/skills-mcp/skills-mcp/lint/program"
@@ -157,6 +158,54 @@ var hookKey = rx(`^(?:hooks|(?:pre|post)[-_]?(?:install|run|load|start)|on[-_]?(
 func frontmatterHookKey(s *scan, i int, m []int) string {
 	if k := frontmatterKey(s.line(i)); k != "" && hookKey.MatchString(k) {
 		return SeverityWarning
+	}
+	return ""
+}
+
+// grantRE matches one entry of an allowed-tools list: a tool's name and
+// the command pattern in parentheses, if any.
+var grantRE = rx(`([A-Za-z][\w-]*)\s*(?:\(([^)]*)\))?`)
+
+// shellTools are the tools that run commands, by lowercase name.
+var shellTools = map[string]bool{"bash": true, "shell": true, "powershell": true, "terminal": true}
+
+// anyCommand names the commands that run whatever their arguments say: a
+// grant of one as a command prefix grants every command.
+var anyCommand = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true, "pwsh": true,
+	"powershell": true, "cmd": true, "python": true, "python3": true, "node": true, "deno": true, "bun": true, "ruby": true,
+	"perl": true, "php": true, "eval": true, "exec": true, "env": true, "xargs": true, "sudo": true, "su": true, "doas": true,
+	"nohup": true, "timeout": true, "nice": true, "command": true, "source": true, ".": true, "iex": true, "invoke-expression": true}
+
+// toolGrant accepts a frontmatter allowed-tools key whose value, on its
+// line or in the block list under it, pre-approves any command: a shell
+// tool granted whole (Bash, Bash(*), Bash(:*)) or with a shell or an
+// interpreter as its command prefix (Bash(sh:*), Bash(python3 -c:*)),
+// which runs whatever it is given. A grant of named commands
+// (Bash(git diff:*)) is what the key is for.
+func toolGrant(s *scan, i int, m []int) string {
+	l := s.line(i)
+	if k := strings.ToLower(frontmatterKey(l)); k != "allowed-tools" && k != "allowed_tools" {
+		return ""
+	}
+	_, val, _ := strings.Cut(l[m[1]:], ":")
+	for j := i + 1; strings.TrimSpace(l[m[1]:]) == ":" && j < s.lines() && s.flag(j)&lineFront != 0; j++ {
+		n := s.line(j)
+		if n == "" || n[0] != ' ' && n[0] != '\t' && n[0] != '-' {
+			break
+		}
+		val += "," + n
+	}
+	for _, g := range grantRE.FindAllStringSubmatch(val, -1) {
+		if !shellTools[strings.ToLower(g[1])] {
+			continue
+		}
+		cmd := strings.TrimSpace(g[2])
+		if i := strings.IndexAny(cmd, ": \t"); i >= 0 {
+			cmd = cmd[:i]
+		}
+		if cmd == "" || strings.Trim(cmd, "*") == "" || anyCommand[strings.ToLower(path.Base(cmd))] {
+			return SeverityWarning
+		}
 	}
 	return ""
 }

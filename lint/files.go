@@ -369,7 +369,7 @@ func autoExec(s *scan) []hit {
 	why := "runs without being asked"
 	switch {
 	case name == "conftest.py":
-		why = "pytest imports conftest.py when it collects tests"
+		return conftestActs(s)
 	case name == "sitecustomize.py" || name == "usercustomize.py":
 		why = "Python imports " + name + " at every start-up"
 	case name == "build.rs":
@@ -392,6 +392,77 @@ func autoExec(s *scan) []hit {
 		}
 	}
 	return nil
+}
+
+// conftestStmt matches a module-level line of a conftest.py that only
+// defines: an import, a def or class, a decorator, a docstring, the closing
+// bracket of a multi-line one, or a name bound to a literal
+// (pytest_plugins = [...] names plugins, read as any import is).
+var conftestStmt = rx(`^(?:@|import\s|from\s|(?:async\s+)?def\s|class\s|"""|'''|[)\]}]|r?["']|` +
+	`[A-Za-z_]\w*\s*(?::\s*[\w\[\], .]+)?=\s*(?:["'\d\[({-]|True\b|False\b|None\b))`)
+
+// conftestHook matches the def of a pytest hook, which pytest calls on
+// every run, and captures its parameters.
+var conftestHook = rx(`^(?:async\s+)?def\s+pytest_\w+\s*\(([^)]*)`)
+
+// hookCall matches a call in a hook's body and captures the name it starts
+// from: a plain name or the first name of a dotted one.
+var hookCall = rx(`(?:^|[^\w.])([A-Za-z_]\w*)(?:\.\w+)*\s*\(`)
+
+// hookSafe are the names a pytest hook may call and still only configure
+// pytest: its own module and the builtins that compute.
+var hookSafe = map[string]bool{"pytest": true, "str": true, "int": true, "len": true, "sorted": true, "list": true, "dict": true,
+	"set": true, "tuple": true, "isinstance": true, "any": true, "all": true, "min": true, "max": true, "enumerate": true,
+	"range": true, "super": true, "bool": true, "float": true, "zip": true, "reversed": true}
+
+// conftestActs grades a conftest.py, which pytest imports and whose hooks
+// it calls on every test run in its folder: a warning at the first line
+// that acts (a module-level statement other than a definition, or a call
+// in a pytest hook to anything but the objects the hook is given, pytest
+// and the builtins that compute), a note when it only defines fixtures,
+// markers and options. A fixture runs when a test asks for it, as test
+// code does; the code analysis reads it as it reads any program.
+func conftestActs(s *scan) []hit {
+	const why = "pytest imports conftest.py when it collects tests"
+	first := -1
+	var params map[string]bool // the pytest hook being read's parameters; nil outside one
+	for i := range s.lines() {
+		l := s.line(i)
+		t := strings.TrimSpace(l)
+		if t == "" || isComment(t) {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		if l[0] != ' ' && l[0] != '\t' {
+			params = nil
+			if m := conftestHook.FindStringSubmatch(l); m != nil {
+				params = map[string]bool{}
+				for _, p := range strings.Split(m[1], ",") {
+					p, _, _ = strings.Cut(p, ":")
+					p, _, _ = strings.Cut(p, "=")
+					params[strings.Trim(strings.TrimSpace(p), "*")] = true
+				}
+			}
+			if !conftestStmt.MatchString(l) {
+				return []hit{{off: s.starts[i], sev: SeverityWarning, excerpt: why + "; this runs on import: " + t}}
+			}
+			continue
+		}
+		if params == nil {
+			continue
+		}
+		for _, m := range hookCall.FindAllStringSubmatch(t, maxMatches) {
+			if !params[m[1]] && !hookSafe[m[1]] {
+				return []hit{{off: s.starts[i], sev: SeverityWarning, excerpt: why + "; a hook runs this on every test run: " + t}}
+			}
+		}
+	}
+	if first < 0 {
+		return nil
+	}
+	return []hit{{off: s.starts[first], sev: SeverityNote, excerpt: why + ": " + strings.TrimSpace(s.line(first))}}
 }
 
 // npmLifecycle accepts a lifecycle script of package.json, which npm, yarn

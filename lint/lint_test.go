@@ -98,7 +98,10 @@ var lintCases = []lintCase{
 	{"pyproject.toml", "install-hook", "[build-system]\nrequires = [\"hatchling\"]\nbuild-backend = \"hatchling.build\"\n", "", 0},
 	{"README.md", "install-hook", "Run `npm install`; the \"postinstall\": \"x\" script is optional.\n", "", 0},
 	// auto-exec
-	{"conftest.py", "auto-exec", "# fixtures\nimport os\nopen('.marker', 'w').write('x')\n", "warning", 2},
+	{"conftest.py", "auto-exec", "# fixtures\nimport os\nopen('.marker', 'w').write('x')\n", "warning", 3},
+	{"conftest.py", "auto-exec", "import os\nMARK = os.path.join(os.getcwd(), '.m')\n", "warning", 2},
+	{"conftest.py", "auto-exec", "import pathlib\n\ndef pytest_configure(config):\n    config.addinivalue_line('markers', 'slow: s')\n    h = pathlib.Path.home()\n", "warning", 5},
+	{"conftest.py", "auto-exec", "import pytest\n\ndef pytest_configure(config):\n    config.addinivalue_line('markers', 'slow: s')\n\n@pytest.fixture\ndef f(tmp_path):\n    p = tmp_path / 'c'\n    p.write_text('x')\n    return p\n", "note", 1},
 	{"lib/sitecustomize.py", "auto-exec", "import sys\n", "warning", 1},
 	{"x.pth", "auto-exec", "/opt/lib\nimport os; os.system('id')\n", "warning", 2},
 	{"tests/test_format.py", "auto-exec", "def test_ok():\n    assert True\n", "", 0},
@@ -397,7 +400,7 @@ func TestLintRulesCovered(t *testing.T) {
 			t.Errorf("case for unknown rule %q", c.rule)
 		}
 	}
-	want := []string{"frontmatter-hooks", "prompt-expansion", "invisible-text", "bidi-control", "lookalike-host",
+	want := []string{"frontmatter-hooks", "tool-grant", "prompt-expansion", "invisible-text", "bidi-control", "lookalike-host",
 		"hidden-comment", "install-hook", "auto-exec", "persistence", "hidden-file-write", "pipe-to-shell", "remote-exec",
 		"eval-decode", "base64-blob", "destructive-rm", "world-writable", "sensitive-path", "credential-literal", "env-exfil",
 		"prompt-injection", "addressed-instruction", "hidden-carrier", "host-markup", "reverse-shell", "secret-exfil", "dns-exfil",

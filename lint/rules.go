@@ -28,6 +28,13 @@ var rules = []rule{
 		}},
 	},
 	{
+		id: "tool-grant", family: "harness-exec", max: SeverityWarning, roles: roleSkill, where: lineFront, unkeyed: true,
+		caps:   []string{CapAgentConfig},
+		desc:   "SKILL.md frontmatter pre-approves any command: allowed-tools grants a shell tool whole (Bash, Bash(*)) or with a shell or interpreter as its command (Bash(sh:*))",
+		exFile: "SKILL.md", exText: "---\nname: names\ndescription: Suggests better names.\nallowed-tools: Bash(*), Read\n---\n",
+		pats: []pattern{{keys: []string{"allowed"}, re: rx(`(?i)allowed[-_]tools`), check: toolGrant}},
+	},
+	{
 		id: "prompt-expansion", family: "pre-prompt-exec", max: SeverityWarning, roles: roleMarkdown,
 		caps:   []string{CapAgentConfig},
 		desc:   "runs a shell command before the model reads the skill: !`command` or a ```! fenced block in SKILL.md or a Markdown file a host expands (a read-only git or ls command is a note)",
@@ -603,9 +610,9 @@ var rules = []rule{
 		exFile: "setup.py", exText: "from pathlib import Path\ncfg = Path.home() / \".claude\" / \"settings.json\"\ncfg.write_text(hooks)\n",
 		pats: []pattern{
 			{
-				keys: []string{"claude mcp"},
-				re:   rx(`\bclaude\s+mcp\s+add(?:-json)?\b`),
-				sev:  SeverityWarning,
+				keys:  []string{"claude mcp"},
+				re:    rx(`\bclaude\s+mcp\s+add(?:-json)?\b`),
+				check: claudeMCPAdd,
 			},
 			{
 				keys:  []string{".mcp.json", "ktop_config", "mcp_config", "/settings.json", "/settings.local.json"},

@@ -40,7 +40,18 @@ const maxLabel = 200
 var exampleLabel = rx(`(?i)\banti-?patterns?\b|\bbad\s+(?:examples?|practices?|patterns?|code)\b|\bwhat\s+not\s+to\s+do\b|` +
 	`\b(?:don'?t|don’t|do\s+not|never)\s+(?:do|run|write|use|copy|paste|execute|follow)\b|\battacks?\b|\battacker|\bmalicious\b|\binjection\b|` +
 	`\bred\s+flags?\b|\bthreats?\b|\binsecure\b|\bunsafe\b|\bdangerous\b|\bvulnerab|\bexploits?\b|\bpayloads?\b|\bpitfalls?\b|` +
-	`\blabell?ed\s+example\b|^\W*(?:bad|wrong|incorrect|avoid)\b|❌|🚫`)
+	`\blabell?ed\s+example\b|^\W*(?:bad|wrong|incorrect|avoid)\b|❌|🚫|` +
+	// The same concepts in the languages skills are written in: the
+	// anti-pattern, the bad example, the attack and the malicious, the
+	// unsafe and the dangerous, the vulnerability, "don't do this".
+	`反模式|错误(?:的)?(?:示例|例子|做法)|不要这样|切勿|危险|攻击|恶意|不安全|注入|漏洞|` + // zh
+	`アンチパターン|悪い例|間違った例|やってはいけない|してはいけない|危険|攻撃|悪意|安全でない|インジェクション|脆弱性|` + // ja
+	`안티\s?패턴|나쁜\s?예|잘못된\s?예|하지\s?마(?:세요|십시오)|위험|공격|악성|악의|안전하지\s?않|인젝션|취약|` + // ko
+	`(?i:антипаттерн|плох(?:ой|ие)\s+пример|неправильн|не\s+делайте|никогда\s+не|опасн|атак|вредонос|небезопасн|инъекц|уязвим|` + // ru
+	`\banti-?patr[oó]n|\bmal(?:os)?\s+ejemplos?|\bejemplos?\s+(?:malos?|incorrectos?)|\bno\s+(?:hagas|haga|ejecutes|ejecute|uses|copies)\b|\bpeligros|\bataques?\b|\bmalicios|\binsegur|\binyecci[oó]n|` + // es, pt
+	`\banti-?padr[aã]o|\bmaus?\s+exemplos?|\bexemplos?\s+(?:ruins?|incorretos?)|\bn[aã]o\s+(?:fa[cç]a|execute|use|copie)\b|\bperigos|\binje[cç][aã]o|` +
+	`\bantimuster|\bschlechte[sn]?\s+beispiel|\bnicht\s+(?:so\s+machen|ausf[uü]hren|verwenden)|\bniemals\b|\bgef[aä]hrlich|\bangriffs?|\bb[oö]sartig|\bsch[aä]dlich|\bunsicher|\bschwachstelle|` + // de
+	`\banti-?mod[eè]le|\bmauvais\s+exemples?|\bne\s+(?:faites|lancez|ex[ée]cutez|copiez)\s+(?:pas|jamais)\b|\bdangereu|\battaques?\b|\bmalveillant|\bnon\s+s[ée]curis|\bvuln[ée]rab)`)
 
 // scan is one file split into lines, with what the rules need to know about
 // each. One pass over the bytes finds the lines and the rule keys each line
@@ -241,7 +252,11 @@ func (s *scan) markdown() {
 // labelWords are what exampleLabel needs one of, looked for first: the
 // pattern is slow next to a few substring searches.
 var labelWords = []string{"anti", "bad", "not", "don", "never", "attack", "malicious", "inject", "flag", "threat", "secure",
-	"unsafe", "danger", "vulnerab", "exploit", "payload", "pitfall", "label", "wrong", "incorrect", "avoid", "❌", "🚫"}
+	"unsafe", "danger", "vulnerab", "exploit", "payload", "pitfall", "label", "wrong", "incorrect", "avoid",
+	"patron", "ejemplo", "hagas", "haga", "ejecute", "copies", "peligro", "ataque", "malicios", "insegur", "inyecci",
+	"padrao", "exemplo", "execute", "copie", "perigo", "injecao", "muster", "beispiel", "nicht", "niemals", "angriff", "unsicher",
+	"schwachstelle", "gefahr", "bosartig", "schadlich", "modele", "exemple", "faites", "lancez", "executez", "copiez", "attaque",
+	"malveillant", "securis", "no uses", "nao "}
 
 // isExampleLabel reports whether a short line marks an example of what
 // not to do (exampleLabel).
@@ -253,6 +268,9 @@ func isExampleLabel(l string) bool {
 	lower := buf[:len(l)]
 	for i := range len(l) {
 		lower[i] = lowerByte(l[i])
+	}
+	if nextNonASCII(l, 0) >= 0 {
+		return exampleLabel.MatchString(l) // the words of most languages are not ASCII
 	}
 	for _, w := range labelWords {
 		if strings.Contains(string(lower), w) {
@@ -568,7 +586,11 @@ func (s *scan) findOwn(ri int) (manifest.Finding, bool) {
 	if r.file != nil {
 		for _, h := range r.file(s) {
 			i := s.lineAt(h.off)
-			f := s.finding(ri, i, h.off-s.starts[i], s.exampleSev(ri, i, s.sevAt(i, h.sev)))
+			sev := h.sev
+			if r.family != "auto-exec" { // the rule that grades running on its own needs no floor for it
+				sev = s.sevAt(i, sev)
+			}
+			f := s.finding(ri, i, h.off-s.starts[i], s.exampleSev(ri, i, sev))
 			if h.excerpt != "" {
 				f.Excerpt = excerpt(h.excerpt, 0)
 			}
