@@ -26,16 +26,15 @@ bench:
     mkdir -p bin
     go test -run '^$' -bench . -benchmem ./... | tee bin/bench.txt
 
-# Run the registry benchmarks only (a loopback docker-registry; pushing the
-# 10,000-skill bundle takes minutes): one changed skill's upload, warm and
-# cold fetches.
+# A loopback docker-registry; pushing the 10,000-skill bundle takes minutes.
+# Run the registry benchmarks: one changed skill's upload, warm and cold fetches.
 bench-oci:
     go test -run '^$' -bench 'PushChangedSkill1k|FetchCold10k' -benchtime 1x ./oci
     go test -run '^$' -bench 'FetchWarm' ./oci
 
-# Run the serve benchmarks only. Start-up latency first, on a rested
-# machine: after a minute of the HTTP load benchmarks this VM runs some 15 %
-# slower for a while.
+# Start-up latency first, on a rested machine: after a minute of the HTTP
+# load benchmarks this VM runs some 15 % slower for a while.
+# Run the serve benchmarks: start-up latency, then the HTTP load.
 bench-serve:
     go test -run '^$' -bench 'ServeStdioFirstList' -benchtime 60x ./serve/...
     go test -run '^$' -bench 'Serve' -skip 'ServeStdioFirstList' -benchmem ./serve/...
@@ -62,7 +61,7 @@ fuzz:
         go test -run '^$' -fuzz "^${name}\$" -fuzztime {{fuzztime}} "$pkg"
     done
 
-# gofmt, go vet and staticcheck, as CI runs them.
+# Run gofmt, go vet and staticcheck, as CI runs them.
 check:
     #!/usr/bin/env bash
     set -euo pipefail
@@ -90,19 +89,19 @@ conformance *scenarios: build
     done
     interop/conformance.sh {{conformance_flags}} {{conformance_url}} {{scenarios}}
 
-# Run the README's marked shell blocks (TestREADME), as go test does.
+# Run the manual's tests: its shell blocks, flags, links and docs/cli.md.
 check-readme:
-    go test -count=1 -run '^TestREADME' ./cmd/skills-mcp
+    go test -count=1 -run '^(TestREADME|TestDocs|TestCLIReference)' ./cmd/skills-mcp
 
 # Build the example bundle and inspect it.
 example:
     go run ./cmd/skills-mcp build --config testdata/example/skills.json -o /tmp/example.skb
     go run ./cmd/skills-mcp inspect /tmp/example.skb
 
-# Evaluate the risk analyser on the shared corpora: the dangerous skills
-# (copied with each folder renamed to its skill's name, one library per
-# technique, EXPLANATION.md left out: it describes the attack) and the
-# honest library. Prints detection and false-alarm counts.
+# The dangerous skills are copied with each folder renamed to its skill's
+# name, one library per technique, EXPLANATION.md left out (it describes the
+# attack); the honest library is read in place.
+# Evaluate the risk analyser on the shared corpora: detection and false-alarm counts.
 lint-eval corpora="../shared/corpora":
     #!/usr/bin/env bash
     set -euo pipefail
@@ -126,8 +125,8 @@ adversarial split="tune":
     split={{split}}; split=${split#split=}
     SKILLS_ADVERSARIAL_SPLIT="$split" go test ./lint -run '^TestAdversarial$' -count=1 -v | grep -v '^=== RUN\|^--- PASS\|^PASS$\|^ok' | sed 's/^ *adversarial_test.go:[0-9]*: //'
 
-# Run `lint --json` over each DIR, a folder of libraries (one subfolder
-# each), and print per-library detection and per-family counts.
+# Each DIR is a folder of libraries, one subfolder each.
+# Run `lint --json` over each DIR; print per-library detection and per-family counts.
 lint-eval-dirs +dirs: build
     #!/usr/bin/env bash
     set -euo pipefail

@@ -5,6 +5,9 @@
 // build, serve and pull packages. It is the one place that exits.
 package main
 
+// docs/cli.md is every command's --help; TestCLIReference fails when it is stale.
+//go:generate go test -run ^TestCLIReference$ . -args -update-cli-doc
+
 import (
 	"context"
 	"errors"
@@ -26,8 +29,10 @@ import (
 var version = ""
 
 // buildVersion is the version of a binary whose linker set none: the module
-// version that go install recorded, else the VCS revision the binary was
-// built from (with "-dirty" for uncommitted changes), else "dev".
+// version the go command recorded (go install …@v1.4.0 records v1.4.0; a
+// build in a clone, the pseudo-version of its commit,
+// v0.0.0-<time>-<rev>[+dirty]), else the VCS revision (with "-dirty" for
+// uncommitted changes), else "dev" (as under -buildvcs=false).
 func buildVersion(bi *debug.BuildInfo, ok bool) string {
 	if !ok {
 		return "dev"

@@ -195,7 +195,8 @@ func TestHelpIsASCII(t *testing.T) {
 }
 
 // TestBuildVersion wants the module version of a go-installed binary, the
-// VCS revision of one built in a checkout, and "dev" with neither.
+// pseudo-version of one built in a clone, the VCS revision when the go
+// command recorded no version, and "dev" with neither.
 func TestBuildVersion(t *testing.T) {
 	rev := []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "1b247ed0123456789abcdef"}}
 	for _, tc := range []struct {
@@ -205,6 +206,8 @@ func TestBuildVersion(t *testing.T) {
 	}{
 		{nil, false, "dev"},
 		{&debug.BuildInfo{Main: debug.Module{Version: "v1.4.0"}, Settings: rev}, true, "v1.4.0"},
+		// A build in a clone: Go records its commit's pseudo-version, as the README says.
+		{&debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261202015300-1a9373ab66a8+dirty"}, Settings: rev}, true, "v0.0.0-20261202015300-1a9373ab66a8+dirty"},
 		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: rev}, true, "dev-1b247ed01234"},
 		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: append(rev, debug.BuildSetting{Key: "vcs.modified", Value: "true"})}, true, "dev-1b247ed01234-dirty"},
 		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, true, "dev"},
