@@ -68,10 +68,10 @@ func TestOrasPullsOurArtifact(t *testing.T) {
 			t.Errorf("%s does not hash to its name", p)
 		}
 	}
-	check := exec.Command("sh", "-c", orasCheck)
+	check := exec.Command("bash", "-o", "pipefail", "-c", orasCheck(t))
 	check.Dir = dir
 	if out, err := check.CombinedOutput(); err != nil {
-		t.Errorf("the README's check: %v\n%s", err, out)
+		t.Errorf("docs/oci.md's check: %v\n%s", err, out)
 	}
 
 	// The signatures, as a person finds them.

@@ -29,14 +29,28 @@ func lowerMaxLayers(t testing.TB, n int) {
 	t.Cleanup(func() { maxLayers = old })
 }
 
-// orasCheck is the README's check of what oras pull gave: every file under
+// orasCheck returns docs/oci.md's check of what oras pull gave, the line
+// of its oras block that ends in sha256sum -c --quiet: every file under
 // blobs/ and packs/ hashes to its name.
-const orasCheck = `find blobs packs -type f 2>/dev/null | while read -r f; do echo "${f##*/}  $f"; done | sha256sum -c --quiet`
+func orasCheck(t testing.TB) string {
+	t.Helper()
+	doc, err := os.ReadFile("../docs/oci.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(doc), "\n") {
+		if strings.HasPrefix(l, "find ") && strings.HasSuffix(l, "| sha256sum -c --quiet") {
+			return l
+		}
+	}
+	t.Fatal("docs/oci.md: no find … | sha256sum -c --quiet line")
+	return ""
+}
 
 // TestOrasPullsPackedArtifact pushes a bundle big enough to be packed and
 // pulls it with the real oras CLI: every non-empty blob of the manifest is
 // a file named by its sha256 (under packs/<first hex>/ or blobs/sha256/),
-// nothing else is there but manifest.json, the README's sha256sum check
+// nothing else is there but manifest.json, docs/oci.md's sha256sum check
 // passes, and fails once a byte of one file is changed. Fetch gives back
 // the very bundle pushed.
 func TestOrasPullsPackedArtifact(t *testing.T) {
@@ -106,7 +120,7 @@ func TestOrasPullsPackedArtifact(t *testing.T) {
 		}
 	}
 	check := func() error {
-		cmd := exec.Command("sh", "-c", orasCheck)
+		cmd := exec.Command("bash", "-o", "pipefail", "-c", orasCheck(t))
 		cmd.Dir = dir
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -115,7 +129,7 @@ func TestOrasPullsPackedArtifact(t *testing.T) {
 		return nil
 	}
 	if err := check(); err != nil {
-		t.Errorf("the README's check fails: %v", err)
+		t.Errorf("docs/oci.md's check fails: %v", err)
 	}
 	packed, _ := filepath.Glob(filepath.Join(dir, packDir, "*", "*"))
 	if len(packed) == 0 {
@@ -127,7 +141,7 @@ func TestOrasPullsPackedArtifact(t *testing.T) {
 		t.Fatal(err)
 	}
 	if check() == nil {
-		t.Error("the README's check passes a changed file")
+		t.Error("docs/oci.md's check passes a changed file")
 	}
 
 	f, err := Fetch(ctx, res.Ref.String(), testOptions(t))

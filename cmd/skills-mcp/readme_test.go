@@ -3,11 +3,15 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 
 	"github.com/alecthomas/kong"
@@ -15,14 +19,33 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
-// readmeMark, on the line before a fenced sh or bash block of README.md or
-// a docs/ page, makes TestREADME run the block.
-const readmeMark = "<!-- readme-test -->"
+// A shell block (```sh or ```bash) of README.md or a docs/ page is run by
+// TestREADME when the line before it is readmeMark, or readmeMark's form
+// with options, "<!-- readme-test: OPTION ... -->":
+//
+//   - background: the block is one command that runs until its page's
+//     script ends (a server); the next block starts once port 3939 listens;
+//   - registry: the page needs a registry: a real one (docker-registry)
+//     starts on loopback, ghcr.io and registry.example.com in the page's
+//     blocks name it, plain http is allowed to it (SKILLS_REGISTRY_PLAIN_HTTP,
+//     and oras is given --plain-http).
+//
+// Port 3939 in a page's blocks is a free loopback port in the test. A block
+// no test can run says why, on the line before it: personMark followed by
+// the reason. Any other shell block is an error (TestDocsBlocksMarked), so
+// no example goes untested unnoticed.
+const (
+	readmeMark = "<!-- readme-test -->"
+	personMark = "<!-- needs-a-person: "
+)
 
-// readmeBlock is one runnable shell block of a page.
+// readmeBlock is one shell block of a page.
 type readmeBlock struct {
-	line int // of the opening fence, 1-based
-	text string
+	line   int    // of the opening fence, 1-based
+	text   string // without the fences
+	run    bool   // marked to run
+	opts   string // the mark's options, space-separated
+	person string // the reason no test runs it
 }
 
 // docPages returns the manual's pages, relative to the repository root:
@@ -53,20 +76,53 @@ func readPage(t testing.TB, page string) []byte {
 	return md
 }
 
-// readmeBlocks returns the blocks of md, the page named page, that follow
-// readmeMark.
+// readmeBlocks returns the shell blocks of md, the page named page, with
+// their marks. A mark that is not followed by a shell block, an unknown
+// option, a person mark without a reason and an unclosed block are errors.
 func readmeBlocks(page string, md []byte) ([]readmeBlock, error) {
 	lines := strings.Split(string(md), "\n")
 	var blocks []readmeBlock
+	fence := false
 	for i := 0; i < len(lines); i++ {
-		if strings.TrimSpace(lines[i]) != readmeMark {
+		l := strings.TrimSpace(lines[i])
+		isMark := l == readmeMark || strings.HasPrefix(l, "<!-- readme-test:") || strings.HasPrefix(l, personMark)
+		if strings.HasPrefix(lines[i], "```") && !isMark {
+			shell := lines[i] == "```sh" || lines[i] == "```bash"
+			if fence || !shell {
+				fence = !fence
+				continue
+			}
+		}
+		if fence || (!isMark && lines[i] != "```sh" && lines[i] != "```bash") {
 			continue
 		}
-		if i+1 >= len(lines) || (lines[i+1] != "```sh" && lines[i+1] != "```bash") {
-			return nil, fmt.Errorf("%s:%d: %s is not followed by a sh or bash block", page, i+1, readmeMark)
+		var b readmeBlock
+		open := i
+		if isMark {
+			switch {
+			case l == readmeMark:
+				b.run = true
+			case strings.HasPrefix(l, personMark):
+				b.person = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(l, personMark), "-->"))
+				if b.person == "" || !strings.HasSuffix(l, "-->") {
+					return nil, fmt.Errorf("%s:%d: %s needs a reason, then -->", page, i+1, personMark)
+				}
+			default:
+				b.run = true
+				b.opts = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(l, "<!-- readme-test:"), "-->"))
+				for _, o := range strings.Fields(b.opts) {
+					if o != "background" && o != "registry" {
+						return nil, fmt.Errorf("%s:%d: unknown readme-test option %q", page, i+1, o)
+					}
+				}
+			}
+			open = i + 1
+			if open >= len(lines) || (lines[open] != "```sh" && lines[open] != "```bash") {
+				return nil, fmt.Errorf("%s:%d: %s is not followed by a sh or bash block", page, i+1, l)
+			}
 		}
-		b := readmeBlock{line: i + 2}
-		j := i + 2
+		b.line = open + 1
+		j := open + 1
 		for ; j < len(lines) && lines[j] != "```"; j++ {
 			b.text += lines[j] + "\n"
 		}
@@ -79,14 +135,84 @@ func readmeBlocks(page string, md []byte) ([]readmeBlock, error) {
 	return blocks, nil
 }
 
+// has reports whether the block's mark carries option o.
+func (b readmeBlock) has(o string) bool {
+	return slices.Contains(strings.Fields(b.opts), o)
+}
+
+// pageScript returns the testscript of one page's runnable blocks, or nil
+// when it has none. port replaces 3939 in the blocks.
+func pageScript(page string, blocks []readmeBlock, port int) ([]byte, error) {
+	var script bytes.Buffer
+	ar := &txtar.Archive{}
+	registry := false
+	for _, b := range blocks {
+		registry = registry || b.run && b.has("registry")
+	}
+	fmt.Fprintf(&script, "# %s's marked shell blocks, in order.\n", page)
+	script.WriteString("[!exec:bash] skip 'bash is not installed'\n")
+	if page == "README.md" {
+		// As in a clone of the repository.
+		script.WriteString("exec sh -c 'mkdir -p testdata/example && cp -R \"$TESTDATA\"/example/. testdata/example/'\n")
+	} else {
+		script.WriteString("exec sh -c 'cp -R \"$TESTDATA\"/example/. .'\n")
+	}
+	prelude := "if [ -f release.key ]; then SKILLS_SIGNING_KEY=$(cat release.key); export SKILLS_SIGNING_KEY; fi\n"
+	if registry {
+		script.WriteString("[!registry] skip 'docker-registry is not installed'\nregistry\nenv SKILLS_REGISTRY_PLAIN_HTTP=true\n")
+		prelude += "oras() { command oras \"$1\" --plain-http \"${@:2}\"; }\n"
+	}
+	n := 0
+	for _, b := range blocks {
+		if !b.run {
+			continue
+		}
+		n++
+		text := strings.ReplaceAll(b.text, "3939", strconv.Itoa(port))
+		if registry {
+			text = strings.ReplaceAll(strings.ReplaceAll(text, "ghcr.io", "${REGISTRY}"), "registry.example.com", "${REGISTRY}")
+		}
+		name := fmt.Sprintf("block%02d.sh", n)
+		fmt.Fprintf(&script, "\n# %s:%d\n", page, b.line)
+		if b.has("background") {
+			cmd := strings.TrimSpace(text)
+			if strings.Contains(cmd, "\n") {
+				return nil, fmt.Errorf("%s:%d: a background block is one command", page, b.line)
+			}
+			text = "exec " + cmd + "\n"
+			fmt.Fprintf(&script, "exec bash -euo pipefail %s &\nwait-port %d\n", name, port)
+		} else {
+			fmt.Fprintf(&script, "exec bash -euo pipefail %s\n", name)
+		}
+		ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(prelude + text)})
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	ar.Comment = script.Bytes()
+	return txtar.Format(ar), nil
+}
+
+// freePort returns a loopback port nothing listens on now.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
 // TestREADME runs the marked shell blocks of README.md and of every docs/
 // page: each page is a script of its own, its blocks run in order, with
 // bash -euo pipefail, in one folder that starts as a copy of the example
-// library (testdata/example: skills.json, acme/, community/), with
-// skills-mcp on PATH. So a documented command that stops working, or whose
-// output no longer fits what the next block of its page does with it,
-// fails the build. A block may use $SKILLS_SIGNING_KEY: it holds
-// release.key once a block of its page made it, as a CI secret would.
+// library (testdata/example: skills.json, acme/, community/; for README.md,
+// a folder holding testdata/example, as a clone does), with skills-mcp on
+// PATH. So a documented command that stops working, or whose output no
+// longer fits what the next block of its page does with it, fails the
+// build. A block may use $SKILLS_SIGNING_KEY: it holds release.key once a
+// block of its page made it, as a CI secret would.
 func TestREADME(t *testing.T) {
 	dir := t.TempDir()
 	total := 0
@@ -95,54 +221,105 @@ func TestREADME(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(blocks) == 0 {
+		ar, err := pageScript(page, blocks, freePort(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ar == nil {
 			continue
 		}
-		total += len(blocks)
-		var script bytes.Buffer
-		fmt.Fprintf(&script, "# %s's marked shell blocks, in order.\n", page)
-		script.WriteString("[!exec:bash] skip 'bash is not installed'\n")
-		script.WriteString("exec sh -c 'cp -R \"$TESTDATA\"/example/. .'\n")
-		ar := &txtar.Archive{}
-		for i, b := range blocks {
-			name := fmt.Sprintf("block%02d.sh", i+1)
-			fmt.Fprintf(&script, "\n# %s:%d\nexec bash -euo pipefail %s\n", page, b.line, name)
-			prelude := "if [ -f release.key ]; then SKILLS_SIGNING_KEY=$(cat release.key); export SKILLS_SIGNING_KEY; fi\n"
-			ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(prelude + b.text)})
-		}
-		ar.Comment = script.Bytes()
+		total++
 		name := strings.TrimSuffix(strings.ReplaceAll(page, "/", "-"), ".md") + ".txtar"
-		if err := os.WriteFile(filepath.Join(dir, name), txtar.Format(ar), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, name), ar, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if total < 6 {
-		t.Fatalf("the manual marks %d blocks with %s; the walkthrough has more", total, readmeMark)
+		t.Fatalf("%d pages of the manual have blocks to run; the walkthrough has more", total)
 	}
-	testscript.Run(t, scriptParams(t, dir))
+	p := scriptParams(t, dir)
+	setup := p.Setup
+	p.Setup = func(e *testscript.Env) error {
+		e.Setenv("HOME", filepath.Join(e.WorkDir, "home"))
+		return setup(e)
+	}
+	// wait-port PORT waits until 127.0.0.1:PORT takes connections.
+	p.Cmds["wait-port"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 1 || neg {
+			ts.Fatalf("usage: wait-port PORT")
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			c, err := net.DialTimeout("tcp", "127.0.0.1:"+args[0], time.Second)
+			if err == nil {
+				c.Close()
+				return
+			}
+			if time.Now().After(deadline) {
+				ts.Fatalf("nothing listens on port %s after 20s: %v", args[0], err)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	testscript.Run(t, p)
+}
+
+// TestDocsBlocksMarked wants every shell block of the manual marked: run
+// by TestREADME, or needing a person, with the reason.
+func TestDocsBlocksMarked(t *testing.T) {
+	for _, page := range docPages(t) {
+		blocks, err := readmeBlocks(page, readPage(t, page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range blocks {
+			if !b.run && b.person == "" {
+				t.Errorf("%s:%d: a shell block neither marked %s nor %sREASON -->", page, b.line, readmeMark, personMark)
+			}
+		}
+	}
 }
 
 // TestREADMEBlocks checks the extractor on a small document.
 func TestREADMEBlocks(t *testing.T) {
-	md := "text\n" + readmeMark + "\n```sh\necho one\n```\n```sh\necho skipped\n```\n" + readmeMark + "\n```bash\necho two\necho three\n```\n"
+	md := "text\n" + readmeMark + "\n```sh\necho one\n```\n```sh\necho unmarked\n```\n" +
+		"<!-- readme-test: background -->\n```bash\nserve\n```\n" +
+		personMark + "a browser -->\n```sh\nopen\n```\n```json\n{}\n```\n"
 	got, err := readmeBlocks("x.md", []byte(md))
-	if err != nil || len(got) != 2 || got[0] != (readmeBlock{3, "echo one\n"}) || got[1] != (readmeBlock{10, "echo two\necho three\n"}) {
+	want := []readmeBlock{
+		{line: 3, text: "echo one\n", run: true},
+		{line: 6, text: "echo unmarked\n"},
+		{line: 10, text: "serve\n", run: true, opts: "background"},
+		{line: 14, text: "open\n", person: "a browser"},
+	}
+	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("got %+v, %v", got, err)
 	}
-	if _, err := readmeBlocks("x.md", []byte(readmeMark+"\ntext\n")); err == nil {
-		t.Error("a mark without a block was accepted")
+	for _, bad := range []string{
+		readmeMark + "\ntext\n",
+		readmeMark + "\n```sh\necho\n",
+		"<!-- readme-test: sometimes -->\n```sh\necho\n```\n",
+		personMark + "-->\n```sh\necho\n```\n",
+	} {
+		if _, err := readmeBlocks("x.md", []byte(bad)); err == nil {
+			t.Errorf("accepted %q", bad)
+		}
 	}
-	if _, err := readmeBlocks("x.md", []byte(readmeMark+"\n```sh\necho\n")); err == nil {
-		t.Error("an unclosed block was accepted")
+	s, err := pageScript("x.md", want, 4000)
+	if err != nil || !strings.Contains(string(s), "exec bash -euo pipefail block02.sh &\nwait-port 4000\n") || strings.Contains(string(s), "unmarked") {
+		t.Errorf("pageScript: %v\n%s", err, s)
 	}
 }
 
 // TestREADMEFlags wants every flag of every command, and every variable
-// that sets one, named in README.md or a docs/ page, so a new flag cannot
-// go undocumented.
+// that sets one, named in README.md or a docs/ page other than the
+// generated docs/cli.md, so a new flag cannot go undocumented.
 func TestREADMEFlags(t *testing.T) {
 	var all []byte
 	for _, page := range docPages(t) {
+		if page == "docs/cli.md" {
+			continue // the generated help names every flag; a page must say what it does
+		}
 		all = append(append(all, readPage(t, page)...), '\n')
 	}
 	doc := string(all)
