@@ -16,9 +16,10 @@ const Endpoint = "/mcp"
 
 // server is the endpoint around one serve.Server: what its handlers share.
 type server struct {
-	mcp     *serve.Server
-	log     *slog.Logger // the serve.Server's
-	unready atomic.Bool  // /readyz answers 503, and said why in the log
+	mcp      *serve.Server
+	log      *slog.Logger // the serve.Server's
+	unready  atomic.Bool  // /readyz answers 503, and said why in the log
+	draining atomic.Bool  // shutting down: /readyz answers 503 until the end
 }
 
 func wrapServer(srv *serve.Server) *server { return &server{mcp: srv, log: srv.Logger()} }
@@ -39,13 +40,18 @@ func health(w http.ResponseWriter, _ *http.Request) {
 	_, _ = w.Write([]byte("ok\n"))
 }
 
-// ready answers /readyz: the catalog is loaded (bundles mapped, live
+// ready answers /readyz: the server is not shutting down, the catalog is loaded (bundles mapped, live
 // libraries built once, which serve.New and serve.NewLive do before a server exists)
 // and no served bundle file has changed under its mapping, which it checks
 // with one fstat a bundle. Losing readiness is logged once, with the file.
 func (s *server) ready(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
+	if s.draining.Load() {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte("not ready: shutting down\n"))
+		return
+	}
 	if err := s.mcp.Snapshot().Changed(); err != nil {
 		if s.unready.CompareAndSwap(false, true) {
 			s.log.Warn("not ready: a served bundle file changed under the server", "err", err)

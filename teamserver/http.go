@@ -18,9 +18,9 @@ import (
 	"github.com/skills-mcp/skills-mcp/wellknown"
 )
 
-// shutdownGrace is how long ListenAndServe waits for requests in flight
-// when its context is cancelled.
-const shutdownGrace = 10 * time.Second
+// DefaultShutdownTimeout is how long ListenAndServe waits for requests in
+// flight when its context is cancelled, unless Options.ShutdownTimeout says.
+const DefaultShutdownTimeout = 10 * time.Second
 
 // Options configure the HTTP endpoint.
 type Options struct {
@@ -43,6 +43,10 @@ type Options struct {
 	// main address, behind Auth.
 	Metrics     *Metrics
 	MetricsAddr string
+	// ShutdownTimeout is how long ListenAndServe waits for requests in
+	// flight once its context is cancelled, before it closes their
+	// connections; DefaultShutdownTimeout if 0, no wait if negative.
+	ShutdownTimeout time.Duration
 }
 
 // Handler returns the HTTP endpoint of srv: its MCP handler
@@ -190,8 +194,11 @@ func (p *hostPolicy) allowsOrigin(origin string) bool {
 }
 
 // ListenAndServe serves Handler of srv at http://addr/mcp until ctx is
-// cancelled, then stops accepting connections and waits up to 10 seconds
-// for requests in flight (subscription streams are ended at once).
+// cancelled (SIGTERM), then drains: ReadyPath answers 503 at once (on
+// MetricsAddr, which keeps serving until the end, and on any connection
+// still open), no connection is accepted, and requests in flight are
+// waited for up to Options.ShutdownTimeout (subscription streams are ended
+// at once) before it returns nil.
 //
 // addr is [HOST:]PORT. With no host (or an empty one, as in ":8080") it
 // binds 127.0.0.1, not every interface. Binding every interface (0.0.0.0 or
@@ -350,11 +357,17 @@ func (s *server) serveListener(ctx context.Context, ln net.Listener, opt Options
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	s.draining.Store(true)
+	grace := opt.ShutdownTimeout
+	if grace == 0 {
+		grace = DefaultShutdownTimeout
+	}
+	s.log.Info("shutting down: not ready, no new connections, finishing requests in flight", "timeout", max(grace, 0))
+	sctx, cancel := context.WithTimeout(context.Background(), max(grace, 0))
 	defer cancel()
 	err := srv.Shutdown(sctx)
 	if errors.Is(err, context.DeadlineExceeded) {
-		s.log.Warn("http: requests still running after the shutdown grace period; closing")
+		s.log.Warn("http: requests still running after --shutdown-timeout; closing their connections", "timeout", max(grace, 0))
 		srv.Close()
 	}
 	<-done

@@ -31,6 +31,7 @@ type HTTPFlags struct {
 	LargeBodyBudget   int64         `name:"large-body-budget" env:"SKILLS_LARGE_BODY_BUDGET" default:"16777216" help:"Body bytes all requests over 64 KiB may hold at once; past it 503 (0: none)."`
 	Rate              float64       `name:"rate" env:"SKILLS_RATE" default:"100" help:"Requests per second of one token; past it 429 (0: none)."`
 	Burst             int           `name:"burst" env:"SKILLS_BURST" default:"200" help:"Requests one token may make at once above --rate."`
+	ShutdownTimeout   time.Duration `name:"shutdown-timeout" env:"SKILLS_SHUTDOWN_TIMEOUT" default:"10s" help:"On SIGTERM or SIGINT: /readyz answers 503 at once, no connection is accepted, and requests in flight get this long to finish before their connections close; then exit 0."`
 	MetricsAddr       string        `name:"metrics-addr" env:"SKILLS_METRICS_ADDR" placeholder:"[HOST:]PORT" help:"Serve /metrics (and /healthz, /readyz) on this address, without authorization, instead of on --http behind it."`
 
 	metrics *teamserver.Metrics // made by Run when serving HTTP
@@ -65,7 +66,11 @@ func (f *HTTPFlags) limits() teamserver.Limits {
 // options returns the teamserver.Options of the flags, and starts re-reading
 // the token file on SIGHUP until ctx ends.
 func (f *HTTPFlags) options(ctx context.Context, log *slog.Logger, allowed []string) (teamserver.Options, error) {
-	opt := teamserver.Options{AllowedHosts: allowed, NoAuth: f.NoAuth, Limits: f.limits(), Metrics: f.metrics, MetricsAddr: f.MetricsAddr}
+	opt := teamserver.Options{AllowedHosts: allowed, NoAuth: f.NoAuth, Limits: f.limits(), Metrics: f.metrics, MetricsAddr: f.MetricsAddr,
+		ShutdownTimeout: f.ShutdownTimeout}
+	if f.ShutdownTimeout == 0 {
+		opt.ShutdownTimeout = -1 // 0: do not wait
+	}
 	proxies, err := teamserver.ParseTrustedProxies(f.TrustedProxies)
 	if err != nil {
 		return opt, fmt.Errorf("--trusted-proxies: %w", err)
