@@ -279,7 +279,13 @@ func lexScan(t string, fn func(lexHit) bool) {
 			// A word start: the loop skips the rest of each word below.
 			if i == 0 || t[i-1] < utf8.RuneSelf || !prevIsLetter(t, i) {
 				lc := int(lowerByte(c)) * 256
-				k1 := lc + int(nextVisibleByte(t, i+1))
+				var next byte // nextVisibleByte, inline for the common ASCII case
+				if i+1 < len(t) && t[i+1] < utf8.RuneSelf {
+					next = lowerByte(t[i+1])
+				} else {
+					next = nextVisibleByte(t, i+1)
+				}
+				k1 := lc + int(next)
 				l1, l0 := x.ascii[k1], x.ascii[lc]
 				if len(l1)+len(l0) > 0 {
 					head, fast := textHead(t, i)

@@ -367,7 +367,7 @@ func containsAll(s string, keys []string) bool {
 // isComment reports whether a line starts, after blanks, with a comment
 // marker of a common language: # // /* * -- ; <!-- <# REM ::.
 func isComment(l string) bool {
-	t := strings.TrimLeft(l, " \t")
+	t := program.TrimIndent(l)
 	for _, p := range []string{"#", "//", "/*", "*", "--", ";", "<!--", "<#", "::"} {
 		if strings.HasPrefix(t, p) {
 			return true

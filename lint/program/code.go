@@ -249,6 +249,9 @@ func (s *scan) regions() []region {
 // fences returns the fenced blocks of a Markdown file in a language the
 // analysis reads.
 func (s *scan) fences() []region {
+	if !strings.Contains(s.text, "```") && !strings.Contains(s.text, "~~~") {
+		return nil // a fence is three backticks or tildes
+	}
 	var out []region
 	fence, lang, start := "", "", 0
 	for i := 0; i < s.lines(); i++ {
@@ -279,7 +282,7 @@ func (s *scan) fences() []region {
 // OpenFence reports whether a Markdown line opens a fenced code block, with
 // the fence and the info string after it.
 func OpenFence(l string) (fence, info string, ok bool) {
-	t := strings.TrimLeft(l, " \t")
+	t := TrimIndent(l)
 	if t == "" || t[0] != '`' && t[0] != '~' {
 		return "", "", false
 	}
@@ -291,6 +294,17 @@ func OpenFence(l string) (fence, info string, ok bool) {
 		return "", "", false
 	}
 	return t[:n], t[n:], true
+}
+
+// TrimIndent returns l without its leading spaces and tabs: what
+// strings.TrimLeft(l, " \t") returns, without building a set of the two
+// on every line.
+func TrimIndent(l string) string {
+	i := 0
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+		i++
+	}
+	return l[i:]
 }
 
 // recipes returns the shell of a manifest: Makefile recipe lines,
@@ -309,7 +323,7 @@ func (s *scan) recipes() []region {
 	case strings.HasPrefix(base, "dockerfile") || base == "containerfile":
 		for i := range s.lines() {
 			l := s.line(i)
-			if t := strings.TrimLeft(l, " \t"); len(t) > 4 && strings.EqualFold(t[:4], "run ") {
+			if t := TrimIndent(l); len(t) > 4 && strings.EqualFold(t[:4], "run ") {
 				out = append(out, region{s.starts[i] + len(l) - len(t) + 4, t[4:], langShell})
 			}
 		}
@@ -331,9 +345,6 @@ func (s *scan) emit(id string, off int, sev, excerpt string) {
 
 // analyseCode runs the analyses of the file's code and its layers.
 func (s *scan) analyseCode() {
-	if s.in.Budget == nil {
-		s.in.Budget = NewBudget()
-	}
 	left := maxCodeBytes
 	for _, r := range s.regions() {
 		if len(r.text) > left {
@@ -361,6 +372,9 @@ func (s *scan) analyseCode() {
 // the same file would be (or as a program in lang), and takes its findings
 // as the file's own at off, the excerpt saying what was decoded.
 func (s *scan) layer(off int, how, text, lang string) {
+	if s.in.Budget == nil {
+		s.in.Budget = NewBudget() // the file's, shared by the layers under it
+	}
 	if s.in.Depth >= maxDepth || !s.in.Budget.take(len(text)) {
 		return
 	}

@@ -256,22 +256,27 @@ func findEncoded(t string, limit int) []encoded {
 				continue
 			}
 			i = max(j, i+1)
-		case IsBase64Byte(c) || c == '=':
+		case runByte[c]&cBase64 != 0:
 			j := i
-			hexOnly, b32 := true, true
-			var upper, lower bool
-			for j < len(t) && (IsBase64Byte(t[j]) || t[j] == '=' && j > i) {
-				d := t[j]
-				hexOnly = hexOnly && isHexDigit(d)
-				b32 = b32 && ('A' <= d && d <= 'Z' || '2' <= d && d <= '7' || d == '=')
-				upper = upper || 'A' <= d && d <= 'Z'
-				lower = lower || 'a' <= d && d <= 'z'
-				j++
+			if c != '=' {
+				for j < len(t) && runByte[t[j]]&cBase64 != 0 {
+					j++
+				}
+			}
+			// A run shorter than minEncoded (most words) is not read again.
+			if j-i < minEncoded || i > 0 && isIdentByte(t[i-1]) && t[i-1] != '_' || HasRun(t[i:j], 12) {
+				i = max(j, i+1)
+				continue
 			}
 			// Base64 of text mixes cases; a run of one case that is no hex
 			// or base32 is a word or filler, not worth decoding.
-			worth := (hexOnly || b32 || upper && lower) && !HasRun(t[i:j], 12)
-			if worth && j-i >= minEncoded && (i == 0 || !isIdentByte(t[i-1]) || t[i-1] == '_') {
+			all, any := uint8(0xff), uint8(0)
+			for k := i; k < j; k++ {
+				all &= runByte[t[k]]
+				any |= runByte[t[k]]
+			}
+			hexOnly, b32 := all&cHex != 0, all&cBase32 != 0
+			if hexOnly || b32 || any&cUpper != 0 && any&cLower != 0 {
 				run := t[i:j]
 				switch {
 				case hexOnly:
@@ -312,6 +317,39 @@ func escapeLen(t string) int {
 	}
 	return 0
 }
+
+// Classes of the bytes of an encoded run (runByte).
+const (
+	cBase64 = 1 << iota // IsBase64Byte, or '=' (padding, not at a run's start)
+	cHex                // a hex digit
+	cBase32             // A-Z, 2-7, '='
+	cUpper              // A-Z
+	cLower              // a-z
+)
+
+// runByte gives each byte its classes, so that the search for encoded runs
+// reads a byte with one load.
+var runByte = func() (t [256]uint8) {
+	for i := range t {
+		c := byte(i)
+		if IsBase64Byte(c) || c == '=' {
+			t[i] |= cBase64
+		}
+		if isHexDigit(c) {
+			t[i] |= cHex
+		}
+		if 'A' <= c && c <= 'Z' || '2' <= c && c <= '7' || c == '=' {
+			t[i] |= cBase32
+		}
+		if 'A' <= c && c <= 'Z' {
+			t[i] |= cUpper
+		}
+		if 'a' <= c && c <= 'z' {
+			t[i] |= cLower
+		}
+	}
+	return t
+}()
 
 func isCodeDigit(c byte) bool { return '1' <= c && c <= '9' }
 
