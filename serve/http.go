@@ -26,7 +26,21 @@ import (
 // The SDK's own localhost protection is off: the endpoint in front
 // (teamserver) checks the Host and Origin headers against its allow-list.
 // It answers any path; the endpoint mounts it at its MCP path.
+//
+// Unless Options.AnswerBytes is negative, the requests whose answers never
+// change (resources/read, skills/get, skills/list and
+// resources/directory/read, answers.go) are answered, from the second of a
+// kind on, with the bytes the SDK answered the first.
 func (s *Server) MCPHandler(maxBodyBytes int64) http.Handler {
+	sdk := s.sdkHandler(maxBodyBytes)
+	if s.answers == nil {
+		return sdk
+	}
+	return &fastHTTP{s: s, sdk: sdk, maxBody: maxBodyBytes}
+}
+
+// sdkHandler is the SDK's stateless streamable HTTP handler of s.
+func (s *Server) sdkHandler(maxBodyBytes int64) http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &mcp.StreamableHTTPOptions{
 		Stateless:                  true,
 		JSONResponse:               true,

@@ -64,6 +64,10 @@ type Options struct {
 	// Per-skill prompts (prompts.go) and the catalog in the instructions (instructions.go).
 	PromptLimit int         // one prompt per skill while a session sees at most this many; DefaultPromptLimit if 0; negative: none
 	Catalog     CatalogMode // list the skills in the instructions: CatalogAuto if empty, CatalogAlways or CatalogNever
+
+	// AnswerBytes is the byte budget of the pre-encoded answers
+	// (answers.go); DefaultAnswerBytes if 0, negative: none kept.
+	AnswerBytes int
 }
 
 // Server serves a catalog of bundles over MCP with the SEP-2640 Skills
@@ -84,6 +88,7 @@ type Server struct {
 	discovery *discovery                   // the discovery tools and prompt (tools.go)
 	views     viewCache                    // per-namespace views of the current snapshot (access.go)
 	calls     atomic.Pointer[CallObserver] // learns of each call (ObserveCalls); nil: nothing does
+	answers   *answerCache                     // pre-encoded answers of the current snapshot (answers.go); nil: none
 }
 
 // New returns a server for bundles, which it serves together: a skill URI
@@ -107,6 +112,7 @@ func New(bundles []*manifest.Bundle, opt Options) (*Server, error) {
 	}
 	s.sdkLog = slog.New(warnOnly{s.log.Handler()})
 	s.snap.Store(snap)
+	s.answers = newAnswers(opt.AnswerBytes, snap)
 	impl := &mcp.Implementation{Name: opt.Name, Title: opt.Title, Version: opt.Version}
 	if impl.Name == "" {
 		impl.Name = DefaultName
@@ -177,6 +183,9 @@ func (s *Server) Swap(bundles []*manifest.Bundle) error {
 	s.swapMu.Lock()
 	defer s.swapMu.Unlock()
 	old := s.snap.Swap(next)
+	if s.answers != nil {
+		s.answers.reset(next) // they are of old, by pointer, whatever its id
+	}
 	if old.ID() == next.ID() {
 		return nil
 	}
