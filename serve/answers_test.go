@@ -236,7 +236,10 @@ func TestAnswersDifferential(t *testing.T) {
 			b, _ := memBundle(t, withHidden)
 			return []*manifest.Bundle{b}
 		}},
-		{"big", Options{PageSize: 7}, func(t *testing.T) []*manifest.Bundle { b, _ := memBundle(t, bundletest.Big(40)); return []*manifest.Bundle{b} }},
+		{"big", Options{PageSize: 7}, func(t *testing.T) []*manifest.Bundle {
+			b, _ := memBundle(t, bundletest.Big(40))
+			return []*manifest.Bundle{b}
+		}},
 		{"example", Options{}, func(t *testing.T) []*manifest.Bundle { return []*manifest.Bundle{exampleBuilt(t)} }},
 	}
 	for _, tc := range cases {

@@ -88,7 +88,7 @@ type Server struct {
 	discovery *discovery                   // the discovery tools and prompt (tools.go)
 	views     viewCache                    // per-namespace views of the current snapshot (access.go)
 	calls     atomic.Pointer[CallObserver] // learns of each call (ObserveCalls); nil: nothing does
-	answers   *answerCache                     // pre-encoded answers of the current snapshot (answers.go); nil: none
+	answers   *answerCache                 // pre-encoded answers of the current snapshot (answers.go); nil: none
 }
 
 // New returns a server for bundles, which it serves together: a skill URI
@@ -248,7 +248,12 @@ func (s *Server) readTemplate(ctx context.Context, req *mcp.ReadResourceRequest)
 // goes on; at the end of stdin every request read is answered before
 // ServeStdio returns (see stdioTransport).
 func (s *Server) ServeStdio(ctx context.Context) error {
-	err := s.mcp.Run(ctx, stdioTransport(os.Stdin, os.Stdout))
+	var err error
+	if s.answers != nil {
+		err = s.serveStdioFast(ctx, os.Stdin, os.Stdout)
+	} else {
+		err = s.mcp.Run(ctx, stdioTransport(os.Stdin, os.Stdout))
+	}
 	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
 		return nil
 	}

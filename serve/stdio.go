@@ -41,8 +41,15 @@ const drainTimeout = 30 * time.Second
 // input is checked line by line and only valid messages reach the SDK, and
 // the output is watched for the answers owed.
 func stdioTransport(in io.Reader, out io.Writer) mcp.Transport {
+	t, _ := newStdioTransport(in, out)
+	return t
+}
+
+// newStdioTransport is stdioTransport, with its reader.
+func newStdioTransport(in io.Reader, out io.Writer) (mcp.Transport, *stdioReader) {
 	w := &stdioWriter{w: out, owed: map[string]int{}, answered: make(chan struct{}, 1)}
-	return &mcp.IOTransport{Reader: &stdioReader{in: bufio.NewReaderSize(in, 64<<10), w: w}, Writer: w}
+	r := &stdioReader{in: bufio.NewReaderSize(in, 64<<10), w: w}
+	return &mcp.IOTransport{Reader: r, Writer: w}, r
 }
 
 // stdioWriter writes whole messages to the output, one per Write, and keeps
@@ -53,6 +60,7 @@ type stdioWriter struct {
 	owed     map[string]int // request id (see idKey) → requests read with it and not answered
 	nowed    int
 	answered chan struct{} // signalled when an owed answer is written
+	fast     *stdioFast    // keeps the SDK's answers (answers_stdio.go); nil: none
 }
 
 func (w *stdioWriter) Write(p []byte) (int, error) {
@@ -61,6 +69,11 @@ func (w *stdioWriter) Write(p []byte) (int, error) {
 	n, err := w.w.Write(p)
 	if err == nil && w.nowed > 0 {
 		w.settle(p)
+	}
+	if err == nil && w.fast != nil {
+		if key, ok := answerKey(p); ok {
+			w.fast.written(key, p)
+		}
 	}
 	return n, err
 }
@@ -208,9 +221,10 @@ func idKey(id any) string {
 type stdioReader struct {
 	in      *bufio.Reader
 	w       *stdioWriter
-	line    []byte // the rest of the line being passed on
-	err     error  // the input's error, returned once the line is passed on
-	drained bool   // the owed answers were waited for, after err
+	line    []byte     // the rest of the line being passed on
+	err     error      // the input's error, returned once the line is passed on
+	drained bool       // the owed answers were waited for, after err
+	fast    *stdioFast // answers what it can from the kept answers; nil: none
 }
 
 func (r *stdioReader) Read(p []byte) (int, error) {
@@ -258,6 +272,9 @@ func (r *stdioReader) next() {
 	owed, id, code, err := checkMessage(line)
 	if err != nil {
 		r.w.reply(id, code, err.Error())
+		return
+	}
+	if r.fast != nil && r.fast.answer(line, r.w) {
 		return
 	}
 	if owed != "" {

@@ -45,6 +45,7 @@ type ServeCmd struct {
 	Trust        string        `name:"trust" env:"SKILLS_TRUST" placeholder:"KEYS" help:"Refuse to start unless every bundle file carries a valid signature from a trusted key: KEYS as for verify --trust (allowed_signers, ssh-ed25519 lines, a minisign .pub file or the RW... string)."`
 	Describe     bool          `name:"describe-skills" env:"SKILLS_DESCRIBE_SKILLS" help:"List the skills (names and descriptions, up to 8 KiB) in the get_skill tool's description, for hosts without tool search."`
 	PromptLimit  int           `name:"prompt-limit" env:"SKILLS_PROMPT_LIMIT" default:"200" help:"Give each skill a prompt (a slash command in hosts) while there are at most this many skills (0: none; above it: none, and catalog_status says why)."`
+	AnswerCache  int           `name:"answer-cache-mib" env:"SKILLS_ANSWER_CACHE_MIB" default:"32" help:"Keep up to N MiB of pre-encoded answers (resources/read, skills/get, skills/list and resources/directory/read, which never change for a bundle) and answer repeats from them (0: none)."`
 	Catalog      string        `name:"catalog" env:"SKILLS_CATALOG" default:"auto" enum:"auto,always,never" help:"List the skills (path and first sentence) in the server instructions: auto (while the list fits 8 KiB, else the categories and how to search), always, never."`
 	Follow       time.Duration `name:"follow" env:"SKILLS_FOLLOW" placeholder:"DURATION" help:"Check every DURATION (plus up to a tenth, at random) whether each oci://HOST/REPO:TAG names a new release, and serve it once fetched and verified (--trust); a refused release leaves the previous one serving. A digest reference is served as it is."`
 
@@ -128,6 +129,7 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 		Catalog:        serve.CatalogMode(c.Catalog),
 		Logger:         log,
 		SignedBy:       signedBy(c.Trust, signers),
+		AnswerBytes:    answerBytes(c.AnswerCache),
 	}
 	var check func(context.Context) error // the follower's, once it runs
 	if follow != nil {
@@ -175,6 +177,15 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 		return err
 	}
 	return teamserver.ListenAndServe(ctx, srv, httpAddress(c.HTTP, c.Host), hopt)
+}
+
+// answerBytes maps --answer-cache-mib to serve.Options.AnswerBytes, where
+// 0 means the default and a negative budget none.
+func answerBytes(mib int) int {
+	if mib <= 0 {
+		return -1
+	}
+	return mib << 20
 }
 
 // promptLimit maps --prompt-limit to serve.Options.PromptLimit, where 0

@@ -1,0 +1,149 @@
+package serve
+
+// Pre-encoded answers over stdio (answers.go): the reader answers a line it
+// recognises from the kept answers, and the writer keeps the SDK's answer
+// to the first line of each key.
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// stdioFast is the state of the pre-encoded answers of one stdio session.
+//
+// An answer over stdio depends on the session too: the revision it
+// negotiated (or the first 2026-07-28 request set), which the SDK keeps in
+// the session's InitializeParams. The key holds that revision and the
+// identity of those params, and nothing is answered before they are set,
+// or at all once a second initialize was seen (it could change them under
+// lines already read).
+type stdioFast struct {
+	s      *Server
+	ctx    context.Context // the session's context: the caller's access
+	ss     atomic.Pointer[mcp.ServerSession]
+	reinit bool // a second initialize line was read: no more answers
+
+	inits int // initialize lines read (by the reader goroutine only)
+
+	mu      sync.Mutex
+	pending map[string]*stdioCapture // id key (see idKey) → the capture of its answer; nil: two in flight
+}
+
+// stdioCapture is what is needed to keep an answer when the SDK writes it.
+type stdioCapture struct {
+	base *Snapshot
+	key  []byte
+	id   []byte
+}
+
+// answer answers line from the kept answers and reports whether it did;
+// else, for a line it recognises, it arranges for the SDK's answer to be
+// kept. It runs in the reader before the line goes to the SDK.
+func (f *stdioFast) answer(line []byte, w *stdioWriter) bool {
+	if hasInitialize(line) {
+		if f.inits++; f.inits > 1 {
+			f.reinit = true
+		}
+		return false
+	}
+	ss := f.ss.Load()
+	if f.reinit || ss == nil {
+		return false
+	}
+	q, ok := recognise(line)
+	if !ok {
+		return false
+	}
+	ip := ss.InitializeParams()
+	if ip == nil {
+		return false
+	}
+	s := f.s
+	base := s.snap.Load()
+	if base.Fault() != nil {
+		return false
+	}
+	start := time.Now()
+	session := fmt.Appendf(nil, "stdio %s %p", ip.ProtocolVersion, ip)
+	key := fastKey(nil, string(session), callerAccess(f.ctx), &q)
+	if tail, ok := s.answers.get(base, key); ok {
+		out := appendAnswer(nil, q.id, tail)
+		w.writeRaw(out)
+		s.observeFast(f.ctx, q.method, start)
+		return true
+	}
+	f.mu.Lock()
+	if _, dup := f.pending[string(q.id)]; dup {
+		f.pending[string(q.id)] = nil
+	} else {
+		f.pending[string(q.id)] = &stdioCapture{base: base, key: key, id: q.id}
+	}
+	f.mu.Unlock()
+	return false
+}
+
+// hasInitialize reports whether line may be an initialize request: it
+// holds the method's name as a JSON string (an over-estimate that costs a
+// session only its pre-encoded answers).
+func hasInitialize(line []byte) bool {
+	const m = `"initialize"`
+	for i := 0; i+len(m) <= len(line); i++ {
+		if line[i] == '"' && string(line[i:i+len(m)]) == m {
+			return true
+		}
+	}
+	return false
+}
+
+// written keeps the SDK's answer p (one message, its newline included) if
+// it answers a request whose capture is pending. idk is its id's key.
+func (f *stdioFast) written(idk string, p []byte) {
+	f.mu.Lock()
+	c, ok := f.pending[idk]
+	if ok {
+		delete(f.pending, idk)
+	}
+	f.mu.Unlock()
+	if c == nil || f.s.snap.Load() != c.base {
+		return
+	}
+	if tail := tailOf(p, c.id); tail != nil {
+		f.s.answers.put(c.base, c.key, append([]byte(nil), tail...))
+	}
+}
+
+// writeRaw writes a whole message that answers no request the SDK owes.
+func (w *stdioWriter) writeRaw(p []byte) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.w.Write(p)
+}
+
+// serveStdioFast serves one session over in and out as ServeStdio does,
+// with pre-encoded answers.
+func (s *Server) serveStdioFast(ctx context.Context, in io.Reader, out io.Writer) error {
+	t, r := newStdioTransport(in, out)
+	f := &stdioFast{s: s, ctx: ctx, pending: map[string]*stdioCapture{}}
+	r.fast, r.w.fast = f, f
+	ss, err := s.mcp.Connect(ctx, t, nil)
+	if err != nil {
+		return err
+	}
+	f.ss.Store(ss)
+	closed := make(chan error, 1)
+	go func() { closed <- ss.Wait() }()
+	select {
+	case <-ctx.Done():
+		ss.Close()
+		<-closed
+		return ctx.Err()
+	case err := <-closed:
+		return err
+	}
+}
