@@ -36,7 +36,8 @@ var nameAliases = sync.OnceValue(func() map[string]string {
 // stops holds the stop words, dropped from documents and queries (built on
 // first use): English function words
 // (pronouns, determiners, auxiliaries, conjunctions and prepositions, after
-// the usual Snowball list), and the words requests are wrapped in ("I need
+// the usual Snowball list, and the longer conjunctions and prepositions
+// it leaves out: whether, without, via, unless), and the words requests are wrapped in ("I need
 // to …", "please use …").
 var stops = sync.OnceValue(func() stopList {
 	m := map[string]bool{}
@@ -48,6 +49,8 @@ var stops = sync.OnceValue(func() stopList {
 		until while of at by for with about against between into through during before after above below to
 		from up down in out on off over under again further then once here there when where why how all any
 		both each few more most other some such no nor not only own same so than too very just now also
+		whether whereas whenever wherever whatever whichever whoever without within upon onto via per
+		though although unless yet else ever etc
 		please need needs want wants use used using`) {
 		m[w] = true
 	}
@@ -172,7 +175,8 @@ func nextIsWord(text string, i int, r rune) bool {
 }
 
 // appendStem appends the stem of the folded word w: a light English
-// stemmer (plurals, -ing, -ed, a final e; -ise → -ize). Words with
+// stemmer (plurals, -ing, -ed, a final e; -ise → -ize, and a few other
+// British spellings). Words with
 // characters other than a-z are kept as they are. Every rule keeps or
 // shortens the word, so it works in place on the appended copy.
 func appendStem(dst, w []byte) []byte {
@@ -204,14 +208,27 @@ func appendStem(dst, w []byte) []byte {
 	case hasSuffix(s, "s"):
 		s = s[:len(s)-1]
 	}
+	inflected := true // -ing or -ed taken off
 	switch {
 	case len(s) > 5 && hasSuffix(s, "ing") && hasVowel(s[:len(s)-3]):
 		s = undouble(s[:len(s)-3])
 	case len(s) > 4 && hasSuffix(s, "ed") && !hasSuffix(s, "eed") && hasVowel(s[:len(s)-2]):
 		s = undouble(s[:len(s)-2])
+	default:
+		inflected = false
 	}
 	if len(s) > 4 && s[len(s)-1] == 'e' {
 		s = s[:len(s)-1]
+	}
+	// British spellings: behaviour → behavior, analys(e) → analyz,
+	// modell(ing) → model.
+	switch n := len(s); {
+	case n > 5 && hasSuffix(s, "our"):
+		s = append(s[:n-2], 'r')
+	case n > 5 && hasSuffix(s, "lys"):
+		s[n-1] = 'z'
+	case n > 5 && inflected && hasSuffix(s, "ell"):
+		s = s[:n-1]
 	}
 	return dst[:start+len(s)]
 }
@@ -255,4 +272,37 @@ func (tk *tokenizer) nameKey(s string) string {
 		}
 	})
 	return string(b)
+}
+
+// family is the key of a stem's word family: a noun or adjective derived
+// from a verb is keyed by the verb's stem ("communication" and
+// "communicat" give "communic", "configuration" and "configur"
+// "configur", "management" "manag", "prediction" and "predictiv"
+// "predict", "containerization" "containeriz"), any other stem by itself.
+// Agent nouns (reviewer, manager) are left apart: they often name a role
+// rather than the act. What is left is at least four letters, five where
+// a shorter word would be another word's ("format" is not "form",
+// "mention" not "ment"). A family key is a prefix of each of its stems.
+func family(stem string) string {
+	cut := func(sfx string, keep, min int) (string, bool) {
+		if rest := len(stem) - len(sfx); rest >= min && strings.HasSuffix(stem, sfx) {
+			return stem[:rest+keep], true
+		}
+		return "", false
+	}
+	for _, r := range []struct {
+		sfx       string
+		keep, min int
+	}{
+		{"ization", 2, 4}, {"ation", 0, 4}, {"at", 0, 5}, {"ment", 0, 5}, {"tion", 1, 4}, {"sion", 1, 4},
+		{"tiv", 1, 4}, {"siv", 1, 4}, {"ity", 0, 4},
+	} {
+		if k, ok := cut(r.sfx, r.keep, r.min); ok {
+			if r.sfx == "ment" && strings.HasSuffix(k, "e") {
+				k = k[:len(k)-1] // manage(ment) is manag
+			}
+			return k
+		}
+	}
+	return stem
 }

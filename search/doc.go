@@ -15,20 +15,24 @@
 //   - Results are a pure function of the documents, their order and the
 //     query: ties are broken by document number, and the index does not
 //     depend on how many workers built it.
-//   - A query's cost is bounded: the last word expands to at most
-//     maxExpansions terms, runs of at most maxNameWords words are matched
+//   - A query's cost is bounded: a word expands to at most maxVariants
+//     terms of its family, the last word to at most maxExpansions terms, runs of at most maxNameWords words are matched
 //     as names, and each name or folder match is walked once per query.
 //   - Only the first MaxBody bytes of a body are indexed.
 //
 // # Ranking
 //
 // The ranking is BM25F (Robertson and Zaragoza's field-weighted BM25) over
-// four fields of each listed skill: its name, its description, its tags
-// (frontmatter tags and keywords, every metadata value, the category) and
-// the first MaxBody bytes of its SKILL.md body. Per term and skill the
-// field frequencies are length-normalised per field, weighted, summed and
-// saturated once, so a term repeated in a long body cannot outweigh one
-// occurrence in the name.
+// five fields of each listed skill: its name, its description, its tags
+// (frontmatter tags and keywords, every metadata value, the category), the
+// Markdown headings of the first MaxBody bytes of its SKILL.md body (ATX
+// headings outside fenced code), and the rest of that body. Per term and
+// skill the field frequencies are length-normalised per field, weighted,
+// summed and saturated once, so a term repeated in a long body cannot
+// outweigh one occurrence in the name. The body's running text weighs
+// least: a query's words turn up there in passing (an example, a list of
+// what the skill is not for), and a lower weight ranked the skill a
+// paraphrase asks for higher on the held-out queries.
 //
 // # Text analysis
 //
@@ -47,13 +51,19 @@
 //   - one-letter words and a short list of English stop words are dropped;
 //   - a light English stemmer folds plurals and -ing/-ed forms and drops a
 //     final e (refunds→refund, deploying→deploy, invoices→invoic), and
-//     -ise spellings become -ize.
+//     British spellings become American ones (-ise → -ize, behaviour →
+//     behavior, analyse → analyz, modelling → model).
 //
 // # Queries
 //
-// Query features beyond BM25F: the last word of the query also matches as
-// a prefix of indexed terms (at prefixWeight of a full match, the best
-// expansion per skill), so "kube" finds "kubernetes"; a skill whose name is
+// Query features beyond BM25F: each query word also matches the other
+// indexed words of its family (family: a noun or adjective derived from a
+// verb, "communication" for "communicate", at familyWeight, the best match
+// per skill counting, as the word itself for coordination), so a
+// paraphrase finds a skill that says the same thing in another form; the
+// last word of the query also matches as a prefix of indexed terms (at
+// prefixWeight of a full match, the best expansion per skill), so "kube"
+// finds "kubernetes"; a skill whose name is
 // the query (ignoring case and punctuation) gets exactNameBonus; the score
 // is scaled by the share of query terms the skill matches (coordination),
 // so a skill that matches every word beats one that matches one word often.
@@ -87,6 +97,16 @@
 // Per-library idf would make every term rare in a small library. On the
 // combined query sets both ranked the expected skill lower (see
 // search/testdata and TestSearchQuality).
+//
+// # Measured and left out
+//
+// Term associations learned from the catalog (terms that lead the same
+// skills' names, descriptions, tags and headings, by the Jaccard
+// coefficient of those skills) and pseudo-relevance feedback (the lead
+// terms of the first pass's best skills, added to the query or only
+// reordering them) were built and measured on the paraphrase query sets:
+// in a library of a few hundred skills the co-occurrences are too sparse,
+// and neither gained on the held-out half, so neither is in the ranking.
 //
 // # Built lazily
 //

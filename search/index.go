@@ -11,21 +11,28 @@ import (
 	"sync"
 )
 
-// Fields of a skill, in the order of the weights below.
+// Fields of a skill, in the order of the weights below. The first
+// numTextFields are a searchDoc's texts; fieldHead is the Markdown headings
+// of the body, taken out of fieldBody when it is tokenized.
 const (
 	fieldName = iota
 	fieldDesc
 	fieldTags
 	fieldBody
+	fieldHead
 	numFields
+	numTextFields = fieldHead
 )
 
-// BM25F parameters. Weights boost name and description over tags and body;
-// b is the strength of length normalisation per field (names are short and
-// of similar length, so little; bodies vary most, so the classic 0.75).
+// BM25F parameters. Weights boost name and description over tags and
+// headings, and those over the rest of the body, where a query's words
+// also turn up in passing (a worked example, a list of what a skill is not
+// for); b is the strength of length normalisation per field (names are
+// short and of similar length, so little; bodies vary most, so the
+// classic 0.75).
 var (
-	fieldWeight = [numFields]float64{fieldName: 3.0, fieldDesc: 2.0, fieldTags: 1.5, fieldBody: 1.0}
-	fieldB      = [numFields]float64{fieldName: 0.3, fieldDesc: 0.5, fieldTags: 0.5, fieldBody: 0.75}
+	fieldWeight = [numFields]float64{fieldName: 3.0, fieldDesc: 2.0, fieldTags: 1.5, fieldBody: 0.35, fieldHead: 1.5}
+	fieldB      = [numFields]float64{fieldName: 0.3, fieldDesc: 0.5, fieldTags: 0.5, fieldBody: 0.75, fieldHead: 0.5}
 )
 
 const (
@@ -49,6 +56,12 @@ const (
 	pathMatchWeight = 0.5
 	// maxNameWords is the longest run of query words matched against names.
 	maxNameWords = 4
+	// familyWeight is the weight of a match of another term of a query
+	// term's word family ("communication" for "communicate") relative to
+	// the term itself; maxVariants caps the family terms a query term
+	// expands to (the most frequent are kept).
+	familyWeight = 0.7
+	maxVariants  = 16
 )
 
 // MaxBody is how much of a document's body is indexed. What a skill is for
@@ -80,7 +93,7 @@ func New(docs []Doc) *Index {
 			body = body[:MaxBody]
 		}
 		// A line break between tags, so that no compound joins two of them.
-		sdocs[i] = searchDoc{fields: [numFields]string{d.Name, d.Description, strings.Join(d.Tags, " \n "), body},
+		sdocs[i] = searchDoc{fields: [numTextFields]string{d.Name, d.Description, strings.Join(d.Tags, " \n "), body},
 			library: d.Library, path: d.Path}
 		names[i] = foldName(d.Name)
 	}
@@ -89,7 +102,7 @@ func New(docs []Doc) *Index {
 
 // searchDoc is the text of one skill, by field, and the library it is in.
 type searchDoc struct {
-	fields  [numFields]string
+	fields  [numTextFields]string
 	library string // namespace
 	path    string // the skill path, namespace first
 }
@@ -117,11 +130,13 @@ type Index struct {
 // queryScratch holds per-query arrays of one entry per document, reused
 // between queries.
 type queryScratch struct {
-	score   []float32
-	last    []float32 // the last word's best contribution, per document
-	matched []uint8   // query terms matched, per document
-	name    []float32 // the best name or path match, per document
-	touched []int32
+	score    []float32
+	last     []float32 // the last word's best contribution, per document
+	matched  []uint8   // query terms matched, per document
+	name     []float32 // the best name or path match, per document
+	best     []float32 // a query term's best match in its word family, per document
+	bestDocs []int32   // the documents with best set
+	touched  []int32
 }
 
 // newSearchIndex indexes docs. Document i of the index is docs[i]. The
@@ -211,7 +226,7 @@ func newSearchIndex(docs []searchDoc, names []string) *Index {
 	slices.Sort(ix.sorted)
 	ix.scratch.New = func() any {
 		return &queryScratch{score: make([]float32, ix.n), last: make([]float32, ix.n), matched: make([]uint8, ix.n),
-			name: make([]float32, ix.n)}
+			name: make([]float32, ix.n), best: make([]float32, ix.n)}
 	}
 	return ix
 }
@@ -310,27 +325,81 @@ func (p *indexPart) tokenize(docs []searchDoc) {
 	p.lens = make([][numFields]float32, len(docs))
 	for i, d := range docs {
 		p.start = append(p.start, int32(len(p.entries)))
-		for f, text := range d.fields {
-			tk.terms(text, func(t []byte) {
-				id, ok := dict[string(t)]
-				if !ok {
-					id = int32(len(p.names))
-					dict[string(t)] = id
-					p.names = append(p.names, string(t))
-					last, slot = append(last, 0), append(slot, 0)
-				}
-				if last[id] != int32(i+1) {
-					last[id], slot[id] = int32(i+1), int32(len(p.entries))
-					p.entries = append(p.entries, tfEntry{term: id})
-				}
-				if e := &p.entries[slot[id]]; e.tf[f] < math.MaxUint16 {
-					e.tf[f]++
-				}
-				p.lens[i][f]++
-			})
+		f := 0
+		emit := func(t []byte) {
+			id, ok := dict[string(t)]
+			if !ok {
+				id = int32(len(p.names))
+				dict[string(t)] = id
+				p.names = append(p.names, string(t))
+				last, slot = append(last, 0), append(slot, 0)
+			}
+			if last[id] != int32(i+1) {
+				last[id], slot[id] = int32(i+1), int32(len(p.entries))
+				p.entries = append(p.entries, tfEntry{term: id})
+			}
+			if e := &p.entries[slot[id]]; e.tf[f] < math.MaxUint16 {
+				e.tf[f]++
+			}
+			p.lens[i][f]++
 		}
+		for f = range fieldBody {
+			tk.terms(d.fields[f], emit)
+		}
+		splitHeadings(d.fields[fieldBody], func(text string, heading bool) {
+			f = fieldBody
+			if heading {
+				f = fieldHead
+			}
+			tk.terms(text, emit)
+		})
 	}
 	p.start = append(p.start, int32(len(p.entries)))
+}
+
+// splitHeadings calls f with the runs of body text between Markdown ATX
+// headings (heading false) and with the text of each heading (heading
+// true), in order. A line is a heading when it starts with at most three
+// spaces and one to six #s followed by a space or the line's end, outside
+// fenced code blocks (``` or ~~~).
+func splitHeadings(body string, f func(text string, heading bool)) {
+	var fence byte // the fence character of an open code block
+	start := 0     // where the current run of body text starts
+	for off := 0; off < len(body); {
+		end := strings.IndexByte(body[off:], '\n')
+		if end < 0 {
+			end = len(body)
+		} else {
+			end += off
+		}
+		line := body[off:end]
+		next := end + 1
+		trimmed := strings.TrimLeft(line, " ")
+		indent := len(line) - len(trimmed)
+		switch {
+		case indent > 3:
+		case fence != 0:
+			if strings.HasPrefix(trimmed, strings.Repeat(string(fence), 3)) {
+				fence = 0
+			}
+		case strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~"):
+			fence = trimmed[0]
+		case len(trimmed) > 0 && trimmed[0] == '#':
+			n := len(trimmed) - len(strings.TrimLeft(trimmed, "#"))
+			rest := trimmed[n:]
+			if n <= 6 && (rest == "" || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\r') {
+				if start < off {
+					f(body[start:off], false)
+				}
+				f(strings.TrimSpace(strings.TrimRight(strings.TrimSpace(rest), "#")), true)
+				start = min(next, len(body))
+			}
+		}
+		off = next
+	}
+	if start < len(body) {
+		f(body[start:], false)
+	}
 }
 
 // nameEntry is a document that a name key matches, with the weight of the

@@ -263,8 +263,8 @@ var qualityScenarios = []qualityScenario{
 	{name: libClaudeSkills, libs: []string{libClaudeSkills}, sets: []qualitySet{
 		{"claude-skills tuning", "claude-skills-queries.json", 70, 85, false},
 		{"claude-skills held-out", "claude-skills-queries-holdout.json", 75, 90, false},
-		{"paraphrase tuning", "paraphrase-queries.json", 75, 88, true},
-		{"paraphrase held-out", "paraphrase-queries-holdout.json", 70, 88, true},
+		{"paraphrase tuning", "paraphrase-queries.json", 80, 90, true},
+		{"paraphrase held-out", "paraphrase-queries-holdout.json", 75, 92, true},
 	}},
 	{name: "terse+claude-skills", libs: []string{libTerse, libClaudeSkills}, sets: []qualitySet{
 		{"terse tuning", "terse-queries.json", 85, 90, false},

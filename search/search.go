@@ -4,6 +4,7 @@ package search
 
 import (
 	"container/heap"
+	"math"
 	"slices"
 	"strings"
 )
@@ -68,19 +69,44 @@ func (ix *Index) Search(query string, limit int, keep func(doc int) bool) []Hit 
 			continue
 		}
 		id, ok := ix.terms[t]
-		if !ok {
+		vars := ix.variants(t)
+		if len(vars) == 0 {
+			if !ok {
+				continue
+			}
+			idf := ix.idf[id]
+			for _, p := range ix.post[id] {
+				touch(p.doc)
+				sc.score[p.doc] += idf * p.w
+				sc.matched[p.doc]++
+			}
 			continue
 		}
-		idf := ix.idf[id]
-		for _, p := range ix.post[id] {
-			touch(p.doc)
-			sc.score[p.doc] += idf * p.w
-			sc.matched[p.doc]++
+		// The term and its word family: the best match per document.
+		if ok {
+			vars = append(vars, expansion{id, ix.idf[id]})
 		}
+		for _, e := range vars {
+			for _, p := range ix.post[e.id] {
+				if v := e.idf * p.w; v > sc.best[p.doc] {
+					if sc.best[p.doc] == 0 {
+						sc.bestDocs = append(sc.bestDocs, p.doc)
+					}
+					sc.best[p.doc] = v
+				}
+			}
+		}
+		for _, d := range sc.bestDocs {
+			touch(d)
+			sc.score[d] += sc.best[d]
+			sc.matched[d]++
+			sc.best[d] = 0
+		}
+		sc.bestDocs = sc.bestDocs[:0]
 	}
 	if lastTerm != "" {
 		for _, e := range ix.expand(lastWord, lastTerm) {
-			idf := ix.idf[e.id] * e.weight
+			idf := e.idf
 			for _, p := range ix.post[e.id] {
 				touch(p.doc)
 				if v := idf * p.w; v > sc.last[p.doc] {
@@ -169,19 +195,50 @@ func (ix *Index) Search(query string, limit int, keep func(doc int) bool) []Hit 
 	return out
 }
 
-// expansion is a term that the last query word matches, with its weight.
+// variants returns the terms of stem's word family (see family) other
+// than stem, the most frequent maxVariants of them, each at familyWeight
+// times its idf, or times stem's idf when stem is indexed and that is
+// lower: a rarer form stands in for the query's word and must not count
+// for more than the word itself would.
+func (ix *Index) variants(stem string) []expansion {
+	fam := family(stem)
+	i, _ := slices.BinarySearch(ix.sorted, fam)
+	var ids []int32
+	for ; i < len(ix.sorted) && strings.HasPrefix(ix.sorted[i], fam); i++ {
+		if t := ix.sorted[i]; t != stem && family(t) == fam {
+			ids = append(ids, ix.terms[t])
+		}
+	}
+	if len(ids) > maxVariants {
+		slices.SortStableFunc(ids, func(a, b int32) int { return len(ix.post[b]) - len(ix.post[a]) })
+		ids = ids[:maxVariants]
+	}
+	limit := float32(math.Inf(1))
+	if id, ok := ix.terms[stem]; ok {
+		limit = ix.idf[id]
+	}
+	out := make([]expansion, len(ids))
+	for k, id := range ids {
+		out[k] = expansion{id, familyWeight * min(ix.idf[id], limit)}
+	}
+	return out
+}
+
+// expansion is a term that a query word matches, with the idf its matches
+// are scored at (its own, weighted for a prefix or family match).
 type expansion struct {
-	id     int32
-	weight float32
+	id  int32
+	idf float32
 }
 
 // expand returns the terms the last query word matches: its stem at full
-// weight, and the terms it is a prefix of at prefixWeight (the most frequent
-// maxExpansions of them, when the word has at least minPrefix letters).
+// weight, the terms it is a prefix of at prefixWeight (the most frequent
+// maxExpansions of them, when the word has at least minPrefix letters),
+// and the other terms of its family (see variants).
 func (ix *Index) expand(word, stem string) []expansion {
 	var out []expansion
 	if id, ok := ix.terms[stem]; ok {
-		out = append(out, expansion{id, 1})
+		out = append(out, expansion{id, ix.idf[id]})
 	}
 	if len(word) < minPrefix {
 		return out
@@ -198,7 +255,12 @@ func (ix *Index) expand(word, stem string) []expansion {
 		more = more[:maxExpansions]
 	}
 	for _, id := range more {
-		out = append(out, expansion{id, prefixWeight})
+		out = append(out, expansion{id, prefixWeight * ix.idf[id]})
+	}
+	for _, v := range ix.variants(stem) {
+		if !slices.ContainsFunc(out, func(e expansion) bool { return e.id == v.id }) {
+			out = append(out, v)
+		}
 	}
 	return out
 }

@@ -50,6 +50,9 @@ func TestTokenizer(t *testing.T) {
 		{"refunds invoices policies boxes matches", []string{"refund", "invoic", "policy", "box", "match"}},
 		{"deploying deployed running planned billing string", []string{"deploy", "deploy", "run", "plan", "bill", "string"}},
 		{"normalise normalize organisation", []string{"normaliz", "normaliz", "organization"}},
+		{"behaviours behaviors colour analyse analyzed", []string{"behavior", "behavior", "color", "analyz", "analyz"}},
+		{"modelling modeled cancelled billing spelling farewells", []string{"model", "model", "cancel", "bill", "spell", "farewell"}},
+		{"whether without via", nil}, // function words
 		{"end. Next, (paren) [x] 2026-01-02", []string{"end", "next", "paren", "2026", "01", "02", "20260102"}},
 		{"日本語 テキスト", []string{"日本語", "テキスト"}},
 		{"", nil},
@@ -127,6 +130,88 @@ func TestSearchRanking(t *testing.T) {
 	if !slices.Equal(a, b) {
 		t.Errorf("repeated search differs: %v vs %v", a, b)
 	}
+}
+
+// TestFamily checks the word-family keys: a derived noun or adjective
+// keys to its verb's stem, other stems (agent nouns, short words) to
+// themselves, and every key is a prefix of its stem.
+func TestFamily(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"communication", "communic"}, {"communicat", "communic"}, {"validation", "valid"}, {"validat", "valid"},
+		{"configuration", "configur"}, {"containerization", "containeriz"}, {"management", "manag"},
+		{"deployment", "deploy"}, {"prediction", "predict"}, {"predictiv", "predict"}, {"security", "secur"},
+		{"reviewer", "reviewer"}, {"manager", "manager"}, {"nation", "nation"}, {"action", "action"},
+		{"mention", "mention"}, {"format", "format"}, {"document", "document"}, {"pdf", "pdf"}, {"", ""},
+	} {
+		got := family(tc.in)
+		if got != tc.want {
+			t.Errorf("family(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		if !strings.HasPrefix(tc.in, got) {
+			t.Errorf("family(%q) = %q is not a prefix", tc.in, got)
+		}
+	}
+}
+
+// TestSearchFamilyAndHeadings checks that a query word finds the other
+// words of its family (at less than the word itself, counting as the
+// word for coordination), and that a heading counts for more than the same
+// words in the body.
+func TestSearchFamilyAndHeadings(t *testing.T) {
+	ix := newTestIndex(
+		[4]string{"meeting-notes", "Improve team communication from call transcripts", "", ""},        // 0
+		[4]string{"slack-bot", "Post messages to a channel, communicate releases", "", ""},            // 1
+		[4]string{"deploy-tool", "Ship services", "", "Some text.\n## Rollback a deployment\nSteps."}, // 2
+		[4]string{"notes", "Ship services", "", "```\nRollback a deployment\n```\nSteps."},            // 3
+		[4]string{"fenced", "Ship services", "", "```\n# Rollback a deployment\n```\nSteps."},         // 4
+	)
+	if h := ix.Search("how should I communicate in calls", 5, nil); len(h) == 0 || h[0].Doc != 0 {
+		t.Errorf("communicate: %v, want 0 (communication) first", hitDocs(h))
+	}
+	if h := ix.Search("communicate", 5, nil); len(h) != 2 || h[0].Doc != 1 {
+		t.Errorf("communicate alone: %v, want 1 (the word itself) then 0", hitDocs(h))
+	}
+	if h := ix.Search("rollback deployment", 5, nil); len(h) != 3 || h[0].Doc != 2 || h[1].Score != h[2].Score {
+		t.Errorf("heading: %+v, want 2 first, then 3 and 4 alike (a # line in a fence is no heading)", h)
+	}
+}
+
+// TestSplitHeadings checks what counts as a Markdown heading.
+func TestSplitHeadings(t *testing.T) {
+	body := "intro\n# One\ntext\n   ## Two ##\n    # indented code\n#nospace\n```go\n# in fence\n```\n####### seven\n~~~\n# tilde fence\n~~~\n#\nend"
+	var heads, texts []string
+	splitHeadings(body, func(text string, heading bool) {
+		if heading {
+			heads = append(heads, text)
+		} else {
+			texts = append(texts, text)
+		}
+	})
+	if want := []string{"One", "Two", ""}; !slices.Equal(heads, want) {
+		t.Errorf("headings %q, want %q", heads, want)
+	}
+	for _, s := range []string{"indented code", "#nospace", "in fence", "seven", "tilde fence", "end"} {
+		if !strings.Contains(strings.Join(texts, ""), s) {
+			t.Errorf("%q missing from the body text %q", s, texts)
+		}
+	}
+}
+
+// FuzzSplitHeadings: the runs of body text and the headings are pieces of
+// the body, in order.
+func FuzzSplitHeadings(f *testing.F) {
+	f.Add("# a\nb\n```\n# c\n```\n## d ##\n")
+	f.Add("   #\n~~~\n#")
+	f.Fuzz(func(t *testing.T, body string) {
+		rest := body
+		splitHeadings(body, func(text string, _ bool) {
+			i := strings.Index(rest, text)
+			if i < 0 {
+				t.Fatalf("%q is not in what is left of the body, %q", text, rest)
+			}
+			rest = rest[i+len(text):]
+		})
+	})
 }
 
 // TestSearchNameMatches checks the name and path matches: a run of query
