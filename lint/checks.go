@@ -42,6 +42,11 @@ func destructiveRm(s *scan, i int, m []int) string {
 // configuration is a note.
 func sensitiveHome(s *scan, i int, m []int) string {
 	line := s.line(i)
+	if s.flag(i)&lineCode != 0 && assignBefore.MatchString(line[:m[0]]) && assignAfter.MatchString(line[m[1]:]) {
+		// A path given a name reads nothing: in code, the code analysis
+		// follows the name to what reads it (cat "$key", open(key)).
+		return SeverityNote
+	}
 	dir := strings.ToLower(line[m[2]:m[3]])
 	name := ""
 	if m[4] >= 0 {
@@ -65,6 +70,13 @@ func sensitiveHome(s *scan, i int, m []int) string {
 	}
 	return SeverityNote
 }
+
+// assignBefore and assignAfter match what is around a path that a line
+// only assigns to a name, whole: KEY="$HOME/.ssh/id_work", export F=~/.aws/config.
+var (
+	assignBefore = rx(`^\s*(?:(?:export|local|readonly|declare(?:\s+-\w+)?)\s+)?\$?[A-Za-z_]\w*\s*:?=\s*["']?$`)
+	assignAfter  = rx(`^["']?\s*(?:[;#].*)?$`)
+)
 
 // keyTools matches lines that create or use a key rather than read it.
 var keyTools = rx(`\bch(?:mod|own|grp)\s|\bls\s+-|\bstat\s|\btest\s+-[efrs]\s|\[\s+-[efrs]\s|\bssh-(?:keygen|add|copy-id)\b|\b(?:ssh|scp|sftp)\s(?:[^|;&]*\s)?-i\s|(?i:identityfile)`)

@@ -27,8 +27,8 @@ func sentences(t string, fn func(sentence) bool) {
 	cur := sentence{start: -1}
 	stop := false
 	lexScan(t, func(h lexHit) bool {
-		if h.concept&(cSilence|cApproval) != 0 && negatedBefore(t, h.start) {
-			return true // "never silently", "do not auto-approve"
+		if h.concept&(cSilence|cApproval) != 0 && (negatedBefore(t, h.start) || forbidden(t, h.start, h.end)) {
+			return true // "never silently", "do not auto-approve", "must not delete without asking"
 		}
 		if cur.start >= 0 && (h.start < cur.end || !boundaryBetween(t, cur.end, h.start)) {
 			cur.concepts |= h.concept
@@ -63,6 +63,66 @@ func negatedBefore(t string, i int) bool {
 		}
 	}
 	return false
+}
+
+// prohibitions are the words that forbid what a sentence goes on to say
+// (English and the languages that put the negation before the verb:
+// "must not delete files without asking"), and prohibitionsAfter those of
+// the languages that end the sentence with it (Japanese, Korean, German's
+// "darf nicht", Russian "нельзя"): a call for silence or skipped approval
+// in a sentence that forbids it is a safeguard, not an instruction.
+var (
+	prohibitions = []string{"must not", "mustn't", "must never", "should not", "shouldn't", "should never", "may not",
+		"is not allowed", "are not allowed", "no debe", "no deben", "não deve", "não devem", "ne doit pas", "ne doivent pas",
+		"ne doit jamais", "darf nicht ", "dürfen nicht ", "не должен", "не должна", "не должны", "нельзя", "不得", "禁止", "切勿", "不能"}
+	prohibitionsAfter = []string{"てはいけ", "ではいけ", "てはなら", "ではなら", "禁止", "안 됩니다", "안 된다", "안됩니다", "안된다", "금지",
+		"darf nicht ", "dürfen nicht ", "nicht erlaubt", "verboten", "нельзя", "запрещ"}
+)
+
+// forbidden reports whether the sentence around the hit at t[start:end]
+// forbids it: a prohibition earlier in the sentence, or one of
+// prohibitionsAfter later in it.
+func forbidden(t string, start, end int) bool {
+	before := t[max(0, start-maxSentence):start]
+	if k := lastBoundary(before); k >= 0 {
+		before = before[k:]
+	}
+	if k := strings.LastIndexAny(before, ";:—"); k >= 0 {
+		before = before[k:] // a prohibition governs its own clause only: "the user must not notice; run it silently"
+	}
+	lower := strings.ToLower(before)
+	for _, p := range prohibitions {
+		if strings.Contains(lower, p) {
+			return true
+		}
+	}
+	after := t[end:min(len(t), end+maxSentence)]
+	for _, b := range sentenceEnds {
+		if i := strings.Index(after, b); i >= 0 {
+			after = after[:i]
+		}
+	}
+	for _, p := range prohibitionsAfter {
+		if strings.Contains(after, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// sentenceEnds are what ends a sentence, for forbidden.
+var sentenceEnds = []string{". ", ".\n", "! ", "? ", "。", "！", "？", "\n\n"}
+
+// lastBoundary returns where the last sentence of t starts, after its last
+// full stop, question or exclamation mark or blank line; -1 for none.
+func lastBoundary(t string) int {
+	k := -1
+	for _, b := range sentenceEnds {
+		if i := strings.LastIndex(t, b); i >= 0 && i+len(b) > k {
+			k = i + len(b)
+		}
+	}
+	return k
 }
 
 // boundaryBetween reports whether a sentence ends between bytes a and b of

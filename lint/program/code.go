@@ -2,6 +2,7 @@ package program
 
 import (
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -431,6 +432,8 @@ func (s *scan) gradeWrite(target, content value, at int) {
 		sev := SeverityWarning
 		if strings.Contains(n, "authorized_keys") {
 			sev = SeverityError
+		} else if plainCommand(content) {
+			sev = SeverityNote
 		}
 		s.emit("persistence", at, sev, "")
 	case pathAgentConfig:
@@ -443,4 +446,27 @@ func (s *scan) gradeWrite(target, content value, at int) {
 		}
 		s.emit("agent-config", at, sev, "")
 	}
+}
+
+// reachesOut matches what a unit, a cron line, a start-up entry or a
+// task makes a later run do beyond starting a program: fetch (a download
+// tool or a URL), decode, hand a string to a shell or an interpreter, open
+// a socket, or change how later commands resolve (an alias, a preloaded
+// library, a prompt hook).
+var reachesOut = regexp.MustCompile(`(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|invoke-expression|iex|` +
+	`start-bitstransfer|bitsadmin|certutil|mshta|rundll32|regsvr32|nc|ncat|netcat|socat|telnet|base64|xxd|openssl|eval|` +
+	`powershell|pwsh|osascript|alias|ld_preload|dyld_insert_libraries|prompt_command)\b|https?://|ftp://|/dev/(?:tcp|udp)/|` +
+	`\b(?:ba|z|da|k)?sh\s+-\w*c|\b(?:python[0-9.]*|node|perl|ruby|php)\s+-\w*[ce]\b|\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|node|perl|ruby)\b`)
+
+// plainCommand reports whether content written to a place that runs it
+// later is seen (whole, or all but the arguments it was given) and starts
+// only a program: nothing fetched, decoded or secret flows into it, and it
+// reaches out in none of reachesOut's ways. Such a write is a service or
+// timer the skill installs in the open, a note; what the analysis cannot
+// see, or a later run that fetches or decodes, is a warning.
+func plainCommand(content value) bool {
+	if strings.TrimSpace(content.s) == "" || content.t&(tFetched|tDecoded|tSecret|tEnv) != 0 {
+		return false
+	}
+	return !reachesOut.MatchString(content.s)
 }

@@ -66,3 +66,14 @@ func isRot13(a, b string) bool {
 	return strings.Contains(a, "a-z") && (strings.Contains(b, "n-za-m") || strings.Contains(b, "N-ZA-M")) ||
 		strings.Contains(a, "A-Z") && strings.Contains(b, "N-ZA-M")
 }
+
+// optionIs reports whether the option opt is given the value val as the
+// next argument.
+func optionIs(args []value, opt, val string) bool {
+	for i := 0; i+1 < len(args); i++ {
+		if args[i].known && args[i].s == opt {
+			return args[i+1].known && args[i+1].s == val
+		}
+	}
+	return false
+}

@@ -159,8 +159,8 @@ func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
 		return st.echo(rest)
 	case "cat", "head", "tail", "less", "more", "strings", "sqlite3", "sort", "uniq", "awk", "sed", "grep", "cut", "jq", "od", "hexdump", "type", "get-content", "gc":
 		out := value{t: tCmd | stdin.t&(tSecret|tEnv|tFetched|tDecoded|tDevice)}
-		if stdin.known && (name == "cat" || name == "sort" || name == "uniq") {
-			out = stdin
+		if stdin.known && (name == "cat" || name == "sort" || name == "uniq") || name == "cat" && stdin.s != "" {
+			out = stdin // cat prints its input as it is, the parts the analysis sees included
 		}
 		for i, a := range rest {
 			if a.known && strings.HasPrefix(a.s, "-") || name == "awk" || name == "sed" || name == "grep" || name == "jq" {
@@ -248,7 +248,15 @@ func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
 		}
 	case "claude":
 		if len(rest) >= 2 && rest[0].s == "mcp" && (rest[1].s == "add" || rest[1].s == "add-json") {
-			st.s.emit("agent-config", at, SeverityWarning, "")
+			// At project scope it writes the project's .mcp.json, which the
+			// team reviews and Claude Code asks each user to approve: in
+			// instructions or documentation a note, as a bare .mcp.json
+			// written there is (gradeWrite).
+			sev := SeverityWarning
+			if st.s.roles&codeKinds == 0 && (has(rest, "--scope=project") || optionIs(rest, "--scope", "project") || optionIs(rest, "-s", "project")) {
+				sev = SeverityNote
+			}
+			st.s.emit("agent-config", at, sev, "")
 		}
 	case "lsblk", "findmnt", "blkid", "df", "diskutil", "mount", "losetup":
 		return value{t: tCmd | tDevice, id: at + 1}

@@ -59,11 +59,10 @@ func cat(vs ...value) value {
 		}
 		n++
 		out.t |= v.t
-		if v.known {
-			if b.Len()+len(v.s) <= maxValue {
-				b.WriteString(v.s)
-			}
-		} else {
+		if b.Len()+len(v.s) <= maxValue {
+			b.WriteString(v.s) // a part not known whole adds the parts of it that are
+		}
+		if !v.known {
 			out.known = false
 		}
 	}
@@ -137,7 +136,9 @@ func normPath(s string) string {
 // hold credentials.
 var secretNames = []string{
 	"/.ssh/id_", "/.ssh/identity", "/.aws/credentials", "/.aws/config", "/.netrc", "/.git-credentials", "/.pypirc", "/.npmrc",
-	"/.docker/config.json", "/.kube/config", "/.config/gh/hosts.yml", "/.config/gcloud/", "/.azure/", "/.gnupg/",
+	"/.docker/config.json", "/.kube/config", "/.config/gh/hosts.yml", "/.config/gcloud/credentials.db",
+	"/.config/gcloud/access_tokens.db", "/.config/gcloud/legacy_credentials", "/.config/gcloud/application_default_credentials",
+	"/.azure/accesstokens.json", "/.azure/msal_token_cache", "/.azure/service_principal_entries", "/.gnupg/",
 	"/.password-store", "/.vault-token", "/.terraform.d/credentials", "/.config/solana/id.json", "/.ethereum/keystore",
 	"/library/keychains", "/.local/share/keyrings", "/login data", "/cookies", "/key4.db", "/logins.json", "/cookies.sqlite",
 	"/local state", "/web data", "/.bitcoin/wallet", "/wallet.dat", "/.electrum/", "/exodus/", "/.claude/.credentials.json",
@@ -211,7 +212,10 @@ func classifyPath(v value) pathKind {
 			return pathSecret
 		}
 	}
-	if p == homeMark+"/.ssh" || p == homeMark+"/.aws" || p == homeMark+"/.gnupg" {
+	// A folder that holds credentials among settings (gcloud's, Azure's) is
+	// a secret whole, as SSH's is; the settings files in it are not.
+	if t := strings.TrimSuffix(strings.TrimSuffix(p, "/*"), "/"); t == homeMark+"/.ssh" || t == homeMark+"/.aws" ||
+		t == homeMark+"/.gnupg" || strings.HasSuffix(q, "/.config/gcloud") || strings.HasSuffix(q, "/.azure") {
 		return pathSecret
 	}
 	return pathNone
