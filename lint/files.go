@@ -413,7 +413,7 @@ var hookCall = rx(`(?:^|[^\w.])([A-Za-z_]\w*)(?:\.\w+)*\s*\(`)
 // pytest: its own module and the builtins that compute.
 var hookSafe = map[string]bool{"pytest": true, "str": true, "int": true, "len": true, "sorted": true, "list": true, "dict": true,
 	"set": true, "tuple": true, "isinstance": true, "any": true, "all": true, "min": true, "max": true, "enumerate": true,
-	"range": true, "super": true, "bool": true, "float": true, "zip": true, "reversed": true}
+	"range": true, "super": true, "print": true, "bool": true, "float": true, "zip": true, "reversed": true}
 
 // conftestActs grades a conftest.py, which pytest imports and whose hooks
 // it calls on every test run in its folder: a warning at the first line

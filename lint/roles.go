@@ -84,7 +84,7 @@ func classify(file string, data []byte) role {
 	if scriptExts[ext] || moreScriptExts[ext] || bytes.HasPrefix(data, []byte("#!")) {
 		r |= roleScript
 	}
-	if manifestNames[lower] || strings.HasPrefix(lower, "dockerfile") || strings.HasPrefix(lower, "requirements") && ext == ".txt" {
+	if manifestNames[lower] || ext == ".mk" || ext == ".mak" || strings.HasPrefix(lower, "dockerfile") || strings.HasPrefix(lower, "requirements") && ext == ".txt" {
 		r = r&^roleText | roleManifest
 	}
 	if autoExecNames[lower] || ext == ".pth" || strings.Contains(file, ".git/hooks/") || strings.HasPrefix(file, ".husky/") ||

@@ -315,9 +315,11 @@ func (s *scan) recipes() []region {
 	base := strings.ToLower(path.Base(s.file))
 	var out []region
 	switch {
-	case base == "makefile" || base == "gnumakefile" || base == "justfile":
+	case base == "makefile" || base == "gnumakefile" || strings.HasSuffix(base, ".mk") || strings.HasSuffix(base, ".mak"):
+		return []region{{0, makeScript(s.text), langShell}}
+	case base == "justfile":
 		for i := range s.lines() {
-			if l := s.line(i); strings.HasPrefix(l, "\t") || base == "justfile" && strings.HasPrefix(l, "    ") {
+			if l := s.line(i); strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t") {
 				out = append(out, region{s.starts[i], l, langShell})
 			}
 		}
