@@ -142,6 +142,8 @@ func (c *PullCmd) Run(ctx context.Context, argv commandArgv) error {
 	switch {
 	case src.Unverified:
 		note("warning: %s is a v0.1.0 index: it publishes no digests, so the files are UNVERIFIED (--allow-unverified); only their paths and names are checked", src.Name)
+	case src.Kind == "server" && c.List:
+		// A listing copies nothing, so what the digests prove is no concern yet.
 	case src.Kind == "server":
 		note("note: %s is a live server: its digests are unsigned (SEP-2640); they prove the files arrived as listed, not who wrote them", src.Name)
 	case src.Signed:
@@ -170,6 +172,13 @@ func (c *PullCmd) Run(ctx context.Context, argv commandArgv) error {
 	skills, err := src.Select(ctx, c.Skills, c.All)
 	if err != nil {
 		return &exitError{exitFailed, fmt.Errorf("pull: %w", err)}
+	}
+	if len(skills) == 0 {
+		why := ""
+		if src.Kind == "server" {
+			why = "; a server behind authorization lists only the namespaces the token may read"
+		}
+		return &exitError{exitFailed, fmt.Errorf("pull: --all: %s lists no skills, nothing to copy%s", src.Name, why)}
 	}
 	opt := pull.Options{To: c.To, KeepPath: c.KeepPath, Force: c.Force, Sync: c.Sync, DryRun: c.DryRun,
 		Progress: progress("pulling"), Logf: func(format string, args ...any) { note(format, args...) }}
