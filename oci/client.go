@@ -2,6 +2,8 @@ package oci
 
 import (
 	"context"
+	"crypto/tls"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -103,7 +105,7 @@ const RequestTimeout = 5 * time.Minute
 // redirects may go to https, or to plain http where the plain-http rule
 // allows the host.
 func (o *Options) client() *http.Client {
-	return fetch.Client(o.Client, fetch.Policy{
+	c := fetch.Client(o.Client, fetch.Policy{
 		Timeout: RequestTimeout, MaxBytes: o.maxBytes(),
 		CheckURL: func(u *url.URL) error {
 			if u.Scheme == "https" || u.Scheme == "http" && o.PlainHTTP && o.checkPlainHTTP(u.Host) == nil {
@@ -112,6 +114,25 @@ func (o *Options) client() *http.Client {
 			return fmt.Errorf("redirect to %s: only https is allowed", fetch.Redact(u))
 		},
 	})
+	if !o.PlainHTTP {
+		c.Transport = plainHTTPHint{c.Transport}
+	}
+	return c
+}
+
+// plainHTTPHint names --plain-http in the error of a registry that answered
+// https with plain http, as one on loopback often does: Go's own message,
+// "server gave HTTP response to HTTPS client", does not say what to do.
+type plainHTTPHint struct{ next http.RoundTripper }
+
+func (h plainHTTPHint) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := h.next.RoundTrip(req)
+	// The transport's error is TLS's; http.Client turns it into
+	// ErrSchemeMismatch only when it is returned unwrapped.
+	if rh := (tls.RecordHeaderError{}); errors.As(err, &rh) && string(rh.RecordHeader[:]) == "HTTP/" {
+		err = fmt.Errorf("%w: the registry %s speaks plain http; give --plain-http (loopback, or a host named in --insecure-registry)", http.ErrSchemeMismatch, req.URL.Host)
+	}
+	return resp, err
 }
 
 // repository returns oras-go's client of the repository ref names, with
