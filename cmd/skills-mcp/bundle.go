@@ -57,7 +57,8 @@ func (c *BuildCmd) Run(ctx context.Context, log *slog.Logger) error {
 	defer c.Gate.done()
 	c.ctx = ctx
 	opt.Context = ctx
-	opt.Warn = func(s string) { fmt.Fprintf(stderr, "skills-mcp: warning: %s\n", s) }
+	opt.Warn = warn
+	opt.Fetch.Logf = warnf
 	opt.Progress = progress("building")
 	var res *build.Result
 	if oci.IsRef(c.Output) {
@@ -153,7 +154,8 @@ func (c *LintCmd) Run(ctx context.Context, log *slog.Logger) error {
 	}
 	defer c.Gate.done()
 	opt.Context = ctx
-	opt.Report = func(s string) { fmt.Fprintf(stderr, "skills-mcp: warning: %s\n", s) }
+	opt.Report = warn
+	opt.Fetch.Logf = warnf
 	res, err := build.Build(opt, io.Discard)
 	if err != nil {
 		return err
