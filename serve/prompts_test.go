@@ -422,7 +422,8 @@ func listedPrompts(t *testing.T, cs *mcp.ClientSession) []string {
 
 // TestLivePrompts: a skill added to a live library gets a prompt, with
 // notifications/prompts/list_changed; one removed loses it; an edit of a
-// skill's body changes no prompt and notifies no one.
+// skill's body changes no prompt and notifies no one; an edit of its
+// description changes its prompt's and notifies.
 func TestLivePrompts(t *testing.T) {
 	for _, p := range protocols {
 		t.Run(p.name, func(t *testing.T) {
@@ -471,6 +472,13 @@ func TestLivePrompts(t *testing.T) {
 			if n := ev.count("prompts_changed"); n != mark {
 				t.Errorf("an edit of a body sent prompts/list_changed (%d, then %d)", mark, n)
 			}
+
+			// A new description is a new prompt description: the list changed.
+			mark = ev.count("prompts_changed")
+			writeFiles(t, dir, map[string]string{"alpha/SKILL.md": skillMD("alpha", "First, reworded.") + "More body.\n"})
+			refresh()
+			eventually(t, "prompts/list_changed for a description", func() bool { return ev.count("prompts_changed") > mark })
+			mark = ev.count("prompts_changed")
 
 			for _, name := range added {
 				if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
