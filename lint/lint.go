@@ -103,6 +103,9 @@ func analyze(file string, data []byte, code codeState) []manifest.Finding {
 	if roles == roleBinary {
 		return binaryFindings(file, data)
 	}
+	if code.budget == nil && len(data) > WindowBytes {
+		code.budget = program.NewBudget() // one for the file, all its windows together
+	}
 	var out []manifest.Finding
 	for w := (window{}); ; {
 		w = w.next(data)

@@ -406,7 +406,7 @@ func TestLintRulesCovered(t *testing.T) {
 		"prompt-injection", "addressed-instruction", "hidden-carrier", "host-markup", "reverse-shell", "secret-exfil", "dns-exfil",
 		"disk-wipe", "system-shutdown", "dynamic-exec", "download-exec", "credential-store", "git-exfil", "image-exfil",
 		"agent-config", "autorun-config", "untrusted-source", "security-off", "force-push", "executable-binary", "opaque-file",
-		"disguised-file", "image-trailer", "office-macro", "minified-code", "blank-padding"}
+		"disguised-file", "image-trailer", "office-macro", "minified-code", "blank-padding", "unanalysed-code"}
 	var got []string
 	for _, r := range Rules {
 		got = append(got, r.ID)

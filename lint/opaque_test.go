@@ -94,6 +94,11 @@ var opaqueCases = []lintCase{
 	{"templates/report.docx", "office-macro", zipFile("[Content_Types].xml", contentTypes, "word/_rels/document.xml.rels", relsHead+hyperlinkRel+"</Relationships>"), "", 0},
 	{"templates/sheet.xls", "office-macro", "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00\x00", "warning", 1},
 	{"assets/tools.zip", "office-macro", zipFile("word/vbaProject.bin", "x"), "", 0}, // a plain zip: opaque-file's
+	// unanalysed-code: past a bound of the code analysis (program's TestOpaque proves each)
+	{"scripts/deep.sh", "unanalysed-code", strings.Repeat("$(", 201) + "id" + strings.Repeat(")", 201) + "\n", "warning", 1},
+	{"scripts/deep.py", "unanalysed-code", "x = 1\ny = " + strings.Repeat("[", 201) + "1" + strings.Repeat("]", 201) + "\n", "warning", 2},
+	{"scripts/deep.sh", "unanalysed-code", strings.Repeat("$(", 20) + "id" + strings.Repeat(")", 20) + "\n", "", 0},
+	{"scripts/app.py", "unanalysed-code", strings.Repeat("x = f(g(h(1)))\n", 2000), "", 0},
 	// minified-code
 	{"scripts/app.js", "minified-code", "var a=1;" + strings.Repeat("a=a+1;", 400) + "\n", "warning", 1},
 	{"scripts/app.js", "minified-code", strings.Repeat("const a = 1;\n", 400), "", 0},

@@ -1,6 +1,7 @@
 package program
 
 import (
+	"fmt"
 	"path"
 	"regexp"
 	"slices"
@@ -17,7 +18,10 @@ import (
 
 // Bounds of the analysis of one file, decoded layers included.
 const (
-	maxCodeBytes = 2 << 20 // code analysed per file; past it the rest is left to the line rules
+	// maxCodeBytes is the code analysed per file, its windows and layers
+	// together: past it the rest is left to the line rules, and reported
+	// (unanalysed-code). It bounds the work and the memory of a file.
+	maxCodeBytes = 1 << 20
 	maxDepth     = 24      // layers of decoding or building analysed in a row
 	maxLayers    = 64      // layers analysed per file, all depths together
 	maxLayerText = 1 << 20 // bytes of layers analysed per file, all depths together
@@ -31,10 +35,37 @@ const (
 // layers under it.
 type Budget struct {
 	layers, bytes int
+	code          int // bytes of code left to analyse
 }
 
 // NewBudget returns the budget of one file.
-func NewBudget() *Budget { return &Budget{layers: maxLayers, bytes: maxLayerText} }
+func NewBudget() *Budget { return &Budget{layers: maxLayers, bytes: maxLayerText, code: maxCodeBytes} }
+
+// takeCode reports whether n more bytes of code fit, and counts them.
+func (b *Budget) takeCode(n int) bool {
+	if n > b.code {
+		return false
+	}
+	b.code -= n
+	return true
+}
+
+// budget returns the file's budget, made on first use.
+func (s *scan) budget() *Budget {
+	if s.in.Budget == nil {
+		s.in.Budget = NewBudget() // the file's, shared by the layers under it
+	}
+	return s.in.Budget
+}
+
+// unanalysed is the rule of what the analysis could not read whole.
+const unanalysed = "unanalysed-code"
+
+// opaque reports, at byte off, code the analysis did not read whole, and
+// why.
+func (s *scan) opaque(off int, why string) {
+	s.emit(unanalysed, off, SeverityWarning, why)
+}
 
 // Left returns the layers and bytes of layers the budget has left.
 func (b *Budget) Left() (layers, bytes int) { return b.layers, b.bytes }
@@ -348,13 +379,13 @@ func (s *scan) emit(id string, off int, sev, excerpt string) {
 
 // analyseCode runs the analyses of the file's code and its layers.
 func (s *scan) analyseCode() {
-	left := maxCodeBytes
 	for _, r := range s.regions() {
-		if len(r.text) > left {
+		if !s.budget().takeCode(len(r.text)) {
+			s.opaque(r.off, fmt.Sprintf("not analysed: more than %d KiB of code in one file", maxCodeBytes>>10))
 			break
 		}
-		left -= len(r.text)
-		if longestLine(r.text) > maxCodeLine {
+		if n := longestLine(r.text); n > maxCodeLine {
+			s.opaque(r.off, fmt.Sprintf("not analysed: a line of %d KiB", n>>10))
 			continue
 		}
 		switch r.lang {
@@ -368,6 +399,8 @@ func (s *scan) analyseCode() {
 		for _, e := range findEncoded(s.text, maxLayers) {
 			s.layer(e.off, e.how, e.text, "")
 		}
+	} else if e := findEncoded(s.text, 1); len(e) > 0 {
+		s.opaque(e[0].off, fmt.Sprintf("%s: not decoded: more than %d layers deep", e[0].how, maxDepth))
 	}
 }
 
@@ -375,10 +408,12 @@ func (s *scan) analyseCode() {
 // the same file would be (or as a program in lang), and takes its findings
 // as the file's own at off, the excerpt saying what was decoded.
 func (s *scan) layer(off int, how, text, lang string) {
-	if s.in.Budget == nil {
-		s.in.Budget = NewBudget() // the file's, shared by the layers under it
+	if s.in.Depth >= maxDepth {
+		s.opaque(off, fmt.Sprintf("%s: not analysed: more than %d layers deep", how, maxDepth))
+		return
 	}
-	if s.in.Depth >= maxDepth || !s.in.Budget.take(len(text)) {
+	if !s.budget().take(len(text)) {
+		s.opaque(off, fmt.Sprintf("%s: not analysed: past the %d layers or %d KiB of decoded text a file may hold", how, maxLayers, maxLayerText>>10))
 		return
 	}
 	file := s.file

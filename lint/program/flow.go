@@ -1,6 +1,7 @@
 package program
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -54,15 +55,22 @@ type ev struct {
 // flowRegion analyses a region of Python, JavaScript, PowerShell, Ruby or
 // Perl.
 func (s *scan) flowRegion(r region) {
-	if tooNested(r.text) {
+	if at, deep := tooNested(r.text); deep {
+		s.opaque(r.off+at, fmt.Sprintf("not analysed: nested deeper than %d brackets", maxNesting))
 		return
 	}
-	f := &flowState{s: s, base: r.off, lang: r.lang, toks: tokenize(r.text, r.lang), vars: map[string]ev{}, region: r.text}
-	for f.pos < len(f.toks) {
-		start := f.pos
-		f.statement()
-		if f.pos == start {
-			f.pos++
+	f := &flowState{s: s, base: r.off, lang: r.lang, vars: map[string]ev{}, region: r.text}
+	// The region is read in chunks of whole statements (tokenChunk), so its
+	// tokens take memory for one chunk at a time.
+	for from := 0; from < len(r.text); {
+		f.toks, from = tokenChunk(r.text, r.lang, from, f.toks[:0])
+		f.pos = 0
+		for f.pos < len(f.toks) {
+			start := f.pos
+			f.statement()
+			if f.pos == start {
+				f.pos++
+			}
 		}
 	}
 }
@@ -433,6 +441,7 @@ func (f *flowState) expr() ev {
 	f.depth++
 	defer func() { f.depth-- }()
 	if f.depth > maxExprDepth {
+		f.s.opaque(f.at(0), fmt.Sprintf("not analysed: an expression nested deeper than %d", maxExprDepth))
 		f.skipLine()
 		return ev{v: unknown()}
 	}

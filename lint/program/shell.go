@@ -2,9 +2,11 @@ package program
 
 import (
 	"errors"
+	"fmt"
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -43,14 +45,16 @@ type shFile struct {
 // shellRegion analyses one region of shell.
 func (s *scan) shellRegion(r region) {
 	text := r.text
-	if tooNested(text) {
+	if at, deep := tooNested(text); deep {
+		s.opaque(r.off+at, fmt.Sprintf("not analysed: nested deeper than %d brackets", maxNesting))
 		return
 	}
 	if s.roles&Markdown != 0 {
 		text = stripPrompts(text)
 	}
 	st := &shellState{s: s, base: r.off, text: text, vars: map[string]value{}, files: map[string]*shFile{}, remotes: map[string]string{}}
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
+	p := parsers.Get().(*syntax.Parser)
+	defer parsers.Put(p)
 	for from := 0; from < len(text); {
 		rest := text[from:]
 		var perr error
@@ -84,15 +88,22 @@ func (s *scan) shellRegion(r region) {
 	}
 }
 
-// tooNested reports whether text nests brackets deeper than maxNesting.
-func tooNested(text string) bool {
+// parsers keeps shell parsers for reuse: a Markdown file may hold many
+// fenced blocks, and a parser is large next to a block.
+var parsers = sync.Pool{New: func() any {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
+}}
+
+// tooNested reports whether text nests brackets deeper than maxNesting,
+// and where.
+func tooNested(text string) (int, bool) {
 	depth := 0
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
 		case '(', '{', '[':
 			depth++
 			if depth > maxNesting {
-				return true
+				return i, true
 			}
 		case ')', '}', ']':
 			depth = max(0, depth-1)
@@ -102,7 +113,7 @@ func tooNested(text string) bool {
 			}
 		}
 	}
-	return false
+	return 0, false
 }
 
 // stripPrompts blanks a "$ " or "> " prompt at the start of lines of a
@@ -146,7 +157,13 @@ func (st *shellState) stmts(list []*syntax.Stmt) value {
 // prints.
 func (st *shellState) stmt(x *syntax.Stmt, stdin value) value {
 	st.steps++
-	if x == nil || st.steps > len(st.text)+64 {
+	if x == nil {
+		return value{}
+	}
+	if st.steps > len(st.text)+64 {
+		if st.steps == len(st.text)+65 {
+			st.s.opaque(st.off(x.Pos()), "not analysed: more statements than the text has bytes")
+		}
 		return value{}
 	}
 	// Input redirections and here-documents come first.

@@ -31,16 +31,33 @@ type token struct {
 	raw  bool // a string with no escapes decoded (r"", '' in PowerShell, Perl, Ruby)
 }
 
-// maxTokens bounds the tokens of a region: one per byte at most, and a cap
-// for very long regions.
-const maxTokens = 1 << 20
+// Bounds of a chunk of tokens (tokenChunk): a chunk ends at the first line
+// end after chunkBytes where every bracket is closed, or after
+// maxChunkTokens whatever the brackets, so that a region's tokens take
+// memory for one chunk, not for the whole region.
+const (
+	chunkBytes     = 64 << 10
+	maxChunkTokens = 32 << 10
+)
 
-// tokenize splits a region into tokens.
-func tokenize(text, lang string) []token {
-	var out []token
+// tokenChunk splits the chunk of a region that starts at byte from (0, or
+// the end of the chunk before) into tokens, appended to out, and returns
+// them with where the next chunk starts. The tokens' offsets are the
+// region's.
+func tokenChunk(text, lang string, from int, out []token) ([]token, int) {
+	return tokenRun(text, lang, from, out, chunkBytes, maxChunkTokens)
+}
+
+// tokenRun is tokenChunk with its bounds: a chunk of at least size bytes
+// (where brackets allow) and at most limit tokens.
+func tokenRun(text, lang string, from int, out []token, size, limit int) ([]token, int) {
 	hashComment := lang != langJS
 	n := len(text)
-	for i := 0; i < n && len(out) < maxTokens; {
+	depth := 0 // brackets open
+	for i := from; i < n; {
+		if len(out) >= limit {
+			return out, i
+		}
 		c := text[i]
 		switch {
 		case c == '\n':
@@ -48,6 +65,9 @@ func tokenize(text, lang string) []token {
 				out = append(out, token{kind: tokEOL, off: i})
 			}
 			i++
+			if depth == 0 && i-from >= size {
+				return out, i
+			}
 		case c == ' ' || c == '\t' || c == '\r' || c == '\f':
 			i++
 		case c == '\\' && i+1 < n && text[i+1] == '\n':
@@ -133,11 +153,17 @@ func tokenize(text, lang string) []token {
 					continue
 				}
 			}
+			switch c {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				depth = max(0, depth-1)
+			}
 			out = append(out, token{kind: tokPunct, s: text[i : i+1], off: i})
 			i++
 		}
 	}
-	return out
+	return out, n
 }
 
 func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
