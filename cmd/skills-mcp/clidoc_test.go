@@ -16,34 +16,51 @@ import (
 // updateCLIDoc makes TestCLIReference write docs/cli.md (go generate).
 var updateCLIDoc = flag.Bool("update-cli-doc", false, "write docs/cli.md from the commands' help")
 
-// cliReference renders docs/cli.md: the help of skills-mcp and of each of
-// its commands, as kong prints it for --help (80 columns, as through a
+// commandHelp is the help kong prints for args: --help, or a command and
+// --help.
+type commandHelp struct {
+	args []string
+	text string
+}
+
+// commandHelps renders the help of skills-mcp and of each of its commands
+// (hidden ones too), as kong prints it for --help (80 columns, as through a
 // pipe), in the model's order.
+func commandHelps(t *testing.T) []commandHelp {
+	t.Helper()
+	var out bytes.Buffer
+	exited := false
+	k := newParser(&CLI{}, kong.Writers(&out, &out), kong.Exit(func(int) { exited = true }))
+	args := [][]string{{"--help"}}
+	for _, n := range k.Model.Children {
+		if n.Type == kong.CommandNode {
+			args = append(args, []string{n.Name, "--help"})
+		}
+	}
+	var helps []commandHelp
+	for _, a := range args {
+		out.Reset()
+		exited = false
+		_, _ = k.Parse(a)
+		if !exited || out.Len() == 0 {
+			t.Fatalf("%q printed no help", a)
+		}
+		helps = append(helps, commandHelp{a, out.String()})
+	}
+	return helps
+}
+
+// cliReference renders docs/cli.md: commandHelps, each under a heading.
 func cliReference(t *testing.T) []byte {
 	t.Helper()
-	var help bytes.Buffer
-	exited := false
-	k := newParser(&CLI{}, kong.Writers(&help, &help), kong.Exit(func(int) { exited = true }))
 	var doc bytes.Buffer
 	doc.WriteString("# CLI reference\n\n")
 	doc.WriteString("Every command's `--help`, as `skills-mcp COMMAND --help` prints it. The pages of the manual (see the\n")
 	doc.WriteString("[README](../README.md#the-manual)) say what the flags do and why. This page is generated: `go generate\n")
 	doc.WriteString("./cmd/skills-mcp` writes it, and `TestCLIReference` fails when it is stale.\n")
-	args := [][]string{{"--help"}}
-	for _, n := range k.Model.Children {
-		if n.Type == kong.CommandNode && !n.Hidden {
-			args = append(args, []string{n.Name, "--help"})
-		}
-	}
-	for _, a := range args {
-		help.Reset()
-		exited = false
-		_, _ = k.Parse(a)
-		if !exited || help.Len() == 0 {
-			t.Fatalf("%q printed no help", a)
-		}
-		title := strings.Join(append([]string{"skills-mcp"}, a[:len(a)-1]...), " ")
-		text := strings.ReplaceAll(help.String(), "```", "'''")
+	for _, h := range commandHelps(t) {
+		title := strings.Join(append([]string{"skills-mcp"}, h.args[:len(h.args)-1]...), " ")
+		text := strings.ReplaceAll(h.text, "```", "'''")
 		fmt.Fprintf(&doc, "\n## %s\n\n```text\n%s```\n", title, strings.TrimRight(text, "\n")+"\n")
 	}
 	return doc.Bytes()

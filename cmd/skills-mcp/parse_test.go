@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -163,30 +162,15 @@ func TestOpenEarly(t *testing.T) {
 // renders help as go/doc text, which turns ” into a typographic quote, and
 // a command copied from help with one runs wrong or not at all.
 func TestHelpIsASCII(t *testing.T) {
-	var out bytes.Buffer
-	exited := false
-	k := newParser(&CLI{}, kong.Writers(&out, &out), kong.Exit(func(int) { exited = true }))
-	args := [][]string{{"--help"}}
-	for _, n := range k.Model.Children {
-		if n.Type == kong.CommandNode {
-			args = append(args, []string{n.Name, "--help"})
-		}
+	helps := commandHelps(t)
+	if len(helps) < 10 {
+		t.Fatalf("only %d commands in the model", len(helps)-1)
 	}
-	if len(args) < 9 {
-		t.Fatalf("only %d commands in the model", len(args)-1)
-	}
-	for _, a := range args {
-		out.Reset()
-		exited = false
-		_, _ = k.Parse(a)
-		if !exited || out.Len() == 0 {
-			t.Errorf("%q printed no help", a)
-			continue
-		}
-		for i, line := range strings.Split(out.String(), "\n") {
+	for _, h := range helps {
+		for i, line := range strings.Split(h.text, "\n") {
 			for _, r := range line {
 				if r > 0x7e || (r < 0x20 && r != '\t') {
-					t.Errorf("%q help line %d: %U in %q", a, i+1, r, line)
+					t.Errorf("%q help line %d: %U in %q", h.args, i+1, r, line)
 					break
 				}
 			}
