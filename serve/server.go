@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -286,3 +287,48 @@ func (h warnOnly) Enabled(ctx context.Context, l slog.Level) bool {
 }
 func (h warnOnly) WithAttrs(a []slog.Attr) slog.Handler { return warnOnly{h.Handler.WithAttrs(a)} }
 func (h warnOnly) WithGroup(n string) slog.Handler      { return warnOnly{h.Handler.WithGroup(n)} }
+
+// accessMiddleware sets, for a request that came with a verified bearer
+// token, the token's access in the context every handler gets, and tells
+// the CallObserver (ObserveCalls) the method and the outcome, for the
+// access line and metrics of an HTTP request. It is the outermost receiving
+// middleware, so nothing answers before it.
+func (s *Server) accessMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if ex := req.GetExtra(); ex != nil && ex.TokenInfo != nil {
+			ctx = WithAccess(ctx, AccessOf(ex.TokenInfo))
+		}
+		// Not for a notification, which runs after its request was answered
+		// (202) and logged.
+		o := s.calls.Load()
+		if o == nil || strings.HasPrefix(method, "notifications/") {
+			return next(ctx, method, req)
+		}
+		(*o).Call(ctx, method)
+		res, err := next(ctx, method, req)
+		(*o).Answered(ctx, err)
+		return res, err
+	}
+}
+
+// snapshotFor returns the catalog the caller of ctx is answered from: the
+// current snapshot, or its view restricted to the caller's namespaces.
+func (s *Server) snapshotFor(ctx context.Context) *Snapshot {
+	base := s.snap.Load()
+	a := accessFrom(ctx)
+	if a.All() {
+		return base
+	}
+	return s.views.get(base, a)
+}
+
+// cacheableFor is the caching hint of a result for the caller of ctx: public
+// when every caller gets the same answer, private when it depends on the
+// caller's token.
+func (s *Server) cacheableFor(ctx context.Context) mcp.Cacheable {
+	c := s.cacheable()
+	if ctx != nil && accessFrom(ctx) != nil {
+		c.CacheScope = "private"
+	}
+	return c
+}
