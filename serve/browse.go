@@ -279,21 +279,6 @@ func decodeListCursor(cur string, snap *Snapshot, key uint32, n int) (int, error
 	return i, nil
 }
 
-// LibraryInfo describes a served library: what it is, never where it lives.
-type LibraryInfo struct {
-	Namespace string            `json:"namespace" jsonschema:"the first segment of its skill paths; empty for an un-namespaced library"`
-	Kind      string            `json:"kind" jsonschema:"directory, archive or url"`
-	Title     string            `json:"title,omitempty"`
-	Source    string            `json:"source,omitempty" jsonschema:"the vault, repository or team the library comes from"`
-	Version   string            `json:"version,omitempty"`
-	Metadata  map[string]string `json:"metadata,omitempty"`
-	Digest    string            `json:"digest,omitempty" jsonschema:"sha256 of the archive, for archive and url libraries"`
-	NoScripts bool              `json:"noScripts,omitempty" jsonschema:"executable files were withheld"`
-	Skills    int               `json:"skills"`
-	Hidden    int               `json:"hidden" jsonschema:"skills with disable-model-invocation, included in skills"`
-	Bundle    string            `json:"bundle" jsonschema:"id of the bundle that serves it"`
-}
-
 // ListLibrariesOutput is the result of list_libraries.
 type ListLibrariesOutput struct {
 	Libraries []LibraryInfo `json:"libraries"`

@@ -4,7 +4,6 @@ package serve
 // (package teamserver) mounts, and what it learns of each call.
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 
@@ -48,18 +47,6 @@ func (s *Server) sdkHandler(maxBodyBytes int64) http.Handler {
 		Logger:                     s.sdkLog,
 		MaxRequestBodyBytes:        maxBodyBytes,
 	})
-}
-
-// CallObserver learns the method and the outcome of each call the server
-// answers (not notifications): the HTTP endpoint's access log and metrics.
-// Both methods get the context the call's handlers get, so an observer
-// finds there what it put on the HTTP request.
-type CallObserver interface {
-	// Call is called before the call's handlers run.
-	Call(ctx context.Context, method string)
-	// Answered is called when they return, with their error (nil: a
-	// result). It may come after the HTTP request ended, for a stream.
-	Answered(ctx context.Context, err error)
 }
 
 // ObserveCalls makes o learn of every call from now on; nil stops it.

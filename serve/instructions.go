@@ -26,22 +26,6 @@ import (
 	"unicode/utf8"
 )
 
-// CatalogMode says whether the instructions list the skills.
-type CatalogMode string
-
-// Catalog modes.
-const (
-	// CatalogAuto lists every skill a session may see, path and first
-	// sentence of its description, while the list fits MaxCatalogBytes;
-	// otherwise it gives the number of skills and their categories with
-	// counts, and says to search.
-	CatalogAuto CatalogMode = "auto"
-	// CatalogAlways lists every skill, whatever the size.
-	CatalogAlways CatalogMode = "always"
-	// CatalogNever lists none.
-	CatalogNever CatalogMode = "never"
-)
-
 // MaxCatalogBytes caps the catalog section of the instructions in
 // CatalogAuto, measured in bytes of the text as sent. 8 KiB is about
 // 2,000 tokens, paid once per session: some 60 to 100 skills, each with the

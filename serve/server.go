@@ -332,3 +332,31 @@ func (s *Server) cacheableFor(ctx context.Context) mcp.Cacheable {
 	}
 	return c
 }
+
+// CallObserver learns the method and the outcome of each call the server
+// answers (not notifications): the HTTP endpoint's access log and metrics.
+// Both methods get the context the call's handlers get, so an observer
+// finds there what it put on the HTTP request.
+type CallObserver interface {
+	// Call is called before the call's handlers run.
+	Call(ctx context.Context, method string)
+	// Answered is called when they return, with their error (nil: a
+	// result). It may come after the HTTP request ended, for a stream.
+	Answered(ctx context.Context, err error)
+}
+
+// CatalogMode says whether the instructions list the skills.
+type CatalogMode string
+
+// Catalog modes.
+const (
+	// CatalogAuto lists every skill a session may see, path and first
+	// sentence of its description, while the list fits MaxCatalogBytes;
+	// otherwise it gives the number of skills and their categories with
+	// counts, and says to search.
+	CatalogAuto CatalogMode = "auto"
+	// CatalogAlways lists every skill, whatever the size.
+	CatalogAlways CatalogMode = "always"
+	// CatalogNever lists none.
+	CatalogNever CatalogMode = "never"
+)

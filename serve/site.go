@@ -1,21 +1,12 @@
 package serve
 
 import (
-	"sync"
-
 	"github.com/skills-mcp/skills-mcp/wellknown"
 )
 
 // siteKeepBytes bounds the artifact bytes a served site keeps in memory;
 // past it, artifacts are made again on each request.
 const siteKeepBytes = 64 << 20
-
-// siteOnce is a snapshot's well-known site, made at its first request.
-type siteOnce struct {
-	once sync.Once
-	site *wellknown.Site
-	err  error
-}
 
 // Site returns the Agent Skills discovery site of the snapshot (see package
 // wellknown), made at the first call: the same index and artifacts

@@ -12,6 +12,7 @@ import (
 	"unique"
 
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/wellknown"
 )
 
 // Snapshot is the immutable catalog a server answers from: every skill of
@@ -327,4 +328,11 @@ func bundleLabel(b *manifest.Bundle) string {
 		return "bundle " + b.ID().String()
 	}
 	return fmt.Sprintf("%s (%s)", b.Name(), b.ID())
+}
+
+// siteOnce is a snapshot's well-known site, made at its first request.
+type siteOnce struct {
+	once sync.Once
+	site *wellknown.Site
+	err  error
 }

@@ -267,9 +267,6 @@ func errorResult(err error) *mcp.CallToolResult {
 	return &res
 }
 
-// toolSchema is a tool's input and output JSON schema.
-type toolSchema struct{ input, output string }
-
 // addTools registers the seven discovery tools.
 func (d *discovery) addTools() {
 	// Reads of a catalog never change it; catalog_status refresh=true may

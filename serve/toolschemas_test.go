@@ -55,6 +55,8 @@ func TestToolSchemas(t *testing.T) {
 		fmt.Fprintf(&src, "\t%q: {\n\t\tinput:  `%s`,\n\t\toutput: `%s`,\n\t},\n", name, enc[0], enc[1])
 	}
 	src.WriteString("}\n")
+	src.WriteString("\n// toolSchema is a tool's input and output JSON schema.\n")
+	src.WriteString("type toolSchema struct{ input, output string }\n")
 	want, err := format.Source(src.Bytes())
 	if err != nil {
 		t.Fatal(err)
