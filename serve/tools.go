@@ -70,42 +70,6 @@ const (
 	listMaxLimit     = 200
 )
 
-// discovery serves the tools, the use-skill prompt, argument completion and
-// the default instructions of one Server.
-type discovery struct {
-	srv          *Server
-	name         string // server name, in provenance lines
-	title        string
-	prefix       string
-	describe     bool
-	showDisabled bool
-	instructions string       // Options.Instructions; "" means built from the catalog
-	refresh      *refreshGate // nil: fixed bundles
-	liveStatus   func() LiveStatus
-	signedBy     func(*manifest.Bundle) []string
-	promptLimit  int         // per-skill prompts for at most this many skills; negative: none
-	promptsMove  bool        // promptsChange: the per-skill prompts can change
-	catalogMode  CatalogMode // the catalog in the instructions
-
-	// register adds the tools and the prompt to the SDK server, once. A
-	// server whose tools never change (toolsChange) does it on the first
-	// request about tools or prompts (see middleware), not in New: some
-	// 0.5 ms of a fresh process (the SDK decodes each schema as a tool is
-	// added) that a host waiting for its first skills/list need not wait
-	// for. Adding them then notifies no one, as the server declares its tool
-	// and prompt lists fixed. Any other registers them at once, and re-adds
-	// get_skill when its description changes (describeChanged), which
-	// notifies sessions.
-	register       func()
-	registerPrompt func() // adds use-skill, once
-
-	getSkillTool *mcp.Tool                  // as registered
-	toolTypes    map[string][2]reflect.Type // tool name without the prefix → its input and output types
-
-	mu  sync.Mutex
-	cat *catalog // of the newest snapshot seen
-}
-
 // validToolPrefix reports whether p may prefix tool names: MCP tool names
 // are letters, digits, _, - and ., at most 128 characters (the longest
 // suffix is 17).
