@@ -546,28 +546,6 @@ func displayNamespace(ns string) string {
 	return ns
 }
 
-// LiveStatus describes how a Live server keeps its catalog fresh, for
-// catalog_status. It holds no local path: warnings name libraries by
-// namespace.
-type LiveStatus struct {
-	Watch          string          `json:"watch"` // "on", "partial" or "off"
-	WatchedFolders int             `json:"watchedFolders"`
-	RescanSeconds  int             `json:"rescanSeconds"` // 0: no periodic rescan
-	LastScan       string          `json:"lastScan"`      // RFC 3339
-	Scans          int             `json:"scans"`
-	Libraries      []LiveLibStatus `json:"libraries"`
-	Warnings       []string        `json:"warnings,omitempty"`
-}
-
-// LiveLibStatus is one library's state.
-type LiveLibStatus struct {
-	Namespace string `json:"namespace"`
-	Watch     string `json:"watch"`            // "on", "partial", "off", or "static" (https: fetched once)
-	Serving   bool   `json:"serving"`          // a build of it is served
-	Bundle    string `json:"bundle,omitempty"` // the id of the bundle served
-	Error     string `json:"error,omitempty"`  // why its last build failed
-}
-
 // publish records the state Status reports. Called with l.mu held.
 func (l *Live) publish() {
 	p := liveState{static: map[string]bool{}, configErr: l.configErr, swapErr: l.redact(l.swapErr), lastScan: l.lastScan, scans: l.scans}
