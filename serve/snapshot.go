@@ -12,6 +12,7 @@ import (
 	"unique"
 
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/search"
 	"github.com/skills-mcp/skills-mcp/wellknown"
 )
 
@@ -32,8 +33,8 @@ type Snapshot struct {
 	files        []atomic.Pointer[skillFiles] // files[k]: skill k's files, once a read has needed them
 	site         siteOnce                     // the well-known site, at its first request (site.go)
 
-	// A view (access.go) is a snapshot of the skills of base that access
-	// grants; pos is -1 for the others. Its catalog (tools.go) is kept with it.
+	// A view (view.go) is a snapshot of the skills of base that access
+	// grants; pos is -1 for the others. Its catalog (toolcatalog.go) is kept with it.
 	base   *Snapshot
 	access *Access
 	catMu  sync.Mutex
@@ -335,4 +336,59 @@ type siteOnce struct {
 	once sync.Once
 	site *wellknown.Site
 	err  error
+}
+
+// catalog is what the discovery tools derive from one snapshot, each part
+// built on first use (toolcatalog.go). It is declared here, beside the
+// Snapshot, as a view keeps its own.
+type catalog struct {
+	snap *Snapshot
+
+	headOnce sync.Once
+	heads    []*manifest.Manifest // each bundle's manifest without its skills
+	headErr  error
+
+	docsOnce  sync.Once
+	docs      []skillDoc // by snapshot number
+	byName    map[string][]int
+	byLibName map[string][]int
+	byPath    map[string]int
+	docsErr   error
+
+	indexOnce sync.Once
+	index     *search.Index
+	indexDocs []int // index document → snapshot number
+	indexErr  error
+
+	describeOnce sync.Once
+	describe     string
+
+	instrOnce sync.Once
+	instr     string
+
+	pathsOnce sync.Once
+	paths     []string // skill paths as URIs write them, by snapshot number
+	libs      []string // library namespaces, by snapshot number
+
+	promptOnce  sync.Once
+	promptSet   *promptSet
+	promptsOnce sync.Once
+	promptList  []skillPrompt // by snapshot number
+	promptsErr  error
+	listingOnce sync.Once
+	listing     *promptListing
+}
+
+// skillDoc is what list and search results say about a skill.
+type skillDoc struct {
+	name, path, library, uri, description, category string
+	tags                                            []string
+	hidden, listed                                  bool
+	files, scripts, findings, scriptsWithheld       int
+	bytes                                           int64
+	rules                                           []string
+	caps                                            []string // capabilities the analysis saw
+	trust                                           map[string]any
+	bundle                                          *manifest.Bundle
+	md                                              manifest.Digest // SKILL.md
 }

@@ -48,60 +48,6 @@ func (d *discovery) current(ctx context.Context) *catalog {
 	return d.catalogFor(d.srv.snapshotFor(ctx))
 }
 
-// catalog is what the discovery tools derive from one snapshot, each part
-// built on first use.
-type catalog struct {
-	snap *Snapshot
-
-	headOnce sync.Once
-	heads    []*manifest.Manifest // each bundle's manifest without its skills
-	headErr  error
-
-	docsOnce  sync.Once
-	docs      []skillDoc // by snapshot number
-	byName    map[string][]int
-	byLibName map[string][]int
-	byPath    map[string]int
-	docsErr   error
-
-	indexOnce sync.Once
-	index     *search.Index
-	indexDocs []int // index document → snapshot number
-	indexErr  error
-
-	describeOnce sync.Once
-	describe     string
-
-	instrOnce sync.Once
-	instr     string
-
-	pathsOnce sync.Once
-	paths     []string // skill paths as URIs write them, by snapshot number
-	libs      []string // library namespaces, by snapshot number
-
-	promptOnce  sync.Once
-	promptSet   *promptSet
-	promptsOnce sync.Once
-	promptList  []skillPrompt // by snapshot number
-	promptsErr  error
-	listingOnce sync.Once
-	listing     *promptListing
-}
-
-// skillDoc is what list and search results say about a skill.
-type skillDoc struct {
-	name, path, library, uri, description, category string
-	tags                                            []string
-	hidden, listed                                  bool
-	files, scripts, findings, scriptsWithheld       int
-	bytes                                           int64
-	rules                                           []string
-	caps                                            []string // capabilities the analysis saw
-	trust                                           map[string]any
-	bundle                                          *manifest.Bundle
-	md                                              manifest.Digest // SKILL.md
-}
-
 // manifestHead decodes a bundle's manifest up to its skills: libraries,
 // withheld skills and warnings, without the cost of every skill record.
 func manifestHead(b *manifest.Bundle) (*manifest.Manifest, error) {
