@@ -627,22 +627,3 @@ func (l *Live) Status() LiveStatus {
 	}
 	return s
 }
-
-// describeChanged tells clients that the tool list changed when a swap
-// changed get_skill's description, which with --describe-skills lists the
-// skills; tool descriptions change in no other way, so no other swap sends
-// notifications/tools/list_changed. Re-adding the registered tool is how
-// the SDK is asked to send it. Only a live server declares that its tools
-// change (a server of fixed bundles swapped through Swap sends nothing, and
-// its tools/list computes the description anyway).
-func (d *discovery) describeChanged(old, next *Snapshot) {
-	if d.describe && d.refresh != nil && d.describeDiffers(old, next) { // toolsChange
-		addTool(d, d.getSkillTool, d.getSkill)
-	}
-}
-
-// describeDiffers reports whether get_skill's description differs between
-// two snapshots.
-func (d *discovery) describeDiffers(old, next *Snapshot) bool {
-	return d.catalogFor(old).availableSkills(d.prefix) != d.catalogFor(next).availableSkills(d.prefix)
-}
