@@ -360,3 +360,30 @@ func sortByURI(kids []*mcp.Resource) []*mcp.Resource {
 	slices.SortStableFunc(kids, func(a, b *mcp.Resource) int { return strings.Compare(a.URI, b.URI) })
 	return slices.CompactFunc(kids, func(a, b *mcp.Resource) bool { return a.URI == b.URI })
 }
+
+// subscribe accepts a subscription to any file the catalog serves; the URI
+// is remembered so that Swap can report its change.
+func (s *Server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
+	uri := req.Params.URI
+	if err := checkURI("resources/subscribe", uri); err != nil {
+		return err
+	}
+	if _, _, err := s.snapshotFor(ctx).resource(uri); err != nil {
+		return notFound(uri, "resources/subscribe: no resource is served at %s", uri)
+	}
+	s.subsMu.Lock()
+	s.subs[uri] = struct{}{}
+	s.subsMu.Unlock()
+	return nil
+}
+
+// readTemplate is the handler of the registered templates. Reads are
+// answered by resourceMiddleware before the SDK matches templates, so this
+// only runs if that middleware is bypassed; it answers the same way.
+func (s *Server) readTemplate(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	c, err := s.read(ctx, req.Params.URI)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c.sdk()}, Cacheable: s.cacheableFor(ctx)}, nil
+}

@@ -3,9 +3,7 @@ package serve
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
-	"os"
 	"reflect"
 	"strings"
 	"sync"
@@ -93,73 +91,6 @@ type Server struct {
 	answers   *answerCache                 // pre-encoded answers of the current snapshot (answers.go); nil: none
 }
 
-// New returns a server for bundles, which it serves together: a skill URI
-// served by two bundles (or a skill folder of one bundle inside a skill
-// folder of another) is an error naming both bundles. The caller keeps
-// ownership of the bundles and closes them after the server is done.
-func New(bundles []*manifest.Bundle, opt Options) (*Server, error) {
-	if opt.PageSize < 0 {
-		return nil, fmt.Errorf("serve: page size %d is negative", opt.PageSize)
-	}
-	snap, err := newSnapshot(bundles, opt.ShowDisabled)
-	if err != nil {
-		return nil, err
-	}
-	s := &Server{log: opt.Logger, pageSize: opt.PageSize, show: opt.ShowDisabled, subs: map[string]struct{}{}}
-	if s.log == nil {
-		s.log = slog.New(slog.DiscardHandler)
-	}
-	if s.pageSize == 0 {
-		s.pageSize = DefaultPageSize
-	}
-	s.sdkLog = slog.New(warnOnly{s.log.Handler()})
-	s.snap.Store(snap)
-	s.answers = newAnswers(opt.AnswerBytes, snap)
-	impl := &mcp.Implementation{Name: opt.Name, Title: opt.Title, Version: opt.Version}
-	if impl.Name == "" {
-		impl.Name = DefaultName
-	}
-	if impl.Version == "" {
-		impl.Version = "dev"
-	}
-	// The tools change only where toolsChange says, the prompts only where
-	// promptsChange says.
-	caps := &mcp.ServerCapabilities{
-		Resources: &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
-		Tools:     &mcp.ToolCapabilities{ListChanged: toolsChange(opt)},
-		Prompts:   &mcp.PromptCapabilities{ListChanged: promptsChange(opt)},
-	}
-	caps.AddExtension(manifest.ExtensionName, map[string]any{"directoryRead": true})
-	s.mcp = mcp.NewServer(impl, &mcp.ServerOptions{
-		Instructions:       opt.Instructions,
-		Logger:             s.sdkLog,
-		Capabilities:       caps,
-		SubscribeHandler:   s.subscribe,
-		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
-		SetCacheable: func(ctx context.Context, _ mcp.Request, c *mcp.Cacheable) {
-			*c = s.cacheableFor(ctx)
-		},
-	})
-	if err := registerDiscovery(s, opt, impl); err != nil { // tools.go
-		return nil, err
-	}
-	s.mcp.AddReceivingMiddleware(s.logMiddleware, s.resourceMiddleware)
-	s.mcp.AddReceivingMiddleware(s.accessMiddleware) // outermost: every handler sees the caller's access
-	s.mcp.AddResourceTemplate(skillTemplate, s.readTemplate)
-	s.mcp.AddResourceTemplate(fileTemplate, s.readTemplate)
-	for _, err := range []error{
-		mcp.AddReceivingCustomMethod(s.mcp, MethodListSkills, s.listSkills),
-		mcp.AddReceivingCustomMethod(s.mcp, MethodGetSkill, s.getSkill),
-		mcp.AddReceivingCustomMethod(s.mcp, MethodReadDirectory, s.readDirectory),
-	} {
-		if err != nil {
-			return nil, fmt.Errorf("serve: %w", err)
-		}
-	}
-	s.log.Info("serving skills", "skills", snap.Len(), "bundles", len(bundles), "catalog", snap.ID().String()[:19])
-	return s, nil
-}
-
 func (s *Server) cacheable() mcp.Cacheable {
 	return mcp.Cacheable{TTLMs: int(CacheTTL / time.Millisecond), CacheScope: CacheScope}
 }
@@ -170,97 +101,6 @@ func (s *Server) MCP() *mcp.Server { return s.mcp }
 // Snapshot returns the catalog being served now. It never changes; a Swap
 // installs a new one.
 func (s *Server) Snapshot() *Snapshot { return s.snap.Load() }
-
-// Swap replaces the served bundles. Requests in flight finish on the catalog
-// they started with; later ones see the new one. If the catalog changed,
-// clients get notifications/resources/list_changed, and
-// notifications/resources/updated for each subscribed resource whose bytes
-// changed or that is gone. On error nothing changes. Swap does not close the
-// old bundles: the caller closes them once requests in flight are done.
-func (s *Server) Swap(bundles []*manifest.Bundle) error {
-	next, err := newSnapshot(bundles, s.show)
-	if err != nil {
-		return err
-	}
-	s.swapMu.Lock()
-	defer s.swapMu.Unlock()
-	old := s.snap.Swap(next)
-	if s.answers != nil {
-		s.answers.reset(next) // they are of old, by pointer, whatever its id
-	}
-	if old.ID() == next.ID() {
-		return nil
-	}
-	s.log.Info("catalog swapped", "skills", next.Len(), "bundles", len(bundles), "catalog", next.ID().String()[:19])
-	// Re-adding an identical template is how the SDK is asked to send
-	// notifications/resources/list_changed (debounced) to every session.
-	s.mcp.AddResourceTemplate(skillTemplate, s.readTemplate)
-	s.subsMu.Lock()
-	var changed []string
-	for uri := range s.subs {
-		_, of, _ := old.resource(uri)
-		_, nf, err := next.resource(uri)
-		if err != nil {
-			delete(s.subs, uri)
-		}
-		if of == nil || nf == nil || of.digest != nf.digest {
-			changed = append(changed, uri)
-		}
-	}
-	s.subsMu.Unlock()
-	for _, uri := range changed {
-		_ = s.mcp.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: uri})
-	}
-	for _, f := range s.afterSwap {
-		f(old, next)
-	}
-	return nil
-}
-
-// subscribe accepts a subscription to any file the catalog serves; the URI
-// is remembered so that Swap can report its change.
-func (s *Server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
-	uri := req.Params.URI
-	if err := checkURI("resources/subscribe", uri); err != nil {
-		return err
-	}
-	if _, _, err := s.snapshotFor(ctx).resource(uri); err != nil {
-		return notFound(uri, "resources/subscribe: no resource is served at %s", uri)
-	}
-	s.subsMu.Lock()
-	s.subs[uri] = struct{}{}
-	s.subsMu.Unlock()
-	return nil
-}
-
-// readTemplate is the handler of the registered templates. Reads are
-// answered by resourceMiddleware before the SDK matches templates, so this
-// only runs if that middleware is bypassed; it answers the same way.
-func (s *Server) readTemplate(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	c, err := s.read(ctx, req.Params.URI)
-	if err != nil {
-		return nil, err
-	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{c.sdk()}, Cacheable: s.cacheableFor(ctx)}, nil
-}
-
-// ServeStdio serves one session over stdin and stdout until the client
-// closes stdin or ctx is cancelled. Logs must go elsewhere (stderr). A line
-// that is not a JSON-RPC message is answered with an error and the session
-// goes on; at the end of stdin every request read is answered before
-// ServeStdio returns (see stdioTransport).
-func (s *Server) ServeStdio(ctx context.Context) error {
-	var err error
-	if s.answers != nil {
-		err = s.serveStdioFast(ctx, os.Stdin, os.Stdout)
-	} else {
-		err = s.mcp.Run(ctx, stdioTransport(os.Stdin, os.Stdout))
-	}
-	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
-		return nil
-	}
-	return err
-}
 
 // logMiddleware logs every request at debug level, and failures other than
 // refused input (-32602), such as an unreadable bundle, at error level.
