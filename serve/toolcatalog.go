@@ -330,3 +330,40 @@ type LibraryInfo struct {
 	Hidden    int               `json:"hidden" jsonschema:"skills with disable-model-invocation, included in skills"`
 	Bundle    string            `json:"bundle" jsonschema:"id of the bundle that serves it"`
 }
+
+// frontmatter returns skill k's frontmatter, decoded from its entry alone.
+func (c *catalog) frontmatter(k int) (map[string]any, error) {
+	e, err := c.snap.EntryJSON(k)
+	if err != nil {
+		return nil, err
+	}
+	return entryFrontmatter(e)
+}
+
+// entryFrontmatter decodes the frontmatter of a SEP-2640 entry.
+func entryFrontmatter(entry []byte) (map[string]any, error) {
+	var fm map[string]any
+	if err := decodeFrontmatter(entry, &fm); err != nil {
+		return nil, err
+	}
+	return fm, nil
+}
+
+// decodeFrontmatter decodes the frontmatter of a SEP-2640 entry into v. A
+// bundle's entries are {"uri":…,"frontmatter":{…},"resources":[…]}, so
+// only the bytes between the frontmatter key and the last "resources" key
+// are decoded (a key inside the frontmatter comes before it, and a
+// resource's strings cannot hold an unescaped quote); any other shape is
+// decoded whole.
+func decodeFrontmatter(entry []byte, v any) error {
+	const fmKey, resKey = `,"frontmatter":`, `,"resources":`
+	if i, j := bytes.Index(entry, []byte(fmKey)), bytes.LastIndex(entry, []byte(resKey)); i > 0 && j > i {
+		if err := json.Unmarshal(entry[i+len(fmKey):j], v); err == nil {
+			return nil
+		}
+	}
+	ent := struct {
+		Frontmatter any `json:"frontmatter"`
+	}{v}
+	return json.Unmarshal(entry, &ent)
+}
