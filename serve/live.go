@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -626,4 +627,39 @@ func (l *Live) Status() LiveStatus {
 		s.Warnings = append(s.Warnings, "new catalog refused, previous one served: "+p.swapErr)
 	}
 	return s
+}
+
+// targets lists what the watch follows: every folder library (recursively),
+// and the file of every archive library and the configuration file (through
+// their folders). Called with l.mu held.
+func (l *Live) targets() []watchTarget {
+	var ts []watchTarget
+	for _, lib := range l.libs {
+		if lib.Root == "" {
+			continue // an https library never changes under us
+		}
+		abs, err := filepath.Abs(lib.Root)
+		if err != nil {
+			continue
+		}
+		// Watches follow the real folder: a root that is a symlink is
+		// watched where it points.
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = real
+		}
+		fi, err := os.Stat(abs)
+		dir := err == nil && fi.IsDir()
+		if err != nil && !strings.HasSuffix(strings.ToLower(abs), ".zip") {
+			dir = true // a folder that is missing now: watched when it comes back
+		}
+		ts = append(ts, watchTarget{ns: lib.Namespace, path: abs, tree: dir, exclude: l.opt.Build.Exclude})
+	}
+	if l.configAbs != "" {
+		p := l.configAbs
+		if real, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+			p = filepath.Join(real, filepath.Base(p))
+		}
+		ts = append(ts, watchTarget{path: p, config: true})
+	}
+	return ts
 }
