@@ -238,25 +238,6 @@ func objectLen(b []byte) int {
 	return -1
 }
 
-func encodeSignatures(sigs []Signature) []byte {
-	if len(sigs) == 0 {
-		return nil
-	}
-	var b []byte
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(sigs)))
-	b = binary.LittleEndian.AppendUint32(b, 0)
-	for _, s := range sigs {
-		b = binary.LittleEndian.AppendUint16(b, uint16(s.Kind))
-		b = binary.LittleEndian.AppendUint16(b, 0)
-		b = binary.LittleEndian.AppendUint32(b, uint32(len(s.Data)))
-		b = append(b, s.Data...)
-		for len(b)%8 != 0 {
-			b = append(b, 0)
-		}
-	}
-	return b
-}
-
 type trailer struct {
 	blobsOff, blobsLen        int64
 	manifestOff, manifestLen  int64

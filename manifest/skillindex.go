@@ -1,0 +1,165 @@
+package manifest
+
+// The skill index of an open bundle: each skill by number, its URI and
+// entry, and lookups by URI (a skill, or the skill that holds a file).
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"sort"
+	"strings"
+)
+
+type skillRec struct {
+	off, len, entryLen, uriLen int
+	flags                      uint32
+}
+
+func (b *Bundle) rec(i int) skillRec {
+	e := b.skillIdx[i*skillIndexSize:]
+	u := func(k int) uint32 { return binary.LittleEndian.Uint32(e[4*k:]) }
+	return skillRec{int(u(0)), int(u(1)), int(u(2)), int(u(3)), u(4)}
+}
+
+func (b *Bundle) checkSkillIndex() error {
+	var prev []byte
+	for i := 0; i < b.NumSkills(); i++ {
+		r := b.rec(i)
+		if binary.LittleEndian.Uint32(b.skillIdx[i*skillIndexSize+20:]) != 0 || r.flags&^flagHidden != 0 {
+			return corrupt(b.name, "skill %d: unknown index flags", i)
+		}
+		if r.off < 0 || r.len < 0 || r.off > len(b.man) || r.len > len(b.man)-r.off ||
+			r.entryLen < len(entryPrefix)+len(SkillFile)+2 || r.entryLen > r.len-len(recordPrefix)-1 ||
+			r.uriLen <= 0 || r.uriLen > r.entryLen-len(entryPrefix)-2 {
+			return corrupt(b.name, "skill %d: index entry out of range", i)
+		}
+		rec := b.man[r.off : r.off+r.len]
+		if !bytes.HasPrefix(rec, []byte(recordPrefix+entryPrefix)) || rec[len(recordPrefix)+len(entryPrefix)+r.uriLen] != '"' ||
+			rec[len(recordPrefix)+r.entryLen-1] != '}' || rec[r.len-1] != '}' {
+			return corrupt(b.name, "skill %d: index does not match the manifest", i)
+		}
+		uri := b.uri(i)
+		if bytes.IndexByte(uri, '\\') >= 0 || !bytes.HasSuffix(uri, []byte("/"+SkillFile)) {
+			return corrupt(b.name, "skill %d: bad uri", i)
+		}
+		if i > 0 && bytes.Compare(prev, uri) >= 0 {
+			return corrupt(b.name, "skill index not sorted")
+		}
+		prev = uri
+	}
+	return nil
+}
+
+func (b *Bundle) uri(i int) []byte {
+	r := b.rec(i)
+	s := r.off + len(recordPrefix) + len(entryPrefix)
+	return b.man[s : s+r.uriLen]
+}
+
+// NumSkills returns the number of skills, hidden ones included.
+func (b *Bundle) NumSkills() int { return len(b.skillIdx) / skillIndexSize }
+
+// SkillURI returns the URI of skill i's SKILL.md, or "" if a mapped file
+// changed under the bundle. Skills are numbered in bytewise URI order, from 0
+// to NumSkills()-1.
+func (b *Bundle) SkillURI(i int) (uri string) {
+	b.access(func() error { uri = string(b.uri(i)); return nil })
+	return uri
+}
+
+// Hidden reports whether skill i is hidden (disable-model-invocation).
+func (b *Bundle) Hidden(i int) (hidden bool) {
+	b.access(func() error { hidden = b.rec(i).flags&flagHidden != 0; return nil })
+	return hidden
+}
+
+// EntryJSON returns skill i's SEP-2640 entry exactly as it goes on the wire,
+// without parsing it. It fails only if a mapped file changed under the
+// bundle. The caller must not modify the bytes.
+func (b *Bundle) EntryJSON(i int) (p []byte, err error) {
+	err = b.access(func() error {
+		r := b.rec(i)
+		s := r.off + len(recordPrefix)
+		p = b.own(b.man[s : s+r.entryLen])
+		return nil
+	})
+	return p, err
+}
+
+// EntriesContaining returns, in order, the numbers of the skills whose
+// entry (EntryJSON) holds sub, reading a mapped file in place: a cheap test
+// before decoding entries. It returns nil if a mapped file changed under
+// the bundle (see Fault).
+func (b *Bundle) EntriesContaining(sub []byte) (idx []int) {
+	err := b.access(func() error {
+		for i := range b.NumSkills() {
+			r := b.rec(i)
+			s := r.off + len(recordPrefix)
+			if bytes.Contains(b.man[s:s+r.entryLen], sub) {
+				idx = append(idx, i)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil
+	}
+	return idx
+}
+
+// Skill parses and returns skill i's full record.
+func (b *Bundle) Skill(i int) (s *Skill, err error) {
+	err = b.access(func() error {
+		r := b.rec(i)
+		s = new(Skill)
+		dec := json.NewDecoder(bytes.NewReader(b.man[r.off : r.off+r.len]))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(s); err != nil {
+			return corrupt(b.name, "skill %s: %v", b.uri(i), err)
+		}
+		if s.Entry.URI != string(b.uri(i)) || len(s.Files) != len(s.Entry.Resources) || len(s.Files) == 0 {
+			return corrupt(b.name, "skill %s: record does not match its index", b.uri(i))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// FindSkill returns the number of the skill whose SKILL.md has the given URI.
+// It finds nothing if a mapped file changed under the bundle.
+func (b *Bundle) FindSkill(uri string) (i int, ok bool) {
+	b.access(func() error { i, ok = b.findSkill(uri); return nil })
+	return i, ok
+}
+
+func (b *Bundle) findSkill(uri string) (int, bool) {
+	n := b.NumSkills()
+	i := sort.Search(n, func(i int) bool { return string(b.uri(i)) >= uri })
+	return i, i < n && string(b.uri(i)) == uri
+}
+
+// SkillFor returns the innermost skill whose folder holds the resource or
+// folder uri: the skill with the longest root that is a prefix of uri.
+func (b *Bundle) SkillFor(uri string) (i int, ok bool) {
+	if !strings.HasPrefix(uri, URIScheme) {
+		return 0, false
+	}
+	b.access(func() error {
+		for p := uri; len(p) > len(URIScheme); {
+			if i, ok = b.findSkill(p + "/" + SkillFile); ok {
+				return nil
+			}
+			j := strings.LastIndexByte(p, '/')
+			if j < len(URIScheme) {
+				break
+			}
+			p = p[:j]
+		}
+		return nil
+	})
+	return i, ok
+}
