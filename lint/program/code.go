@@ -183,6 +183,7 @@ const (
 	langPS     = "ps1"
 	langRuby   = "rb"
 	langPerl   = "pl"
+	langGo     = "go"
 )
 
 // langOf returns the language of a program by its name and first line.
@@ -201,6 +202,8 @@ func langOf(file, text string) string {
 		return langRuby
 	case ".pl", ".pm", ".php":
 		return langPerl
+	case ".go":
+		return langGo
 	}
 	if base := strings.ToLower(path.Base(file)); base == ".envrc" || strings.Contains(file, "hooks/") && ext == "" {
 		if !strings.HasPrefix(text, "#!") {

@@ -175,6 +175,19 @@ func (f *flowState) statement() {
 		}
 		f.pos = save
 	}
+	// Go's a, b := f(): the first name takes the call's value (the rest
+	// are errors and flags).
+	if f.lang == langGo && t.kind == tokWord && f.is(1, ",") {
+		k := 1
+		for f.is(k, ",") && f.peek(k+1).kind == tokWord {
+			k += 2
+		}
+		if f.is(k, "=") {
+			f.pos += k + 1
+			f.vars[t.s] = f.expr()
+			return
+		}
+	}
 	// Assignment: name = expr, name.attr = expr, name += expr, a, b = …
 	if t.kind == tokWord {
 		k := 1
@@ -191,6 +204,14 @@ func (f *flowState) statement() {
 				v = ev{v: cat(old.v, v.v)}
 			}
 			if k == 1 {
+				// A name may hold any value it was given: one the analysis
+				// cannot see (an override from the environment, often in a
+				// branch) does not erase a path it knows.
+				if old, ok := f.vars[name]; ok && op == "=" && old.name == "" && !v.v.known && v.v.s == "" &&
+					v.v.t&^(tUnknown|tEnv|tParam) == 0 && classifyPath(old.v) != pathNone {
+					old.v.t |= v.v.t
+					v = old
+				}
 				f.vars[name] = v
 			}
 			return

@@ -115,6 +115,13 @@ var calls = map[string]int{
 	"__import__": callImport, "importlib.import_module": callImport, "require": callImport, "getattr": callGetattr,
 	"Reflect.get": callGetattr, "send": callNone,
 	"glob.glob": callGlob, "glob.iglob": callGlob, "map": callMap,
+	// Go's standard library.
+	"os.UserHomeDir": callHome, "filepath.Join": callJoin, "path.Join": callJoin, "os.ReadFile": callRead,
+	"ioutil.ReadFile": callRead, "os.WriteFile": callWrite, "ioutil.WriteFile": callWrite, "os.Getenv": callEnvGet,
+	"os.LookupEnv": callEnvGet, "os.ExpandEnv": callExpand, "http.Get": callFetch, "http.Post": callFetch,
+	"http.PostForm": callFetch, "http.NewRequest": callSend, "http.NewRequestWithContext": callSend, "exec.Command": callExecShell,
+	"exec.CommandContext": callExecShell, "os.RemoveAll": callRemove, "base64.StdEncoding.DecodeString": callDecode,
+	"base64.URLEncoding.DecodeString": callDecode, "base64.RawStdEncoding.DecodeString": callDecode, "hex.DecodeString": callDecode,
 }
 
 // procPrefix names a child process the program started: an interpreter

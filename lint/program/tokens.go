@@ -51,6 +51,10 @@ func tokenChunk(text, lang string, from int, out []token) ([]token, int) {
 // tokenRun is tokenChunk with its bounds: a chunk of at least size bytes
 // (where brackets allow) and at most limit tokens.
 func tokenRun(text, lang string, from int, out []token, size, limit int) ([]token, int) {
+	goLang := lang == langGo
+	if goLang {
+		lang = langJS // Go reads as JavaScript does: comments, strings, calls; := below
+	}
 	hashComment := lang != langJS
 	n := len(text)
 	depth := 0 // brackets open
@@ -146,6 +150,11 @@ func tokenRun(text, lang string, from int, out []token, size, limit int) ([]toke
 			// Two-byte operators the analysis cares about.
 			if i+1 < n {
 				two := text[i : i+2]
+				if two == ":=" && goLang {
+					out = append(out, token{kind: tokPunct, s: "=", off: i})
+					i += 2
+					continue
+				}
 				switch two {
 				case "::", "->", "+=", "=>", "**", "==", "!=", ".=", "<<", "||", "&&", "?.":
 					out = append(out, token{kind: tokPunct, s: two, off: i})
