@@ -30,13 +30,18 @@ import (
 //     blocks name it, plain http is allowed to it (SKILLS_REGISTRY_PLAIN_HTTP,
 //     and oras is given --plain-http).
 //
-// Port 3939 in a page's blocks is a free loopback port in the test. A block
+// A marked block's output, as the page shows it, follows it in a fence of
+// its own after outputMark: the test wants the block's stdout and stderr to
+// be those lines, with digests and log times as they come (see
+// normalOutput). Port 3939 in a page's blocks is a free loopback port in
+// the test. A block
 // no test can run says why, on the line before it: personMark followed by
 // the reason. Any other shell block is an error (TestDocsBlocksMarked), so
 // no example goes untested unnoticed.
 const (
 	readmeMark = "<!-- readme-test -->"
 	personMark = "<!-- needs-a-person: "
+	outputMark = "<!-- readme-output -->"
 )
 
 // readmeBlock is one shell block of a page.
@@ -46,6 +51,7 @@ type readmeBlock struct {
 	run    bool   // marked to run
 	opts   string // the mark's options, space-separated
 	person string // the reason no test runs it
+	output string // what the page shows it prints, when outputMark says so
 }
 
 // docPages returns the manual's pages, relative to the repository root:
@@ -129,6 +135,27 @@ func readmeBlocks(page string, md []byte) ([]readmeBlock, error) {
 		if j == len(lines) {
 			return nil, fmt.Errorf("%s:%d: block never closed", page, b.line)
 		}
+		// The output a reader is shown: the next fence, when outputMark
+		// (after prose, or nothing) is on the line before it.
+		for k := j + 1; b.run && k+1 < len(lines) && !strings.HasPrefix(lines[k], "```") && !strings.HasPrefix(lines[k], "<!-- readme-test") && !strings.HasPrefix(lines[k], personMark); k++ {
+			if strings.TrimSpace(lines[k]) != outputMark {
+				continue
+			}
+			if !strings.HasPrefix(lines[k+1], "```") || lines[k+1] == "```sh" || lines[k+1] == "```bash" {
+				return nil, fmt.Errorf("%s:%d: %s is not followed by an output block", page, k+1, outputMark)
+			}
+			b.output = "\n"
+			m := k + 2
+			for ; m < len(lines) && lines[m] != "```"; m++ {
+				b.output += lines[m] + "\n"
+			}
+			b.output = strings.TrimPrefix(b.output, "\n")
+			if m == len(lines) {
+				return nil, fmt.Errorf("%s:%d: output block never closed", page, k+2)
+			}
+			j = m
+			break
+		}
 		blocks = append(blocks, b)
 		i = j
 	}
@@ -183,6 +210,11 @@ func pageScript(page string, blocks []readmeBlock, port int) ([]byte, error) {
 			fmt.Fprintf(&script, "exec bash -euo pipefail %s &\nwait-port %d\n", name, port)
 		} else {
 			fmt.Fprintf(&script, "exec bash -euo pipefail %s\n", name)
+			if b.output != "" {
+				out := fmt.Sprintf("output%02d.txt", n)
+				fmt.Fprintf(&script, "output-is %s\n", out)
+				ar.Files = append(ar.Files, txtar.File{Name: out, Data: []byte(b.output)})
+			}
 		}
 		ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(prelude + text)})
 	}
@@ -261,7 +293,33 @@ func TestREADME(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
+	// output-is FILE wants the last command's stdout and stderr, together,
+	// to be FILE's lines, both as normalOutput gives them.
+	p.Cmds["output-is"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 1 || neg {
+			ts.Fatalf("usage: output-is FILE")
+		}
+		got := normalOutput(ts.ReadFile("stdout") + ts.ReadFile("stderr"))
+		if want := normalOutput(ts.ReadFile(args[0])); got != want {
+			ts.Fatalf("the page shows\n%s\nthe block printed\n%s", want, got)
+		}
+	}
 	testscript.Run(t, p)
+}
+
+// variableOutput is what changes from run to run, or with any change to the
+// example library or the format: digests (full or cut short) and log times.
+var variableOutput = regexp.MustCompile(`sha256:[0-9a-f]{12,64}|time=\S+`)
+
+// normalOutput is out with variableOutput blanked and its lines trimmed.
+func normalOutput(out string) string {
+	out = variableOutput.ReplaceAllStringFunc(out, func(s string) string {
+		if strings.HasPrefix(s, "time=") {
+			return "time=…"
+		}
+		return "sha256:…"
+	})
+	return strings.TrimSpace(out)
 }
 
 // TestDocsBlocksMarked wants every shell block of the manual marked: run
@@ -300,10 +358,18 @@ func TestREADMEBlocks(t *testing.T) {
 		readmeMark + "\n```sh\necho\n",
 		"<!-- readme-test: sometimes -->\n```sh\necho\n```\n",
 		personMark + "-->\n```sh\necho\n```\n",
+		readmeMark + "\n```sh\necho\n```\n" + outputMark + "\ntext\n",
 	} {
 		if _, err := readmeBlocks("x.md", []byte(bad)); err == nil {
 			t.Errorf("accepted %q", bad)
 		}
+	}
+	out := readmeMark + "\n```sh\necho hi\n```\n\nIt prints:\n\n" + outputMark + "\n```\nhi sha256:0123456789ab\n```\n"
+	if got, err := readmeBlocks("x.md", []byte(out)); err != nil || len(got) != 1 || got[0].output != "hi sha256:0123456789ab\n" {
+		t.Errorf("output: got %+v, %v", got, err)
+	}
+	if normalOutput("time=2026-12-02T02:02:50Z a sha256:0123456789ab\n") != "time=… a sha256:…" {
+		t.Error("normalOutput")
 	}
 	s, err := pageScript("x.md", want, 4000)
 	if err != nil || !strings.Contains(string(s), "exec bash -euo pipefail block02.sh &\nwait-port 4000\n") || strings.Contains(string(s), "unmarked") {
