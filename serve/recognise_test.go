@@ -38,6 +38,10 @@ func FuzzRecognise(f *testing.F) {
 		if !json.Valid(body) {
 			t.Fatalf("took invalid JSON %q", body)
 		}
+		// checkMessage's shortcut says what its rules say.
+		if owed, _, _, err := checkMessageFull(body); err != nil || owed != string(r.id) {
+			t.Fatalf("%q: the message rules answer %q %v, recognised id %s", body, owed, err, r.id)
+		}
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(body, &m); err != nil {
 			t.Fatal(err)

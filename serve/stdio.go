@@ -301,6 +301,14 @@ func (r *stdioReader) next() {
 // for what the rules below do not settle alike: text that is not ASCII, and
 // responses.
 func checkMessage(line []byte) (owed string, id any, code int64, err error) {
+	if q, ok := recognise(line); ok { // a request the rules below take, read in a fraction of the time
+		return string(q.id), nil, 0, nil
+	}
+	return checkMessageFull(line)
+}
+
+// checkMessageFull is checkMessage without the recogniser's shortcut.
+func checkMessageFull(line []byte) (owed string, id any, code int64, err error) {
 	for _, c := range line {
 		if c >= 0x80 {
 			if !json.Valid(line) { // DecodeMessage allows what follows the value; the SDK's reader does not
