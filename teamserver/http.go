@@ -322,7 +322,12 @@ func (s *server) serveListener(ctx context.Context, ln net.Listener, opt Options
 		ReadTimeout:       off(lim.ReadTimeout),
 		IdleTimeout:       off(lim.IdleTimeout),
 		MaxHeaderBytes:    off(lim.MaxHeaderBytes),
+		Protocols:         new(http.Protocols),
 	}
+	// HTTP/1.1, and HTTP/2 without TLS for clients that know to speak it
+	// (prior knowledge, as on loopback behind a proxy); TLS ends in front.
+	srv.Protocols.SetHTTP1(true)
+	srv.Protocols.SetUnencryptedHTTP2(true)
 	var refused func(string)
 	var states []func(net.Conn, http.ConnState)
 	if m := opt.Metrics; m != nil {

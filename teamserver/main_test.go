@@ -38,6 +38,13 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
+	if f := os.Getenv(floorEnv); f != "" { // BenchmarkServeHTTPFloor's floor server
+		if err := runFloorServer(f); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	dir, err := os.MkdirTemp("", "teamserver-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -1,0 +1,236 @@
+package teamserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// floorEnv makes this test binary (TestMain) the floor server of
+// BenchmarkServeHTTPFloor: it serves the answers in the file it names.
+const floorEnv = "SKILLS_MCP_FLOOR_ANSWERS"
+
+// floorAnswers are the answers the floor server gives: method + " " + uri
+// (or cursor) → the answer's bytes after the id.
+type floorAnswers map[string][]byte
+
+// runFloorServer is a bare net/http server, HTTP/1.1 and h2c, that decodes
+// each POST's JSON-RPC request and answers the captured bytes of its method
+// and uri under its id: what answering costs with nothing but net/http and
+// encoding/json.
+func runFloorServer(file string) error {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	var ans floorAnswers
+	if err := json.Unmarshal(data, &ans); err != nil {
+		return err
+	}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				URI    string `json:"uri"`
+				Cursor string `json:"cursor"`
+			} `json:"params"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		tail, ok := ans[req.Method+" "+req.Params.URI+req.Params.Cursor]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-cache, no-transform")
+		out := make([]byte, 0, len(`{"jsonrpc":"2.0","id":`)+len(req.ID)+len(tail))
+		out = append(append(append(out, `{"jsonrpc":"2.0","id":`...), req.ID...), tail...)
+		w.Write(out)
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "listening on http://%s%s\n", ln.Addr(), Endpoint)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	srv := &http.Server{Handler: h, Protocols: new(http.Protocols)}
+	srv.Protocols.SetHTTP1(true)
+	srv.Protocols.SetUnencryptedHTTP2(true)
+	go func() { <-ctx.Done(); srv.Close() }()
+	if err := srv.Serve(ln); err != http.ErrServerClosed {
+		return err
+	}
+	return nil
+}
+
+// h2cPoster posts over a connection of its own with HTTP/2 without TLS
+// (prior knowledge), through net/http's client.
+func h2cPoster(url string) poster {
+	p := new(http.Protocols)
+	p.SetUnencryptedHTTP2(true)
+	return httpPoster(&http.Client{Transport: &http.Transport{Protocols: p}}, url)
+}
+
+// loadResult is what one load run measured.
+type loadResult struct {
+	n   int64
+	d   time.Duration
+	lat []time.Duration
+}
+
+func (r loadResult) rate() float64 { return float64(r.n) / r.d.Seconds() }
+
+// p99 returns the 99th percentile latency.
+func (r loadResult) p99() time.Duration {
+	l := append([]time.Duration(nil), r.lat...)
+	slices.Sort(l)
+	if len(l) == 0 {
+		return 0
+	}
+	return l[len(l)*99/100]
+}
+
+// load runs clients goroutines, each with its own poster, calling do for
+// d, and returns the requests answered and their latencies.
+func load(b *testing.B, clients int, d time.Duration, newPoster func() poster, do func(post poster, j int) error) loadResult {
+	var wg sync.WaitGroup
+	var n atomic.Int64
+	lats := make([][]time.Duration, clients)
+	stop := time.Now().Add(d)
+	start := time.Now()
+	for i := range clients {
+		wg.Go(func() {
+			post := newPoster()
+			for j := i * 997; time.Now().Before(stop); j++ {
+				t0 := time.Now()
+				if err := do(post, j); err != nil {
+					b.Error(err)
+					return
+				}
+				lats[i] = append(lats[i], time.Since(t0))
+				n.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	r := loadResult{n: n.Load(), d: time.Since(start)}
+	for _, l := range lats {
+		r.lat = append(r.lat, l...)
+	}
+	return r
+}
+
+// BenchmarkServeHTTPFloor measures the built command (`serve --http`, a
+// 1,000-skill bundle file) beside a bare net/http floor server
+// (runFloorServer) that answers the same bytes, captured from the command,
+// under each request's id: the same 32 keep-alive clients, in one run,
+// alternating floor and command BENCH_FLOOR_ROUNDS times (default 3) for
+// BENCH_FLOOR_SECONDS each (default 2). "read" is resources/read of the
+// bundle's small files, "list" the first skills/list page; "h1" are lean
+// HTTP/1.1 clients (connPoster), "h2c" net/http's client over HTTP/2
+// without TLS. It reports both rates, ours as a percentage of the floor's,
+// and both p99 latencies. Run it with -benchtime 1x.
+func BenchmarkServeHTTPFloor(b *testing.B) {
+	const clients = 32
+	bu := openBench(b, 1000)
+	var uris []string
+	for i := range bu.NumSkills() {
+		for _, r := range mustSkill(b, bu, i).Entry.Resources {
+			uris = append(uris, r.URI)
+		}
+	}
+	secs, rounds := 2.0, 3
+	if v, err := strconv.ParseFloat(os.Getenv("BENCH_FLOOR_SECONDS"), 64); err == nil {
+		secs = v
+	}
+	if v, err := strconv.Atoi(os.Getenv("BENCH_FLOOR_ROUNDS")); err == nil {
+		rounds = v
+	}
+	ours := startHTTP(b, benchBundle(b, 1000))
+
+	// The answers the floor gives are the command's own.
+	ans := floorAnswers{}
+	capture := connPoster(b, ours.url)
+	cut := func(data []byte, id int) []byte {
+		head := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d`, id)
+		if !bytes.HasPrefix(data, []byte(head)) {
+			b.Fatalf("answer %.100s", data)
+		}
+		return bytes.Clone(data[len(head):])
+	}
+	for i, u := range uris {
+		data, err := capture(i, "resources/read", u, fmt.Sprintf(`"uri":%q,`, u))
+		if err != nil {
+			b.Fatal(err)
+		}
+		ans["resources/read "+u] = cut(data, i)
+	}
+	data, err := capture(1, "skills/list", "", "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ans["skills/list "] = cut(data, 1)
+	raw, _ := json.Marshal(ans)
+	file := filepath.Join(b.TempDir(), "answers.json")
+	if err := os.WriteFile(file, raw, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), floorEnv+"="+file)
+	floor := startListening(b, cmd)
+
+	read := func(post poster, j int) error { return rawRead(post, j, uris[j%len(uris)]) }
+	list := func(post poster, j int) error { _, err := rawListPage(post, j, ""); return err }
+	for _, tc := range []struct {
+		name string
+		do   func(poster, int) error
+	}{{"read", read}, {"list", list}} {
+		for _, proto := range []string{"h1", "h2c"} {
+			b.Run(tc.name+"/"+proto, func(b *testing.B) {
+				newPoster := func(url string) func() poster {
+					if proto == "h2c" {
+						return func() poster { return h2cPoster(url) }
+					}
+					return func() poster { return connPoster(b, url) }
+				}
+				for b.Loop() {
+					var f, o loadResult
+					for range rounds {
+						for _, side := range []struct {
+							srv *httpServer
+							sum *loadResult
+						}{{floor, &f}, {ours, &o}} {
+							r := load(b, clients, time.Duration(secs*float64(time.Second)), newPoster(side.srv.url), tc.do)
+							side.sum.n += r.n
+							side.sum.d += r.d
+							side.sum.lat = append(side.sum.lat, r.lat...)
+						}
+					}
+					b.ReportMetric(f.rate(), "floor-req/s")
+					b.ReportMetric(o.rate(), "ours-req/s")
+					b.ReportMetric(100*o.rate()/f.rate(), "%-of-floor")
+					b.ReportMetric(float64(f.p99())/1e6, "floor-p99-ms")
+					b.ReportMetric(float64(o.p99())/1e6, "ours-p99-ms")
+				}
+			})
+		}
+	}
+}
