@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -164,7 +164,7 @@ func (d *Diff) writePatches(ctx context.Context, w io.Writer, c SkillChange) err
 }
 
 // hunkHeader matches the hunk header diff.Diff writes.
-var hunkHeader = regexp.MustCompile(`^@@ -(\d+),(\d+) \+(\d+),(\d+) @@$`)
+var hunkHeader = &lazyre.RE{Expr: `^@@ -(\d+),(\d+) \+(\d+),(\d+) @@$`}
 
 // Patch returns the unified diff of two texts in git's format: "---" and
 // "+++" lines naming them, then hunks with three lines of context, a count
@@ -179,7 +179,7 @@ func Patch(oldName string, old []byte, newName string, new []byte) []byte {
 	_, out, _ = bytes.Cut(out, []byte("\n"))
 	var buf bytes.Buffer
 	for line := range bytes.Lines(out) {
-		if m := hunkHeader.FindSubmatch(bytes.TrimSuffix(line, []byte("\n"))); m != nil {
+		if m := hunkHeader.Regexp().FindSubmatch(bytes.TrimSuffix(line, []byte("\n"))); m != nil {
 			r := func(start, n []byte) string {
 				if string(n) == "1" {
 					return string(start)

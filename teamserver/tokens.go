@@ -11,10 +11,10 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"fmt"
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"io"
 	"io/fs"
 	"net/http"
-	"regexp"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -26,11 +26,11 @@ import (
 const maxTokenFile = 1 << 20
 
 // tokenName is the rule for a token's name, which logs and metrics show.
-var tokenName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,127}$`)
+var tokenName = &lazyre.RE{Expr: `^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,127}$`}
 
 // tokenNamespace is the rule for a namespace a token may read: a library
 // namespace (build's rule) or serve.AllNamespaces.
-var tokenNamespace = regexp.MustCompile(`^([a-zA-Z0-9][a-zA-Z0-9_.-]*|\*)$`)
+var tokenNamespace = &lazyre.RE{Expr: `^([a-zA-Z0-9][a-zA-Z0-9_.-]*|\*)$`}
 
 // staticToken is one line of a token file.
 type staticToken struct {

@@ -3,10 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/skills-mcp/skills-mcp/manifest"
@@ -16,7 +16,7 @@ import (
 // ownedFile matches, below the site folder, the files an export writes and
 // may therefore remove when a later export no longer has them: artifacts
 // (their path holds their digest), the manifest and its signatures.
-var ownedFile = regexp.MustCompile(`^([a-z0-9-]{1,64}/[0-9a-f]{64}(\.tar\.gz|/SKILL\.md)|manifest\.json(\.[a-z0-9.]+)?)$`)
+var ownedFile = &lazyre.RE{Expr: `^([a-z0-9-]{1,64}/[0-9a-f]{64}(\.tar\.gz|/SKILL\.md)|manifest\.json(\.[a-z0-9.]+)?)$`}
 
 // exportWellKnown writes b's discovery site below dir/.well-known/agent-skills:
 // every artifact and the manifest and signatures first, each atomically,
