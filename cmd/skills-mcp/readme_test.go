@@ -24,18 +24,21 @@ import (
 // with options, "<!-- readme-test: OPTION ... -->":
 //
 //   - background: the block is one command that runs until its page's
-//     script ends (a server); the next block starts once port 3939 listens;
+//     script ends (a server); the next block starts once the port of the
+//     block (3939 or 3940) listens;
 //   - registry: the page needs a registry: a real one (docker-registry)
 //     starts on loopback, ghcr.io and registry.example.com in the page's
 //     blocks name it, plain http is allowed to it (SKILLS_REGISTRY_PLAIN_HTTP,
-//     and oras is given --plain-http).
+//     and oras is given --plain-http);
+//   - oauth: the page needs an OAuth authorization server: the test's
+//     (internal/oauthtest) starts on loopback, https://issuer.example.com in
+//     the page's blocks names it.
 //
 // A marked block's output, as the page shows it, follows it in a fence of
 // its own after outputMark: the test wants the block's stdout and stderr to
 // be those lines, with digests and log times as they come (see
-// normalOutput). Port 3939 in a page's blocks is a free loopback port in
-// the test. A block
-// no test can run says why, on the line before it: personMark followed by
+// normalOutput). Ports 3939 and 3940 in a page's blocks are free loopback
+// ports in the test. A block no test can run says why, on the line before it: personMark followed by
 // the reason. Any other shell block is an error (TestDocsBlocksMarked), so
 // no example goes untested unnoticed.
 const (
@@ -117,7 +120,7 @@ func readmeBlocks(page string, md []byte) ([]readmeBlock, error) {
 				b.run = true
 				b.opts = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(l, "<!-- readme-test:"), "-->"))
 				for _, o := range strings.Fields(b.opts) {
-					if o != "background" && o != "registry" {
+					if o != "background" && o != "registry" && o != "oauth" {
 						return nil, fmt.Errorf("%s:%d: unknown readme-test option %q", page, i+1, o)
 					}
 				}
@@ -168,13 +171,14 @@ func (b readmeBlock) has(o string) bool {
 }
 
 // pageScript returns the testscript of one page's runnable blocks, or nil
-// when it has none. port replaces 3939 in the blocks.
-func pageScript(page string, blocks []readmeBlock, port int) ([]byte, error) {
+// when it has none. ports replace 3939 and 3940 in the blocks.
+func pageScript(page string, blocks []readmeBlock, ports [2]int) ([]byte, error) {
 	var script bytes.Buffer
 	ar := &txtar.Archive{}
-	registry := false
+	registry, oauth := false, false
 	for _, b := range blocks {
 		registry = registry || b.run && b.has("registry")
+		oauth = oauth || b.run && b.has("oauth")
 	}
 	fmt.Fprintf(&script, "# %s's marked shell blocks, in order.\n", page)
 	script.WriteString("[!exec:bash] skip 'bash is not installed'\n")
@@ -189,13 +193,19 @@ func pageScript(page string, blocks []readmeBlock, port int) ([]byte, error) {
 		script.WriteString("[!registry] skip 'docker-registry is not installed'\nregistry\nenv SKILLS_REGISTRY_PLAIN_HTTP=true\n")
 		prelude += "oras() { command oras \"$1\" --plain-http \"${@:2}\"; }\n"
 	}
+	if oauth {
+		script.WriteString("oauth-issuer\n")
+	}
 	n := 0
 	for _, b := range blocks {
 		if !b.run {
 			continue
 		}
 		n++
-		text := strings.ReplaceAll(b.text, "3939", strconv.Itoa(port))
+		text := strings.NewReplacer("3939", strconv.Itoa(ports[0]), "3940", strconv.Itoa(ports[1])).Replace(b.text)
+		if oauth {
+			text = strings.ReplaceAll(text, "https://issuer.example.com", "${ISSUER}")
+		}
 		if registry {
 			text = strings.ReplaceAll(strings.ReplaceAll(text, "ghcr.io", "${REGISTRY}"), "registry.example.com", "${REGISTRY}")
 		}
@@ -207,6 +217,10 @@ func pageScript(page string, blocks []readmeBlock, port int) ([]byte, error) {
 				return nil, fmt.Errorf("%s:%d: a background block is one command", page, b.line)
 			}
 			text = "exec " + cmd + "\n"
+			port := ports[0]
+			if strings.Contains(b.text, "3940") {
+				port = ports[1]
+			}
 			fmt.Fprintf(&script, "exec bash -euo pipefail %s &\nwait-port %d\n", name, port)
 		} else {
 			fmt.Fprintf(&script, "exec bash -euo pipefail %s\n", name)
@@ -225,15 +239,19 @@ func pageScript(page string, blocks []readmeBlock, port int) ([]byte, error) {
 	return txtar.Format(ar), nil
 }
 
-// freePort returns a loopback port nothing listens on now.
-func freePort(t *testing.T) int {
+// freePorts returns two loopback ports nothing listens on now.
+func freePorts(t *testing.T) [2]int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	var ports [2]int
+	for i := range ports {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		ports[i] = l.Addr().(*net.TCPAddr).Port
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return ports
 }
 
 // TestREADME runs the marked shell blocks of README.md and of every docs/
@@ -253,7 +271,7 @@ func TestREADME(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ar, err := pageScript(page, blocks, freePort(t))
+		ar, err := pageScript(page, blocks, freePorts(t))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -371,7 +389,7 @@ func TestREADMEBlocks(t *testing.T) {
 	if normalOutput("time=2026-12-02T02:02:50Z a sha256:0123456789ab\n") != "time=… a sha256:…" {
 		t.Error("normalOutput")
 	}
-	s, err := pageScript("x.md", want, 4000)
+	s, err := pageScript("x.md", want, [2]int{4000, 4001})
 	if err != nil || !strings.Contains(string(s), "exec bash -euo pipefail block02.sh &\nwait-port 4000\n") || strings.Contains(string(s), "unmarked") {
 		t.Errorf("pageScript: %v\n%s", err, s)
 	}
