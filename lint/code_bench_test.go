@@ -112,3 +112,21 @@ func FuzzLayers(f *testing.F) {
 		}
 	})
 }
+
+// TestCodeBudgetPerFile checks that the code analysis's bound holds for a
+// file, its windows together, and that what lies past it is reported: a
+// program of 1.25 MiB is two windows, and the second is past the 1 MiB of
+// code a file may have analysed.
+func TestCodeBudgetPerFile(t *testing.T) {
+	line := "x = 1\n"
+	src := bytes.Repeat([]byte(line), (5<<18)/len(line))
+	for _, f := range Analyze("run.py", src) {
+		if f.Rule == "unanalysed-code" {
+			if f.Severity != SeverityWarning || f.Line*len(line) < WindowBytes-WindowOverlap {
+				t.Errorf("unanalysed-code %+v, want a warning in the second window", f)
+			}
+			return
+		}
+	}
+	t.Errorf("a script of %d bytes: no unanalysed-code", len(src))
+}

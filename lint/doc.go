@@ -5,7 +5,9 @@
 // is given (a big file in windows of WindowBytes, so a scan's memory is
 // bounded) and only those, never the file system, the network or the
 // environment, so its findings depend on a file's path and bytes alone and
-// can be cached by digest; what it cannot read is a finding, never skipped; every pattern is a Go regexp
+// can be cached by digest; what it cannot read is a finding, never skipped
+// (the code analysis, package program, works within a budget per file, and
+// what lies past it is an unanalysed-code finding); every pattern is a Go regexp
 // (RE2, linear in its input), so no input makes it slow; and it never fails
 // or panics, whatever the bytes. The same holds for what it reads of other
 // tools (ParseSARIF: bytes in, imported results out, bounded); each rule
