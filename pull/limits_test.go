@@ -23,13 +23,16 @@ import (
 
 // Hostile live servers, made with the Go SDK: one that never answers
 // resources/read, one that returns a new cursor on every page, and one that
-// sends 100 MB for a file listed as 10 bytes.
+// sends 32 MiB for a file listed as 10 bytes.
 
-const bigSize = 100 << 20
+// bigSize is four times the 8 MiB a refusal may let cross the wire or
+// allocate: enough to show the bound, small enough that a loaded machine
+// makes the answer well within the request timeout.
+const bigSize = 32 << 20
 
 // limitServer serves one skill, h/s, with SKILL.md and x.md. mode "hang":
 // resources/read of x.md never answers (until stop is closed); "big": x.md
-// is listed as 10 bytes and sent as 100 MB; "pages": skills/list returns
+// is listed as 10 bytes and sent as bigSize bytes; "pages": skills/list returns
 // a new cursor on every page.
 func limitServer(mode string, stop <-chan struct{}) (*mcp.Server, *counter) {
 	skillMD, x := "---\nname: s\n---\n", "ten bytes!"
@@ -253,12 +256,12 @@ func countingProxy(t *testing.T, addr string) (string, *atomic.Int64) {
 
 const bigError = "x.md: size mismatch: the listing says 10 bytes, the server sent more than the"
 
-// TestOversizedAnswerHTTP: a file listed as 10 bytes and sent as 100 MB is
+// TestOversizedAnswerHTTP: a file listed as 10 bytes and sent as 32 MiB is
 // refused after a few KiB have crossed the wire, as JSON or as an event
 // stream, and nothing is left on disk.
 func TestOversizedAnswerHTTP(t *testing.T) {
 	if testing.Short() {
-		t.Skip("the server makes a 100 MB answer")
+		t.Skip("the server makes a 32 MiB answer")
 	}
 	srv, _ := limitServer("big", nil)
 	for _, jsonResponse := range []bool{true, false} {
@@ -289,7 +292,7 @@ func TestOversizedAnswerHTTP(t *testing.T) {
 // another process so that what this one allocates is pull's alone.
 func TestOversizedAnswerStdio(t *testing.T) {
 	if testing.Short() {
-		t.Skip("the server makes a 100 MB answer")
+		t.Skip("the server makes a 32 MiB answer")
 	}
 	src, err := pull.ConnectCommand(context.Background(), limitCommand("big"), pull.ConnectOptions{Name: "big"})
 	must(t, err)
