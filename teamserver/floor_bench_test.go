@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -147,7 +148,9 @@ func load(b *testing.B, clients int, d time.Duration, newPoster func() poster, d
 // bundle's small files, "list" the first skills/list page; "h1" are lean
 // HTTP/1.1 clients (connPoster), "h2c" net/http's client over HTTP/2
 // without TLS. It reports both rates, ours as a percentage of the floor's,
-// and both p99 latencies. Run it with -benchtime 1x.
+// and both p99 latencies. Run it with -benchtime 1x. BENCH_SERVER_ENV adds
+// variables to the command's environment (SKILLS_ANSWER_CACHE_MIB=0: no
+// kept answers).
 func BenchmarkServeHTTPFloor(b *testing.B) {
 	const clients = 32
 	bu := openBench(b, 1000)
@@ -164,7 +167,7 @@ func BenchmarkServeHTTPFloor(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("BENCH_FLOOR_ROUNDS")); err == nil {
 		rounds = v
 	}
-	ours := startHTTP(b, benchBundle(b, 1000))
+	ours := startHTTP(b, benchBundle(b, 1000), strings.Fields(os.Getenv("BENCH_SERVER_ENV"))...)
 
 	// The answers the floor gives are the command's own.
 	ans := floorAnswers{}
