@@ -2,8 +2,8 @@ package program
 
 import (
 	"fmt"
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -493,10 +493,10 @@ func (s *scan) gradeWrite(target, content value, at int) {
 // tool or a URL), decode, hand a string to a shell or an interpreter, open
 // a socket, or change how later commands resolve (an alias, a preloaded
 // library, a prompt hook).
-var reachesOut = regexp.MustCompile(`(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|invoke-expression|iex|` +
+var reachesOut = &lazyre.RE{Expr: `(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|invoke-expression|iex|` +
 	`start-bitstransfer|bitsadmin|certutil|mshta|rundll32|regsvr32|nc|ncat|netcat|socat|telnet|base64|xxd|openssl|eval|` +
 	`powershell|pwsh|osascript|alias|ld_preload|dyld_insert_libraries|prompt_command)\b|https?://|ftp://|/dev/(?:tcp|udp)/|` +
-	`\b(?:ba|z|da|k)?sh\s+-\w*c|\b(?:python[0-9.]*|node|perl|ruby|php)\s+-\w*[ce]\b|\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|node|perl|ruby)\b`)
+	`\b(?:ba|z|da|k)?sh\s+-\w*c|\b(?:python[0-9.]*|node|perl|ruby|php)\s+-\w*[ce]\b|\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|node|perl|ruby)\b`}
 
 // plainCommand reports whether content written to a place that runs it
 // later is seen (whole, or all but the arguments it was given) and starts

@@ -1,7 +1,7 @@
 package program
 
 import (
-	"regexp"
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"strings"
 )
 
@@ -15,13 +15,13 @@ import (
 
 // makeAssign matches a Makefile variable assignment: the name, the
 // operator and the value.
-var makeAssign = regexp.MustCompile(`^(?:export\s+|override\s+)?([A-Za-z_][\w.-]*)\s*(::?=|:::=|\?=|\+=|!=|=)\s*(.*)$`)
+var makeAssign = &lazyre.RE{Expr: `^(?:export\s+|override\s+)?([A-Za-z_][\w.-]*)\s*(::?=|:::=|\?=|\+=|!=|=)\s*(.*)$`}
 
 // makeRef matches a variable reference, $(NAME) or ${NAME}, optionally in
 // single quotes, and a $(shell …) call.
 var (
-	makeRef   = regexp.MustCompile(`'?\$[({]([A-Za-z_][\w.-]*)[)}]'?`)
-	makeShell = regexp.MustCompile(`\$[({]shell\s+`)
+	makeRef   = &lazyre.RE{Expr: `'?\$[({]([A-Za-z_][\w.-]*)[)}]'?`}
+	makeShell = &lazyre.RE{Expr: `\$[({]shell\s+`}
 )
 
 // makeScript returns the shell script of a Makefile's text: assignments
@@ -43,7 +43,7 @@ func makeScript(text string) string {
 			out = "\t" + makeRefs(strings.ReplaceAll(t, "$$", "$"))
 		default:
 			if m := makeAssign.FindStringSubmatch(line); m != nil && !strings.HasPrefix(m[3], "=") {
-				val := makeShell.ReplaceAllString(m[3], "$$(")
+				val := makeShell.Regexp().ReplaceAllString(m[3], "$$(")
 				if m[2] == "!=" {
 					val = "$(" + val + ")"
 				}
@@ -67,8 +67,8 @@ func makeScript(text string) string {
 
 // makeRefs writes make's variable references as the shell's.
 func makeRefs(s string) string {
-	s = makeShell.ReplaceAllString(s, "$$(")
-	return makeRef.ReplaceAllStringFunc(s, func(r string) string {
+	s = makeShell.Regexp().ReplaceAllString(s, "$$(")
+	return makeRef.Regexp().ReplaceAllStringFunc(s, func(r string) string {
 		q := strings.HasPrefix(r, "'") && strings.HasSuffix(r, "'") && len(r) > 1
 		name := shellName(makeRef.FindStringSubmatch(r)[1])
 		if q {
