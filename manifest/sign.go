@@ -334,6 +334,8 @@ func VerifySignatures(msg []byte, sigs []Signature, trusted []TrustedKey) (Trust
 			k, err = VerifySSH(s.Data, msg, trusted)
 		case SignatureMinisign:
 			k, err = VerifyMinisign(s.Data, msg, trusted)
+		case SignatureCosign:
+			err = fmt.Errorf("cosign signature: %w: it signs the OCI artifact's digest, which a cosign public key in --trust checks", ErrUntrusted)
 		default:
 			err = fmt.Errorf("signature kind %d: %w: unknown kind", s.Kind, ErrBadSignature)
 		}

@@ -39,6 +39,12 @@ type SignatureKind uint16
 const (
 	SignatureSSH      SignatureKind = 1 // armored SSHSIG over the manifest bytes
 	SignatureMinisign SignatureKind = 2 // minisign .minisig text over the manifest bytes
+	// SignatureCosign is a signature in a Sigstore format (cosign's
+	// simple signing, or a Sigstore bundle) over the digest of the OCI
+	// artifact the bundle was fetched as, not over the manifest bytes: a
+	// JSON record package oci writes and reads, which this package
+	// carries without checking.
+	SignatureCosign SignatureKind = 3
 )
 
 // Signature is one detached signature over a bundle's manifest bytes.

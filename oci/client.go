@@ -3,6 +3,7 @@ package oci
 import (
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -53,6 +54,21 @@ type Options struct {
 	// asks the registry to take blobs from (a cross-repository mount)
 	// before sending them itself.
 	MountFrom string
+	// Cosign, when not nil, makes Fetch require a valid signature in a
+	// Sigstore format (cosign's .sig tag, or a Sigstore bundle referrer)
+	// that it accepts, over the artifact's digest, unless one of Trusted
+	// signed: either kind of trust is met by either kind of signature it
+	// checks.
+	Cosign CosignVerifier
+	// RequireAttestation, when set, makes Fetch also require an
+	// attestation of this predicate type that Cosign accepts.
+	RequireAttestation string
+	// CosignSigner, when not nil, makes Push sign the artifact in cosign's
+	// formats; with AttestationType and Attestation, it also attaches an
+	// attestation Statement of that predicate type.
+	CosignSigner    CosignSigner
+	AttestationType string
+	Attestation     json.RawMessage
 }
 
 // DefaultMaxBytes is the default of Options.MaxBytes.

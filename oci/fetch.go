@@ -34,6 +34,8 @@ type Fetched struct {
 	Path   string // the bundle file in the cache
 	Ref    Ref    // the reference pinned to the artifact's digest
 	Cached bool   // the file was in the cache already: nothing was fetched
+	// Signer names who signed it, when Options asked for trust.
+	Signer string
 }
 
 // CachePath returns where the cache under dir keeps the bundle of the
@@ -63,9 +65,11 @@ func Fetch(ctx context.Context, s string, o Options) (*Fetched, error) {
 		return nil, fmt.Errorf("%s: no cache folder to fetch into", ref)
 	}
 	if ref.Digest != "" {
-		if p := CachePath(o.CacheDir, ref.Digest); fileExists(p) && o.cachedTrusted(p) {
-			o.logf("%s: in the cache (%s)", ref, p)
-			return &Fetched{Path: p, Ref: ref, Cached: true}, nil
+		if p := CachePath(o.CacheDir, ref.Digest); fileExists(p) {
+			if who, ok := o.cachedTrusted(p, ref.Digest); ok {
+				o.logf("%s: in the cache (%s)", ref, p)
+				return &Fetched{Path: p, Ref: ref, Cached: true, Signer: who}, nil
+			}
 		}
 	}
 	// What fetches killed before they renamed left, of this digest or any
@@ -88,16 +92,17 @@ func Fetch(ctx context.Context, s string, o Options) (*Fetched, error) {
 	}
 	f := &fetcher{repo: repo, ref: pinned, o: &o}
 	if p := CachePath(o.CacheDir, pinned.Digest); fileExists(p) {
-		if o.cachedTrusted(p) {
+		if who, ok := o.cachedTrusted(p, pinned.Digest); ok {
 			o.logf("%s: in the cache (%s)", pinned, p)
-			return &Fetched{Path: p, Ref: pinned, Cached: true}, nil
+			return &Fetched{Path: p, Ref: pinned, Cached: true, Signer: who}, nil
 		}
 		// Signatures may have been attached since the bundle was cached.
-		if err := f.refreshSignatures(ctx, p); err != nil {
+		who, err := f.refreshSignatures(ctx, p)
+		if err != nil {
 			return nil, err
 		}
 		o.logf("%s: in the cache (%s), with the signatures attached since", pinned, p)
-		return &Fetched{Path: p, Ref: pinned, Cached: true}, nil
+		return &Fetched{Path: p, Ref: pinned, Cached: true, Signer: who}, nil
 	}
 	im, desc, err := f.imageManifest(ctx, desc)
 	if err != nil {
@@ -108,58 +113,60 @@ func Fetch(ctx context.Context, s string, o Options) (*Fetched, error) {
 	case im.ArtifactType == ArtifactType:
 		err = f.bundle(ctx, desc, im, path)
 	case isToolHive(im):
-		err = f.toolHive(ctx, im, path)
+		err = f.toolHive(ctx, desc, im, path)
 	default:
 		return nil, refused(pinned, "artifact type %q: not a skills bundle (%s) nor a ToolHive skill (%s)", artifactTypeOf(im), ArtifactType, ToolHiveArtifactType)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &Fetched{Path: path, Ref: pinned}, nil
+	return &Fetched{Path: path, Ref: pinned, Signer: f.signer}, nil
 }
 
-// cachedTrusted reports whether the cached bundle at p meets
-// Options.Trusted with the signatures it carries (always, without trusted
-// keys). A bundle that cannot be opened counts as not trusted.
-func (o *Options) cachedTrusted(p string) bool {
-	if o.Trusted == nil {
-		return true
+// cachedTrusted reports whether the cached bundle at p, of the artifact of
+// digest d, meets Options.Trusted and Options.Cosign with the signatures it
+// carries (always, without trust). A bundle that cannot be opened counts
+// as not trusted.
+func (o *Options) cachedTrusted(p, d string) (string, bool) {
+	if !o.trustRequired() {
+		return "", true
 	}
 	b, err := manifest.OpenFile(p)
 	if err != nil {
-		return false
+		return "", false
 	}
 	defer b.Close()
 	mb, err := b.ManifestBytes()
 	if err != nil {
-		return false
+		return "", false
 	}
-	_, err = manifest.VerifySignatures(mb, b.Signatures(), o.Trusted)
-	return err == nil
+	who, err := o.checkTrust(d, mb, b.Signatures())
+	return who, err == nil
 }
 
 // refreshSignatures reads the artifact's signature referrers again and,
 // when they meet Options.Trusted, rewrites the cached bundle at p with them
 // (atomically); otherwise it leaves p as it is and says why.
-func (f *fetcher) refreshSignatures(ctx context.Context, p string) error {
+func (f *fetcher) refreshSignatures(ctx context.Context, p string) (string, error) {
 	b, err := manifest.OpenFile(p)
 	if err != nil {
-		return fmt.Errorf("%s: cache: %w", f.ref, err)
+		return "", fmt.Errorf("%s: cache: %w", f.ref, err)
 	}
 	defer b.Close()
 	mb, err := b.ManifestBytes()
 	if err != nil {
-		return fmt.Errorf("%s: cache: %w", f.ref, err)
+		return "", fmt.Errorf("%s: cache: %w", f.ref, err)
 	}
 	desc := ocispec.Descriptor{MediaType: ocispec.MediaTypeImageManifest, Digest: digest.Digest(f.ref.Digest)}
-	sigs, err := f.signatures(ctx, desc)
+	sigs, err := f.allSignatures(ctx, desc)
 	if err != nil {
-		return err
+		return "", err
 	}
-	if _, err := manifest.VerifySignatures(mb, sigs, f.o.Trusted); err != nil {
-		return fmt.Errorf("%s: %w", f.ref, err)
+	who, err := f.o.checkTrust(f.ref.Digest, mb, sigs)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", f.ref, err)
 	}
-	return manifest.WriteFileAtomic(p, 0o644, func(w io.Writer) error { return b.WriteSigned(w, sigs) })
+	return who, manifest.WriteFileAtomic(p, 0o644, func(w io.Writer) error { return b.WriteSigned(w, sigs) })
 }
 
 func fileExists(p string) bool {
@@ -179,6 +186,10 @@ type fetcher struct {
 	repo *remote.Repository
 	ref  Ref // pinned to the digest
 	o    *Options
+
+	refs   []ocispec.Descriptor // the artifact's referrers, once listed
+	listed bool
+	signer string // who signed it, under trust
 }
 
 // imageManifest fetches and checks the image manifest the pinned reference
@@ -273,16 +284,16 @@ func (f *fetcher) bundle(ctx context.Context, desc ocispec.Descriptor, im *ocisp
 	if _, err := checkConfig(f.ref, cb, m, mb); err != nil {
 		return err
 	}
-	sigs, err := f.signatures(ctx, desc)
+	sigs, err := f.allSignatures(ctx, desc)
 	if err != nil {
-		if f.o.Trusted != nil {
+		if f.o.trustRequired() {
 			return err
 		}
 		f.o.logf("warning: %v; going on without signatures", err)
 		sigs = nil
 	}
-	if f.o.Trusted != nil {
-		if _, err := manifest.VerifySignatures(mb, sigs, f.o.Trusted); err != nil {
+	if f.o.trustRequired() {
+		if f.signer, err = f.o.checkTrust(desc.Digest.String(), mb, sigs); err != nil {
 			return fmt.Errorf("%s: %w", f.ref, err)
 		}
 	}
@@ -446,16 +457,18 @@ func (f *fetcher) blobs(ctx context.Context, layers []ocispec.Descriptor, order 
 // signatures returns the signatures of the referrers of desc that are of
 // type SignaturesType, each checked against its digest.
 func (f *fetcher) signatures(ctx context.Context, desc ocispec.Descriptor) ([]manifest.Signature, error) {
-	var refs []ocispec.Descriptor
-	err := f.repo.Referrers(ctx, desc, SignaturesType, func(rs []ocispec.Descriptor) error {
-		refs = append(refs, rs...)
-		if len(refs) > maxSignatures {
-			return refused(f.ref, "more than %d signature referrers", maxSignatures)
-		}
-		return nil
-	})
+	all, err := f.referrers(ctx, desc)
 	if err != nil {
-		return nil, fmt.Errorf("%s: referrers: %w", f.ref, err)
+		return nil, err
+	}
+	var refs []ocispec.Descriptor
+	for _, r := range all {
+		if r.ArtifactType == SignaturesType {
+			refs = append(refs, r)
+		}
+	}
+	if len(refs) > maxSignatures {
+		return nil, refused(f.ref, "referrers: more than %d signature referrers", maxSignatures)
 	}
 	var sigs []manifest.Signature
 	for _, r := range refs {

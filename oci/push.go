@@ -21,7 +21,10 @@ type PushResult struct {
 	Digest     string // the image manifest's digest
 	Tags       []string
 	Signatures string // the digest of the signatures' referrer, if any
-	Layers     int    // blob and pack layers of the artifact
+	// Cosign lists the cosign signature's tag and the digests of the
+	// Sigstore bundle referrers pushed (signature, then attestation).
+	Cosign []string
+	Layers int // blob and pack layers of the artifact
 	// Sent and SentBytes count the blobs and manifests uploaded; Skipped and
 	// SkippedBytes the blobs the registry already held; Mounted and
 	// MountedBytes the blobs it took from Options.MountFrom.
@@ -69,6 +72,14 @@ func Push(ctx context.Context, b *manifest.Bundle, ref Ref, tags []string, o Opt
 	}
 	res := &PushResult{Layers: len(a.layers), Tags: tags}
 	sigUps, sigLayers := signatureUploads(b.Signatures())
+	if o.CosignSigner != nil {
+		// Signing for cosign adds referrers one after another: on a registry
+		// without the referrers API each replaces the sha256-<hex> tag
+		// index, and a registry that refuses DELETE (many do) would fail
+		// the push over removing the index it replaced, which is harmless
+		// to keep.
+		repo.SkipReferrersGC = true
+	}
 	p := &pusher{repo: repo, res: res, o: &o}
 	ups := []upload{
 		{a.configDesc, func() (io.Reader, error) { return bytes.NewReader(a.config), nil }},
@@ -79,6 +90,12 @@ func Push(ctx context.Context, b *manifest.Bundle, ref Ref, tags []string, o Opt
 	}
 	// One progress count runs over the artifact's blobs and the signatures'.
 	p.total = len(ups) + len(sigUps)
+	if o.CosignSigner != nil {
+		p.total += 4 // the simple-signing payload and config, the bundle and the empty config
+		if o.Attestation != nil {
+			p.total += 2
+		}
+	}
 	if err := p.blobs(ctx, ups); err != nil {
 		return nil, fmt.Errorf("push %s: %w", ref, err)
 	}
@@ -88,7 +105,7 @@ func Push(ctx context.Context, b *manifest.Bundle, ref Ref, tags []string, o Opt
 	// follows a tag (serve --follow --trust) never finds it on an artifact
 	// not signed yet.
 	untagged := tags
-	if len(sigUps) > 0 {
+	if len(sigUps) > 0 || o.CosignSigner != nil {
 		untagged = nil
 	}
 	if err := p.manifest(ctx, desc, a.image, untagged); err != nil {
@@ -102,6 +119,15 @@ func Push(ctx context.Context, b *manifest.Bundle, ref Ref, tags []string, o Opt
 			return nil, fmt.Errorf("push %s: signatures: %w", res.Ref, err)
 		}
 		res.Signatures = d
+	}
+	if o.CosignSigner != nil {
+		refs, err := p.cosignSign(ctx, ref, desc, o.AttestationType, o.Attestation)
+		if err != nil {
+			return nil, fmt.Errorf("push %s: %w", res.Ref, err)
+		}
+		res.Cosign = append([]string{SignatureTag(res.Digest)}, refs...)
+	}
+	if untagged == nil {
 		for _, t := range tags {
 			if err := p.repo.Tag(ctx, desc, t); err != nil {
 				return nil, fmt.Errorf("push %s: tag %s: %w", ref, t, err)

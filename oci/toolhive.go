@@ -74,13 +74,32 @@ const toolHiveLimit = manifest.MaxSkillBytes + 4*manifest.MaxSkillFiles*1024
 // case folding, sizes counted while inflating) into a temporary folder
 // beside path, and built like any library, so the skill meets every rule a
 // skill of ours does.
-func (f *fetcher) toolHive(ctx context.Context, im *ocispec.Manifest, path string) error {
+//
+// Its signatures are ToolHive's: cosign's formats over the image index
+// (desc), read before the layer is fetched, checked under trust, and kept
+// in the bundle's signature area.
+func (f *fetcher) toolHive(ctx context.Context, desc ocispec.Descriptor, im *ocispec.Manifest, path string) error {
 	name := im.Annotations[toolHiveName]
 	if err := manifest.CheckSegment(name); err != nil || name == "" {
 		return refused(f.ref, "ToolHive skill: annotation %s %q: not a skill name", toolHiveName, name)
 	}
 	if len(im.Layers) != 1 || im.Layers[0].MediaType != ocispec.MediaTypeImageLayerGzip {
 		return refused(f.ref, "ToolHive skill: want one %s layer", ocispec.MediaTypeImageLayerGzip)
+	}
+	cos, err := f.cosignSignatures(ctx, desc)
+	if err != nil && f.o.trustRequired() {
+		return err
+	} else if err != nil {
+		f.o.logf("warning: %v; going on without signatures", err)
+	}
+	sigs, err := cosignRecords(cos)
+	if err != nil {
+		return err
+	}
+	if f.o.trustRequired() {
+		if f.signer, err = f.o.checkTrust(desc.Digest.String(), nil, sigs); err != nil {
+			return fmt.Errorf("%s: %w", f.ref, err)
+		}
 	}
 	layer, err := f.fetchSmall(ctx, im.Layers[0], min(f.o.maxBytes(), toolHiveLimit), "ToolHive layer")
 	if err != nil {
@@ -103,7 +122,8 @@ func (f *fetcher) toolHive(ctx context.Context, im *ocispec.Manifest, path strin
 		Libraries: []build.Library{{Root: tmp, Source: f.ref.String(), Version: im.Annotations[toolHiveVersion]}},
 	}
 	err = manifest.WriteFileAtomic(path, 0o644, func(w io.Writer) error {
-		res, err := build.Build(opt, w)
+		var buf bytes.Buffer
+		res, err := build.Build(opt, &buf)
 		if err != nil {
 			return refused(f.ref, "ToolHive skill: %v", err)
 		}
@@ -113,7 +133,12 @@ func (f *fetcher) toolHive(ctx context.Context, im *ocispec.Manifest, path strin
 		if len(res.Manifest.Skills) != 1 {
 			return refused(f.ref, "ToolHive skill %s: the layer holds %d skills, want 1", name, len(res.Manifest.Skills))
 		}
-		return nil
+		b, err := manifest.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+		if err != nil {
+			return err
+		}
+		defer b.Close()
+		return b.WriteSigned(w, sigs)
 	})
 	return unwrapWrite(err)
 }

@@ -30,6 +30,7 @@ type BuildCmd struct {
 	Gate      GateFlags    `embed:""`
 
 	Registry RegistryFlags `embed:""`
+	Cosign   CosignKeyFlag `embed:""`
 
 	ctx context.Context // for the gate, which runs inside the write
 }
@@ -222,6 +223,8 @@ func (c *LintCmd) Run(ctx context.Context, log *slog.Logger) error {
 type InspectCmd struct {
 	Bundle   string        `arg:"" placeholder:"BUNDLE.skb|oci://..." help:"The bundle to describe: a file, or oci://HOST/REPO:TAG or @sha256:... (fetched into the cache)."`
 	JSON     bool          `name:"json" help:"Print the whole description as JSON."`
+	Trust    string        `placeholder:"KEYS" help:"Require a valid signature by a trusted key (KEYS as for verify --trust), and check the attestations it shows (with a cosign public key or --trusted-root)."`
+	Keyless  KeylessFlags  `embed:""`
 	Registry RegistryFlags `embed:""`
 	Cache    CacheFlag     `embed:""`
 }
@@ -240,6 +243,19 @@ type inspection struct {
 	Skills    []inspectedSkill     `json:"skills"`
 	Withheld  []manifest.Withheld  `json:"withheld"`
 	Warnings  []string             `json:"warnings"`
+	// SignedBy names the trusted signer, with --trust.
+	SignedBy string `json:"signedBy,omitempty"`
+	// Attestations are the in-toto Statements the artifact's Sigstore
+	// bundles carry (kept from its registry), checked with --trust.
+	Attestations []inspectedAttestation `json:"attestations,omitempty"`
+}
+
+// inspectedAttestation is one attestation as inspect shows it.
+type inspectedAttestation struct {
+	PredicateType string          `json:"predicateType"`
+	Verified      bool            `json:"verified"` // its signature checked against --trust
+	Signer        string          `json:"signer,omitempty"`
+	Statement     json.RawMessage `json:"statement"`
 }
 
 type inspectedSkill struct {
@@ -259,7 +275,11 @@ type inspectedSkill struct {
 
 // Run describes the bundle.
 func (c *InspectCmd) Run(ctx context.Context) error {
-	path, err := c.Registry.localBundle(ctx, c.Bundle, c.Cache.CacheDir, nil, stderrNote)
+	spec, err := loadTrustSpec(c.Trust, &c.Keyless)
+	if err != nil {
+		return err
+	}
+	path, f, err := c.Registry.fetchTrusted(ctx, c.Bundle, c.Cache.CacheDir, spec, stderrNote)
 	if err != nil {
 		return err
 	}
@@ -272,7 +292,17 @@ func (c *InspectCmd) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	in := inspection{ID: b.ID().String(), Size: b.Size(), Blobs: b.NumBlobs(), Signatures: len(b.Signatures()),
+	who := ""
+	if spec.keys != nil {
+		if who, err = spec.check(b, c.Trust, f); err != nil {
+			return err
+		}
+	}
+	atts, err := inspectAttestations(b, spec, f)
+	if err != nil {
+		return err
+	}
+	in := inspection{SignedBy: who, Attestations: atts, ID: b.ID().String(), Size: b.Size(), Blobs: b.NumBlobs(), Signatures: len(b.Signatures()),
 		Created: m.Created, Release: manifest.Release(m.Libraries), Libraries: m.Libraries, Withheld: m.Withheld, Warnings: m.Warnings}
 	for i := range m.Skills {
 		s := &m.Skills[i]
@@ -334,6 +364,16 @@ func (c *InspectCmd) Run(ctx context.Context) error {
 			fmt.Fprintf(w, "      %s:%d %s (%s): %s\n", f.File, f.Line, f.Rule, sev, f.Excerpt)
 		}
 	}
+	if in.SignedBy != "" {
+		fmt.Fprintf(w, "signed by  %s\n", in.SignedBy)
+	}
+	for _, a := range in.Attestations {
+		state := "not checked (give --trust)"
+		if a.Verified {
+			state = "signed by " + a.Signer
+		}
+		fmt.Fprintf(w, "attestation %s: %s, %s\n", a.PredicateType, count(len(a.Statement), "byte"), state)
+	}
 	if len(in.Withheld) > 0 {
 		fmt.Fprintf(w, "withheld   %d\n", len(in.Withheld))
 		for _, h := range in.Withheld {
@@ -354,22 +394,28 @@ type VerifyCmd struct {
 	Bundle   string        `arg:"" placeholder:"BUNDLE.skb|oci://..." help:"The bundle to check: a file, or oci://HOST/REPO:TAG or @sha256:... (fetched into the cache, with the signatures attached to it)."`
 	Registry RegistryFlags `embed:""`
 	Cache    CacheFlag     `embed:""`
-	Trust    string        `placeholder:"KEYS" help:"Also require a valid signature by a trusted key. KEYS is an allowed_signers file, a file of ssh-ed25519 lines, a minisign .pub file, or the minisign key string (RW...) itself. Exit 3: unsigned; 4: no valid signature by a trusted key."`
+	Trust    string        `placeholder:"KEYS" help:"Also require a valid signature by a trusted key. KEYS is an allowed_signers file, a file of ssh-ed25519 lines, a minisign .pub file, the minisign key string (RW...) itself, or a cosign public key file (cosign.pub: cosign signatures over the oci:// artifact's digest). Exit 3: unsigned; 4: no valid signature by a trusted key."`
+	Keyless  KeylessFlags  `embed:""`
+	// RequireAttestation requires the signed analysis attestation too.
+	RequireAttestation bool `name:"require-attestation" help:"Also require the signed analysis attestation (predicate type https://github.com/skills-mcp/skills-mcp/attestation/analysis/v1) by a trusted cosign key or keyless signer; exit 3 when there is none."`
 }
 
 // Run re-hashes every blob and reports the first mismatch (exit 1), then,
 // with --trust, checks the signatures (exit 3 or 4).
 func (c *VerifyCmd) Run(ctx context.Context) error {
-	var trusted []manifest.TrustedKey
-	if c.Trust != "" {
-		var err error
-		if trusted, err = loadTrust(c.Trust); err != nil {
-			return err
-		}
-	}
-	path, err := c.Registry.localBundle(ctx, c.Bundle, c.Cache.CacheDir, trusted, stderrNote)
+	spec, err := loadTrustSpec(c.Trust, &c.Keyless)
 	if err != nil {
-		return trustExit(err, exitFailed)
+		return err
+	}
+	if c.RequireAttestation && spec.cosign == nil {
+		return &exitError{exitUsage, errors.New("verify: --require-attestation needs a cosign public key in --trust (or --trusted-root)")}
+	}
+	if c.RequireAttestation {
+		c.Registry.attestation = oci.AnalysisPredicateType
+	}
+	path, f, err := c.Registry.fetchTrusted(ctx, c.Bundle, c.Cache.CacheDir, spec, stderrNote)
+	if err != nil {
+		return err
 	}
 	b, err := openBundle(path)
 	if err != nil {
@@ -380,8 +426,11 @@ func (c *VerifyCmd) Run(ctx context.Context) error {
 		return &exitError{exitFailed, fmt.Errorf("%s: tampered or corrupt: %w", c.Bundle, err)}
 	}
 	signed := ""
-	if c.Trust != "" {
-		who, err := checkTrust(b, c.Trust)
+	if spec.keys != nil {
+		who, err := spec.check(b, c.Trust, f)
+		if c.RequireAttestation && err == nil {
+			err = spec.checkAttestation(b, f)
+		}
 		if err != nil {
 			var ee *exitError
 			if errors.As(err, &ee) && ee.code != exitUsage {

@@ -91,7 +91,9 @@ func (s *ociSource) Open(ctx context.Context, digest string) (*manifest.Bundle, 
 	if err != nil {
 		return nil, serve.FollowRefusal(serve.ReasonInvalid, fmt.Errorf("%s: %w", pinned, err))
 	}
-	if s.trusted != nil {
+	if s.opt.Cosign != nil && f.Signer != "" {
+		s.signers.set(b, f.Signer) // the fetch checked the Sigstore signatures over the digest
+	} else if s.trusted != nil {
 		mb, err := b.ManifestBytes()
 		if err != nil {
 			return nil, serve.FollowRefusal(serve.ReasonInvalid, fmt.Errorf("%s: %w", pinned, err))

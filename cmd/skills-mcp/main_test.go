@@ -51,11 +51,13 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 		},
 		// [registry]: docker-registry is installed, or CI is set (where a
 		// missing registry must fail the script, not skip it).
+		// [cosign]: the cosign CLI is installed, or CI is set.
 		Condition: func(cond string) (bool, error) {
-			if cond != "registry" {
+			if cond != "registry" && cond != "cosign" {
 				return false, fmt.Errorf("unknown condition %q", cond)
 			}
-			_, err := ocitest.Tool("docker-registry")
+			tool := map[string]string{"registry": "docker-registry", "cosign": "cosign"}[cond]
+			_, err := ocitest.Tool(tool)
 			return err == nil || os.Getenv("CI") != "", nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/skills-mcp/skills-mcp/build"
 	"github.com/skills-mcp/skills-mcp/manifest"
@@ -24,6 +25,11 @@ type RegistryFlags struct {
 	// maxBytes caps a fetched bundle: the command's --max-download-bytes
 	// where it has one; 0 means oci.DefaultMaxBytes.
 	maxBytes int64
+	// cosign checks Sigstore signatures under trust (--trust cosign.pub,
+	// --trusted-root); attestation names an attestation's predicate type
+	// a fetch requires too.
+	cosign      oci.CosignVerifier
+	attestation string
 }
 
 // CacheFlag is --cache-dir for commands without library flags (which have
@@ -45,7 +51,8 @@ func cacheDir(dir string) string {
 
 // options returns the registry options of the flags; notes go to logf.
 func (r *RegistryFlags) options(cache string, trusted []manifest.TrustedKey, logf func(string, ...any)) oci.Options {
-	return oci.Options{CacheDir: cacheDir(cache), PlainHTTP: r.PlainHTTP, Insecure: r.Insecure, Trusted: trusted, MaxBytes: r.maxBytes, Logf: logf, Client: outbound}
+	return oci.Options{CacheDir: cacheDir(cache), PlainHTTP: r.PlainHTTP, Insecure: r.Insecure, Trusted: trusted, MaxBytes: r.maxBytes, Logf: logf, Client: outbound,
+		Cosign: r.cosign, RequireAttestation: r.attestation}
 }
 
 // stderrNote writes a note on stderr.
@@ -64,16 +71,21 @@ func slogNote(log *slog.Logger) func(string, ...any) {
 // of them before it fetches any blob: the error wraps manifest.ErrUnsigned,
 // ErrUntrusted or ErrBadSignature (see trustExit).
 func (r *RegistryFlags) localBundle(ctx context.Context, arg, cache string, trusted []manifest.TrustedKey, logf func(string, ...any)) (string, error) {
+	f, err := r.fetch(ctx, arg, cache, trusted, logf)
+	if err != nil || f == nil {
+		return arg, err
+	}
+	return f.Path, nil
+}
+
+// fetch is localBundle's fetch: nil for a file.
+func (r *RegistryFlags) fetch(ctx context.Context, arg, cache string, trusted []manifest.TrustedKey, logf func(string, ...any)) (*oci.Fetched, error) {
 	if !oci.IsRef(arg) {
-		return arg, nil
+		return nil, nil
 	}
 	o := r.options(cache, trusted, logf)
 	o.Progress = progressOf("fetching", "layers")
-	f, err := oci.Fetch(ctx, arg, o)
-	if err != nil {
-		return "", err
-	}
-	return f.Path, nil
+	return oci.Fetch(ctx, arg, o)
 }
 
 // trustExit gives a failed signature check its exit status (3 unsigned, 4
@@ -98,22 +110,27 @@ type PushCmd struct {
 	Ref       string        `arg:"" placeholder:"oci://HOST[:PORT]/REPO[:TAG]" help:"Where to push it."`
 	Tags      []string      `name:"tag" placeholder:"TAG" help:"Also tag the artifact with TAG (repeatable)."`
 	MountFrom string        `name:"mount-from" placeholder:"REPO" help:"Ask the registry to take blobs from another of its repositories (a cross-repository mount) before sending them."`
+	Cosign    CosignKeyFlag `embed:""`
 	Registry  RegistryFlags `embed:""`
 }
 
 // Run pushes the bundle and prints the artifact's digest.
 func (c *PushCmd) Run(ctx context.Context) error {
+	signer, err := c.Cosign.signer()
+	if err != nil {
+		return err
+	}
 	b, err := manifest.OpenFile(c.Bundle)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	return pushBundle(ctx, b, c.Ref, c.Tags, c.MountFrom, &c.Registry)
+	return pushBundle(ctx, b, c.Ref, c.Tags, c.MountFrom, &c.Registry, signer)
 }
 
 // pushBundle pushes b to ref (oci://…) with tags, prints the digest on
 // stdout and a summary on stderr.
-func pushBundle(ctx context.Context, b *manifest.Bundle, ref string, tags []string, mountFrom string, rf *RegistryFlags) error {
+func pushBundle(ctx context.Context, b *manifest.Bundle, ref string, tags []string, mountFrom string, rf *RegistryFlags, signer oci.CosignSigner) error {
 	r, err := oci.ParseRef(ref)
 	if err != nil {
 		return &exitError{exitUsage, err}
@@ -124,6 +141,14 @@ func pushBundle(ctx context.Context, b *manifest.Bundle, ref string, tags []stri
 	o := rf.options("", nil, stderrNote)
 	o.Progress = progressOf("pushing", "blobs")
 	o.MountFrom = mountFrom
+	if signer != nil {
+		// The analysis attestation goes with the cosign signature.
+		pred, err := analysisPredicate(b)
+		if err != nil {
+			return err
+		}
+		o.CosignSigner, o.AttestationType, o.Attestation = signer, oci.AnalysisPredicateType, pred
+	}
 	res, err := oci.Push(ctx, b, r, tags, o)
 	if err != nil {
 		return err
@@ -131,6 +156,9 @@ func pushBundle(ctx context.Context, b *manifest.Bundle, ref string, tags []stri
 	sig := "unsigned"
 	if res.Signatures != "" {
 		sig = "signatures attached as referrer " + res.Signatures
+	}
+	if len(res.Cosign) > 0 {
+		sig += "; cosign signature at tag " + res.Cosign[0] + ", Sigstore bundle referrer " + res.Cosign[1] + ", analysis attestation " + strings.Join(res.Cosign[2:], ", ")
 	}
 	mounted := ""
 	if res.Mounted > 0 {
@@ -148,6 +176,10 @@ func pushBundle(ctx context.Context, b *manifest.Bundle, ref string, tags []stri
 func (c *BuildCmd) buildToRegistry(ctx context.Context, opt build.Options, key ed25519.PrivateKey) (*build.Result, error) {
 	if _, err := oci.ParseRef(c.Output); err != nil {
 		return nil, &exitError{exitUsage, err}
+	}
+	signer, err := c.Cosign.signer()
+	if err != nil {
+		return nil, err
 	}
 	tmp, err := os.CreateTemp("", "skills-mcp-push-*.skb")
 	if err != nil {
@@ -175,7 +207,7 @@ func (c *BuildCmd) buildToRegistry(ctx context.Context, opt build.Options, key e
 		return nil, err
 	}
 	defer b.Close()
-	return res, pushBundle(ctx, b, c.Output, c.Tags, c.MountFrom, &c.Registry)
+	return res, pushBundle(ctx, b, c.Output, c.Tags, c.MountFrom, &c.Registry, signer)
 }
 
 var _ io.Writer = (*os.File)(nil)

@@ -20,6 +20,22 @@ import (
 // registry (main_test.go).
 func ociScriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
 	return map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		// tool NAME ARGS... runs an installed tool (on PATH or where go
+		// install puts it: cosign, oras) as exec does; ! wants it to fail.
+		"tool": func(ts *testscript.TestScript, neg bool, args []string) {
+			if len(args) < 1 {
+				ts.Fatalf("usage: tool NAME ARGS...")
+			}
+			p, err := ocitest.Tool(args[0])
+			ts.Check(err)
+			err = ts.Exec(p, args[1:]...)
+			if neg && err == nil {
+				ts.Fatalf("%s unexpectedly succeeded", args[0])
+			}
+			if !neg && err != nil {
+				ts.Fatalf("%s: %v", args[0], err)
+			}
+		},
 		// lying-registry MODE TARGET starts a proxy in front of $REGISTRY
 		// that changes one blob on the way (MODE flip or truncate, see
 		// ocitest.Lie): the blob sha256:<hex> TARGET names, or the one

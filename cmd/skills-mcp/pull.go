@@ -32,17 +32,18 @@ type PullCmd struct {
 	NoBrowser     bool          `name:"no-browser" help:"With --oauth: only print the authorization URL; open no browser."`
 	Command       bool          `name:"command" help:"Pull from a live SEP-2640 server run over stdio: everything after --command is the server's command line (CMD ARGS...), so put it last."`
 
-	List     bool   `help:"List the skills the source offers and exit."`
-	All      bool   `help:"Pull every skill."`
-	To       string `default:"." placeholder:"DIR" help:"Folder to write skills into (created if missing)."`
-	KeepPath bool   `name:"keep-path" help:"Write each skill to DIR/<skill path> (namespace and folders) instead of DIR/<name>."`
-	Force    bool   `help:"Overwrite files of an existing skill folder that differ; extra files are kept."`
-	Sync     bool   `help:"Update existing skill folders in place: keep files that match, fetch what differs, delete files the skill no longer has."`
-	DryRun   bool   `name:"dry-run" help:"Read and verify everything, write nothing."`
-	Frozen   bool   `name:"frozen" help:"Install exactly what DIR/skills.lock.json names, from the sources it names (or the one given), and refuse any drift (a moved tag, a changed file, a skill gone upstream, a skill modified locally without --force) with exit 1, writing nothing."`
-	Check    bool   `name:"check" help:"Change nothing; report each skill of DIR/skills.lock.json as up to date, update available, removed upstream or modified locally. Exit 0 up to date, 1 updates available, 3 modified locally, 2 error."`
-	JSON     bool   `name:"json" help:"Print a machine-readable summary (or listing) as JSON on stdout."`
-	Trust    string `placeholder:"KEYS" help:"Require a valid signature by a trusted key, checked before anything is written: KEYS as for verify --trust (allowed_signers, ssh-ed25519 lines, a minisign .pub file or the RW... string). Bundles, exports and discovery sites that publish a signed manifest."`
+	List     bool         `help:"List the skills the source offers and exit."`
+	All      bool         `help:"Pull every skill."`
+	To       string       `default:"." placeholder:"DIR" help:"Folder to write skills into (created if missing)."`
+	KeepPath bool         `name:"keep-path" help:"Write each skill to DIR/<skill path> (namespace and folders) instead of DIR/<name>."`
+	Force    bool         `help:"Overwrite files of an existing skill folder that differ; extra files are kept."`
+	Sync     bool         `help:"Update existing skill folders in place: keep files that match, fetch what differs, delete files the skill no longer has."`
+	DryRun   bool         `name:"dry-run" help:"Read and verify everything, write nothing."`
+	Frozen   bool         `name:"frozen" help:"Install exactly what DIR/skills.lock.json names, from the sources it names (or the one given), and refuse any drift (a moved tag, a changed file, a skill gone upstream, a skill modified locally without --force) with exit 1, writing nothing."`
+	Check    bool         `name:"check" help:"Change nothing; report each skill of DIR/skills.lock.json as up to date, update available, removed upstream or modified locally. Exit 0 up to date, 1 updates available, 3 modified locally, 2 error."`
+	JSON     bool         `name:"json" help:"Print a machine-readable summary (or listing) as JSON on stdout."`
+	Trust    string       `placeholder:"KEYS" help:"Require a valid signature by a trusted key, checked before anything is written: KEYS as for verify --trust (allowed_signers, ssh-ed25519 lines, a minisign .pub file or the RW... string, or cosign.pub for oci:// artifacts). Bundles, exports and discovery sites that publish a signed manifest."`
+	Keyless  KeylessFlags `embed:""`
 
 	AllowUnverified bool          `name:"allow-unverified" help:"Read a v0.1.0 discovery index, which publishes no digests: its files cannot be verified."`
 	SkipInvalid     bool          `name:"skip-invalid" help:"Exit 0 when the source offers skills that pull refuses (unsafe paths, names, no digests): they are skipped with a warning. Without it they make pull exit 1."`
@@ -111,10 +112,11 @@ func (c *PullCmd) Run(ctx context.Context, argv commandArgv) error {
 		if c.From == "" && !c.Check && !c.Frozen {
 			return &exitError{exitUsage, errors.New("pull: --trust applies to bundles and exports; a live server's digests are unsigned (SEP-2640)")}
 		}
-		var err error
-		if trusted, err = loadTrust(c.Trust); err != nil {
+		spec, err := loadTrustSpec(c.Trust, &c.Keyless)
+		if err != nil {
 			return err
 		}
+		trusted, c.Registry.cosign = spec.keys, spec.cosign
 	}
 	if c.Timeout > 0 {
 		var cancel context.CancelFunc

@@ -112,6 +112,14 @@ func (c *PullCmd) openOCI(ctx context.Context, ref string, trusted []manifest.Tr
 		return nil, err
 	}
 	c.ociResolved = f.Ref.Digest
+	if c.Registry.cosign != nil && f.Signer != "" {
+		// The fetch checked the Sigstore signatures over the digest.
+		src, err := pull.OpenBundle(f.Path, nil)
+		if err == nil {
+			src.Signed, src.SignedBy = true, f.Signer
+		}
+		return src, err
+	}
 	return pull.OpenBundle(f.Path, trusted)
 }
 

@@ -49,6 +49,7 @@ type ServeCmd struct {
 	Catalog      string        `name:"catalog" env:"SKILLS_CATALOG" default:"auto" enum:"auto,always,never" help:"List the skills (path and first sentence) in the server instructions: auto (while the list fits 8 KiB, else the categories and how to search), always, never."`
 	Follow       time.Duration `name:"follow" env:"SKILLS_FOLLOW" placeholder:"DURATION" help:"Check every DURATION (plus up to a tenth, at random) whether each oci://HOST/REPO:TAG names a new release, and serve it once fetched and verified (--trust); a refused release leaves the previous one serving. A digest reference is served as it is."`
 
+	Keyless  KeylessFlags  `embed:""`
 	Lib      LibraryFlags  `embed:""`
 	Registry RegistryFlags `embed:""`
 	Web      HTTPFlags     `embed:""`
@@ -77,12 +78,13 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 	if err != nil {
 		return err
 	}
-	var trusted []manifest.TrustedKey
-	if c.Trust != "" && slices.ContainsFunc(files, oci.IsRef) {
-		if trusted, err = loadTrust(c.Trust); err != nil {
+	var spec trustSpec
+	if c.Trust != "" || c.Keyless.TrustedRoot != "" {
+		if spec, err = loadTrustSpec(c.Trust, &c.Keyless); err != nil {
 			return err
 		}
 	}
+	c.Registry.cosign = spec.cosign
 	var follow *following
 	if c.Follow < 0 {
 		return &exitError{exitUsage, fmt.Errorf("serve: --follow %v: give a positive interval", c.Follow)}
@@ -91,23 +93,27 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 		if len(libs) > 0 || c.Lib.Given() {
 			return &exitError{exitUsage, errors.New("serve: --follow follows registry tags; live libraries follow their folders already: serve them from another process")}
 		}
-		if follow, files, err = c.startFollow(ctx, log, files, trusted); err != nil {
+		if follow, files, err = c.startFollow(ctx, log, files, spec.keys); err != nil {
 			return err
 		}
 	}
 	for _, p := range files {
 		c.Registry.maxBytes = c.Lib.MaxDownload
-		path, err := c.Registry.localBundle(ctx, p, c.Lib.CacheDir, trusted, slogNote(log))
+		f, err := c.Registry.fetch(ctx, p, c.Lib.CacheDir, spec.keys, slogNote(log))
 		if err != nil {
 			return trustExit(fmt.Errorf("serve: %w", err), exitFailed)
+		}
+		path := p
+		if f != nil {
+			path = f.Path
 		}
 		b, err := early.open(path)
 		if err != nil {
 			return fmt.Errorf("serve: %w", err)
 		}
 		bundles = append(bundles, b)
-		if c.Trust != "" {
-			who, err := checkTrust(b, c.Trust)
+		if spec.keys != nil {
+			who, err := spec.check(b, c.Trust, f)
 			if err != nil {
 				return fmt.Errorf("serve: %s: %w", p, err)
 			}
