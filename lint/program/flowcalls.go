@@ -198,6 +198,13 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 			f.execSink(arg(len(args)-1), langJS, at, false)
 			return ev{v: value{t: tCmd}}
 		}
+		if len(args) > 0 && arg(0) == (value{}) && args[0].name == "" {
+			// The result of a call the analysis does not know, run as
+			// code (exec(bytes(b ^ k for b in …).decode())): unresolved. A
+			// bare name the text never sets is left alone: documentation
+			// quotes eval(user_input).
+			f.s.emit("dynamic-exec", at, SeverityWarning, "runs a value the analysis cannot resolve")
+		}
 		f.execSink(arg(0), lang, at, false)
 		return ev{v: value{t: tCmd}}
 	case callExecShell:

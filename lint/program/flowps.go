@@ -1,6 +1,7 @@
 package program
 
 import (
+	"path"
 	"strings"
 )
 
@@ -115,5 +116,62 @@ func (f *flowState) psInvoke(target ev, at int) {
 	}
 	if v.t&(tFetched|tDecoded) != 0 {
 		f.execSink(v, langPS, at, false)
+	}
+}
+
+// psWildcardLookup reports whether the tokens at pos are a command looked
+// up by a wildcard pattern, (Get-Command i*k*-ex*) or (gcm i*e*x), and
+// returns the pattern, lower case. It moves nothing.
+func (f *flowState) psWildcardLookup() (string, bool) {
+	if !f.is(0, "(") {
+		return "", false
+	}
+	return f.psWildcardAt(1)
+}
+
+// wildPrefix marks a value that holds a command found by a wildcard
+// pattern ($c = Get-Command i*-ex*): the pattern follows it.
+const wildPrefix = "\x00wild:"
+
+// psWildcardAt is psWildcardLookup for a Get-Command at pos+at, outside
+// parentheses.
+func (f *flowState) psWildcardAt(at int) (string, bool) {
+	if c := strings.ToLower(f.peek(at).s); f.peek(at).kind != tokWord || c != "get-command" && c != "gcm" {
+		return "", false
+	}
+	var b strings.Builder
+	wild := false
+	for k := at + 1; k < at+64; k++ {
+		t := f.peek(k)
+		if t.kind == tokEOL || t.kind == tokPunct && (t.s == ")" || t.s == ";" || t.s == "|") {
+			break
+		}
+		if t.kind == tokString {
+			b.WriteString(t.s)
+			wild = wild || strings.ContainsAny(t.s, "*?")
+			continue
+		}
+		if t.s == "*" || t.s == "?" {
+			wild = true
+		}
+		b.WriteString(t.s)
+	}
+	return strings.ToLower(b.String()), wild
+}
+
+// psRunsCode are the commands that run the text they are given as code.
+var psRunsCode = []string{"invoke-expression", "iex", "invoke-command", "icm"}
+
+// psWildcardCall grades a call of a command found by a wildcard pattern:
+// the script never spells the name it runs, which is a finding in itself,
+// and when the pattern matches a command that runs text as code, the
+// argument after it is that code.
+func (f *flowState) psWildcardCall(pattern string, at int) {
+	f.s.emit("dynamic-exec", at, SeverityWarning, "calls a command found by the wildcard pattern "+pattern)
+	for _, c := range psRunsCode {
+		if ok, _ := path.Match(pattern, c); ok && !endOfStatement(f.peek(0)) {
+			f.execSink(f.valueOf(f.expr()), langPS, at, false)
+			return
+		}
 	}
 }
