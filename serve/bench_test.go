@@ -147,7 +147,12 @@ type stdioServer struct {
 }
 
 func startStdio(b *testing.B, bundle string, args ...string) *stdioServer {
-	cmd := exec.Command(needBinary(b), append([]string{"serve", bundle}, args...)...)
+	return startStdioBinary(b, needBinary(b), bundle, args...)
+}
+
+// startStdioBinary is startStdio of the command at bin.
+func startStdioBinary(b *testing.B, bin, bundle string, args ...string) *stdioServer {
+	cmd := exec.Command(bin, append([]string{"serve", bundle}, args...)...)
 	cmd.Stderr = io.Discard
 	in, err := cmd.StdinPipe()
 	if err != nil {

@@ -1,12 +1,9 @@
 package serve
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"slices"
 	"testing"
 	"time"
@@ -34,20 +31,7 @@ func BenchmarkServeStdioPaired(b *testing.B) {
 	var rss [2][]int64
 	one := func(side int) {
 		start := time.Now()
-		cmd := exec.Command(bins[side], "serve", bundle)
-		cmd.Stderr = io.Discard
-		in, err := cmd.StdinPipe()
-		if err != nil {
-			b.Fatal(err)
-		}
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			b.Fatal(err)
-		}
-		p := &stdioServer{cmd, in, bufio.NewReaderSize(out, 1<<20)}
+		p := startStdioBinary(b, bins[side], bundle)
 		res := p.call(b, 2, initLine, initDone, `{"jsonrpc":"2.0","id":2,"method":"skills/list","params":{}}`)
 		lat[side] = append(lat[side], time.Since(start))
 		if !bytes.Contains(res, []byte(`"skills":[{`)) {

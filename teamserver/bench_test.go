@@ -382,6 +382,13 @@ func runSDKFloorServer() error {
 		})
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})
+	return serveUntilInterrupt(&http.Server{Handler: h})
+}
+
+// serveUntilInterrupt serves srv on a loopback port, which it logs as
+// startListening waits for, until the process is interrupted: the server
+// processes of the floor benchmarks.
+func serveUntilInterrupt(srv *http.Server) error {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -389,7 +396,6 @@ func runSDKFloorServer() error {
 	fmt.Fprintf(os.Stderr, "listening on http://%s%s\n", ln.Addr(), Endpoint)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	srv := &http.Server{Handler: h}
 	go func() { <-ctx.Done(); srv.Close() }()
 	if err := srv.Serve(ln); err != http.ErrServerClosed {
 		return err

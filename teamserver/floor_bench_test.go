@@ -2,14 +2,11 @@ package teamserver
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -65,21 +62,10 @@ func runFloorServer(file string) error {
 		out = append(append(append(out, `{"jsonrpc":"2.0","id":`...), req.ID...), tail...)
 		w.Write(out)
 	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(os.Stderr, "listening on http://%s%s\n", ln.Addr(), Endpoint)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	srv := &http.Server{Handler: h, Protocols: new(http.Protocols)}
 	srv.Protocols.SetHTTP1(true)
 	srv.Protocols.SetUnencryptedHTTP2(true)
-	go func() { <-ctx.Done(); srv.Close() }()
-	if err := srv.Serve(ln); err != http.ErrServerClosed {
-		return err
-	}
-	return nil
+	return serveUntilInterrupt(srv)
 }
 
 // h2cPoster posts over a connection of its own with HTTP/2 without TLS
