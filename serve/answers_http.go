@@ -107,6 +107,7 @@ func (f *fastHTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h["Content-Type"] = contentJSON
 		w.Write(buf[len(key):])
 		s.observeFast(ctx, q.method, start)
+		s.usedFast(ctx, base, &q, rev)
 		*bp = buf[:0]
 		return
 	}

@@ -76,6 +76,7 @@ func (f *stdioFast) answer(line []byte, w *stdioWriter) bool {
 		out := appendAnswer(nil, q.id, tail)
 		w.writeRaw(out)
 		s.observeFast(f.ctx, q.method, start)
+		s.usedFast(f.ctx, base, &q, ip.ProtocolVersion)
 		return true
 	}
 	f.mu.Lock()

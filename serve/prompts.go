@@ -286,6 +286,7 @@ func (d *discovery) getSkillPrompt(ctx context.Context, r *mcp.GetPromptRequest)
 	if err != nil {
 		return nil, true, internalError("prompts/get %s: %v", r.Params.Name, err)
 	}
+	d.srv.used(r, c.snap, skillPath(l.doc.uri), UsePrompt, "prompts/get")
 	md := &mcp.ResourceContents{URI: l.sk.Entry.URI, MIMEType: manifest.SkillFileMIME}
 	if l.sk.Files[0].Text {
 		md.Text = string(l.md)

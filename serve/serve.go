@@ -65,6 +65,7 @@ func New(bundles []*manifest.Bundle, opt Options) (*Server, error) {
 		return nil, err
 	}
 	s.mcp.AddReceivingMiddleware(s.logMiddleware, s.resourceMiddleware)
+	s.mcp.AddReceivingMiddleware(s.usageMiddleware)  // sees the reads resourceMiddleware answers
 	s.mcp.AddReceivingMiddleware(s.accessMiddleware) // outermost: every handler sees the caller's access
 	s.mcp.AddResourceTemplate(skillTemplate, s.readTemplate)
 	s.mcp.AddResourceTemplate(fileTemplate, s.readTemplate)

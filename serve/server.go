@@ -89,6 +89,7 @@ type Server struct {
 	views     viewCache                    // per-namespace views of the current snapshot (access.go)
 	calls     atomic.Pointer[CallObserver] // learns of each call (ObserveCalls); nil: nothing does
 	answers   *answerCache                 // pre-encoded answers of the current snapshot (answers.go); nil: none
+	usage     usageState                   // who learns of each skill use (ObserveUsage, usage.go)
 }
 
 func (s *Server) cacheable() mcp.Cacheable {

@@ -102,6 +102,7 @@ func (d *discovery) getSkill(ctx context.Context, req *mcp.CallToolRequest, in G
 		return nil, out, err
 	}
 	doc, sk := &l.doc, l.sk
+	d.srv.used(req, d.current(ctx).snap, skillPath(doc.uri), UseTool, "tools/call")
 	out = GetSkillOutput{Name: doc.name, Path: doc.path, URI: doc.uri, Library: doc.library, Category: doc.category,
 		Description: doc.description, Source: d.name, Hidden: doc.hidden, Instructions: strings.TrimSpace(string(skillBody(l.md))),
 		Trust: doc.trust, ScriptsWithheld: sk.ScriptsWithheld, Capabilities: sk.Capabilities}
@@ -333,6 +334,7 @@ func (d *discovery) readSkillFile(ctx context.Context, req *mcp.CallToolRequest,
 		return nil, out, err
 	}
 	sk := l.sk
+	d.srv.used(req, d.current(ctx).snap, skillPath(l.doc.uri), UseTool, "tools/call")
 	out = ReadFileOutput{Skill: l.doc.path, Source: d.name, Path: in.Path, Files: []FileContent{}}
 	describe := func(i int) FileContent {
 		f, r := sk.Files[i], sk.Entry.Resources[i]

@@ -3,6 +3,7 @@ package teamserver
 import (
 	"context"
 	"fmt"
+	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/serve"
 	"io"
 	"log/slog"
@@ -137,4 +138,26 @@ func BenchmarkHTTPLayers(b *testing.B) {
 			b.ReportMetric(float64(procCPU(b, os.Getpid())-cpu0)/float64(b.N), "cpu-ns/req")
 		})
 	}
+}
+
+// BenchmarkSkillUseCost is what Metrics.SkillUsed costs a use, over the
+// skills of the 1,000-skill bench bundle (serve's BenchmarkUsageMiddleware
+// is the rest of counting a read). Against BenchmarkServeHTTPHandler/bearer
+// (a whole read) it is the overhead, less noisy on a shared machine than
+// the difference of two whole reads.
+func BenchmarkSkillUseCost(b *testing.B) {
+	snap := newServer(b, serve.Options{}, openBench(b, 1000)).Snapshot()
+	uses := make([]serve.Use, snap.Len())
+	for k := range uses {
+		uses[k] = serve.Use{Skill: strings.TrimSuffix(strings.TrimPrefix(snap.URI(k), manifest.URIScheme), "/"+manifest.SkillFile),
+			Kind: serve.UseRead, Method: "resources/read", Catalog: snap.ID()}
+	}
+	m := NewMetrics()
+	i := 0
+	cpu0 := procCPU(b, os.Getpid())
+	for b.Loop() {
+		m.SkillUsed(&uses[i%len(uses)])
+		i++
+	}
+	b.ReportMetric(float64(procCPU(b, os.Getpid())-cpu0)/float64(b.N), "cpu-ns/op")
 }

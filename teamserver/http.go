@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -43,6 +44,8 @@ type Options struct {
 	// main address, behind Auth.
 	Metrics     *Metrics
 	MetricsAddr string
+	// Usage are told of every skill use besides Metrics (the usage log).
+	Usage []serve.UsageObserver
 	// ShutdownTimeout is how long ListenAndServe waits for requests in
 	// flight once its context is cancelled, before it closes their
 	// connections; DefaultShutdownTimeout if 0, no wait if negative.
@@ -76,6 +79,11 @@ func (s *server) handler(opt Options, h http.Handler) http.Handler {
 	var prm http.Handler = http.NotFoundHandler()
 	var site http.Handler = http.HandlerFunc(s.serveWellKnown)
 	var metrics http.Handler = http.NotFoundHandler()
+	usage := slices.Clone(opt.Usage)
+	if opt.Metrics != nil {
+		usage = append(usage, opt.Metrics)
+	}
+	s.mcp.ObserveUsage(usage...)
 	if m := opt.Metrics; m != nil {
 		m.srv.Store(s.mcp)
 		lm.hit = m.limitHit

@@ -35,6 +35,7 @@ type Metrics struct {
 	rebuildTime  prometheus.Histogram
 	srv          atomic.Pointer[serve.Server] // whose catalog id skills_mcp_catalog_info shows
 	follow       *followMetrics               // serve --follow (followmetrics.go)
+	usage        *usageMetrics                // skill uses (usagemetrics.go)
 
 	// series are the request counters and latency histograms resolved so
 	// far, by label values: read without a lock, copied to add one. The
@@ -119,6 +120,7 @@ func NewMetrics() *Metrics {
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		catalogCollector{m, catalog})
 	m.follow = newFollowMetrics(m.reg)
+	m.usage = newUsageMetrics(m.reg)
 	return m
 }
 

@@ -47,6 +47,7 @@ type ServeCmd struct {
 	PromptLimit  int           `name:"prompt-limit" env:"SKILLS_PROMPT_LIMIT" default:"200" help:"Give each skill a prompt (a slash command in hosts) while there are at most this many skills (0: none; above it: none, and catalog_status says why)."`
 	AnswerCache  int           `name:"answer-cache-mib" env:"SKILLS_ANSWER_CACHE_MIB" default:"32" help:"Keep up to N MiB of pre-encoded answers (resources/read, skills/get, skills/list and resources/directory/read, which never change for a bundle) and answer repeats from them (0: none)."`
 	Catalog      string        `name:"catalog" env:"SKILLS_CATALOG" default:"auto" enum:"auto,always,never" help:"List the skills (path and first sentence) in the server instructions: auto (while the list fits 8 KiB, else the categories and how to search), always, never."`
+	UsageLog     string        `name:"usage-log" env:"SKILLS_USAGE_LOG" placeholder:"FILE|-" help:"Append one JSON line per skill use (time, skill, kind, caller's token name, catalog id, protocol revision; OpenTelemetry log data model field names) to FILE, or to stdout with - (--http only). A log that cannot be written is reported, never waited for."`
 	Follow       time.Duration `name:"follow" env:"SKILLS_FOLLOW" placeholder:"DURATION" help:"Check every DURATION (plus up to a tenth, at random) whether each oci://HOST/REPO:TAG names a new release, and serve it once fetched and verified (--trust); a refused release leaves the previous one serving. A digest reference is served as it is."`
 
 	Keyless  KeylessFlags  `embed:""`
@@ -175,12 +176,23 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 			return err
 		}
 	}
+	usage, closeUsage, err := c.usageLog(log)
+	if err != nil {
+		return err
+	}
+	defer closeUsage()
 	if c.HTTP == "" {
+		if usage != nil {
+			srv.ObserveUsage(usage)
+		}
 		return srv.ServeStdio(ctx)
 	}
 	hopt, err := c.Web.options(ctx, log, c.AllowedHosts)
 	if err != nil {
 		return err
+	}
+	if usage != nil {
+		hopt.Usage = []serve.UsageObserver{usage}
 	}
 	return teamserver.ListenAndServe(ctx, srv, httpAddress(c.HTTP, c.Host), hopt)
 }
