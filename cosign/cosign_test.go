@@ -198,3 +198,39 @@ func FuzzParsePublicKeys(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkVerifyWarm is what a warm start under --trust cosign.pub adds:
+// the key verifier built from the trust file, and the first of the cached
+// signatures (the simple-signing one, as a fetch keeps them) checked.
+func BenchmarkVerifyWarm(b *testing.B) {
+	k, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	s, _ := NewSigner(k)
+	ref, _ := oci.ParseRef("oci://127.0.0.1:5000/skills/x")
+	payload, _ := oci.SimpleSigningPayload(ref, digestA)
+	sig, _ := s.SignPayload(payload)
+	bundle, _ := s.Attest(context.Background(), digestA, SignPredicateType, nil)
+	pemKey, _ := PublicKeyPEM(k.Public())
+	for _, c := range []struct {
+		name string
+		sig  oci.CosignSignature
+	}{
+		{"simple", oci.CosignSignature{Digest: digestA, Payload: payload, Signature: base64.StdEncoding.EncodeToString(sig)}},
+		{"bundle", oci.CosignSignature{Digest: digestA, Bundle: bundle}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				keys, err := ParsePublicKeys("cosign.pub", pemKey)
+				if err != nil {
+					b.Fatal(err)
+				}
+				v, err := NewKeyVerifier(keys)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := v.VerifyCosign(digestA, []oci.CosignSignature{c.sig}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
