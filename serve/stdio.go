@@ -52,6 +52,15 @@ func newStdioTransport(in io.Reader, out io.Writer) (mcp.Transport, *stdioReader
 	return &mcp.IOTransport{Reader: r, Writer: w}, r
 }
 
+// stdioAnswers is what the transport asks of the pre-encoded answers of
+// its session (stdioFast, answers_stdio.go), given to it from above: the
+// reader offers each line to answer before the SDK reads it, and the writer
+// tells written of each message the SDK writes.
+type stdioAnswers interface {
+	answer(line []byte, w *stdioWriter) bool
+	written(idk string, p []byte)
+}
+
 // stdioWriter writes whole messages to the output, one per Write, and keeps
 // count of the requests read and not yet answered.
 type stdioWriter struct {
@@ -60,7 +69,7 @@ type stdioWriter struct {
 	owed     map[string]int // request id (see idKey) → requests read with it and not answered
 	nowed    int
 	answered chan struct{} // signalled when an owed answer is written
-	fast     *stdioFast    // keeps the SDK's answers (answers_stdio.go); nil: none
+	fast     stdioAnswers  // keeps the SDK's answers (answers_stdio.go); nil: none
 }
 
 func (w *stdioWriter) Write(p []byte) (int, error) {
@@ -221,10 +230,10 @@ func idKey(id any) string {
 type stdioReader struct {
 	in      *bufio.Reader
 	w       *stdioWriter
-	line    []byte     // the rest of the line being passed on
-	err     error      // the input's error, returned once the line is passed on
-	drained bool       // the owed answers were waited for, after err
-	fast    *stdioFast // answers what it can from the kept answers; nil: none
+	line    []byte       // the rest of the line being passed on
+	err     error        // the input's error, returned once the line is passed on
+	drained bool         // the owed answers were waited for, after err
+	fast    stdioAnswers // answers what it can from the kept answers; nil: none
 }
 
 func (r *stdioReader) Read(p []byte) (int, error) {
