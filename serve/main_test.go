@@ -13,12 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 )
-
-// serverBin is the skills-mcp command built once by TestMain, for the tests
-// that run the server as a subprocess over stdio; serverBinErr says why it is
-// missing.
-var serverBin, serverBinErr = "", error(nil)
 
 // tempDir holds the built command and the benchmark bundles; TestMain
 // removes it.
@@ -31,30 +27,10 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	tempDir = dir
-	serverBin = filepath.Join(dir, "skills-mcp")
-	// Built as the README says to install it: static.
-	build := exec.Command("go", "build", "-o", serverBin, "../cmd/skills-mcp")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	out, err := build.CombinedOutput()
-	if err != nil {
-		serverBin, serverBinErr = "", fmt.Errorf("go build ../cmd/skills-mcp: %v\n%s", err, out)
-	}
+	servetest.Build(dir) // the command needBinary gives
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
-}
-
-// needBinary skips a test when the command could not be built; under CI that
-// is a failure.
-func needBinary(t testing.TB) string {
-	t.Helper()
-	if serverBin == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal(serverBinErr)
-		}
-		t.Skip(serverBinErr)
-	}
-	return serverBin
 }
 
 // connectStdio starts `skills-mcp serve args…` and connects to it.

@@ -2,8 +2,6 @@ package teamserver
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,10 +11,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -50,32 +46,6 @@ func connectBearer(t testing.TB, url, token, version string) (*mcp.ClientSession
 		t.Cleanup(func() { cs.Close() })
 	}
 	return cs, err
-}
-
-func tokenHash(tok string) string {
-	h := sha256.Sum256([]byte(tok))
-	return "sha256:" + hex.EncodeToString(h[:])
-}
-
-// writeTokens writes a token file of name → namespaces, each token being
-// "tok-" + name, and returns its path.
-func writeTokens(t testing.TB, path string, tokens map[string]string) string {
-	t.Helper()
-	var b strings.Builder
-	b.WriteString("# test tokens\n\n")
-	for _, name := range slices.Sorted(func(yield func(string) bool) {
-		for k := range tokens {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
-		fmt.Fprintf(&b, "%s %s %s\n", name, tokenHash("tok-"+name), tokens[name])
-	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o640); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
 
 // authServer serves exampleFixture over HTTP with the token file's tokens.
@@ -273,49 +243,6 @@ func TestListenRefusesOpenBind(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "--no-auth") {
 		t.Errorf("0.0.0.0 without auth: %v", err)
 	}
-}
-
-// syncBuffer is a goroutine-safe strings.Builder for a child's stderr.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// startServeHTTP starts `skills-mcp serve --http 127.0.0.1:0 args…` and returns
-// its base URL, once it listens, and its stderr.
-func startServeHTTP(t *testing.T, args ...string) (string, *exec.Cmd, *syncBuffer) {
-	t.Helper()
-	cmd := exec.Command(needBinary(t), append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
-	stderr := &syncBuffer{}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		cmd.Wait()
-	})
-	re := regexp.MustCompile(`listening on (http://[0-9.:]+)` + Endpoint)
-	for range 200 {
-		if m := re.FindStringSubmatch(stderr.String()); m != nil {
-			return m[1], cmd, stderr
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
-	t.Fatalf("the server did not start:\n%s", stderr.String())
-	return "", nil, nil
 }
 
 // TestServeTokensSIGHUP: the real binary re-reads its token file on SIGHUP

