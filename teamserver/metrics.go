@@ -231,3 +231,30 @@ func rpcResult(err error) uint32 {
 	}
 	return resultError
 }
+
+var _ serve.FollowObserver = (*Metrics)(nil)
+
+// FollowChecked counts a check (serve.FollowObserver).
+func (m *Metrics) FollowChecked(source, outcome string) {
+	m.follow.checks.WithLabelValues(source, outcome).Inc()
+}
+
+// FollowRefused counts a refusal (serve.FollowObserver).
+func (m *Metrics) FollowRefused(source, reason string) {
+	m.follow.refusals.WithLabelValues(source, reason).Inc()
+}
+
+// FollowServed records the release served for source (serve.FollowObserver);
+// after the first, each is an update.
+func (m *Metrics) FollowServed(source, digest string, since time.Time) {
+	f := m.follow
+	f.mu.Lock()
+	_, update := f.served[source]
+	f.served[source] = servedRelease{digest, since}
+	f.mu.Unlock()
+	if update {
+		f.updates.WithLabelValues(source).Inc()
+	} else {
+		f.updates.WithLabelValues(source).Add(0)
+	}
+}
