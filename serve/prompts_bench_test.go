@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 )
 
 // BenchmarkPromptsList lists the prompts and reports the latency
@@ -27,7 +28,7 @@ func BenchmarkPromptsList(b *testing.B) {
 	for _, tc := range []struct{ skills, limit, prompts int }{{1000, 0, 1}, {200, 0, 201}, {1000, 1000, 1001}} {
 		name := fmt.Sprintf("skills=%d/limit=%d", tc.skills, max(tc.limit, DefaultPromptLimit))
 		b.Run(name+"/sdk", func(b *testing.B) {
-			s := newServer(b, Options{PromptLimit: tc.limit}, openBench(b, tc.skills))
+			s := newServer(b, Options{PromptLimit: tc.limit}, servetest.OpenBench(b, tempDir, tc.skills))
 			cs := connectMem(b, s, "2025-11-25", nil)
 			ctx := context.Background()
 			if res, err := cs.ListPrompts(ctx, nil); err != nil || len(res.Prompts) != tc.prompts {
@@ -43,10 +44,10 @@ func BenchmarkPromptsList(b *testing.B) {
 				lat = append(lat, time.Since(t0))
 			}
 			b.StopTimer()
-			reportPercentiles(b, lat, "list")
+			servetest.ReportPercentiles(b, lat, "list")
 		})
 		b.Run(name+"/stdio", func(b *testing.B) {
-			p := startStdio(b, benchBundle(b, tc.skills), "--prompt-limit", fmt.Sprint(max(tc.limit, DefaultPromptLimit)))
+			p := startStdio(b, servetest.BenchBundle(b, tempDir, tc.skills), "--prompt-limit", fmt.Sprint(max(tc.limit, DefaultPromptLimit)))
 			defer p.stop(b)
 			p.call(b, 1, initLine, initDone)
 			list := func(id int) []byte {
@@ -59,7 +60,7 @@ func BenchmarkPromptsList(b *testing.B) {
 				b.Fatalf("prompts/list: %d prompts, want %d (%v)", len(first.Result.Prompts), tc.prompts, err)
 			}
 			lat := make([]time.Duration, 0, b.N)
-			cpu0 := procCPU(b, p.cmd.Process.Pid)
+			cpu0 := servetest.ProcCPU(b, p.cmd.Process.Pid)
 			b.ResetTimer()
 			for i := range b.N {
 				t0 := time.Now()
@@ -67,8 +68,8 @@ func BenchmarkPromptsList(b *testing.B) {
 				lat = append(lat, time.Since(t0))
 			}
 			b.StopTimer()
-			reportPercentiles(b, lat, "list")
-			b.ReportMetric(float64(procCPU(b, p.cmd.Process.Pid)-cpu0)/float64(b.N)/1e6, "server-cpu-ms/list")
+			servetest.ReportPercentiles(b, lat, "list")
+			b.ReportMetric(float64(servetest.ProcCPU(b, p.cmd.Process.Pid)-cpu0)/float64(b.N)/1e6, "server-cpu-ms/list")
 		})
 	}
 }
@@ -78,7 +79,7 @@ func BenchmarkPromptsList(b *testing.B) {
 // large, so the categories) and without, and reports the CPU time of the
 // building thread, which a loaded machine inflates less than wall time.
 func BenchmarkInstructions(b *testing.B) {
-	bu := openBench(b, 1000)
+	bu := servetest.OpenBench(b, tempDir, 1000)
 	for _, mode := range []CatalogMode{CatalogAuto, CatalogNever} {
 		b.Run(string(mode), func(b *testing.B) {
 			s := newServer(b, Options{Catalog: mode}, bu)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 )
 
 // refreshStatus calls catalog_status (with refresh=true if refresh) and
@@ -36,8 +37,8 @@ func TestCatalogStatusRefreshScoped(t *testing.T) {
 	tmp := t.TempDir()
 	libA := writeSkills(t, filepath.Join(tmp, "a"), map[string]string{"alpha/SKILL.md": skillFile("alpha", "Alpha", "A.")})
 	libB := writeSkills(t, filepath.Join(tmp, "b"), map[string]string{"beta/SKILL.md": skillFile("beta", "Beta", "B.")})
-	tokens := writeTokens(t, filepath.Join(tmp, "tokens"), map[string]string{"onlya": "a", "root": "*"})
-	base, _, stderr := startServeHTTP(t, "--auth-tokens", tokens, "--no-watch", "--rescan-seconds", "0",
+	tokens := servetest.WriteTokens(t, filepath.Join(tmp, "tokens"), map[string]string{"onlya": "a", "root": "*"})
+	base, _, stderr := servetest.StartHTTP(t, Endpoint, "--auth-tokens", tokens, "--no-watch", "--rescan-seconds", "0",
 		"--lib", "a="+libA, "--lib", "b="+libB)
 	ctx := context.Background()
 	connect := func(tok string) *mcp.ClientSession {

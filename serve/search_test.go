@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skills-mcp/skills-mcp/internal/bundletest"
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -155,6 +156,6 @@ func BenchmarkSearch10k(b *testing.B) {
 			}
 		}
 		b.StopTimer()
-		reportPercentiles(b, lat, "query")
+		servetest.ReportPercentiles(b, lat, "query")
 	})
 }

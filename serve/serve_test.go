@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -28,7 +29,7 @@ var protocols = []struct{ name, version string }{
 func newServer(t testing.TB, opt Options, bundles ...*manifest.Bundle) *Server {
 	t.Helper()
 	if opt.Logger == nil {
-		opt.Logger = testLogger(t)
+		opt.Logger = servetest.Logger(t)
 	}
 	s, err := New(bundles, opt)
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 )
 
 // BenchmarkServeStdioPaired is BenchmarkServeStdioFirstList's skills/list
@@ -25,8 +27,8 @@ func BenchmarkServeStdioPaired(b *testing.B) {
 	if v := os.Getenv("BENCH_SKILLS"); v != "" {
 		fmt.Sscan(v, &n)
 	}
-	bundle := benchBundle(b, n)
-	bins := [2]string{needBinary(b), old}
+	bundle := servetest.BenchBundle(b, tempDir, n)
+	bins := [2]string{servetest.Binary(b), old}
 	var lat [2][]time.Duration
 	var rss [2][]int64
 	one := func(side int) {

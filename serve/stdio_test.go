@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 )
 
 // stdioSession runs `skills-mcp serve bundle`, writes input to its stdin
@@ -22,7 +23,7 @@ import (
 // it exited, and how it exited.
 func stdioSession(t *testing.T, bundle, input string) ([]string, error) {
 	t.Helper()
-	cmd := exec.Command(needBinary(t), "serve", bundle)
+	cmd := exec.Command(servetest.Binary(t), "serve", bundle)
 	cmd.Stdin = strings.NewReader(input)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -233,7 +234,7 @@ func TestStdioAnswersBeforeEOF(t *testing.T) {
 // client after a raw bad line, on one connection: the session survives.
 func TestStdioKeepsServingAfterBadLine(t *testing.T) {
 	_, path := fileBundle(t, exampleFixture())
-	cmd := exec.Command(needBinary(t), "serve", path)
+	cmd := exec.Command(servetest.Binary(t), "serve", path)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

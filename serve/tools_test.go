@@ -21,6 +21,7 @@ import (
 
 	"github.com/skills-mcp/skills-mcp/build"
 	"github.com/skills-mcp/skills-mcp/internal/bundletest"
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -649,7 +650,7 @@ func TestStdioDiscoveryFlags(t *testing.T) {
 	if len(out.Results) == 0 || out.Results[0].Path != "acme/pdf-processing" {
 		t.Errorf("search over stdio: %+v", out.Results)
 	}
-	out2, err := exec.Command(needBinary(t), "serve", "--prefix", "bad prefix", bundle).CombinedOutput()
+	out2, err := exec.Command(servetest.Binary(t), "serve", "--prefix", "bad prefix", bundle).CombinedOutput()
 	if err == nil || !strings.Contains(string(out2), "tool prefix") {
 		t.Errorf("bad --prefix: %v\n%s", err, out2)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -22,7 +23,7 @@ func (c *countUses) SkillUsed(*Use) { c.n.Add(1) }
 // observer, "on" finding each file's skill for an observer that only
 // counts (teamserver's BenchmarkSkillUseCost is what its metrics add).
 func BenchmarkUsageMiddleware(b *testing.B) {
-	bu := openBench(b, 1000)
+	bu := servetest.OpenBench(b, tempDir, 1000)
 	var reqs []*mcp.ReadResourceRequest
 	for i := range bu.NumSkills() {
 		sk, err := bu.Skill(i)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 )
 
 // TestWatchNewTrees creates folder chains in a watched tree as fast as it
@@ -14,7 +16,7 @@ import (
 // is handled must not be missed.
 func TestWatchNewTrees(t *testing.T) {
 	root := t.TempDir()
-	w, err := newWatcher(1<<20, testLogger(t))
+	w, err := newWatcher(1<<20, servetest.Logger(t))
 	if err != nil {
 		t.Skip(err)
 	}

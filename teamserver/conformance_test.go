@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
+
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 )
 
 // conformanceSummary is the last line interop/conformance.sh prints.
@@ -18,12 +20,12 @@ var conformanceSummary = regexp.MustCompile(`(?m)^conformance: (\d+) passed, (\d
 // serves the bare MCP handler, leaves them to this test. The rest of the
 // suite runs there.
 func TestConformanceEndpoint(t *testing.T) {
-	dir := interopDir(t, "conformance.sh", "node_modules/@modelcontextprotocol/conformance/dist/index.js")
+	dir := servetest.InteropDir(t, "conformance.sh", "node_modules/@modelcontextprotocol/conformance/dist/index.js")
 	if testing.Short() && os.Getenv("CI") == "" {
 		t.Skip("the conformance suite starts a Node process a scenario; it always runs under CI")
 	}
 	_, bundle := testdataBundle(t)
-	base, _, _ := startServeHTTP(t, bundle)
+	base, _, _ := servetest.StartHTTP(t, Endpoint, bundle)
 	runs := []struct{ spec, scenario string }{
 		{"", "dns-rebinding-protection"},
 		{"2025-11-25", "dns-rebinding-protection"},

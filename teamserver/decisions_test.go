@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 )
 
 // TestAuthTwoHeadersAndMetrics: the real binary behind --auth-tokens
@@ -15,8 +17,8 @@ import (
 // namespace: a token restricted to some gets 403 with the scope challenge.
 func TestAuthTwoHeadersAndMetrics(t *testing.T) {
 	_, bundle := fileBundle(t, exampleFixture())
-	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "ops": "*"})
-	base, _, stderr := startServeHTTP(t, "--auth-tokens", p, bundle)
+	p := servetest.WriteTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "ops": "*"})
+	base, _, stderr := servetest.StartHTTP(t, Endpoint, "--auth-tokens", p, bundle)
 	do := func(method, path string, auths ...string) (*http.Response, string) {
 		t.Helper()
 		var body io.Reader

@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 )
 
 // floorEnv makes this test binary (TestMain) the floor server of
@@ -139,7 +141,7 @@ func load(b *testing.B, clients int, d time.Duration, newPoster func() poster, d
 // kept answers).
 func BenchmarkServeHTTPFloor(b *testing.B) {
 	const clients = 32
-	bu := openBench(b, 1000)
+	bu := servetest.OpenBench(b, tempDir, 1000)
 	var uris []string
 	for i := range bu.NumSkills() {
 		for _, r := range mustSkill(b, bu, i).Entry.Resources {
@@ -153,7 +155,7 @@ func BenchmarkServeHTTPFloor(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("BENCH_FLOOR_ROUNDS")); err == nil {
 		rounds = v
 	}
-	ours := startHTTP(b, benchBundle(b, 1000), strings.Fields(os.Getenv("BENCH_SERVER_ENV"))...)
+	ours := startHTTP(b, servetest.BenchBundle(b, tempDir, 1000), strings.Fields(os.Getenv("BENCH_SERVER_ENV"))...)
 
 	// The answers the floor gives are the command's own.
 	ans := floorAnswers{}

@@ -7,17 +7,19 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 )
 
 // FuzzParseTokens feeds arbitrary token files to the parser: it may not
 // panic, and a file it accepts holds unique, well-formed names and hashes
 // and reads back the same when written out again in the documented form.
 func FuzzParseTokens(f *testing.F) {
-	h := tokenHash("x")
+	h := servetest.TokenHash("x")
 	for _, s := range []string{
-		"", "# c\n\n", "alice " + h + " acme\n", "alice " + h + " acme,b\nbob " + tokenHash("y") + " *\n",
+		"", "# c\n\n", "alice " + h + " acme\n", "alice " + h + " acme,b\nbob " + servetest.TokenHash("y") + " *\n",
 		"alice " + h + "\n", "al/ice " + h + " acme\n", "alice sha256:abcd acme\n", "alice " + h + " acme,,b\n",
-		"  alice\t" + h + "  acme  \r\n", "alice " + h + " a\nalice " + tokenHash("y") + " b\n",
+		"  alice\t" + h + "  acme  \r\n", "alice " + h + " a\nalice " + servetest.TokenHash("y") + " b\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/serve"
 	"io"
 	"log/slog"
@@ -28,7 +29,7 @@ import (
 // authorization by a file of 32 tokens, with metrics, as
 // BenchmarkServeResourceReadHTTP/bearer.
 func BenchmarkServeHTTPHandler(b *testing.B) {
-	bu := openBench(b, 1000)
+	bu := servetest.OpenBench(b, tempDir, 1000)
 	var uris []string
 	for i := range bu.NumSkills() {
 		sk, err := bu.Skill(i)
@@ -63,12 +64,12 @@ func BenchmarkServeHTTPHandler(b *testing.B) {
 			read(i)
 		}
 		i := 0
-		cpu0 := procCPU(b, os.Getpid())
+		cpu0 := servetest.ProcCPU(b, os.Getpid())
 		for b.Loop() {
 			read(i)
 			i++
 		}
-		b.ReportMetric(float64(procCPU(b, os.Getpid())-cpu0)/float64(b.N)/1e3, "cpu-µs/req")
+		b.ReportMetric(float64(servetest.ProcCPU(b, os.Getpid())-cpu0)/float64(b.N)/1e3, "cpu-µs/req")
 	}
 	b.Run("none", func(b *testing.B) {
 		run(b, httpHandler(s), "")
@@ -82,7 +83,7 @@ func BenchmarkServeHTTPHandler(b *testing.B) {
 		for i := range 32 {
 			tokens[fmt.Sprintf("c%d", i)] = "*"
 		}
-		a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: writeTokens(b, filepath.Join(b.TempDir(), "tokens"), tokens)})
+		a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: servetest.WriteTokens(b, filepath.Join(b.TempDir(), "tokens"), tokens)})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -103,7 +104,7 @@ func BenchmarkHTTPLayers(b *testing.B) {
 	for i := range 32 {
 		tokens[fmt.Sprintf("c%d", i)] = "acme"
 	}
-	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: writeTokens(b, filepath.Join(b.TempDir(), "tokens"), tokens)})
+	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: servetest.WriteTokens(b, filepath.Join(b.TempDir(), "tokens"), tokens)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func BenchmarkHTTPLayers(b *testing.B) {
 			req := httptest.NewRequest("POST", "http://127.0.0.1"+Endpoint, strings.NewReader(listBody))
 			req.Header.Set("Authorization", "Bearer tok-c17")
 			b.ReportAllocs()
-			cpu0 := procCPU(b, os.Getpid())
+			cpu0 := servetest.ProcCPU(b, os.Getpid())
 			for b.Loop() {
 				w := httptest.NewRecorder()
 				h.ServeHTTP(w, req)
@@ -135,7 +136,7 @@ func BenchmarkHTTPLayers(b *testing.B) {
 					b.Fatalf("status %d: %s", w.Code, w.Body)
 				}
 			}
-			b.ReportMetric(float64(procCPU(b, os.Getpid())-cpu0)/float64(b.N), "cpu-ns/req")
+			b.ReportMetric(float64(servetest.ProcCPU(b, os.Getpid())-cpu0)/float64(b.N), "cpu-ns/req")
 		})
 	}
 }
@@ -146,7 +147,7 @@ func BenchmarkHTTPLayers(b *testing.B) {
 // (a whole read) it is the overhead, less noisy on a shared machine than
 // the difference of two whole reads.
 func BenchmarkSkillUseCost(b *testing.B) {
-	snap := newServer(b, serve.Options{}, openBench(b, 1000)).Snapshot()
+	snap := newServer(b, serve.Options{}, servetest.OpenBench(b, tempDir, 1000)).Snapshot()
 	uses := make([]serve.Use, snap.Len())
 	for k := range uses {
 		uses[k] = serve.Use{Skill: strings.TrimSuffix(strings.TrimPrefix(snap.URI(k), manifest.URIScheme), "/"+manifest.SkillFile),
@@ -154,10 +155,10 @@ func BenchmarkSkillUseCost(b *testing.B) {
 	}
 	m := NewMetrics()
 	i := 0
-	cpu0 := procCPU(b, os.Getpid())
+	cpu0 := servetest.ProcCPU(b, os.Getpid())
 	for b.Loop() {
 		m.SkillUsed(&uses[i%len(uses)])
 		i++
 	}
-	b.ReportMetric(float64(procCPU(b, os.Getpid())-cpu0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(servetest.ProcCPU(b, os.Getpid())-cpu0)/float64(b.N), "cpu-ns/op")
 }

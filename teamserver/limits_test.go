@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/serve"
 )
 
@@ -135,7 +136,7 @@ func TestLimitsSlowBodyAttack(t *testing.T) {
 		t.Skip("sends some 250 MiB over loopback")
 	}
 	_, bundle := fileBundle(t, exampleFixture())
-	base, cmd, stderr := startServeHTTP(t, "--read-timeout", "5s", bundle)
+	base, cmd, stderr := servetest.StartHTTP(t, Endpoint, "--read-timeout", "5s", bundle)
 	addr := strings.TrimPrefix(base, "http://")
 	good := newGoodClient(t, base)
 	good.read(t)
@@ -193,8 +194,8 @@ func TestLimitsSlowBodyAttack(t *testing.T) {
 func TestLimitsRateAndBody(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture())
 	s := newServer(t, serve.Options{}, b)
-	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "bob": "acme"})
-	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p, Logger: testLogger(t)})
+	p := servetest.WriteTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "bob": "acme"})
+	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p, Logger: servetest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

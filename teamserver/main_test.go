@@ -69,7 +69,7 @@ func fileBundle(t testing.TB, fx fixture) (*manifest.Bundle, string) {
 func newServer(t testing.TB, opt serve.Options, bundles ...*manifest.Bundle) *serve.Server {
 	t.Helper()
 	if opt.Logger == nil {
-		opt.Logger = testLogger(t)
+		opt.Logger = servetest.Logger(t)
 	}
 	s, err := serve.New(bundles, opt)
 	if err != nil {
@@ -201,7 +201,7 @@ func writeFiles(t testing.TB, dir string, files map[string]string) {
 func startLive(t testing.TB, opt serve.LiveOptions) *serve.Live {
 	t.Helper()
 	if opt.Server.Logger == nil {
-		opt.Server.Logger = testLogger(t)
+		opt.Server.Logger = servetest.Logger(t)
 	}
 	if opt.Debounce == 0 {
 		opt.Debounce = 20 * time.Millisecond

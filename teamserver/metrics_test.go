@@ -21,6 +21,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/serve"
 )
 
@@ -82,10 +83,10 @@ next:
 
 func TestMetricsHealthAccessLog(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture())
-	var logs syncBuffer
+	var logs servetest.Buffer
 	s := newServer(t, serve.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))}, b)
-	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "ops": "*"})
-	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p, Logger: testLogger(t)})
+	p := servetest.WriteTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "ops": "*"})
+	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p, Logger: servetest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,8 +179,8 @@ func TestServeOpsCurl(t *testing.T) {
 		t.Skip("no curl")
 	}
 	_, bundle := fileBundle(t, exampleFixture())
-	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
-	base, _, stderr := startServeHTTP(t, "--auth-tokens", p, "--metrics-addr", "127.0.0.1:0", bundle)
+	p := servetest.WriteTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme"})
+	base, _, stderr := servetest.StartHTTP(t, Endpoint, "--auth-tokens", p, "--metrics-addr", "127.0.0.1:0", bundle)
 	run := func(args ...string) string {
 		t.Helper()
 		out, err := exec.Command(curl, append([]string{"-sS", "--max-time", "10"}, args...)...).CombinedOutput()
@@ -306,7 +307,7 @@ func TestMetricsLiveRebuilds(t *testing.T) {
 // handler sees it; its access line and its metrics still name its method.
 func TestAccessLogNotifications(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture())
-	var logs syncBuffer
+	var logs servetest.Buffer
 	s := newServer(t, serve.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))}, b)
 	m := NewMetrics()
 	ts := httptest.NewServer(Handler(s, Options{Metrics: m}))
@@ -337,7 +338,7 @@ func TestAccessLogNotifications(t *testing.T) {
 // reading it first, and logs which file.
 func TestReadyzBundleChanged(t *testing.T) {
 	_, bundle := fileBundle(t, exampleFixture())
-	base, _, stderr := startServeHTTP(t, bundle)
+	base, _, stderr := servetest.StartHTTP(t, Endpoint, bundle)
 	ready := func() (int, string) {
 		t.Helper()
 		resp, err := http.Get(base + ReadyPath)
@@ -383,8 +384,8 @@ func TestReadyzBundleChanged(t *testing.T) {
 func TestMetricsBoundedLabels(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture())
 	s := newServer(t, serve.Options{}, b)
-	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "ops": "*"})
-	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p, Logger: testLogger(t)})
+	p := servetest.WriteTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "ops": "*"})
+	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p, Logger: servetest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -436,8 +437,8 @@ func TestMetricsBoundedLabels(t *testing.T) {
 func TestMetricsResult(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture())
 	s := newServer(t, serve.Options{}, b)
-	p := writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "ops": "*"})
-	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p, Logger: testLogger(t)})
+	p := servetest.WriteTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "ops": "*"})
+	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: p, Logger: servetest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/serve"
 	"github.com/skills-mcp/skills-mcp/wellknown"
 )
@@ -82,11 +83,11 @@ func TestNamesOfOwnView(t *testing.T) {
 		"Acme/pdf/SKILL.md":   skillFile("pdf", "PDF of Acme", "Q."),
 		"tools/lint/SKILL.md": skillFile("lint", "Lint", "L."),
 	})
-	tokens := writeTokens(t, filepath.Join(tmp, "tokens"), map[string]string{
+	tokens := servetest.WriteTokens(t, filepath.Join(tmp, "tokens"), map[string]string{
 		"onlya": "a", "upper": "Acme", "tools": "tools", "root": "*"})
 	// Two servers: --root is served alone.
-	libs, _, stderrLibs := startServeHTTP(t, "--auth-tokens", tokens, "--lib", "a="+libA, "--lib", "b="+libB)
-	rooted, _, stderrRoot := startServeHTTP(t, "--auth-tokens", tokens, "--root", root)
+	libs, _, stderrLibs := servetest.StartHTTP(t, Endpoint, "--auth-tokens", tokens, "--lib", "a="+libA, "--lib", "b="+libB)
+	rooted, _, stderrRoot := servetest.StartHTTP(t, Endpoint, "--auth-tokens", tokens, "--root", root)
 	hashed := regexp.MustCompile(`^acme_pdf-[0-9a-f]{6}$`)
 	for _, tc := range []struct {
 		base    string

@@ -23,6 +23,7 @@ import (
 
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/serve"
 )
 
@@ -337,11 +338,11 @@ func TestOAuthIssuerRefusals(t *testing.T) {
 func TestAuthFailureReasons(t *testing.T) {
 	iss := newTestIssuer(t)
 	b, _ := memBundle(t, exampleFixture())
-	var logs syncBuffer
+	var logs servetest.Buffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
 	s := newServer(t, serve.Options{Logger: log}, b)
 	a, err := NewAuthorizer(context.Background(), AuthOptions{Issuer: iss.srv.URL, Audience: testAudience, Logger: log,
-		TokenFile: writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "ops": "*"})})
+		TokenFile: servetest.WriteTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "acme", "ops": "*"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,7 +415,7 @@ func TestAuthFailureReasons(t *testing.T) {
 func TestOAuthJWKSDown(t *testing.T) {
 	iss := newTestIssuer(t)
 	b, _ := memBundle(t, exampleFixture())
-	var logs syncBuffer
+	var logs servetest.Buffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
 	s := newServer(t, serve.Options{Logger: log}, b)
 	a, err := NewAuthorizer(context.Background(), AuthOptions{Issuer: iss.srv.URL, Audience: testAudience, Logger: log})

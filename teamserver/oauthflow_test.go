@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/skills-mcp/skills-mcp/internal/oauthtest"
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/serve"
 )
 
@@ -39,7 +40,7 @@ func TestOAuthSDKClient(t *testing.T) {
 	endpoint := "http://" + ln.Addr().String() + Endpoint
 	b, _ := memBundle(t, exampleFixture())
 	s := newServer(t, serve.Options{}, b)
-	a, err := NewAuthorizer(context.Background(), AuthOptions{Issuer: as.URL, Audience: endpoint, Logger: testLogger(t)})
+	a, err := NewAuthorizer(context.Background(), AuthOptions{Issuer: as.URL, Audience: endpoint, Logger: servetest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 )
 
 // TestHTTPMessageRules: over HTTP too (the real binary), a request whose id
@@ -15,7 +17,7 @@ import (
 // are answered as before.
 func TestHTTPMessageRules(t *testing.T) {
 	_, bundle := fileBundle(t, exampleFixture())
-	base, _, _ := startServeHTTP(t, bundle)
+	base, _, _ := servetest.StartHTTP(t, Endpoint, bundle)
 	for _, tc := range []struct {
 		body   string
 		status int

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 )
 
 // TestTokenFileFIFO: a FIFO at the --auth-tokens path never hangs the real
@@ -25,7 +27,7 @@ func TestTokenFileFIFO(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, needBinary(t), "serve", "--http", "127.0.0.1:0", "--auth-tokens", fifo, bundle).CombinedOutput()
+	out, err := exec.CommandContext(ctx, servetest.Binary(t), "serve", "--http", "127.0.0.1:0", "--auth-tokens", fifo, bundle).CombinedOutput()
 	if ctx.Err() != nil {
 		t.Fatalf("start-up with a FIFO for a token file hung:\n%s", out)
 	}
@@ -33,8 +35,8 @@ func TestTokenFileFIFO(t *testing.T) {
 		t.Errorf("start-up with a FIFO: %v\n%s", err, out)
 	}
 
-	p := writeTokens(t, filepath.Join(dir, "tokens"), map[string]string{"alice": "acme"})
-	url, cmd, stderr := startServeHTTP(t, "--auth-tokens", p, bundle)
+	p := servetest.WriteTokens(t, filepath.Join(dir, "tokens"), map[string]string{"alice": "acme"})
+	url, cmd, stderr := servetest.StartHTTP(t, Endpoint, "--auth-tokens", p, bundle)
 	status := func(tok string) int {
 		resp := post(t, url, tok, listBody)
 		resp.Body.Close()
@@ -65,7 +67,7 @@ func TestTokenFileFIFO(t *testing.T) {
 		t.Error("a token file that could not be read dropped the tokens in force")
 	}
 	// A regular file again, without alice: the reloader still runs.
-	tmp := writeTokens(t, filepath.Join(dir, "next"), map[string]string{"bob": "community"})
+	tmp := servetest.WriteTokens(t, filepath.Join(dir, "next"), map[string]string{"bob": "community"})
 	if err := os.Rename(tmp, p); err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/serve"
 )
 
@@ -64,7 +65,7 @@ func uses(fams map[string]*dto.MetricFamily) map[string]float64 {
 func TestSkillUses(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture())
 	s := newServer(t, serve.Options{}, b)
-	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: writeTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "*"})})
+	a, err := NewAuthorizer(context.Background(), AuthOptions{TokenFile: servetest.WriteTokens(t, filepath.Join(t.TempDir(), "tokens"), map[string]string{"alice": "*"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func TestSkillUses(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	ul := serve.NewUsageLog(f, testLogger(t), "skills-mcp", "test")
+	ul := serve.NewUsageLog(f, servetest.Logger(t), "skills-mcp", "test")
 	m := NewMetrics()
 	ts := httptest.NewServer(Handler(s, Options{Auth: a, Metrics: m, Usage: []serve.UsageObserver{ul}}))
 	defer ts.Close()
