@@ -3,8 +3,8 @@ package teamserver
 import (
 	"context"
 	"fmt"
-	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/internal/servetest"
+	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/serve"
 	"io"
 	"log/slog"
