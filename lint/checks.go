@@ -170,6 +170,14 @@ func quotedNote(s *scan, i int, m []int) string {
 	return SeverityError
 }
 
+// quotedWarning is quotedNote for a pattern whose match is a warning.
+func quotedWarning(s *scan, i int, m []int) string {
+	if sev := quotedNote(s, i, m); sev == SeverityNote {
+		return sev
+	}
+	return SeverityWarning
+}
+
 // base64Blob finds a run of 200 base64 characters on line i, or a wrapped
 // blob starting there: 3 or more lines of 40 or more such characters that add
 // up to 200, not after a certificate or public key header.
