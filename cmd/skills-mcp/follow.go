@@ -25,25 +25,28 @@ type following struct {
 }
 
 // signerMap remembers who signed each followed bundle, for catalog_status
-// (serve.Options.SignedBy); bundles arrive while serving.
+// (serve.Options.SignedBy); bundles arrive while serving. It is keyed by
+// the bundle's manifest digest, which the signatures cover, not by the
+// bundle: a bundle in memory that a swap left behind must not be kept
+// alive, bytes and all, for as long as the server follows.
 type signerMap struct {
 	mu sync.Mutex
-	m  map[*manifest.Bundle][]string
+	m  map[manifest.Digest][]string
 }
 
 func (s *signerMap) set(b *manifest.Bundle, who string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.m == nil {
-		s.m = map[*manifest.Bundle][]string{}
+		s.m = map[manifest.Digest][]string{}
 	}
-	s.m[b] = []string{who}
+	s.m[b.ID()] = []string{who}
 }
 
 func (s *signerMap) get(b *manifest.Bundle) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.m[b]
+	return s.m[b.ID()]
 }
 
 // ociSource follows one oci://HOST/REPO:TAG: a manifest HEAD a check, and a
