@@ -32,7 +32,7 @@ type stdioFast struct {
 	inits int // initialize lines read (by the reader goroutine only)
 
 	mu      sync.Mutex
-	pending map[string]*stdioCapture // id key (see idKey) → the capture of its answer; nil: two in flight
+	pending map[string]*stdioCapture // id key (see idKey) → the capture of its answer; nil: two in flight, keep none
 }
 
 // stdioCapture is what is needed to keep an answer when the SDK writes it.
@@ -44,30 +44,59 @@ type stdioCapture struct {
 
 // answer answers line from the kept answers and reports whether it did;
 // else, for a line it recognises, it arranges for the SDK's answer to be
-// kept. It runs in the reader before the line goes to the SDK.
-func (f *stdioFast) answer(line []byte, w *stdioWriter) bool {
+// kept. It runs in the reader before the line goes to the SDK; idk is the
+// key of the line's id (idKey), "" for none.
+func (f *stdioFast) answer(line []byte, idk string, w *stdioWriter) bool {
+	c, answered := f.lookup(line, w)
+	if !answered && idk != "" {
+		f.expect(idk, c, w)
+	}
+	return answered
+}
+
+// expect arranges for the SDK's next answer under the id idk to be kept
+// by c (nil: not kept). An answer is only known by its id, so while
+// another request with that id is owed an answer or has its capture
+// pending (a client's mistake: JSON-RPC forbids it), no answer under it
+// is kept, not c's nor the other's: either could be written first, and a
+// ping's result kept as a resources/read's would be served for it.
+func (f *stdioFast) expect(idk string, c *stdioCapture, w *stdioWriter) {
+	owed := w.owes(idk) // before f.mu: Write holds w.mu while it takes f.mu
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, pending := f.pending[idk]; pending || owed {
+		f.pending[idk] = nil
+	} else if c != nil {
+		f.pending[idk] = c
+	}
+}
+
+// lookup answers line from the kept answers if it can (answered); else it
+// returns the capture that would keep the SDK's answer to it, nil for a
+// line that is not recognised or whose answer is not kept.
+func (f *stdioFast) lookup(line []byte, w *stdioWriter) (c *stdioCapture, answered bool) {
 	if hasInitialize(line) {
 		if f.inits++; f.inits > 1 {
 			f.reinit = true
 		}
-		return false
+		return nil, false
 	}
 	ss := f.ss.Load()
 	if f.reinit || ss == nil {
-		return false
+		return nil, false
 	}
 	q, ok := recognise(line)
 	if !ok {
-		return false
+		return nil, false
 	}
 	ip := ss.InitializeParams()
 	if ip == nil {
-		return false
+		return nil, false
 	}
 	s := f.s
 	base := s.snap.Load()
 	if base.Fault() != nil {
-		return false
+		return nil, false
 	}
 	start := time.Now()
 	session := fmt.Appendf(nil, "stdio %s %p", ip.ProtocolVersion, ip)
@@ -77,16 +106,9 @@ func (f *stdioFast) answer(line []byte, w *stdioWriter) bool {
 		w.writeRaw(out)
 		s.observeFast(f.ctx, q.method, start)
 		s.usedFast(f.ctx, base, &q, ip.ProtocolVersion)
-		return true
+		return nil, true
 	}
-	f.mu.Lock()
-	if _, dup := f.pending[string(q.id)]; dup {
-		f.pending[string(q.id)] = nil
-	} else {
-		f.pending[string(q.id)] = &stdioCapture{base: base, key: key, id: q.id}
-	}
-	f.mu.Unlock()
-	return false
+	return &stdioCapture{base: base, key: key, id: q.id}, false
 }
 
 // hasInitialize reports whether line may be an initialize request: it
@@ -117,6 +139,13 @@ func (f *stdioFast) written(idk string, p []byte) {
 	if tail := tailOf(p, c.id); tail != nil {
 		f.s.answers.put(c.base, c.key, append([]byte(nil), tail...))
 	}
+}
+
+// owes reports whether an answer under the id idk is owed.
+func (w *stdioWriter) owes(idk string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.owed[idk] > 0
 }
 
 // writeRaw writes a whole message that answers no request the SDK owes.

@@ -47,10 +47,13 @@ func newStdioPeer(t *testing.T, s *Server, fast bool) *stdioPeer {
 	return p
 }
 
-// call writes line and returns the next answer, or "" for a notification.
+// call writes line (nothing if "") and returns the next answer, or nil
+// for a notification.
 func (p *stdioPeer) call(t *testing.T, line string, notification bool) []byte {
 	t.Helper()
-	if _, err := io.WriteString(p.in, line+"\n"); err != nil {
+	if line == "" {
+		// nothing to write: the next answer
+	} else if _, err := io.WriteString(p.in, line+"\n"); err != nil {
 		t.Fatal(err)
 	}
 	if notification {
@@ -107,6 +110,52 @@ func TestAnswersStdio(t *testing.T) {
 			}
 			if n := strings.Count(log.String(), "answer=pre-encoded"); n < len(reqs)/2 {
 				t.Fatalf("%d answers pre-encoded for %d requests sent three times", n, len(reqs))
+			}
+		})
+	}
+}
+
+// TestAnswersStdioSameID: a request read while another with the same id
+// is still owed an answer (a client's mistake JSON-RPC forbids) keeps no
+// answer: either answer under that id could be the first written, and the
+// one kept for a resources/read must be the SDK's answer to it, not a
+// ping's. Both orders are tried: the other request read first, and read
+// after the recognised one.
+func TestAnswersStdioSameID(t *testing.T) {
+	b, _ := memBundle(t, exampleFixture())
+	uri := "skill://acme/pdf-processing/SKILL.md"
+	read := func(id int) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":%q}}`, id, uri)
+	}
+	ping := func(id int) string { return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, id) }
+	for name, pair := range map[string][2]string{"ping first": {ping(7), read(7)}, "read first": {read(7), ping(7)}} {
+		t.Run(name, func(t *testing.T) {
+			ref := newServer(t, Options{AnswerBytes: -1}, b)
+			s := newServer(t, Options{}, b)
+			peers := []*stdioPeer{newStdioPeer(t, ref, false), newStdioPeer(t, s, true)}
+			for _, p := range peers {
+				p.call(t, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, false)
+				p.call(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, true)
+			}
+			p := peers[1]
+			if _, err := io.WriteString(p.in, pair[0]+"\n"+pair[1]+"\n"); err != nil {
+				t.Fatal(err)
+			}
+			// The SDK answers one of the two (it drops the other); an
+			// answer under 7 that comes late is skipped below.
+			of7 := []byte(`{"jsonrpc":"2.0","id":7,`)
+			if a := p.call(t, "", false); !bytes.HasPrefix(a, of7) {
+				t.Fatalf("answer %s, want one under id 7", a)
+			}
+			for id := 8; id < 11; id++ {
+				want := peers[0].call(t, read(id), false)
+				got := p.call(t, read(id), false)
+				for bytes.HasPrefix(got, of7) {
+					got = p.call(t, "", false)
+				}
+				if !bytes.Equal(got, want) {
+					t.Fatalf("%s:\n%.400s\nwant\n%.400s", read(id), got, want)
+				}
 			}
 		})
 	}

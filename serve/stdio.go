@@ -283,7 +283,7 @@ func (r *stdioReader) next() {
 		r.w.reply(id, code, err.Error())
 		return
 	}
-	if r.fast != nil && r.fast.answer(line, r.w) {
+	if r.fast != nil && r.fast.answer(line, owed, r.w) {
 		return
 	}
 	if owed != "" {
