@@ -98,11 +98,15 @@ func Fetch(ctx context.Context, s string, o Options) (*Fetched, error) {
 		}
 		// Signatures may have been attached since the bundle was cached.
 		who, err := f.refreshSignatures(ctx, p)
-		if err != nil {
+		switch {
+		case errors.Is(err, errNotThisArtifact):
+			o.logf("%s: the cached %s is not known to be this artifact: fetching it again", pinned, p)
+		case err != nil:
 			return nil, err
+		default:
+			o.logf("%s: in the cache (%s), with the signatures attached since", pinned, p)
+			return &Fetched{Path: p, Ref: pinned, Cached: true, Signer: who}, nil
 		}
-		o.logf("%s: in the cache (%s), with the signatures attached since", pinned, p)
-		return &Fetched{Path: p, Ref: pinned, Cached: true, Signer: who}, nil
 	}
 	im, desc, err := f.imageManifest(ctx, desc)
 	if err != nil {
@@ -140,8 +144,31 @@ func (o *Options) cachedTrusted(p, d string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	who, err := o.checkTrust(d, mb, b.Signatures())
+	who, err := o.cachedOf(b, d).checkTrust(d, mb, b.Signatures())
 	return who, err == nil
+}
+
+// errNotThisArtifact: a cached bundle whose only trusted signatures are
+// cosign's is not shown to be the artifact they sign; it is fetched again.
+var errNotThisArtifact = errors.New("the cached bundle is not the artifact signed")
+
+// cachedOf returns the options that check the signatures of b, a bundle in
+// the cache under the artifact digest d. A cosign signature signs d, not
+// the bundle: it vouches for a cached bundle only if the bundle makes the
+// artifact of d (ArtifactDigest), as a bundle push made does. Any other
+// file at the cache path (planted there, or a ToolHive skill converted)
+// is checked without cosign trust, so that signatures of d fetched again
+// cannot make a bundle that is not d's trusted.
+func (o *Options) cachedOf(b *manifest.Bundle, d string) *Options {
+	if o.Cosign == nil {
+		return o
+	}
+	if ad, err := ArtifactDigest(b); err == nil && ad == d {
+		return o
+	}
+	oc := *o
+	oc.Cosign = nil
+	return &oc
 }
 
 // refreshSignatures reads the artifact's signature referrers again and,
@@ -162,8 +189,12 @@ func (f *fetcher) refreshSignatures(ctx context.Context, p string) (string, erro
 	if err != nil {
 		return "", err
 	}
-	who, err := f.o.checkTrust(f.ref.Digest, mb, sigs)
+	oc := f.o.cachedOf(b, f.ref.Digest)
+	who, err := oc.checkTrust(f.ref.Digest, mb, sigs)
 	if err != nil {
+		if oc != f.o {
+			return "", errNotThisArtifact
+		}
 		return "", fmt.Errorf("%s: %w", f.ref, err)
 	}
 	return who, manifest.WriteFileAtomic(p, 0o644, func(w io.Writer) error { return b.WriteSigned(w, sigs) })
