@@ -258,3 +258,10 @@ func (m *Metrics) FollowServed(source, digest string, since time.Time) {
 		f.updates.WithLabelValues(source).Add(0)
 	}
 }
+
+var _ serve.UsageObserver = (*Metrics)(nil)
+
+// SkillUsed counts a use (serve.UsageObserver).
+func (m *Metrics) SkillUsed(u *serve.Use) {
+	m.usage.counter(u.Skill, u.Kind).Inc()
+}

@@ -11,8 +11,6 @@ import (
 	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
-
-	"github.com/skills-mcp/skills-mcp/serve"
 )
 
 // MaxUsageSkills is the most skills skills_mcp_skill_uses_total names, in
@@ -45,13 +43,6 @@ func newUsageMetrics(reg *prometheus.Registry) *usageMetrics {
 	reg.MustRegister(u.uses)
 	return u
 }
-
-// SkillUsed counts a use (serve.UsageObserver).
-func (m *Metrics) SkillUsed(u *serve.Use) {
-	m.usage.counter(u.Skill, u.Kind).Inc()
-}
-
-var _ serve.UsageObserver = (*Metrics)(nil)
 
 func (u *usageMetrics) counter(skill, kind string) prometheus.Counter {
 	if c := (*u.series.Load())[usageKey{skill, kind}]; c != nil {
