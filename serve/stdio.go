@@ -57,7 +57,7 @@ func newStdioTransport(in io.Reader, out io.Writer) (mcp.Transport, *stdioReader
 // reader offers each line to answer before the SDK reads it, and the writer
 // tells written of each message the SDK writes.
 type stdioAnswers interface {
-	answer(line []byte, w *stdioWriter) bool
+	answer(line []byte, idk string, w *stdioWriter) bool
 	written(idk string, p []byte)
 }
 
