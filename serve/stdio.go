@@ -54,8 +54,9 @@ func newStdioTransport(in io.Reader, out io.Writer) (mcp.Transport, *stdioReader
 
 // stdioAnswers is what the transport asks of the pre-encoded answers of
 // its session (stdioFast, answers_stdio.go), given to it from above: the
-// reader offers each line to answer before the SDK reads it, and the writer
-// tells written of each message the SDK writes.
+// reader offers each line to answer before the SDK reads it, with the key
+// of its id (idKey, "" for none), and the writer tells written of each
+// message the SDK writes.
 type stdioAnswers interface {
 	answer(line []byte, idk string, w *stdioWriter) bool
 	written(idk string, p []byte)
