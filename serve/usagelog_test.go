@@ -1,34 +1,16 @@
 package serve
 
 import (
-	"bytes"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 )
-
-// lockedLog is a log the usage log reports to while the test reads it.
-type lockedLog struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestUsageLogUnwritable: a usage log on a full disk (/dev/full) reports
 // its failure once; one on a FIFO nobody reads never blocks the uses
@@ -42,7 +24,7 @@ func TestUsageLogUnwritable(t *testing.T) {
 			t.Skip(err)
 		}
 		defer f.Close()
-		var out lockedLog
+		var out servetest.Buffer
 		l := NewUsageLog(f, slog.New(slog.NewTextHandler(&out, nil)), "skills-mcp", "test")
 		for range 1000 {
 			l.SkillUsed(use)
@@ -67,7 +49,7 @@ func TestUsageLogUnwritable(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer w.Close()
-		var out lockedLog
+		var out servetest.Buffer
 		l := NewUsageLog(w, slog.New(slog.NewTextHandler(&out, nil)), "skills-mcp", "test")
 		start := time.Now()
 		for range 100_000 {
