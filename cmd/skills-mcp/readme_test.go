@@ -175,9 +175,10 @@ func (b readmeBlock) has(o string) bool {
 func pageScript(page string, blocks []readmeBlock, ports [2]int) ([]byte, error) {
 	var script bytes.Buffer
 	ar := &txtar.Archive{}
-	registry, oauth := false, false
+	registry, oauth, usesCosign := false, false, false
 	for _, b := range blocks {
 		registry = registry || b.run && b.has("registry")
+		usesCosign = usesCosign || b.run && strings.Contains(b.text, "cosign ")
 		oauth = oauth || b.run && b.has("oauth")
 	}
 	fmt.Fprintf(&script, "# %s's marked shell blocks, in order.\n", page)
@@ -192,9 +193,15 @@ func pageScript(page string, blocks []readmeBlock, ports [2]int) ([]byte, error)
 	if registry {
 		script.WriteString("[!registry] skip 'docker-registry is not installed'\nregistry\nenv SKILLS_REGISTRY_PLAIN_HTTP=true\n")
 		prelude += "oras() { command oras \"$1\" --plain-http \"${@:2}\"; }\n"
+		// cosign reaches a plain-http registry only when told, and only
+		// in its commands that talk to one.
+		prelude += "cosign() { case $1 in verify|verify-attestation|sign|attest) command cosign \"$1\" --allow-http-registry \"${@:2}\" ;; *) command cosign \"$@\" ;; esac; }\n"
 	}
 	if oauth {
 		script.WriteString("oauth-issuer\n")
+	}
+	if usesCosign {
+		script.WriteString("[!cosign] skip 'cosign is not installed'\n")
 	}
 	n := 0
 	for _, b := range blocks {
