@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -25,32 +24,15 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/oci/ocitest"
 )
-
-// syncBuffer is a log a process writes while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // replica is a serve --http process of the test binary.
 type replica struct {
 	name   string
 	base   string // http://127.0.0.1:PORT
-	log    *syncBuffer
+	log    *servetest.Buffer
 	cmd    *exec.Cmd
 	exited chan struct{}
 }
@@ -63,7 +45,7 @@ var listeningOn = regexp.MustCompile(`listening on (http://127\.0\.0\.1:[0-9]+)/
 // listens; the test's end kills it.
 func startReplica(t *testing.T, name string, env []string, args ...string) *replica {
 	t.Helper()
-	r := &replica{name: name, log: &syncBuffer{}, exited: make(chan struct{})}
+	r := &replica{name: name, log: &servetest.Buffer{}, exited: make(chan struct{})}
 	r.cmd = exec.Command(cli(t), append([]string{"serve", "--http", "127.0.0.1:0"}, args...)...)
 	r.cmd.Env = append(os.Environ(), env...)
 	r.cmd.Stderr = r.log
