@@ -154,16 +154,9 @@ func benchBody(id int, method, params string) string {
 // httpPoster posts with a net/http client.
 func httpPoster(hc *http.Client, url string) poster {
 	return func(id int, method, name, params string) ([]byte, error) {
-		req, err := http.NewRequest("POST", url, strings.NewReader(benchBody(id, method, params)))
+		req, err := servetest.StatelessRequest(url, id, method, name, params)
 		if err != nil {
 			return nil, err
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-		req.Header.Set("Mcp-Method", method)
-		if name != "" {
-			req.Header.Set("Mcp-Name", name)
 		}
 		resp, err := hc.Do(req)
 		if err != nil {

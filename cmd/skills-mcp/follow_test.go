@@ -140,18 +140,9 @@ func (r *replica) catalog(t *testing.T) string {
 // rpc posts one stateless (2026-07-28) request and returns its result, or
 // the JSON-RPC error as an error.
 func rpc(hc *http.Client, base, method, name, params string) (json.RawMessage, error) {
-	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":%q,"params":{%s"_meta":{`+
-		`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`, method, params)
-	req, err := http.NewRequest("POST", base+"/mcp", strings.NewReader(body))
+	req, err := servetest.StatelessRequest(base+"/mcp", 1, method, name, params)
 	if err != nil {
 		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", method)
-	if name != "" {
-		req.Header.Set("Mcp-Name", name)
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
