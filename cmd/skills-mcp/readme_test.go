@@ -228,7 +228,19 @@ func pageScript(page string, blocks []readmeBlock, ports [2]int) ([]byte, error)
 			if strings.Contains(b.text, "3940") {
 				port = ports[1]
 			}
-			fmt.Fprintf(&script, "exec bash -euo pipefail %s &\nwait-port %d\n", name, port)
+			if b.output != "" {
+				// A server's output goes on while the page's next
+				// blocks run: it is kept in a file, and compared once
+				// it holds as many lines as the page shows.
+				log := fmt.Sprintf("background%02d.log", n)
+				text = "exec " + cmd + " >" + log + " 2>&1\n"
+				out := fmt.Sprintf("output%02d.txt", n)
+				fmt.Fprintf(&script, "exec bash -euo pipefail %s &\nwait-port %d\nlog-is %s %s\n", name, port, log, out)
+				shown := strings.NewReplacer("3939", strconv.Itoa(ports[0]), "3940", strconv.Itoa(ports[1])).Replace(b.output)
+				ar.Files = append(ar.Files, txtar.File{Name: out, Data: []byte(shown)})
+			} else {
+				fmt.Fprintf(&script, "exec bash -euo pipefail %s &\nwait-port %d\n", name, port)
+			}
 		} else {
 			fmt.Fprintf(&script, "exec bash -euo pipefail %s\n", name)
 			if b.output != "" {
@@ -329,6 +341,27 @@ func TestREADME(t *testing.T) {
 			ts.Fatalf("the page shows\n%s\nthe block printed\n%s", want, got)
 		}
 	}
+	// log-is LOG FILE waits until LOG, the output of a background block,
+	// holds as many lines as FILE, then wants those lines to be FILE's,
+	// both as normalOutput gives them.
+	p.Cmds["log-is"] = func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 2 || neg {
+			ts.Fatalf("usage: log-is LOG FILE")
+		}
+		want := normalOutput(ts.ReadFile(args[1]))
+		lines := strings.Count(want, "\n") + 1
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			got, _ := os.ReadFile(ts.MkAbs(args[0]))
+			if all := strings.SplitAfter(string(got), "\n"); len(all) > lines || time.Now().After(deadline) {
+				if n := min(lines, len(all)); normalOutput(strings.Join(all[:n], "")) != want {
+					ts.Fatalf("the page shows\n%s\nthe server printed\n%s", want, normalOutput(string(got)))
+				}
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
 	testscript.Run(t, p)
 }
 
@@ -399,6 +432,11 @@ func TestREADMEBlocks(t *testing.T) {
 	s, err := pageScript("x.md", want, [2]int{4000, 4001})
 	if err != nil || !strings.Contains(string(s), "exec bash -euo pipefail block02.sh &\nwait-port 4000\n") || strings.Contains(string(s), "unmarked") {
 		t.Errorf("pageScript: %v\n%s", err, s)
+	}
+	bg := []readmeBlock{{line: 2, text: "serve --http 3939\n", run: true, opts: "background", output: "listening on 3939\n"}}
+	if s, err := pageScript("x.md", bg, [2]int{4000, 4001}); err != nil || !strings.Contains(string(s), "serve --http 4000 >background01.log 2>&1\n") ||
+		!strings.Contains(string(s), "wait-port 4000\nlog-is background01.log output01.txt\n") || !strings.Contains(string(s), "listening on 4000\n") {
+		t.Errorf("pageScript, a background block's output: %v\n%s", err, s)
 	}
 }
 
