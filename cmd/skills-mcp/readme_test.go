@@ -545,3 +545,59 @@ func TestDocsLinks(t *testing.T) {
 		}
 	}
 }
+
+// testName is a Go test, benchmark or fuzz target a page names.
+var testName = regexp.MustCompile(`\b(?:Test|Benchmark|Fuzz)[A-Z][A-Za-z0-9_]*`)
+
+// TestDocsTestNames wants every test, benchmark and fuzz target a page of
+// the manual names to exist in some _test.go file of the repository (or,
+// as a -run pattern may, to begin the names of some), so a renamed or
+// removed test cannot leave the manual pointing at nothing.
+func TestDocsTestNames(t *testing.T) {
+	defined := map[string]bool{}
+	decl := regexp.MustCompile(`(?m)^func ((?:Test|Benchmark|Fuzz)[A-Za-z0-9_]*)\(`)
+	err := filepath.WalkDir("../..", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == ".git" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range decl.FindAllSubmatch(src, -1) {
+			defined[string(m[1])] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !defined["TestDocsTestNames"] {
+		t.Fatal("the walk found no tests")
+	}
+	for _, page := range docPages(t) {
+		for i, line := range strings.Split(string(readPage(t, page)), "\n") {
+			for _, name := range testName.FindAllString(line, -1) {
+				if !defined[name] && !prefixOfOne(defined, name) {
+					t.Errorf("%s:%d: names %s, which no _test.go file defines", page, i+1, name)
+				}
+			}
+		}
+	}
+}
+
+// prefixOfOne reports whether some defined name begins with prefix.
+func prefixOfOne(defined map[string]bool, prefix string) bool {
+	for name := range defined {
+		if strings.HasPrefix(name, prefix) {
+			return true
+		}
+	}
+	return false
+}
