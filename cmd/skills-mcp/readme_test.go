@@ -25,7 +25,7 @@ import (
 //
 //   - background: the block is one command that runs until its page's
 //     script ends (a server); the next block starts once the port of the
-//     block (3939 or 3940) listens;
+//     block (3939, 3940 or 3941) listens;
 //   - registry: the page needs a registry: a real one (docker-registry)
 //     starts on loopback, ghcr.io and registry.example.com in the page's
 //     blocks name it, plain http is allowed to it (SKILLS_REGISTRY_PLAIN_HTTP,
@@ -37,7 +37,7 @@ import (
 // A marked block's output, as the page shows it, follows it in a fence of
 // its own after outputMark: the test wants the block's stdout and stderr to
 // be those lines, with digests and log times as they come (see
-// normalOutput). Ports 3939 and 3940 in a page's blocks are free loopback
+// normalOutput). Ports 3939, 3940 and 3941 in a page's blocks are free loopback
 // ports in the test. A block no test can run says why, on the line before it: personMark followed by
 // the reason. Any other shell block is an error (TestDocsBlocksMarked), so
 // no example goes untested unnoticed.
@@ -171,8 +171,13 @@ func (b readmeBlock) has(o string) bool {
 }
 
 // pageScript returns the testscript of one page's runnable blocks, or nil
-// when it has none. ports replace 3939 and 3940 in the blocks.
-func pageScript(page string, blocks []readmeBlock, ports [2]int) ([]byte, error) {
+// when it has none. ports replace docPorts in the blocks.
+func pageScript(page string, blocks []readmeBlock, ports [len(docPorts)]int) ([]byte, error) {
+	var pairs []string
+	for i, p := range docPorts {
+		pairs = append(pairs, p, strconv.Itoa(ports[i]))
+	}
+	local := strings.NewReplacer(pairs...)
 	var script bytes.Buffer
 	ar := &txtar.Archive{}
 	registry, oauth, usesCosign := false, false, false
@@ -209,7 +214,7 @@ func pageScript(page string, blocks []readmeBlock, ports [2]int) ([]byte, error)
 			continue
 		}
 		n++
-		text := strings.NewReplacer("3939", strconv.Itoa(ports[0]), "3940", strconv.Itoa(ports[1])).Replace(b.text)
+		text := local.Replace(b.text)
 		if oauth {
 			text = strings.ReplaceAll(text, "https://issuer.example.com", "${ISSUER}")
 		}
@@ -225,8 +230,10 @@ func pageScript(page string, blocks []readmeBlock, ports [2]int) ([]byte, error)
 			}
 			text = "exec " + cmd + "\n"
 			port := ports[0]
-			if strings.Contains(b.text, "3940") {
-				port = ports[1]
+			for i, p := range docPorts {
+				if strings.Contains(b.text, p) {
+					port = ports[i]
+				}
 			}
 			if b.output != "" {
 				// A server's output goes on while the page's next
@@ -236,7 +243,7 @@ func pageScript(page string, blocks []readmeBlock, ports [2]int) ([]byte, error)
 				text = "exec " + cmd + " >" + log + " 2>&1\n"
 				out := fmt.Sprintf("output%02d.txt", n)
 				fmt.Fprintf(&script, "exec bash -euo pipefail %s &\nwait-port %d\nlog-is %s %s\n", name, port, log, out)
-				shown := strings.NewReplacer("3939", strconv.Itoa(ports[0]), "3940", strconv.Itoa(ports[1])).Replace(b.output)
+				shown := local.Replace(b.output)
 				ar.Files = append(ar.Files, txtar.File{Name: out, Data: []byte(shown)})
 			} else {
 				fmt.Fprintf(&script, "exec bash -euo pipefail %s &\nwait-port %d\n", name, port)
@@ -258,10 +265,15 @@ func pageScript(page string, blocks []readmeBlock, ports [2]int) ([]byte, error)
 	return txtar.Format(ar), nil
 }
 
-// freePorts returns two loopback ports nothing listens on now.
-func freePorts(t *testing.T) [2]int {
+// docPorts are the ports a page's blocks may listen on; the test gives
+// each a free loopback port of its own.
+var docPorts = [...]string{"3939", "3940", "3941"}
+
+// freePorts returns a loopback port nothing listens on now for each of
+// docPorts.
+func freePorts(t *testing.T) [len(docPorts)]int {
 	t.Helper()
-	var ports [2]int
+	var ports [len(docPorts)]int
 	for i := range ports {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -429,12 +441,12 @@ func TestREADMEBlocks(t *testing.T) {
 	if normalOutput("time=2026-12-02T02:02:50Z a sha256:0123456789ab\n") != "time=… a sha256:…" {
 		t.Error("normalOutput")
 	}
-	s, err := pageScript("x.md", want, [2]int{4000, 4001})
+	s, err := pageScript("x.md", want, [3]int{4000, 4001, 4002})
 	if err != nil || !strings.Contains(string(s), "exec bash -euo pipefail block02.sh &\nwait-port 4000\n") || strings.Contains(string(s), "unmarked") {
 		t.Errorf("pageScript: %v\n%s", err, s)
 	}
 	bg := []readmeBlock{{line: 2, text: "serve --http 3939\n", run: true, opts: "background", output: "listening on 3939\n"}}
-	if s, err := pageScript("x.md", bg, [2]int{4000, 4001}); err != nil || !strings.Contains(string(s), "serve --http 4000 >background01.log 2>&1\n") ||
+	if s, err := pageScript("x.md", bg, [3]int{4000, 4001, 4002}); err != nil || !strings.Contains(string(s), "serve --http 4000 >background01.log 2>&1\n") ||
 		!strings.Contains(string(s), "wait-port 4000\nlog-is background01.log output01.txt\n") || !strings.Contains(string(s), "listening on 4000\n") {
 		t.Errorf("pageScript, a background block's output: %v\n%s", err, s)
 	}
