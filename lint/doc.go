@@ -11,5 +11,7 @@
 // (RE2, linear in its input), so no input makes it slow; and it never fails
 // or panics, whatever the bytes. The same holds for what it reads of other
 // tools (ParseSARIF: bytes in, imported results out, bounded); each rule
-// names the capabilities its findings show (caps.go).
+// names the capabilities its findings show (caps.go). What kind a file is
+// by its name and bytes, and what a binary format hides, is package
+// filekind's, which knows nothing of lint; lint grades what it finds.
 package lint

@@ -209,3 +209,19 @@ func toolGrant(s *scan, i int, m []int) string {
 	}
 	return ""
 }
+
+// unhex returns the byte two hex digits spell.
+func unhex(a, b byte) (byte, bool) {
+	v := func(c byte) (byte, bool) {
+		switch {
+		case '0' <= c && c <= '9':
+			return c - '0', true
+		case 'a' <= c|0x20 && c|0x20 <= 'f':
+			return c | 0x20 - 'a' + 10, true
+		}
+		return 0, false
+	}
+	x, ok1 := v(a)
+	y, ok2 := v(b)
+	return x<<4 | y, ok1 && ok2
+}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/skills-mcp/skills-mcp/lint/filekind"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -33,7 +34,7 @@ func binaryFindings(file string, data []byte) []manifest.Finding {
 // executableBinary finds a native executable: a warning under a name that
 // says so, an error under any other.
 func executableBinary(file string, data []byte) (string, string) {
-	kind := exeKind(data)
+	kind := filekind.Native(data)
 	if kind == "" {
 		return "", ""
 	}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/skills-mcp/skills-mcp/lint/filekind"
 	"github.com/skills-mcp/skills-mcp/lint/program"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
@@ -96,7 +97,7 @@ func Analyze(file string, data []byte) []manifest.Finding {
 // analyze is Analyze with the state of the code analysis to start from: a
 // layer of a file (codehits.go) carries its depth and the file's budget.
 func analyze(file string, data []byte, code codeState) []manifest.Finding {
-	if text, ok := utf16Text(data); ok {
+	if text, ok := filekind.UTF16Text(data); ok {
 		data = text
 	}
 	roles := classify(file, data)

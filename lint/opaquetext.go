@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/skills-mcp/skills-mcp/lint/filekind"
 )
 
 // This file is what makes a text file opaque to a reader though the
@@ -32,10 +34,10 @@ func disguisedText(s *scan) []hit {
 	}
 	ext := strings.ToLower(path.Ext(s.file))
 	first := strings.TrimPrefix(s.line(0), "\uFEFF")
-	switch k := extKind(s.file); {
-	case k != kindText && k != kindNone && ext != ".svg":
+	switch k := filekind.ByName(s.file); {
+	case k != filekind.Text && k != filekind.None && ext != ".svg":
 		return []hit{{off: 0, sev: SeverityWarning, excerpt: "text in a file named " + ext + ": " + first}}
-	case k == kindText && s.roles&roleScript != 0 && !scriptExts[ext] && !moreScriptExts[ext] && strings.HasPrefix(first, "#!"):
+	case k == filekind.Text && s.roles&roleScript != 0 && !filekind.IsProgramExt(ext) && strings.HasPrefix(first, "#!"):
 		return []hit{{off: 0, sev: SeverityWarning, excerpt: "a script named " + ext + ": " + first}}
 	}
 	if !textNames[ext] && !(ext == "" && s.roles&(roleScript|roleManifest|roleAutoExec) == 0) {

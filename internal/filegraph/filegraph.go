@@ -1,8 +1,8 @@
 // Package filegraph draws the arrows between the files of one Go package:
 // file A points at file B when A uses a package-level name, a method or a
 // field that B declares. The house rule is that inside a package these
-// arrows run one way (no cycle), and the tests of this package hold serve,
-// teamserver and search to it. Only the package's own non-test files are
+// arrows run one way (no cycle), and TestOneWay holds the packages rebuilt
+// so far to it. Only the package's own non-test files are
 // read, and only with the standard library: imports are stand-ins, so
 // nothing outside the package is resolved, which the arrows do not need.
 package filegraph
