@@ -2,9 +2,11 @@
 // Sigstore tools read: cosign's key pairs (cosign generate-key-pair), the
 // simple-signing payload cosign 2 keeps at the sha256-<hex>.sig tag, and
 // Sigstore bundles (a DSSE envelope around an in-toto Statement) that
-// cosign 3 attaches as OCI 1.1 referrers. Bundles are made and checked by
-// sigstore-go (github.com/sigstore/sigstore-go); keyless signatures are
-// checked offline against a Sigstore trusted root (trusted_root.json).
+// cosign 3 attaches as OCI 1.1 referrers. Key-based bundles are written
+// here on the standard library (a DSSE envelope and the key's hint is all
+// they hold) and checked by sigstore-go (github.com/sigstore/sigstore-go),
+// as keyless signatures are, offline against a Sigstore trusted root
+// (trusted_root.json).
 //
 // # Invariants
 //

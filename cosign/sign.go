@@ -1,7 +1,6 @@
 package cosign
 
 import (
-	"bytes"
 	"context"
 	"crypto"
 	"crypto/rand"
@@ -9,11 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-
-	protocommon "github.com/sigstore/protobuf-specs/gen/pb-go/common/v1"
-	"github.com/sigstore/sigstore-go/pkg/sign"
-	"github.com/sigstore/sigstore/pkg/signature"
-	"google.golang.org/protobuf/encoding/protojson"
 )
 
 // Predicate types and the in-toto payload type.
@@ -31,7 +25,6 @@ const (
 // transparency log.
 type Signer struct {
 	key crypto.Signer
-	alg signature.AlgorithmDetails
 }
 
 // NewSigner returns a Signer for k (ECDSA P-256 or Ed25519).
@@ -39,11 +32,7 @@ func NewSigner(k crypto.Signer) (*Signer, error) {
 	if err := checkKey(k.Public()); err != nil {
 		return nil, err
 	}
-	alg, err := signature.GetDefaultAlgorithmDetails(k.Public())
-	if err != nil {
-		return nil, fmt.Errorf("cosign key: %w", err)
-	}
-	return &Signer{key: k, alg: alg}, nil
+	return &Signer{key: k}, nil
 }
 
 // Public returns the signer's public key.
@@ -52,25 +41,45 @@ func (s *Signer) Public() crypto.PublicKey { return s.key.Public() }
 // SignPayload signs a simple-signing payload as cosign does: ECDSA over
 // its sha256 (ASN.1 DER), Ed25519 over the payload itself.
 func (s *Signer) SignPayload(payload []byte) ([]byte, error) {
-	sig, _, err := s.SignData(context.Background(), payload)
-	return sig, err
+	return s.sign(payload)
+}
+
+// sign signs data as cosign signs with the key (signedMessage).
+func (s *Signer) sign(data []byte) ([]byte, error) {
+	msg, h, err := signedMessage(s.key.Public(), data)
+	if err != nil {
+		return nil, err
+	}
+	sig, err := s.key.Sign(rand.Reader, msg, h)
+	if err != nil {
+		return nil, fmt.Errorf("cosign key: sign: %w", err)
+	}
+	return sig, nil
 }
 
 // Attest returns a Sigstore bundle (v0.3, JSON) holding a DSSE envelope of
 // an in-toto Statement whose subject is the artifact of digest d
 // ("sha256:<hex>"), of predicateType, with predicate (nil: none, as for a
 // signature). The bundle names the key by its hint (KeyID); it carries no
-// transparency log entry.
+// transparency log entry: the bundle sigstore-go's sign.Bundle writes for a
+// key, which cosign verify --key reads.
 func (s *Signer) Attest(ctx context.Context, d, predicateType string, predicate json.RawMessage) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	st, err := Statement(d, predicateType, predicate)
 	if err != nil {
 		return nil, err
 	}
-	pb, err := sign.Bundle(&sign.DSSEData{Data: st, PayloadType: inTotoPayloadType}, s, sign.BundleOptions{Context: ctx})
+	sig, err := s.sign(pae(inTotoPayloadType, st))
 	if err != nil {
-		return nil, fmt.Errorf("sigstore bundle: %w", err)
+		return nil, err
 	}
-	return protojson.Marshal(pb)
+	return json.Marshal(Bundle{
+		MediaType:            bundleV03,
+		VerificationMaterial: verificationMaterial{PublicKey: &publicKeyID{Hint: KeyID(s.key.Public())}},
+		DSSEEnvelope:         &dsseEnvelope{Payload: st, PayloadType: inTotoPayloadType, Signatures: []dsseSignature{{Sig: sig}}},
+	})
 }
 
 // statement is an in-toto Statement v1.
@@ -97,57 +106,7 @@ func Statement(d, predicateType string, predicate json.RawMessage) ([]byte, erro
 		PredicateType: predicateType, Predicate: predicate})
 }
 
-// The methods below make Signer a sigstore-go sign.Keypair.
-
-// GetHashAlgorithm returns the hash signed over.
-func (s *Signer) GetHashAlgorithm() protocommon.HashAlgorithm { return s.alg.GetProtoHashType() }
-
-// GetSigningAlgorithm returns the key's algorithm.
-func (s *Signer) GetSigningAlgorithm() protocommon.PublicKeyDetails {
-	return s.alg.GetSignatureAlgorithm()
-}
-
-// GetHint returns the key's hint (KeyID), as cosign writes it.
-func (s *Signer) GetHint() []byte { return []byte(KeyID(s.key.Public())) }
-
-// GetKeyAlgorithm returns the key's family.
-func (s *Signer) GetKeyAlgorithm() string {
-	if s.alg.GetKeyType() == signature.ED25519 {
-		return "ED25519"
-	}
-	return "ECDSA"
-}
-
-// GetPublicKey returns the public key.
-func (s *Signer) GetPublicKey() crypto.PublicKey { return s.key.Public() }
-
-// GetPublicKeyPem returns the public key as PEM.
-func (s *Signer) GetPublicKeyPem() (string, error) {
-	b, err := PublicKeyPEM(s.key.Public())
-	return string(b), err
-}
-
-// SignData signs data: the signature, and what was signed (a digest, or
-// the data itself for Ed25519).
-func (s *Signer) SignData(_ context.Context, data []byte) ([]byte, []byte, error) {
-	hf := s.alg.GetHashType()
-	msg := data
-	if hf != crypto.Hash(0) {
-		h := hf.New()
-		h.Write(data)
-		msg = h.Sum(nil)
-	}
-	sig, err := s.key.Sign(rand.Reader, msg, hf)
-	if err != nil {
-		return nil, nil, fmt.Errorf("cosign key: sign: %w", err)
-	}
-	return sig, msg, nil
-}
-
-var _ sign.Keypair = (*Signer)(nil)
-
 // Owns reports whether sig is this signer's signature of payload.
 func (s *Signer) Owns(payload, sig []byte) bool {
-	v, err := signature.LoadVerifier(s.key.Public(), crypto.SHA256)
-	return err == nil && v.VerifySignature(bytes.NewReader(sig), bytes.NewReader(payload)) == nil
+	return verifyKey(s.key.Public(), payload, sig)
 }
