@@ -8,6 +8,7 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
+	"crypto/sha512"
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
@@ -113,6 +114,40 @@ func TestSignVerify(t *testing.T) {
 		if _, err := good.VerifyCosign(digestA, []oci.CosignSignature{{Digest: digestA, Bundle: att}}); err == nil {
 			t.Error("an attestation taken for a signature")
 		}
+	}
+}
+
+// TestEd25519ph: cosign sign --key with an Ed25519 key signs the payload
+// pre-hashed (Ed25519ph, RFC 8032); it is accepted by that key, and a pure
+// Ed25519 signature of the same SHA-512 digest (not ph) is not.
+func TestEd25519ph(t *testing.T) {
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := oci.ParseRef("oci://127.0.0.1:5000/skills/x")
+	payload, err := oci.SimpleSigningPayload(ref, digestA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha512.Sum512(payload)
+	ph, err := priv.Sign(nil, h[:], &ed25519.Options{Hash: crypto.SHA512})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := NewKeyVerifier([]crypto.PublicKey{pub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := func(sig []byte) error {
+		_, err := v.VerifyCosign(digestA, []oci.CosignSignature{{Digest: digestA, Payload: payload, Signature: base64.StdEncoding.EncodeToString(sig)}})
+		return err
+	}
+	if err := one(ph); err != nil {
+		t.Errorf("Ed25519ph: %v", err)
+	}
+	if err := one(ed25519.Sign(priv, h[:])); !errors.Is(err, manifest.ErrUntrusted) {
+		t.Errorf("pure Ed25519 over the digest: %v, want untrusted", err)
 	}
 }
 

@@ -3,6 +3,7 @@ package cosign
 import (
 	"bytes"
 	"crypto"
+	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -44,32 +45,60 @@ type Identity struct {
 // oci.CosignVerifier.
 type Verifier struct {
 	keys     []crypto.PublicKey
-	verifier map[int]*verify.Verifier // key-based, by index of keys
-	keyless  *verify.Verifier         // a signed timestamp or log time
-	withLog  *verify.Verifier         // the same, and the log entry's inclusion
+	sigVer   [][]signature.Verifier // the signature checks of each key (keyVerifiers)
+	verifier [][]*verify.Verifier   // key-based bundle verifiers, the same
+	keyless  *verify.Verifier       // a signed timestamp or log time
+	withLog  *verify.Verifier       // the same, and the log entry's inclusion
 	identity *verify.CertificateIdentity
 	idText   string
 }
 
 // NewKeyVerifier returns a Verifier that trusts keys (cosign.pub).
 func NewKeyVerifier(keys []crypto.PublicKey) (*Verifier, error) {
-	v := &Verifier{keys: keys, verifier: map[int]*verify.Verifier{}}
-	for i, k := range keys {
-		sv, err := signature.LoadVerifier(k, crypto.SHA256)
+	v := &Verifier{keys: keys}
+	for _, k := range keys {
+		svs, err := keyVerifiers(k)
 		if err != nil {
 			return nil, fmt.Errorf("cosign key %s: %w", KeyID(k), err)
 		}
-		ek := root.NewExpiringKey(sv, time.Time{}, time.Time{})
-		// Any hint names the key: cosign's and ToolHive's bundles name it
-		// by its digest, other signers otherwise; the signature decides.
-		tm := root.NewTrustedPublicKeyMaterial(func(string) (root.TimeConstrainedVerifier, error) { return ek, nil })
-		vv, err := verify.NewVerifier(tm, verify.WithNoObserverTimestamps())
-		if err != nil {
-			return nil, err
+		var vvs []*verify.Verifier
+		for _, sv := range svs {
+			ek := root.NewExpiringKey(sv, time.Time{}, time.Time{})
+			// Any hint names the key: cosign's and ToolHive's bundles name it
+			// by its digest, other signers otherwise; the signature decides.
+			tm := root.NewTrustedPublicKeyMaterial(func(string) (root.TimeConstrainedVerifier, error) { return ek, nil })
+			vv, err := verify.NewVerifier(tm, verify.WithNoObserverTimestamps())
+			if err != nil {
+				return nil, err
+			}
+			vvs = append(vvs, vv)
 		}
-		v.verifier[i] = vv
+		v.sigVer = append(v.sigVer, svs)
+		v.verifier = append(v.verifier, vvs)
 	}
 	return v, nil
+}
+
+// keyVerifiers returns the ways a signature by k is checked: ECDSA P-256
+// over SHA-256; for an Ed25519 key, pure Ed25519 (what skills-mcp signs and
+// what cosign verify --key checks) and Ed25519ph, the pre-hashed variant of
+// RFC 8032 (SHA-512) that cosign v2.6 sign --key makes with an Ed25519 key,
+// which its own verify --key refuses. The two are domain-separated (ph
+// signs under a dom2 prefix), so neither's signature passes for the other.
+func keyVerifiers(k crypto.PublicKey) ([]signature.Verifier, error) {
+	sv, err := signature.LoadVerifier(k, crypto.SHA256)
+	if err != nil {
+		return nil, err
+	}
+	ed, ok := k.(ed25519.PublicKey)
+	if !ok {
+		return []signature.Verifier{sv}, nil
+	}
+	ph, err := signature.LoadED25519phVerifier(ed)
+	if err != nil {
+		return nil, err
+	}
+	return []signature.Verifier{sv, ph}, nil
 }
 
 // NewKeylessVerifier returns a Verifier that trusts certificates the
@@ -105,6 +134,13 @@ func newKeyless(tr root.TrustedMaterial, id Identity) (*Verifier, error) {
 		return nil, err
 	}
 	return &Verifier{keyless: vv, withLog: wl, identity: &ci, idText: identityText(id)}, nil
+}
+
+// timeRule reports whether sigstore-go refused a keyless bundle for the
+// times its certificate was used at (it has no error values for them).
+func timeRule(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "certificate validity") || strings.Contains(s, "verify leaf certificate")
 }
 
 // maxTrustedRoot bounds a trusted_root.json.
@@ -202,14 +238,13 @@ func (v *Verifier) verifySimple(d string, payload []byte, sigB64 string) (string
 		return "", untrusted("simple signing: a keyless signature of the .sig tag is not checked; sign with --new-bundle-format")
 	}
 	who := ""
-	for _, k := range v.keys {
-		sv, err := signature.LoadVerifier(k, crypto.SHA256)
-		if err != nil {
-			continue
-		}
-		if sv.VerifySignature(bytes.NewReader(sig), bytes.NewReader(payload)) == nil {
-			who = "cosign key " + KeyID(k)
-			break
+keys:
+	for i, k := range v.keys {
+		for _, sv := range v.sigVer[i] {
+			if sv.VerifySignature(bytes.NewReader(sig), bytes.NewReader(payload)) == nil {
+				who = "cosign key " + KeyID(k)
+				break keys
+			}
 		}
 	}
 	if who == "" {
@@ -316,6 +351,12 @@ func (v *Verifier) verifyEntity(d string, e verify.SignedEntity, predicateType s
 		}
 		res, err = check(vv, verify.WithCertificateIdentity(*v.identity))
 		if err != nil {
+			if c := vc.Certificate(); c != nil && timeRule(err) {
+				// A short-lived certificate is checked at the times the
+				// bundle's observers vouch for; say which window it had.
+				return nil, "", untrusted("keyless bundle: %v (the certificate is valid from %s to %s: a signed timestamp and log time must fall inside)",
+					err, c.NotBefore.UTC().Format(time.RFC3339), c.NotAfter.UTC().Format(time.RFC3339))
+			}
 			return nil, "", untrusted("keyless bundle: %v", err)
 		}
 		who = "keyless " + res.Signature.Certificate.SubjectAlternativeName + " (issuer " + res.Signature.Certificate.Issuer + ")"
@@ -323,10 +364,13 @@ func (v *Verifier) verifyEntity(d string, e verify.SignedEntity, predicateType s
 		if !keyed {
 			return nil, "", untrusted("bundle: signed keyless; give --trusted-root and --certificate-identity to check it")
 		}
+	keys:
 		for i, k := range v.keys {
-			if res, err = check(v.verifier[i], verify.WithKey()); err == nil {
-				who = "cosign key " + KeyID(k)
-				break
+			for _, vv := range v.verifier[i] {
+				if res, err = check(vv, verify.WithKey()); err == nil {
+					who = "cosign key " + KeyID(k)
+					break keys
+				}
 			}
 		}
 		if who == "" {
