@@ -13,6 +13,12 @@ import (
 	"strings"
 )
 
+// SignatureNamespace is the SSHSIG namespace of bundle signatures. It keeps
+// a bundle signature from being taken for a git commit, file or e-mail
+// signature by the same key, and the other way round. Trusted keys that
+// list namespaces must list it.
+const SignatureNamespace = "skills-bundle-v1"
+
 // Key formats. Every key is Ed25519; it is written and read in three
 // encodings that stock tools understand:
 //

@@ -26,12 +26,6 @@ import (
 // byte-identical signatures; SignSSH's output equals that of
 // ssh-keygen -Y sign -n skills-bundle-v1 with the same key.
 
-// SignatureNamespace is the SSHSIG namespace of bundle signatures. It keeps
-// a bundle signature from being taken for a git commit, file or e-mail
-// signature by the same key, and the other way round. Trusted keys that
-// list namespaces must list it.
-const SignatureNamespace = "skills-bundle-v1"
-
 // Errors that verification returns, wrapped with details. Callers branch
 // on them with errors.Is.
 var (
