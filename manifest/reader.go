@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"math"
 	"os"
 	"runtime/debug"
 	"sync"
@@ -224,49 +223,6 @@ func (b *Bundle) load(mapped []byte) error {
 		return corrupt(name, "%v", err)
 	}
 	b.sigs = sigs
-	return nil
-}
-
-func align8(n int64) int64 { return (n + 7) &^ 7 }
-
-// zeros reports whether p is all zero bytes: the one rule for every padding
-// of the format, which no digest covers.
-func zeros(p []byte) bool {
-	for _, c := range p {
-		if c != 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// check verifies that the sections follow one another exactly as a Writer
-// lays them out, without overflow.
-func (t *trailer) check(size int64) error {
-	switch {
-	case t.fileSize != size:
-		return fmt.Errorf("trailer says %d bytes, file has %d", t.fileSize, size)
-	case t.blobsOff != blobsStart:
-		return fmt.Errorf("blob area at %d, want %d", t.blobsOff, blobsStart)
-	case t.blobsLen < 0 || t.blobsLen > size:
-		return errors.New("blob area length out of range")
-	case t.manifestOff != align8(t.blobsOff+t.blobsLen):
-		return errors.New("manifest offset out of place")
-	case t.manifestLen <= 0 || t.manifestLen > size || t.manifestLen > math.MaxUint32:
-		return errors.New("manifest length out of range")
-	case t.blobIndexOff != align8(t.manifestOff+t.manifestLen):
-		return errors.New("blob index offset out of place")
-	case t.blobCount < 0 || t.blobCount > size/blobIndexEntry:
-		return errors.New("blob count out of range")
-	case t.skillIndexOff != t.blobIndexOff+t.blobCount*blobIndexEntry:
-		return errors.New("skill index offset out of place")
-	case t.skillCount < 0 || t.skillCount > size/skillIndexSize:
-		return errors.New("skill count out of range")
-	case t.sigOff != t.skillIndexOff+t.skillCount*skillIndexSize:
-		return errors.New("signature area offset out of place")
-	case t.sigLen < 0 || t.sigOff+t.sigLen != size-trailerSize:
-		return errors.New("signature area length out of place")
-	}
 	return nil
 }
 

@@ -13,46 +13,6 @@ import (
 	"strings"
 )
 
-// Layout constants of the .skb container (see the package documentation).
-const (
-	headerSize     = 16
-	blobsStart     = 16 << 10 // the blob area starts on a 16 KiB boundary
-	blobAlign      = 8
-	blobIndexEntry = 48 // digest[32] | u64 offset | u64 length
-	skillIndexSize = 24 // u32 recOff | u32 recLen | u32 entryLen | u32 uriLen | u32 flags | u32 zero
-	trailerSize    = 128
-	formatVersion  = 1
-	flagHidden     = 1
-	recordPrefix   = `{"skill":`
-	entryPrefix    = `{"uri":"`
-)
-
-var (
-	headerMagic  = [8]byte{0x89, 'S', 'K', 'B', '\r', '\n', 0x1a, '\n'}
-	trailerMagic = [8]byte{'S', 'K', 'B', '-', 'E', 'N', 'D', '1'}
-)
-
-// SignatureKind says how a signature in a bundle's signature area is encoded.
-type SignatureKind uint16
-
-// Signature kinds.
-const (
-	SignatureSSH      SignatureKind = 1 // armored SSHSIG over the manifest bytes
-	SignatureMinisign SignatureKind = 2 // minisign .minisig text over the manifest bytes
-	// SignatureCosign is a signature in a Sigstore format (cosign's
-	// simple signing, or a Sigstore bundle) over the digest of the OCI
-	// artifact the bundle was fetched as, not over the manifest bytes: a
-	// JSON record package oci writes and reads, which this package
-	// carries without checking.
-	SignatureCosign SignatureKind = 3
-)
-
-// Signature is one detached signature over a bundle's manifest bytes.
-type Signature struct {
-	Kind SignatureKind
-	Data []byte
-}
-
 // Writer streams a bundle: blobs first, then the manifest, the indexes, the
 // signatures and the trailer. It needs no seeking, so it writes as well to a
 // pipe or a memory buffer as to a file.
@@ -242,39 +202,6 @@ func objectLen(b []byte) int {
 		}
 	}
 	return -1
-}
-
-type trailer struct {
-	blobsOff, blobsLen        int64
-	manifestOff, manifestLen  int64
-	blobIndexOff, blobCount   int64
-	skillIndexOff, skillCount int64
-	sigOff, sigLen            int64
-	fileSize                  int64
-	manifestDigest            Digest
-}
-
-func (t *trailer) encode() []byte {
-	b := make([]byte, 0, trailerSize)
-	for _, v := range []int64{t.blobsOff, t.blobsLen, t.manifestOff, t.manifestLen, t.blobIndexOff, t.blobCount,
-		t.skillIndexOff, t.skillCount, t.sigOff, t.sigLen, t.fileSize} {
-		b = binary.LittleEndian.AppendUint64(b, uint64(v))
-	}
-	b = append(b, t.manifestDigest[:]...)
-	b = append(b, trailerMagic[:]...)
-	return b
-}
-
-func decodeTrailer(b []byte) (t trailer) {
-	v := func(i int) int64 { return int64(binary.LittleEndian.Uint64(b[8*i:])) }
-	t.blobsOff, t.blobsLen = v(0), v(1)
-	t.manifestOff, t.manifestLen = v(2), v(3)
-	t.blobIndexOff, t.blobCount = v(4), v(5)
-	t.skillIndexOff, t.skillCount = v(6), v(7)
-	t.sigOff, t.sigLen = v(8), v(9)
-	t.fileSize = v(10)
-	copy(t.manifestDigest[:], b[88:120])
-	return t
 }
 
 // WriteFileAtomic writes a file through write: into a temporary file in the
