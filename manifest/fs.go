@@ -17,19 +17,6 @@ var (
 	_ fs.StatFS     = (*Bundle)(nil)
 )
 
-// dirTree is the folder view of a bundle: every skill's files at their skill
-// path, folders implied. A file shared by a skill and a skill nested in it
-// appears once.
-type dirTree struct {
-	files map[string]fileNode
-	dirs  map[string][]string // folder → sorted child names
-}
-
-type fileNode struct {
-	digest Digest
-	size   int64
-}
-
 func (b *Bundle) buildTree() (*dirTree, error) {
 	t := &dirTree{files: make(map[string]fileNode), dirs: make(map[string][]string)}
 	children := map[string]map[string]bool{".": {}}
