@@ -1,10 +1,6 @@
 package manifest
 
-import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-)
+import "fmt"
 
 // MaxCapabilities is the most capabilities a skill may list, and
 // MaxCapabilityLen the longest name of one.
@@ -36,41 +32,4 @@ func CheckCapabilities(caps []string) error {
 		}
 	}
 	return nil
-}
-
-// Capabilities returns skill i's capabilities (Skill.Capabilities),
-// reading them from the mapped record in place rather than decoding it:
-// what a catalog lists for every skill costs a search of its record. The
-// record's members come in struct order and no string holds an unescaped
-// quote, so the member is found before the members that may hold nested
-// frontmatter values (scriptsWithheld, provenance). nil when there are
-// none, or when a mapped file changed under the bundle.
-func (b *Bundle) Capabilities(i int) (caps []string) {
-	err := b.access(func() error {
-		r := b.rec(i)
-		rec := b.man[r.off+len(recordPrefix)+r.entryLen : r.off+r.len]
-		for _, stop := range []string{`,"scriptsWithheld":`, `,"provenance":`} {
-			if k := bytes.Index(rec, []byte(stop)); k >= 0 {
-				rec = rec[:k]
-			}
-		}
-		const key = `,"capabilities":`
-		k := bytes.Index(rec, []byte(key))
-		if k < 0 {
-			return nil
-		}
-		rest := rec[k+len(key):]
-		end := bytes.IndexByte(rest, ']')
-		if end < 0 {
-			return nil
-		}
-		if err := json.Unmarshal(rest[:end+1], &caps); err != nil || CheckCapabilities(caps) != nil {
-			caps = nil
-		}
-		return nil
-	})
-	if err != nil {
-		return nil
-	}
-	return caps
 }

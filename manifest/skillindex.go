@@ -1,7 +1,8 @@
 package manifest
 
-// The skill index of an open bundle: each skill by number, its URI and
-// entry, and lookups by URI (a skill, or the skill that holds a file).
+// The skill index of an open bundle: each skill by number, its URI, entry
+// and capabilities, and lookups by URI (a skill, or the skill that holds a
+// file).
 
 import (
 	"bytes"
@@ -162,4 +163,41 @@ func (b *Bundle) SkillFor(uri string) (i int, ok bool) {
 		return nil
 	})
 	return i, ok
+}
+
+// Capabilities returns skill i's capabilities (Skill.Capabilities),
+// reading them from the mapped record in place rather than decoding it:
+// what a catalog lists for every skill costs a search of its record. The
+// record's members come in struct order and no string holds an unescaped
+// quote, so the member is found before the members that may hold nested
+// frontmatter values (scriptsWithheld, provenance). nil when there are
+// none, or when a mapped file changed under the bundle.
+func (b *Bundle) Capabilities(i int) (caps []string) {
+	err := b.access(func() error {
+		r := b.rec(i)
+		rec := b.man[r.off+len(recordPrefix)+r.entryLen : r.off+r.len]
+		for _, stop := range []string{`,"scriptsWithheld":`, `,"provenance":`} {
+			if k := bytes.Index(rec, []byte(stop)); k >= 0 {
+				rec = rec[:k]
+			}
+		}
+		const key = `,"capabilities":`
+		k := bytes.Index(rec, []byte(key))
+		if k < 0 {
+			return nil
+		}
+		rest := rec[k+len(key):]
+		end := bytes.IndexByte(rest, ']')
+		if end < 0 {
+			return nil
+		}
+		if err := json.Unmarshal(rest[:end+1], &caps); err != nil || CheckCapabilities(caps) != nil {
+			caps = nil
+		}
+		return nil
+	})
+	if err != nil {
+		return nil
+	}
+	return caps
 }
