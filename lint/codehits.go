@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"slices"
+
 	"github.com/skills-mcp/skills-mcp/lint/program"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
@@ -17,6 +19,7 @@ type codeState struct {
 	budget *program.Budget // shared by every layer of one file
 	lang   string          // the language of the whole text, when a layer says ("" for the file's own)
 	hits   map[int][]hit
+	graded []int // the lines of writes the analysis graded itself, ascending (program.Finding)
 }
 
 // extraHits returns what the code analysis found for rule ri.
@@ -34,6 +37,12 @@ func (s *scan) analyseCode() {
 	in := program.Input{File: s.file, Text: s.text, Starts: s.starts, Kind: programKind(s.roles),
 		Lang: s.code.lang, Depth: s.code.depth, Budget: s.code.budget, Reanalyze: reanalyze}
 	for _, f := range program.Analyze(in) {
+		if f.Severity == "" {
+			if i := s.lineAt(f.Off); !slices.Contains(s.code.graded, i) {
+				s.code.graded = append(s.code.graded, i)
+			}
+			continue
+		}
 		ri, ok := ruleIndex[f.Rule]
 		if !ok {
 			continue
@@ -43,6 +52,19 @@ func (s *scan) analyseCode() {
 		}
 		s.code.hits[ri] = []hit{{off: f.Off, sev: f.Severity, excerpt: f.Excerpt}}
 	}
+}
+
+// leftToCode reports whether rule ri's own matchers leave line i to the
+// code analysis: the rule about writes to places that run later, on a line
+// where the analysis saw the write, the place and what was written, and
+// graded it itself (a plain command a cron line or a profile runs): its
+// grade is the rule's.
+func (s *scan) leftToCode(ri, i int) bool {
+	if rules[ri].id != "persistence" {
+		return false
+	}
+	s.extraHits(ri) // runs the analysis once
+	return slices.Contains(s.code.graded, i)
 }
 
 // programKind returns what the code analysis needs to know of a file's

@@ -601,6 +601,9 @@ func (s *scan) findOwn(ri int) (manifest.Finding, bool) {
 		return best, found
 	}
 	look := func(i int, keys keySet) bool {
+		if s.leftToCode(ri, i) {
+			return false
+		}
 		start, sev := s.matchLine(ri, i, keys)
 		if sev == "" {
 			return false

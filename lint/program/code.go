@@ -136,6 +136,9 @@ type Input struct {
 
 // A Finding is what the analysis found for a rule: at byte Off of the
 // text, with a severity and, when the line does not say it, an excerpt.
+// A Finding with no Severity reports a write the analysis graded itself
+// at Off (gradeWrite): the place written and what was written were seen,
+// so a line rule about such writes leaves that line to the analysis.
 type Finding struct {
 	Rule     string
 	Off      int
@@ -151,20 +154,22 @@ type scan struct {
 	starts []int
 	in     Input
 	hits   map[string]Finding
+	graded []Finding // the writes gradeWrite graded, with no severity (see Finding)
 }
 
 // Analyze runs the code analysis of a text and returns, per rule, its
-// finding: the first with the strongest severity, sorted by rule. It
-// accepts any text and never fails.
+// finding: the first with the strongest severity, sorted by rule; then
+// the writes it graded, in the order it met them (Finding). It accepts any
+// text and never fails.
 func Analyze(in Input) []Finding {
 	s := &scan{file: in.File, roles: in.Kind, text: in.Text, starts: in.Starts, in: in}
 	s.analyseCode()
-	out := make([]Finding, 0, len(s.hits))
+	out := make([]Finding, 0, len(s.hits)+len(s.graded))
 	for _, f := range s.hits {
 		out = append(out, f)
 	}
 	slices.SortFunc(out, func(a, b Finding) int { return strings.Compare(a.Rule, b.Rule) })
-	return out
+	return append(out, s.graded...)
 }
 
 // lines returns the number of lines.
@@ -427,6 +432,9 @@ func (s *scan) layer(off int, how, text, lang string) {
 		return
 	}
 	for _, f := range s.in.Reanalyze(file, []byte(text), s.in.Depth+1, s.in.Budget, lang) {
+		if f.Severity == "" {
+			continue // a layer's graded write: its line is not the file's
+		}
 		s.emit(f.Rule, off, f.Severity, how+": "+f.Excerpt)
 	}
 }
@@ -457,6 +465,9 @@ func (s *scan) gradeWrite(target, content value, at int) {
 		p = classifyPath(target)
 	}
 	n := normPath(target.s)
+	if p == pathPersist {
+		s.graded = append(s.graded, Finding{Rule: "persistence", Off: max(0, min(at, len(s.text)))})
+	}
 	if p != pathNone && bareRelative(target) && s.roles&codeKinds == 0 {
 		// A project's file, in instructions or documentation: a note, as
 		// the line rules grade it.
@@ -472,8 +483,9 @@ func (s *scan) gradeWrite(target, content value, at int) {
 		sev := SeverityWarning
 		if strings.Contains(n, "authorized_keys") {
 			sev = SeverityError
-		} else if plainCommand(content) {
-			sev = SeverityNote
+		} else if plainCommand(content) || content.known && strings.TrimSpace(content.s) == "" ||
+			content.t&tShipped != 0 && content.t&(tFetched|tDecoded|tSecret|tEnv) == 0 {
+			sev = SeverityNote // a plain command, nothing at all, or a file the skill ships (read on its own)
 		}
 		s.emit("persistence", at, sev, "")
 	case pathAgentConfig:
@@ -491,22 +503,29 @@ func (s *scan) gradeWrite(target, content value, at int) {
 // reachesOut matches what a unit, a cron line, a start-up entry or a
 // task makes a later run do beyond starting a program: fetch (a download
 // tool or a URL), decode, hand a string to a shell or an interpreter, open
-// a socket, or change how later commands resolve (an alias, a preloaded
-// library, a prompt hook).
+// a socket, run a program from a temporary folder anyone may write to, or
+// change how later commands resolve (an alias, a preloaded library, a
+// prompt hook).
 var reachesOut = &lazyre.RE{Expr: `(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|invoke-expression|iex|` +
 	`start-bitstransfer|bitsadmin|certutil|mshta|rundll32|regsvr32|nc|ncat|netcat|socat|telnet|base64|xxd|openssl|eval|` +
 	`powershell|pwsh|osascript|alias|ld_preload|dyld_insert_libraries|prompt_command)\b|https?://|ftp://|/dev/(?:tcp|udp)/|` +
+	`(?:^|[\s'"=;|&(])/(?:tmp|var/tmp|dev/shm)/|` +
 	`\b(?:ba|z|da|k)?sh\s+-\w*c|\b(?:python[0-9.]*|node|perl|ruby|php)\s+-\w*[ce]\b|\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|node|perl|ruby)\b`}
 
 // plainCommand reports whether content written to a place that runs it
 // later is seen (whole, or all but the arguments it was given) and starts
-// only a program: nothing fetched, decoded or secret flows into it, and it
-// reaches out in none of reachesOut's ways. Such a write is a service or
+// only a program: nothing fetched, decoded or secret flows into it, and no
+// line but a comment reaches out in one of reachesOut's ways. Such a write is a service or
 // timer the skill installs in the open, a note; what the analysis cannot
 // see, or a later run that fetches or decodes, is a warning.
 func plainCommand(content value) bool {
 	if strings.TrimSpace(content.s) == "" || content.t&(tFetched|tDecoded|tSecret|tEnv) != 0 {
 		return false
 	}
-	return !reachesOut.MatchString(content.s)
+	for l := range strings.Lines(content.s) {
+		if t := TrimIndent(l); !strings.HasPrefix(t, "#") && reachesOut.MatchString(t) {
+			return false // a comment line runs nothing
+		}
+	}
+	return true
 }

@@ -696,7 +696,7 @@ func (f *flowState) readPath(p value, at int) value {
 		k = classifyPath(p)
 	}
 	if k != pathSecret {
-		return value{t: p.t & tFetched}
+		return value{t: p.t & (tFetched | tShipped)}
 	}
 	if p.t&(tBuilt|tHome) != 0 {
 		n := normPath(p.s)

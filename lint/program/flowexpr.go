@@ -216,6 +216,12 @@ func (f *flowState) global(name string) ev {
 		switch strings.ToLower(name) {
 		case "$home":
 			return ev{v: homeValue()}
+		case "$profile":
+			// The current user's profile, which every new session runs.
+			v := lit(homeMark + "/documents/powershell/microsoft.powershell_profile.ps1")
+			v.t |= tHome
+			v.path = pathPersist
+			return ev{v: v}
 		case "$true", "$false", "$null":
 			return ev{v: lit("")}
 		}
@@ -268,6 +274,9 @@ func envVar(name string) value {
 		v := lit(homeMark + "/.config")
 		v.t |= tHome
 		return v
+	}
+	if skillDirVar(strings.ToUpper(name)) {
+		return shippedValue(strings.ToUpper(name))
 	}
 	return unknown()
 }

@@ -72,7 +72,11 @@ func (f *flowState) psCommand() value {
 		}
 	case "set-content", "add-content", "out-file", "sc", "ni", "new-item":
 		p := first("path", "filepath", "literalpath")
-		f.wrote(p, params["value"], at)
+		content, ok := params["value"]
+		if l := strings.ToLower(name); !ok && (l == "ni" || l == "new-item") {
+			content = lit("") // an empty file, or a folder
+		}
+		f.wrote(p, content, at)
 	case "remove-item", "rm", "del":
 		if _, ok := params["recurse"]; ok {
 			f.removeCheck(first("path", "literalpath"), at)

@@ -381,6 +381,8 @@ func (st *shellState) param(p *syntax.ParamExp) value {
 		case "USERPROFILE", "APPDATA":
 			v = lit(homeMark)
 			v.t |= tHome
+		case "0", "BASH_SOURCE", "CLAUDE_SKILL_DIR", "CLAUDE_PLUGIN_ROOT":
+			v = shippedValue(name) // the skill's folder, or this script in it
 		default:
 			v = unknown()
 		}

@@ -35,6 +35,8 @@ func (st *shellState) copy(name string, rest []value, at int) {
 		}
 		if f, ok := st.files[fileKey(src)]; ok && f.exec {
 			holds.t |= tFetched & f.holds
+		} else if !ok {
+			holds.t |= src.t & tShipped // a file of the skill's, read on its own
 		}
 	}
 	if name == "scp" || name == "rsync" && strings.Contains(dst.s, ":") {

@@ -25,7 +25,26 @@ const (
 	tCmd                       // what a command printed
 	tDevice                    // a block device, or a name a disk-listing command printed
 	tParam                     // a function's parameter: what its caller passes
+	// tShipped is a path inside the skill's own folder (CLAUDE_SKILL_DIR,
+	// a script's own folder): a file there is one the analyser reads as a
+	// file of its own, so copying it elsewhere hides nothing.
+	tShipped
 )
+
+// shippedValue is the skill's own folder, or a path in it the analysis
+// knows no more of: named (CLAUDE_SKILL_DIR) so that the path built on it
+// shows where it starts.
+func shippedValue(name string) value {
+	v := lit("${" + name + "}")
+	v.t |= tShipped
+	return v
+}
+
+// skillDirVar reports an environment variable a host sets to the skill's
+// (or its plugin's) own folder.
+func skillDirVar(name string) bool {
+	return name == "CLAUDE_SKILL_DIR" || name == "CLAUDE_PLUGIN_ROOT"
+}
 
 // maxValue bounds the string a value holds: a longer one is cut, and the
 // analysis goes on with the prefix (which is what paths and commands show).
