@@ -2,9 +2,7 @@ package search
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,6 +14,7 @@ import (
 	"github.com/skills-mcp/skills-mcp/build"
 	"github.com/skills-mcp/skills-mcp/internal/bundletest"
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/skilltext"
 )
 
 // qualityQuery is a query of a query set in testdata with the path
@@ -412,12 +411,10 @@ func (r *qualityRun) measure(t *testing.T, label string, queries []qualityQuery)
 	return ours, ref
 }
 
-// docsOf returns the documents serve indexes for bundle b (serve's catalog:
-// newSkillDoc, skillCategory, skillBody and searchable in
-// serve/toolcatalog.go): every skill not hidden, in the bundle's order, its
-// name and description from the frontmatter, its tags (tags, keywords,
-// dev-tags, trigger-phrases, triggers, then every metadata value by key)
-// followed by its category, and its SKILL.md body cut at MaxBody.
+// docsOf returns the documents serve indexes for bundle b (serve's catalog,
+// searchable in serve/toolcatalog.go): every skill not hidden, in the
+// bundle's order, with its name, description, tags and category as
+// skilltext reads them, and its SKILL.md body cut at MaxBody.
 func docsOf(t testing.TB, b *manifest.Bundle) []Doc {
 	t.Helper()
 	var docs []Doc
@@ -429,93 +426,17 @@ func docsOf(t testing.TB, b *manifest.Bundle) []Doc {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var fm map[string]any
-		if err := json.Unmarshal(sk.Entry.Frontmatter, &fm); err != nil {
-			t.Fatal(err)
-		}
-		doc := Doc{Name: sk.Name(), Library: sk.Library, Path: sk.Path}
-		if s, ok := fm["name"].(string); ok && s != "" {
-			doc.Name = s
-		}
-		if s, ok := fm["description"].(string); ok {
-			doc.Description = strings.TrimSpace(s)
-		}
-		for _, k := range []string{"tags", "keywords", "dev-tags", "trigger-phrases", "triggers"} {
-			doc.Tags = appendStrings(doc.Tags, fm[k])
-		}
-		md, _ := fm["metadata"].(map[string]any)
-		for _, k := range slices.Sorted(maps.Keys(md)) {
-			doc.Tags = appendStrings(doc.Tags, md[k])
-		}
-		doc.Tags = append(doc.Tags, category(fm, sk.Library, sk.Path))
+		f := skilltext.Of(sk)
+		doc := Doc{Name: f.Name, Description: f.Description, Tags: append(f.Tags, f.Category), Library: sk.Library, Path: sk.Path}
 		data, err := b.ReadBlob(sk.Entry.Resources[0].Digest)
 		if err != nil {
 			t.Fatal(err)
 		}
-		body := skillBody(data)
+		body := skilltext.Body(data)
 		doc.Body = string(body[:min(len(body), MaxBody)])
 		docs = append(docs, doc)
 	}
 	return docs
-}
-
-// appendStrings appends v if it is a string, or its strings if it is a list.
-func appendStrings(dst []string, v any) []string {
-	switch v := v.(type) {
-	case string:
-		if s := strings.TrimSpace(v); s != "" {
-			dst = append(dst, s)
-		}
-	case []any:
-		for _, e := range v {
-			if s, ok := e.(string); ok && strings.TrimSpace(s) != "" {
-				dst = append(dst, strings.TrimSpace(s))
-			}
-		}
-	}
-	return dst
-}
-
-// category is the frontmatter category, else metadata.category, else the
-// folders between the namespace and the skill folder, else
-// "uncategorized".
-func category(fm map[string]any, library, skillPath string) string {
-	if s, ok := fm["category"].(string); ok && strings.TrimSpace(s) != "" {
-		return strings.TrimSpace(s)
-	}
-	if md, ok := fm["metadata"].(map[string]any); ok {
-		if s, ok := md["category"].(string); ok && strings.TrimSpace(s) != "" {
-			return strings.TrimSpace(s)
-		}
-	}
-	rest := skillPath
-	if library != "" {
-		rest = strings.TrimPrefix(skillPath, library+"/")
-	}
-	if i := strings.LastIndexByte(rest, '/'); i > 0 {
-		return rest[:i]
-	}
-	return "uncategorized"
-}
-
-// skillBody returns SKILL.md without its frontmatter.
-func skillBody(md []byte) []byte {
-	md = bytes.TrimPrefix(md, []byte("\uFEFF"))
-	_, rest, ok := bytes.Cut(md, []byte("\n"))
-	if !ok || strings.TrimRight(string(md[:len(md)-len(rest)]), " \t\r\n") != "---" {
-		return md
-	}
-	for off := 0; off < len(rest); {
-		line, after, _ := bytes.Cut(rest[off:], []byte("\n"))
-		if string(bytes.TrimRight(line, " \t\r")) == "---" {
-			return bytes.TrimLeft(after, "\r\n")
-		}
-		off = len(rest) - len(after)
-		if len(after) == 0 {
-			break
-		}
-	}
-	return md
 }
 
 // qualityFixture is the fixture's skills and its tuning queries.

@@ -22,6 +22,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/skills-mcp/skills-mcp/skilltext"
 )
 
 // MaxCatalogBytes caps the catalog section of the instructions in
@@ -182,7 +184,7 @@ func (d *discovery) catalogSummary(c *catalog, listed []int) string {
 		if named[k] {
 			fm, _ = c.frontmatter(k)
 		}
-		counts[skillCategory(fm, c.libraryOf(k), c.skillPath(k))]++
+		counts[skilltext.Category(fm, c.libraryOf(k), c.skillPath(k))]++
 	}
 	cats := slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
 		if counts[a] != counts[b] {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/skilltext"
 )
 
 // PromptUseSkill is the name of the prompt that puts a skill's instructions
@@ -48,7 +49,7 @@ func (d *discovery) useSkill(ctx context.Context, req *mcp.GetPromptRequest) (*m
 	if task := strings.TrimSpace(args["task"]); task != "" {
 		t.WriteString("\n\nTask: " + task)
 	}
-	fmt.Fprintf(&t, "\n\n<skill name=%q source=%q>\n%s\n</skill>\n", doc.name, d.name, strings.TrimSpace(string(skillBody(l.md))))
+	fmt.Fprintf(&t, "\n\n<skill name=%q source=%q>\n%s\n</skill>\n", doc.name, d.name, strings.TrimSpace(string(skilltext.Body(l.md))))
 	t.WriteString(d.skillTail(l, req.Extra))
 	return &mcp.GetPromptResult{
 		Description: doc.description,

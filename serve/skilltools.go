@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/skilltext"
 )
 
 // GetSkillInput are the arguments of get_skill.
@@ -104,7 +105,7 @@ func (d *discovery) getSkill(ctx context.Context, req *mcp.CallToolRequest, in G
 	doc, sk := &l.doc, l.sk
 	d.srv.used(req, d.current(ctx).snap, skillPath(doc.uri), UseTool, "tools/call")
 	out = GetSkillOutput{Name: doc.name, Path: doc.path, URI: doc.uri, Library: doc.library, Category: doc.category,
-		Description: doc.description, Source: d.name, Hidden: doc.hidden, Instructions: strings.TrimSpace(string(skillBody(l.md))),
+		Description: doc.description, Source: d.name, Hidden: doc.hidden, Instructions: strings.TrimSpace(string(skilltext.Body(l.md))),
 		Trust: doc.trust, ScriptsWithheld: sk.ScriptsWithheld, Capabilities: sk.Capabilities}
 	_ = json.Unmarshal(sk.Entry.Frontmatter, &out.Frontmatter)
 	for i, f := range sk.Files {

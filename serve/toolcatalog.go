@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/search"
+	"github.com/skills-mcp/skills-mcp/skilltext"
 )
 
 // catalogFor returns the catalog of snap: the one kept if it is of snap,
@@ -188,26 +188,10 @@ func (c *catalog) skills() ([]skillDoc, error) {
 }
 
 func newSkillDoc(sk *manifest.Skill) skillDoc {
-	var fm map[string]any
-	_ = json.Unmarshal(sk.Entry.Frontmatter, &fm) // the bundle holds an object
-	doc := skillDoc{name: sk.Name(), path: sk.Path, library: sk.Library, uri: sk.Entry.URI, hidden: sk.Hidden,
+	f := skilltext.Of(sk)
+	doc := skillDoc{name: f.Name, path: sk.Path, library: sk.Library, uri: sk.Entry.URI, hidden: sk.Hidden,
 		files: len(sk.Files), findings: len(sk.Findings), scriptsWithheld: sk.ScriptsWithheld, trust: sk.Provenance,
-		md: sk.Entry.Resources[0].Digest, caps: sk.Capabilities}
-	if s, ok := fm["name"].(string); ok && s != "" {
-		doc.name = s
-	}
-	if s, ok := fm["description"].(string); ok {
-		doc.description = strings.TrimSpace(s)
-	}
-	doc.category = skillCategory(fm, sk.Library, sk.Path)
-	for _, k := range []string{"tags", "keywords", "dev-tags", "trigger-phrases", "triggers"} {
-		doc.tags = appendStrings(doc.tags, fm[k])
-	}
-	if md, ok := fm["metadata"].(map[string]any); ok {
-		for _, k := range slices.Sorted(maps.Keys(md)) {
-			doc.tags = appendStrings(doc.tags, md[k])
-		}
-	}
+		md: sk.Entry.Resources[0].Digest, caps: sk.Capabilities, description: f.Description, category: f.Category, tags: f.Tags}
 	for i, f := range sk.Files {
 		doc.bytes += sk.Entry.Resources[i].Size
 		if f.Script {
@@ -220,45 +204,6 @@ func newSkillDoc(sk *manifest.Skill) skillDoc {
 		}
 	}
 	return doc
-}
-
-// appendStrings appends v if it is a string, or its strings if it is a list.
-func appendStrings(dst []string, v any) []string {
-	switch v := v.(type) {
-	case string:
-		if s := strings.TrimSpace(v); s != "" {
-			dst = append(dst, s)
-		}
-	case []any:
-		for _, e := range v {
-			if s, ok := e.(string); ok && strings.TrimSpace(s) != "" {
-				dst = append(dst, strings.TrimSpace(s))
-			}
-		}
-	}
-	return dst
-}
-
-// skillCategory is the frontmatter category, else metadata.category, else
-// the folders between the namespace and the skill folder, else
-// "uncategorized".
-func skillCategory(fm map[string]any, library, skillPath string) string {
-	if s, ok := fm["category"].(string); ok && strings.TrimSpace(s) != "" {
-		return strings.TrimSpace(s)
-	}
-	if md, ok := fm["metadata"].(map[string]any); ok {
-		if s, ok := md["category"].(string); ok && strings.TrimSpace(s) != "" {
-			return strings.TrimSpace(s)
-		}
-	}
-	rest := skillPath
-	if library != "" {
-		rest = strings.TrimPrefix(skillPath, library+"/")
-	}
-	if i := strings.LastIndexByte(rest, '/'); i > 0 {
-		return rest[:i]
-	}
-	return "uncategorized"
 }
 
 // searchable returns the search index over the listed skills, built on
@@ -281,7 +226,7 @@ func (c *catalog) searchable() (*search.Index, []int, error) {
 				c.indexErr = fmt.Errorf("read %s: %w", doc.uri, err)
 				return
 			}
-			body := skillBody(md)
+			body := skilltext.Body(md)
 			if len(body) > search.MaxBody {
 				body = body[:search.MaxBody] // the rest is not indexed: do not copy it
 			}
@@ -292,28 +237,6 @@ func (c *catalog) searchable() (*search.Index, []int, error) {
 		c.index = search.New(sdocs)
 	})
 	return c.index, c.indexDocs, c.indexErr
-}
-
-// skillBody returns SKILL.md without its frontmatter: what follows the
-// first line that is "---" (spaces, tabs and a CR allowed after it) after
-// the opening one. The bundle's build checked that both lines exist.
-func skillBody(md []byte) []byte {
-	md = bytes.TrimPrefix(md, []byte("\uFEFF"))
-	_, rest, ok := bytes.Cut(md, []byte("\n"))
-	if !ok || strings.TrimRight(string(md[:len(md)-len(rest)]), " \t\r\n") != "---" {
-		return md
-	}
-	for off := 0; off < len(rest); {
-		line, after, _ := bytes.Cut(rest[off:], []byte("\n"))
-		if string(bytes.TrimRight(line, " \t\r")) == "---" {
-			return bytes.TrimLeft(after, "\r\n")
-		}
-		off = len(rest) - len(after)
-		if len(after) == 0 {
-			break
-		}
-	}
-	return md
 }
 
 // LibraryInfo describes a served library: what it is, never where it lives.
