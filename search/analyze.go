@@ -121,14 +121,27 @@ type tokenizer struct {
 // terms calls emit with each index term of text, in order. The slice passed
 // to emit is only valid during the call.
 func (tk *tokenizer) terms(text string, emit func(term []byte)) {
-	st := stops()
 	tk.words(text, func(w []byte, compound bool) {
-		if len(w) < 2 || !compound && len(w) <= st.maxLen && st.words[string(w)] {
-			return
+		if t, ok := tk.term(w, compound); ok {
+			emit(t)
 		}
-		tk.stemmed = appendStem(tk.stemmed[:0], w)
-		emit(tk.stemmed)
 	})
+}
+
+// term returns the index term of a word that words handed out, and false
+// when the word is dropped (one letter, or a stop word that is not a
+// compound). The slice is valid until the next call.
+func (tk *tokenizer) term(w []byte, compound bool) ([]byte, bool) {
+	if len(w) < 2 {
+		return nil, false
+	}
+	if !compound {
+		if st := stops(); len(w) <= st.maxLen && st.words[string(w)] {
+			return nil, false
+		}
+	}
+	tk.stemmed = appendStem(tk.stemmed[:0], w)
+	return tk.stemmed, true
 }
 
 // words calls f with each folded word of text, and after the last word of a
@@ -149,15 +162,27 @@ func (tk *tokenizer) words(text string, f func(w []byte, compound bool)) {
 		}
 		joined, parts = joined[:0], 0
 	}
-	for i, r := range text {
+	for i := 0; i < len(text); {
+		// ASCII, most of any text, a byte at a time through a table; the
+		// rest rune by rune. Both take the same decisions.
+		if l := asciiWord[text[i]]; l != 0 {
+			word = append(word, l)
+			i++
+			continue
+		}
+		r, size := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(text[i:])
+		}
+		i += size
 		switch {
 		case isWordRune(r):
 			word = appendFolded(word, r)
 		case r >= 0x300 && unicode.Is(unicode.Mn, r):
 			// A combining mark of decomposed text: dropped, like precomposed accents.
-		case isApostrophe(r) && len(word) > 0 && nextIsWord(text, i, r):
+		case isApostrophe(r) && len(word) > 0 && nextIsWord(text[i:]):
 			// Inside a word: "don't" is one word.
-		case isJoiner(r) && len(word) > 0 && nextIsWord(text, i, r):
+		case isJoiner(r) && len(word) > 0 && nextIsWord(text[i:]):
 			flushWord()
 		default:
 			flushWord()
@@ -169,8 +194,26 @@ func (tk *tokenizer) words(text string, f func(w []byte, compound bool)) {
 	tk.word, tk.joined = word, joined
 }
 
-func nextIsWord(text string, i int, r rune) bool {
-	next, _ := utf8.DecodeRuneInString(text[i+utf8.RuneLen(r):])
+// asciiWord maps an ASCII letter or digit to its lower case, every other
+// byte to 0 (a byte of a multi-byte rune too: words decodes those).
+var asciiWord = func() (t [256]byte) {
+	for c := range utf8.RuneSelf {
+		if isWordRune(rune(c)) {
+			t[c] = byte(appendFolded(nil, rune(c))[0])
+		}
+	}
+	return t
+}()
+
+// nextIsWord reports whether rest starts with a rune of a word.
+func nextIsWord(rest string) bool {
+	if rest == "" {
+		return false
+	}
+	if l := asciiWord[rest[0]]; l != 0 {
+		return true
+	}
+	next, _ := utf8.DecodeRuneInString(rest)
 	return isWordRune(next)
 }
 

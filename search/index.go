@@ -245,28 +245,50 @@ func nameIndex(docs []searchDoc, idf func(term string) float32) map[string][]nam
 		tk.terms(s, func(t []byte) { w = max(w, idf(string(t))) })
 		return w
 	}
-	folders := func(d *searchDoc, f func(seg string)) {
-		segs := strings.Split(d.path, "/")
-		if d.library != "" {
-			segs = segs[1:]
+	// The nameKey of each folder of each document's path below the
+	// namespace, and of the skill's folder when it differs from its name,
+	// computed once per distinct folder name: docKeys[keyStart[d]:keyStart[d+1]]
+	// are document d's, in path order.
+	segKey := map[string]string{}
+	keyOf := func(seg string) string {
+		k, ok := segKey[seg]
+		if !ok {
+			k = tk.nameKey(seg)
+			segKey[seg] = k
 		}
-		for _, seg := range segs[:max(len(segs)-1, 0)] {
-			f(seg)
-		}
-		if n := len(segs); n > 0 && tk.nameKey(segs[n-1]) != tk.nameKey(d.fields[fieldName]) {
-			f(segs[n-1]) // the skill's folder, when it differs from its name
-		}
+		return k
 	}
+	var docKeys []string
+	keyStart := make([]int, 0, len(docs)+1)
+	nameKeys := make([]string, len(docs))
 	inFolder := map[string]int{}
 	for d := range docs {
-		seen := map[string]bool{}
-		folders(&docs[d], func(seg string) {
-			if k := tk.nameKey(seg); k != "" && !seen[k] {
-				seen[k] = true
+		keyStart = append(keyStart, len(docKeys))
+		doc := &docs[d]
+		nameKeys[d] = tk.nameKey(doc.fields[fieldName])
+		rest := doc.path
+		if doc.library != "" {
+			_, rest, _ = strings.Cut(rest, "/")
+		}
+		for {
+			seg, after, more := strings.Cut(rest, "/")
+			if !more {
+				// The skill's folder, when it differs from its name.
+				if k := keyOf(seg); k != nameKeys[d] {
+					docKeys = append(docKeys, k)
+				}
+				break
+			}
+			docKeys = append(docKeys, keyOf(seg))
+			rest = after
+		}
+		for i, k := range docKeys[keyStart[d]:] {
+			if k != "" && !slices.Contains(docKeys[keyStart[d]:keyStart[d]+i], k) {
 				inFolder[k]++
 			}
-		})
+		}
 	}
+	keyStart = append(keyStart, len(docKeys))
 	out := map[string][]nameEntry{}
 	add := func(d int, key string, w float32) {
 		if key == "" || w <= 0 {
@@ -281,13 +303,12 @@ func nameIndex(docs []searchDoc, idf func(term string) float32) map[string][]nam
 	n := float64(len(docs))
 	for d := range docs {
 		name := docs[d].fields[fieldName]
-		add(d, tk.nameKey(name), nameMatchWeight*termIdf(name))
-		folders(&docs[d], func(seg string) {
-			k := tk.nameKey(seg)
+		add(d, nameKeys[d], nameMatchWeight*termIdf(name))
+		for _, k := range docKeys[keyStart[d]:keyStart[d+1]] {
 			df := float64(inFolder[k])
 			segIdf := float32(math.Log(1 + (n-df+0.5)/(df+0.5)))
 			add(d, k, pathMatchWeight*segIdf)
-		})
+		}
 	}
 	return out
 }
@@ -317,8 +338,12 @@ func (p *indexPart) tokenize(docs []searchDoc) {
 	var (
 		tk   tokenizer
 		dict = map[string]int32{}
-		last []int32 // per term: 1 + the last document that had it
-		slot []int32 // per term: its entry in that document
+		// The term of each word and of each compound run together, or
+		// -1 for a dropped word: a word is analysed once per chunk,
+		// not at each of its occurrences.
+		wordTerm, compoundTerm termMemo
+		last                   []int32 // per term: 1 + the last document that had it
+		slot                   []int32 // per term: its entry in that document
 	)
 	p.entries = make([]tfEntry, 0, size/12) // about one distinct term per 12 bytes of text
 	p.start = make([]int32, 0, len(docs)+1)
@@ -326,13 +351,26 @@ func (p *indexPart) tokenize(docs []searchDoc) {
 	for i, d := range docs {
 		p.start = append(p.start, int32(len(p.entries)))
 		f := 0
-		emit := func(t []byte) {
-			id, ok := dict[string(t)]
+		emit := func(w []byte, compound bool) {
+			memo := &wordTerm
+			if compound {
+				memo = &compoundTerm
+			}
+			id, ok := memo.lookup(w)
 			if !ok {
-				id = int32(len(p.names))
-				dict[string(t)] = id
-				p.names = append(p.names, string(t))
-				last, slot = append(last, 0), append(slot, 0)
+				id = -1
+				if t, keep := tk.term(w, compound); keep {
+					if id, ok = dict[string(t)]; !ok {
+						id = int32(len(p.names))
+						dict[string(t)] = id
+						p.names = append(p.names, string(t))
+						last, slot = append(last, 0), append(slot, 0)
+					}
+				}
+				memo.store(w, id)
+			}
+			if id < 0 {
+				return
 			}
 			if last[id] != int32(i+1) {
 				last[id], slot[id] = int32(i+1), int32(len(p.entries))
@@ -344,14 +382,14 @@ func (p *indexPart) tokenize(docs []searchDoc) {
 			p.lens[i][f]++
 		}
 		for f = range fieldBody {
-			tk.terms(d.fields[f], emit)
+			tk.words(d.fields[f], emit)
 		}
 		splitHeadings(d.fields[fieldBody], func(text string, heading bool) {
 			f = fieldBody
 			if heading {
 				f = fieldHead
 			}
-			tk.terms(text, emit)
+			tk.words(text, emit)
 		})
 	}
 	p.start = append(p.start, int32(len(p.entries)))
@@ -379,7 +417,7 @@ func splitHeadings(body string, f func(text string, heading bool)) {
 		switch {
 		case indent > 3:
 		case fence != 0:
-			if strings.HasPrefix(trimmed, strings.Repeat(string(fence), 3)) {
+			if len(trimmed) >= 3 && trimmed[0] == fence && trimmed[1] == fence && trimmed[2] == fence {
 				fence = 0
 			}
 		case strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~"):
