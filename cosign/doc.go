@@ -2,11 +2,11 @@
 // Sigstore tools read: cosign's key pairs (cosign generate-key-pair), the
 // simple-signing payload cosign 2 keeps at the sha256-<hex>.sig tag, and
 // Sigstore bundles (a DSSE envelope around an in-toto Statement) that
-// cosign 3 attaches as OCI 1.1 referrers. Key-based bundles are written
-// here on the standard library (a DSSE envelope and the key's hint is all
-// they hold) and checked by sigstore-go (github.com/sigstore/sigstore-go),
-// as keyless signatures are, offline against a Sigstore trusted root
-// (trusted_root.json).
+// cosign 3 attaches as OCI 1.1 referrers. Signing and every key-based
+// check are on the standard library; keyless signatures, checked offline
+// against a Sigstore trusted root (trusted_root.json), are sigstore-go's
+// (github.com/sigstore/sigstore-go), in the helper program
+// skills-mcp-sigstore (package cosign/keyless), which this package runs.
 //
 // # Invariants
 //
@@ -23,6 +23,7 @@
 //   - Everything read is bounded before it is parsed: keys, payloads and
 //     bundles (MaxBundle), certificate chains (MaxChain).
 //
-// The package imports sigstore-go and its dependencies; the serve package
-// does not import it (the command wires it in).
+// The package imports nothing of sigstore-go, whose package initialisation
+// would run in every skills-mcp start: a test of the command
+// (TestStartupDeps) fails if it is linked again.
 package cosign

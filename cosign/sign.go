@@ -10,16 +10,6 @@ import (
 	"strings"
 )
 
-// Predicate types and the in-toto payload type.
-const (
-	// SignPredicateType is the predicate type of the Statement in a
-	// signature bundle, as cosign writes it (a Statement with no
-	// predicate: the signature is over its subject alone).
-	SignPredicateType = "https://sigstore.dev/cosign/sign/v1"
-	statementType     = "https://in-toto.io/Statement/v1"
-	inTotoPayloadType = "application/vnd.in-toto+json"
-)
-
 // Signer signs artifacts with a cosign key: simple-signing payloads and
 // Sigstore bundles. It makes no request: key-based signing needs no
 // transparency log.

@@ -1,4 +1,4 @@
-package cosign
+package keyless
 
 import (
 	"context"
