@@ -23,6 +23,20 @@ var codeCases = []lintCase{
 	{"d.py", "dynamic-exec", "import base64\nk = 0x5A\nexec(bytes(b ^ k for b in base64.b64decode(B)).decode())\n", "warning", 3},
 	{"d.py", "dynamic-exec", "code = input()\nexec(code)\n", "warning", 2},
 	{"d.py", "dynamic-exec", "exec(\"print('hi')\")\n", "", 0},
+	// A module name built at run time under a package or folder named whole
+	// picks one of its own modules (a plugin by format); anything else
+	// built, or decoded, is a name the text hides.
+	{"x.py", "dynamic-exec", "import importlib, sys\nfmt = sys.argv[1]\nmod = importlib.import_module(f\"exporters.{fmt}\")\n", "", 0},
+	{"x.py", "dynamic-exec", "import importlib\nmod = importlib.import_module(\"exporters.\" + args.format)\n", "", 0},
+	{"x.js", "dynamic-exec", "const r = require(`./renderers/${process.argv[2]}`);\n", "", 0},
+	{"x.js", "dynamic-exec", "const r = require(`./renderers/${process.argv[2]}.js`);\n", "", 0},
+	{"x.js", "dynamic-exec", "const r = require(`./renderers/${process.argv[2]}/x.js`);\n", "warning", 1},
+	{"x.py", "dynamic-exec", "import importlib, sys\nmod = importlib.import_module(f\"{sys.argv[1]}.{sys.argv[2]}\")\n", "warning", 2},
+	{"x.py", "dynamic-exec", "import importlib, sys\nmod = importlib.import_module(f\"sub{sys.argv[1]}\")\n", "warning", 2},
+	{"x.py", "dynamic-exec", "mod = __import__('sub' + 'process')\n", "warning", 1},
+	{"x.py", "dynamic-exec", "import importlib, sys\nmod = importlib.import_module(sys.argv[1] + \"exporters.\")\n", "warning", 2},
+	{"x.js", "dynamic-exec", "const r = require(`./${'..'}/../x/${n}`);\n", "warning", 1},
+	{"x.py", "dynamic-exec", "import importlib, base64, sys\nm = importlib.import_module(base64.b64decode('b3M=').decode() + '.' + sys.argv[1])\n", "warning", 2},
 	// a PowerShell command found by a wildcard runs a name the script never spells
 	{"f.ps1", "dynamic-exec", "$s = Get-Content run.txt\n& (Get-Command i*k*-ex*) $s\n", "warning", 2},
 	{"f.ps1", "remote-exec", "$s = Invoke-RestMethod https://x.example/a.ps1\n& (gcm i*e*x) $s\n", "warning", 2},

@@ -374,7 +374,7 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		return ev{v: unknown()}
 	case callImport:
 		a := arg(0)
-		if a.t&(tBuilt|tDecoded) != 0 {
+		if a.t&(tBuilt|tDecoded) != 0 && !confinedImport(a) {
 			f.s.emit("dynamic-exec", at, SeverityWarning, "imports a module by a name built at run time: "+a.s)
 		}
 		if a.known {
@@ -393,6 +393,38 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		return ev{v: unknown()}
 	}
 	return ev{}
+}
+
+// confinedImport reports a module name built at run time that stays inside
+// one package or folder: a known prefix naming it whole ("exporters.",
+// "./plugins/") and then only what the analysis cannot see, nothing
+// decoded. Such an import picks one of a package's own modules (a plugin
+// by format), which is not a way to reach a module the text hides.
+func confinedImport(a value) bool {
+	if a.known || a.t&(tKnownHead|tDecoded) != tKnownHead {
+		return false
+	}
+	p := a.s
+	if rel, ok := strings.CutPrefix(p, "./"); ok {
+		if i := strings.LastIndexByte(rel, '/'); i >= 0 && isExtension(rel[i+1:]) {
+			rel = rel[:i+1] // the extension the name ends with
+		}
+		return strings.HasSuffix(rel, "/") && !strings.Contains(rel, "..") && len(rel) > 1
+	}
+	if !strings.HasSuffix(p, ".") {
+		return false
+	}
+	for _, part := range strings.Split(strings.TrimSuffix(p, "."), ".") {
+		for i := range len(part) {
+			if c := part[i]; !isLetter(c) && c != '_' && (i == 0 || c < '0' || c > '9') {
+				return false
+			}
+		}
+		if part == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // method evaluates recv.name(args).

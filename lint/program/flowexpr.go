@@ -369,7 +369,9 @@ func (f *flowState) interp(expr string) value {
 		if name == expr {
 			return f.valueOf(e)
 		}
-		return value{t: f.valueOf(e).t &^ tHome}
+		// A part of it (an attribute, an item) the analysis does not
+		// follow: its taint, never nothing.
+		return value{t: f.valueOf(e).t&^tHome | tUnknown}
 	}
 	if (f.lang == langPS || f.lang == langPerl) && strings.EqualFold(name, "$home") {
 		return homeValue()
@@ -439,7 +441,7 @@ func (f *flowState) index(e ev) ev {
 	if n, err := strconv.Atoi(k.v.s); err == nil && k.v.known && n >= 0 && n < len(e.elems) {
 		return ev{v: e.elems[n]}
 	}
-	return ev{v: value{t: e.v.t &^ tHome}}
+	return ev{v: value{t: e.v.t&^tHome | tUnknown}} // an item the analysis does not know: never nothing
 }
 
 // args reads a call's arguments up to closer: positional, and keyword

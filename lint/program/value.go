@@ -29,6 +29,11 @@ const (
 	// a script's own folder): a file there is one the analyser reads as a
 	// file of its own, so copying it elsewhere hides nothing.
 	tShipped
+	// tKnownHead marks a value not known whole whose string is its start,
+	// whole, and at most a file extension it ends with: the parts the
+	// analysis cannot see all come after the start (f"exporters.{fmt}",
+	// `./renderers/${f}.js`), so a name it builds stays under that prefix.
+	tKnownHead
 )
 
 // shippedValue is the skill's own folder, or a path in it the analysis
@@ -72,12 +77,21 @@ func cat(vs ...value) value {
 	out.known = true
 	var b strings.Builder
 	n := 0
-	for _, v := range vs {
+	head, open := true, false // the string so far is the value's start; a part not known whole came
+	last := len(vs) - 1
+	for last > 0 && vs[last] == (value{}) {
+		last--
+	}
+	for k, v := range vs {
 		if v == (value{}) {
 			continue
 		}
 		n++
-		out.t |= v.t
+		out.t |= v.t &^ tKnownHead
+		if open && v.s != "" && !(k == last && isExtension(v.s)) || !v.known && v.s != "" && v.t&tKnownHead == 0 {
+			head = false
+		}
+		open = open || !v.known
 		if b.Len()+len(v.s) <= maxValue {
 			b.WriteString(v.s) // a part not known whole adds the parts of it that are
 		}
@@ -96,9 +110,25 @@ func cat(vs ...value) value {
 		}
 	}
 	out.t |= tBuilt
+	if !out.known && head {
+		out.t |= tKnownHead
+	}
 	out.s = b.String()
 	out.path = classifyPath(out)
 	return out
+}
+
+// isExtension reports a file extension alone: ".js", ".py".
+func isExtension(s string) bool {
+	if len(s) < 2 || len(s) > 5 || s[0] != '.' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isLetter(s[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // homeMark stands for the user's home in a folded path.
