@@ -95,7 +95,9 @@ func DefaultArchiveLimits() ArchiveLimits {
 	}
 }
 
-func (l ArchiveLimits) withDefaults() ArchiveLimits {
+// WithDefaults returns l with each zero or negative field set to its
+// DefaultArchiveLimits value.
+func (l ArchiveLimits) WithDefaults() ArchiveLimits {
 	d := DefaultArchiveLimits()
 	if l.MaxEntries <= 0 {
 		l.MaxEntries = d.MaxEntries
@@ -129,7 +131,7 @@ func (l ArchiveLimits) withDefaults() ArchiveLimits {
 // Zip64 archives are read (archive/zip parses them); the limits bound them
 // like any other archive.
 func OpenZip(r io.ReaderAt, size int64, lim ArchiveLimits) (fs.FS, error) {
-	lim = lim.withDefaults()
+	lim = lim.WithDefaults()
 	// archive/zip reads every central directory record it finds into memory
 	// before a count can be checked, and finds as many as the file holds,
 	// whatever the directory's end record says: a file of minimal records

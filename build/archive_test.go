@@ -434,8 +434,8 @@ func TestDefaultArchiveLimits(t *testing.T) {
 	if got := DefaultArchiveLimits(); got != want {
 		t.Errorf("DefaultArchiveLimits() = %+v, want %+v", got, want)
 	}
-	if got := (ArchiveLimits{MaxEntries: 5}).withDefaults(); got.MaxEntries != 5 || got.MaxTotalBytes != want.MaxTotalBytes {
-		t.Errorf("withDefaults kept %+v", got)
+	if got := (ArchiveLimits{MaxEntries: 5}).WithDefaults(); got.MaxEntries != 5 || got.MaxTotalBytes != want.MaxTotalBytes {
+		t.Errorf("WithDefaults kept %+v", got)
 	}
 }
 

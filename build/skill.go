@@ -25,8 +25,8 @@ const (
 	RuleCaseCollision   = "case-collision"
 	RuleArchive         = "archive"
 	RuleFileTooLarge    = "file-too-large"
-	RuleTooManyFiles    = "too-many-files"
-	RuleTooLarge        = "too-large"
+	RuleTooManyFiles    = manifest.RuleTooManyFiles
+	RuleTooLarge        = manifest.RuleTooLarge
 	RuleNameMissing     = "name-missing"
 	RuleNameInvalid     = "name-invalid"
 	RuleNameTooLong     = "name-too-long"
@@ -126,11 +126,9 @@ func loadSkill(t tree, sd skillDir, lib *Library, key string, noScripts bool, op
 	for _, f := range files {
 		total += int64(len(f.data))
 	}
-	if len(files) > manifest.MaxSkillFiles {
-		l.problem("", RuleTooManyFiles, "%d files exceeds the SEP-2640 limit of %d per skill", len(files), manifest.MaxSkillFiles)
-	}
-	if total > manifest.MaxSkillBytes {
-		l.problem("", RuleTooLarge, "%.1f MiB exceeds the SEP-2640 limit of 16 MiB per skill", float64(total)/(1<<20))
+	var le *manifest.LimitError
+	if errors.As(manifest.CheckSkillLimits(len(files), total), &le) {
+		l.problem("", le.Rule, "%s", le.Text())
 	}
 	if len(files) == 0 || files[0].path != manifest.SkillFile {
 		if len(l.problems) == 0 {

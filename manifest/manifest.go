@@ -286,8 +286,8 @@ func Check(m *Manifest) error {
 		if len(e.Resources) == 0 || e.Resources[0].URI != e.URI {
 			return fmt.Errorf("manifest: skill %q: first resource must be its SKILL.md", e.URI)
 		}
-		if len(e.Resources) > MaxSkillFiles {
-			return fmt.Errorf("manifest: skill %q: %d files exceeds %d", e.URI, len(e.Resources), MaxSkillFiles)
+		if err := CheckSkillLimits(len(e.Resources), 0); err != nil {
+			return fmt.Errorf("manifest: skill %q: %w", e.URI, err)
 		}
 		if len(s.Files) != len(e.Resources) {
 			return fmt.Errorf("manifest: skill %q: %d files for %d resources", e.URI, len(s.Files), len(e.Resources))
@@ -314,8 +314,8 @@ func Check(m *Manifest) error {
 			}
 			total += r.Size
 		}
-		if total > MaxSkillBytes {
-			return fmt.Errorf("manifest: skill %q: %d bytes exceeds %d", e.URI, total, MaxSkillBytes)
+		if err := CheckSkillLimits(len(e.Resources), total); err != nil {
+			return fmt.Errorf("manifest: skill %q: %w", e.URI, err)
 		}
 		if err := CheckCapabilities(s.Capabilities); err != nil {
 			return fmt.Errorf("manifest: skill %q: %w", e.URI, err)

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skills-mcp/skills-mcp/build"
 	"github.com/skills-mcp/skills-mcp/internal/fetch"
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"oras.land/oras-go/v2/registry/remote"
@@ -39,6 +40,13 @@ type Options struct {
 	// MaxBytes caps the bytes a fetched bundle may hold (blobs and
 	// manifest); 0 means DefaultMaxBytes.
 	MaxBytes int64
+	// Archive bounds the layer of a ToolHive skill as build bounds an
+	// archive library (--max-archive-entries, --max-archive-bytes), and
+	// MaxFileBytes each file in it (--max-file-bytes); zero fields take
+	// build's defaults. The skill in it keeps the SEP-2640 limits
+	// (manifest.CheckSkillLimits) as every skill does.
+	Archive      build.ArchiveLimits
+	MaxFileBytes int64
 	// Client sends the requests; nil means a fresh one. Either way each
 	// request is bounded by internal/fetch: an idle time (fetch.DefaultIdle
 	// unless Client is a fetch client with its own), RequestTimeout, the

@@ -66,7 +66,7 @@ func Fetch(ctx context.Context, s string, o Options) (*Fetched, error) {
 	}
 	if ref.Digest != "" {
 		if p := CachePath(o.CacheDir, ref.Digest); fileExists(p) {
-			if who, ok := o.cachedTrusted(p, ref.Digest); ok {
+			if who, ok := o.cachedTrusted(ctx, p, ref); ok {
 				o.logf("%s: in the cache (%s)", ref, p)
 				return &Fetched{Path: p, Ref: ref, Cached: true, Signer: who}, nil
 			}
@@ -92,7 +92,7 @@ func Fetch(ctx context.Context, s string, o Options) (*Fetched, error) {
 	}
 	f := &fetcher{repo: repo, ref: pinned, o: &o}
 	if p := CachePath(o.CacheDir, pinned.Digest); fileExists(p) {
-		if who, ok := o.cachedTrusted(p, pinned.Digest); ok {
+		if who, ok := o.cachedTrusted(ctx, p, pinned); ok {
 			o.logf("%s: in the cache (%s)", pinned, p)
 			return &Fetched{Path: p, Ref: pinned, Cached: true, Signer: who}, nil
 		}
@@ -127,14 +127,17 @@ func Fetch(ctx context.Context, s string, o Options) (*Fetched, error) {
 	return &Fetched{Path: path, Ref: pinned, Signer: f.signer}, nil
 }
 
-// cachedTrusted reports whether the cached bundle at p, of the artifact of
-// digest d, meets Options.Trusted and Options.Cosign with the signatures it
+// cachedTrusted reports whether the cached bundle at p, of the artifact
+// ref pins, meets Options.Trusted and Options.Cosign with the signatures it
 // carries (always, without trust). A bundle that cannot be opened counts
-// as not trusted.
-func (o *Options) cachedTrusted(p, d string) (string, bool) {
+// as not trusted. A bundle cosign signatures vouch for only if it is the
+// artifact they sign: one that makes it (cachedOf), or one a ToolHive
+// artifact kept in the cache builds into (cachedToolHive).
+func (o *Options) cachedTrusted(ctx context.Context, p string, ref Ref) (string, bool) {
 	if !o.trustRequired() {
 		return "", true
 	}
+	d := ref.Digest
 	b, err := manifest.OpenFile(p)
 	if err != nil {
 		return "", false
@@ -144,7 +147,13 @@ func (o *Options) cachedTrusted(p, d string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	who, err := o.cachedOf(b, d).checkTrust(d, mb, b.Signatures())
+	oc := o.cachedOf(b, d)
+	if oc != o {
+		if who, ok := o.cachedToolHive(ctx, b, p, ref); ok {
+			return who, true
+		}
+	}
+	who, err := oc.checkTrust(d, mb, b.Signatures())
 	return who, err == nil
 }
 
@@ -221,6 +230,8 @@ type fetcher struct {
 	refs   []ocispec.Descriptor // the artifact's referrers, once listed
 	listed bool
 	signer string // who signed it, under trust
+
+	thIndex, thManifest []byte // a ToolHive skill's index and image manifest, as fetched
 }
 
 // imageManifest fetches and checks the image manifest the pinned reference
@@ -256,6 +267,7 @@ func (f *fetcher) imageManifest(ctx context.Context, desc ocispec.Descriptor) (*
 		return im, got, err
 	}
 	im, err := decodeManifest(f.ref, body)
+	f.thManifest = body // kept for the cache if it is a ToolHive skill
 	return im, got, err
 }
 

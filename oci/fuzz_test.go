@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skills-mcp/skills-mcp/build"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -45,7 +46,7 @@ func FuzzUnpackSkill(f *testing.F) {
 	f.Fuzz(func(t *testing.T, layer []byte) {
 		base := t.TempDir()
 		dir := filepath.Join(base, "in", "skill")
-		_ = unpackSkill(layer, dir)
+		_ = unpackSkill(layer, dir, build.DefaultArchiveLimits(), build.DefaultMaxFileBytes)
 		filepath.Walk(base, func(p string, fi os.FileInfo, err error) error {
 			if err == nil && !strings.HasPrefix(p, filepath.Join(base, "in")) && p != base {
 				t.Fatalf("wrote %s outside %s", p, dir)

@@ -36,55 +36,95 @@ func isToolHive(im *ocispec.Manifest) bool {
 	return im.ArtifactType == ToolHiveArtifactType
 }
 
-// toolHiveManifest picks the image manifest of a ToolHive image index:
-// the first one (every platform's manifest carries the same layer), fetched
-// and checked against its descriptor.
+// toolHiveManifest picks the image manifest of a ToolHive image index
+// (body): the first one (every platform's manifest carries the same
+// layer), fetched and checked against its descriptor. The index and the
+// manifest are kept for the cache (keepToolHive).
 func (f *fetcher) toolHiveManifest(ctx context.Context, body []byte) (*ocispec.Manifest, error) {
+	d, err := toolHiveEntry(f.ref, body)
+	if err != nil {
+		return nil, err
+	}
+	b, err := content.FetchAll(ctx, f.repo.Manifests(), d)
+	if err != nil {
+		return nil, refused(f.ref, "index entry %s: %v", d.Digest, err)
+	}
+	f.thIndex, f.thManifest = body, b
+	return decodeManifest(f.ref, b)
+}
+
+// toolHiveEntry returns the descriptor of the image manifest that a
+// ToolHive image index (body) is read by: its first.
+func toolHiveEntry(ref Ref, body []byte) (ocispec.Descriptor, error) {
 	var idx ocispec.Index
 	if err := json.Unmarshal(body, &idx); err != nil {
-		return nil, refused(f.ref, "index: %v", err)
+		return ocispec.Descriptor{}, refused(ref, "index: %v", err)
 	}
 	if idx.ArtifactType != ToolHiveArtifactType {
-		return nil, refused(f.ref, "an image index of artifact type %q: only a ToolHive skill (%s) may be an index", idx.ArtifactType, ToolHiveArtifactType)
+		return ocispec.Descriptor{}, refused(ref, "an image index of artifact type %q: only a ToolHive skill (%s) may be an index", idx.ArtifactType, ToolHiveArtifactType)
 	}
 	for _, d := range idx.Manifests {
 		if d.MediaType != ocispec.MediaTypeImageManifest {
 			continue
 		}
 		if d.Size <= 0 || d.Size > maxImageManifest {
-			return nil, refused(f.ref, "index entry %s: size %d out of range", d.Digest, d.Size)
+			return ocispec.Descriptor{}, refused(ref, "index entry %s: size %d out of range", d.Digest, d.Size)
 		}
-		b, err := content.FetchAll(ctx, f.repo.Manifests(), d)
-		if err != nil {
-			return nil, refused(f.ref, "index entry %s: %v", d.Digest, err)
-		}
-		return decodeManifest(f.ref, b)
+		return d, nil
 	}
-	return nil, refused(f.ref, "ToolHive index lists no image manifest")
+	return ocispec.Descriptor{}, refused(ref, "ToolHive index lists no image manifest")
 }
 
-// toolHiveLimit bounds the bytes a ToolHive layer inflates to: the skill's
-// files (at most manifest.MaxSkillBytes) plus the tar headers of at most
-// manifest.MaxSkillFiles entries and their folders.
-const toolHiveLimit = manifest.MaxSkillBytes + 4*manifest.MaxSkillFiles*1024
+// toolHiveLimits returns the limits a ToolHive layer is read under: those
+// of an archive library (Options.Archive, build's defaults where zero) and
+// the per-file cap (Options.MaxFileBytes, build.DefaultMaxFileBytes where
+// zero); the skill in it keeps manifest.CheckSkillLimits besides.
+func (o *Options) toolHiveLimits() (build.ArchiveLimits, int64) {
+	maxFile := o.MaxFileBytes
+	if maxFile <= 0 {
+		maxFile = build.DefaultMaxFileBytes
+	}
+	return o.Archive.WithDefaults(), maxFile
+}
 
-// toolHive turns a ToolHive skill artifact into a one-skill bundle at path:
-// the layer, checked against its digest, is unpacked strictly (regular
-// files and folders only, every path by manifest.CheckPath, no clash under
-// case folding, sizes counted while inflating) into a temporary folder
-// beside path, and built like any library, so the skill meets every rule a
-// skill of ours does.
+// tarEntryOverhead bounds the bytes a tar entry takes besides its file's:
+// its header, a PAX header for a long name, and the padding of both.
+const tarEntryOverhead = 4 << 10
+
+// toolHiveLayerCap is the most bytes a ToolHive layer may hold compressed:
+// what its entries may inflate to (the skill's files within the SEP-2640
+// limit and the overhead of at most MaxEntries entries), within the
+// download cap.
+func (o *Options) toolHiveLayerCap() int64 {
+	lim, _ := o.toolHiveLimits()
+	return min(o.maxBytes(), lim.MaxTotalBytes, manifest.MaxSkillBytes+int64(lim.MaxEntries)*tarEntryOverhead)
+}
+
+// toolHiveSkillLayer checks the image manifest of a ToolHive skill and returns
+// its skill name and its one layer.
+func toolHiveSkillLayer(ref Ref, im *ocispec.Manifest) (string, ocispec.Descriptor, error) {
+	name := im.Annotations[toolHiveName]
+	if err := manifest.CheckSegment(name); err != nil || name == "" {
+		return "", ocispec.Descriptor{}, refused(ref, "ToolHive skill: annotation %s %q: not a skill name", toolHiveName, name)
+	}
+	if len(im.Layers) != 1 || im.Layers[0].MediaType != ocispec.MediaTypeImageLayerGzip {
+		return "", ocispec.Descriptor{}, refused(ref, "ToolHive skill: want one %s layer", ocispec.MediaTypeImageLayerGzip)
+	}
+	return name, im.Layers[0], nil
+}
+
+// toolHive turns a ToolHive skill artifact into a one-skill bundle at path
+// (toolHiveBundle), and keeps the artifact's index, image manifest and
+// layer in the cache's blob store, so that a warm start can show offline
+// that the bundle is this artifact's (cachedToolHive).
 //
 // Its signatures are ToolHive's: cosign's formats over the image index
 // (desc), read before the layer is fetched, checked under trust, and kept
 // in the bundle's signature area.
 func (f *fetcher) toolHive(ctx context.Context, desc ocispec.Descriptor, im *ocispec.Manifest, path string) error {
-	name := im.Annotations[toolHiveName]
-	if err := manifest.CheckSegment(name); err != nil || name == "" {
-		return refused(f.ref, "ToolHive skill: annotation %s %q: not a skill name", toolHiveName, name)
-	}
-	if len(im.Layers) != 1 || im.Layers[0].MediaType != ocispec.MediaTypeImageLayerGzip {
-		return refused(f.ref, "ToolHive skill: want one %s layer", ocispec.MediaTypeImageLayerGzip)
+	_, ld, err := toolHiveSkillLayer(f.ref, im)
+	if err != nil {
+		return err
 	}
 	cos, err := f.cosignSignatures(ctx, desc)
 	if err != nil && f.o.trustRequired() {
@@ -101,44 +141,80 @@ func (f *fetcher) toolHive(ctx context.Context, desc ocispec.Descriptor, im *oci
 			return fmt.Errorf("%s: %w", f.ref, err)
 		}
 	}
-	layer, err := f.fetchSmall(ctx, im.Layers[0], min(f.o.maxBytes(), toolHiveLimit), "ToolHive layer")
+	layer, err := f.fetchSmall(ctx, ld, f.o.toolHiveLayerCap(), "ToolHive layer")
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("%s: cache: %w", f.ref, err)
-	}
-	removeStale(filepath.Dir(path))
-	tmp, err := os.MkdirTemp(filepath.Dir(path), toolHiveTemp+"*")
+	bundle, err := f.o.toolHiveBundle(ctx, f.ref, f.ref.String(), im, layer, filepath.Dir(path))
 	if err != nil {
-		return fmt.Errorf("%s: cache: %w", f.ref, err)
+		return err
+	}
+	err = writeSigned(path, bundle, sigs)
+	if err != nil {
+		return err
+	}
+	if err := keepToolHive(f.o.CacheDir, f.thIndex, f.thManifest, layer); err != nil {
+		f.o.logf("warning: %s: cache: %v; a warm start under cosign trust will fetch it again", f.ref, err)
+	}
+	return nil
+}
+
+// toolHiveBundle builds the one-skill bundle of a ToolHive skill (its
+// image manifest im and its layer, checked already against their
+// digests): the layer is unpacked strictly (regular files and folders
+// only, every path by manifest.CheckPath, no clash under case folding, the
+// archive limits and the skill's counted from the headers before any byte
+// is inflated; unpackSkill) into a temporary folder in dir, and built like
+// any library, so the skill meets every rule a skill of ours does; source
+// is the library's (the pinned reference it was fetched by). The same
+// artifact and source give the same bytes, with the same options.
+func (o *Options) toolHiveBundle(ctx context.Context, ref Ref, source string, im *ocispec.Manifest, layer []byte, dir string) ([]byte, error) {
+	name, ld, err := toolHiveSkillLayer(ref, im)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("%s: cache: %w", ref, err)
+	}
+	removeStale(dir)
+	tmp, err := os.MkdirTemp(dir, toolHiveTemp+"*")
+	if err != nil {
+		return nil, fmt.Errorf("%s: cache: %w", ref, err)
 	}
 	defer os.RemoveAll(tmp)
-	if err := unpackSkill(layer, filepath.Join(tmp, name)); err != nil {
-		return refused(f.ref, "ToolHive layer %s: %v", im.Layers[0].Digest, err)
+	lim, maxFile := o.toolHiveLimits()
+	if err := unpackSkill(layer, filepath.Join(tmp, name), lim, maxFile); err != nil {
+		return nil, refused(ref, "ToolHive layer %s: %v", ld.Digest, err)
 	}
 	opt := build.Options{
-		Context:   ctx,
-		Libraries: []build.Library{{Root: tmp, Source: f.ref.String(), Version: im.Annotations[toolHiveVersion]}},
+		Context:      ctx,
+		MaxFileBytes: maxFile,
+		Libraries:    []build.Library{{Root: tmp, Source: source, Version: im.Annotations[toolHiveVersion]}},
 	}
-	err = manifest.WriteFileAtomic(path, 0o644, func(w io.Writer) error {
-		var buf bytes.Buffer
-		res, err := build.Build(opt, &buf)
-		if err != nil {
-			return refused(f.ref, "ToolHive skill: %v", err)
-		}
-		if len(res.Manifest.Withheld) > 0 {
-			return refused(f.ref, "ToolHive skill %s: %s", name, res.Manifest.Withheld[0].Reason)
-		}
-		if len(res.Manifest.Skills) != 1 {
-			return refused(f.ref, "ToolHive skill %s: the layer holds %d skills, want 1", name, len(res.Manifest.Skills))
-		}
-		b, err := manifest.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	var buf bytes.Buffer
+	res, err := build.Build(opt, &buf)
+	if err != nil {
+		return nil, refused(ref, "ToolHive skill: %v", err)
+	}
+	if len(res.Manifest.Withheld) > 0 {
+		return nil, refused(ref, "ToolHive skill %s: %s", name, res.Manifest.Withheld[0].Reason)
+	}
+	if len(res.Manifest.Skills) != 1 {
+		return nil, refused(ref, "ToolHive skill %s: the layer holds %d skills, want 1", name, len(res.Manifest.Skills))
+	}
+	return buf.Bytes(), nil
+}
+
+// writeSigned writes the bundle of bytes b to path, atomically, with its
+// signature area replaced by sigs.
+func writeSigned(path string, b []byte, sigs []manifest.Signature) error {
+	err := manifest.WriteFileAtomic(path, 0o644, func(w io.Writer) error {
+		nb, err := manifest.Open(bytes.NewReader(b), int64(len(b)))
 		if err != nil {
 			return err
 		}
-		defer b.Close()
-		return b.WriteSigned(w, sigs)
+		defer nb.Close()
+		return nb.WriteSigned(w, sigs)
 	})
 	return unwrapWrite(err)
 }
@@ -164,16 +240,28 @@ func removeStale(dir string) {
 	}
 }
 
-// unpackSkill writes the files of a tar+gzip layer under dir.
-func unpackSkill(layer []byte, dir string) error {
+// unpackSkill writes the files of a tar+gzip layer under dir, under the
+// limits of an archive library (lim: its entries, and the bytes it
+// inflates to) and maxFile bytes a file; the skill's files and bytes are
+// counted from each header by manifest.CheckSkillLimits, so an entry over
+// a limit is refused before its bytes are inflated. Errors are
+// *build.ArchiveError, naming the entry and the rule.
+func unpackSkill(layer []byte, dir string, lim build.ArchiveLimits, maxFile int64) error {
 	zr, err := gzip.NewReader(bytes.NewReader(layer))
 	if err != nil {
 		return fmt.Errorf("gzip: %w", err)
 	}
-	lim := &io.LimitedReader{R: zr, N: toolHiveLimit + 1}
-	tr := tar.NewReader(lim)
+	counted := &io.LimitedReader{R: zr, N: lim.MaxTotalBytes + 1}
+	inflated := func(entry string) error {
+		if counted.N <= 0 {
+			return &build.ArchiveError{Entry: entry, Rule: build.ArchiveRuleTotalSize, Err: fmt.Errorf("the layer inflates past %d bytes (--max-archive-bytes)", lim.MaxTotalBytes)}
+		}
+		return nil
+	}
+	tr := tar.NewReader(counted)
 	var paths manifest.PathSet
-	files := 0
+	entries, files := 0, 0
+	var total int64
 	root, err := openRoot(dir)
 	if err != nil {
 		return err
@@ -185,7 +273,13 @@ func unpackSkill(layer []byte, dir string) error {
 			break
 		}
 		if err != nil {
+			if ierr := inflated(""); ierr != nil {
+				return ierr
+			}
 			return fmt.Errorf("tar: %w", err)
+		}
+		if entries++; entries > lim.MaxEntries {
+			return &build.ArchiveError{Entry: h.Name, Rule: build.ArchiveRuleTooManyEntries, Err: fmt.Errorf("more than %d entries (--max-archive-entries)", lim.MaxEntries)}
 		}
 		name := stripSlash(h.Name)
 		if err := manifest.CheckPath(name); err != nil {
@@ -201,8 +295,14 @@ func unpackSkill(layer []byte, dir string) error {
 		default:
 			return fmt.Errorf("entry %s: not a regular file or folder (type %q)", manifest.QuoteName(h.Name), h.Typeflag)
 		}
-		if files++; files > manifest.MaxSkillFiles {
-			return fmt.Errorf("more than %d files", manifest.MaxSkillFiles)
+		if h.Size > maxFile {
+			return &build.ArchiveError{Entry: h.Name, Rule: build.RuleFileTooLarge, Err: fmt.Errorf("%d bytes: larger than --max-file-bytes (%d)", h.Size, maxFile)}
+		}
+		files++
+		total += h.Size
+		var le *manifest.LimitError
+		if errors.As(manifest.CheckSkillLimits(files, total), &le) {
+			return &build.ArchiveError{Entry: h.Name, Rule: le.Rule, Err: errors.New(le.Text())}
 		}
 		if err := paths.Add(name, false); err != nil {
 			return fmt.Errorf("entry %s: %w", manifest.QuoteName(h.Name), err)
@@ -218,17 +318,14 @@ func unpackSkill(layer []byte, dir string) error {
 		if cerr := w.Close(); err == nil {
 			err = cerr
 		}
+		if ierr := inflated(h.Name); ierr != nil {
+			return ierr
+		}
 		if err != nil {
 			return fmt.Errorf("entry %s: %w", manifest.QuoteName(h.Name), err)
 		}
-		if lim.N <= 0 {
-			return fmt.Errorf("inflates past %d bytes", toolHiveLimit)
-		}
 	}
-	if lim.N <= 0 {
-		return fmt.Errorf("inflates past %d bytes", toolHiveLimit)
-	}
-	return nil
+	return inflated("")
 }
 
 func stripSlash(s string) string {

@@ -126,8 +126,7 @@ func (c *ServeCmd) startFollow(ctx context.Context, log *slog.Logger, files []st
 			rest = append(rest, p)
 			continue
 		}
-		c.Registry.maxBytes = c.Lib.MaxDownload
-		opt := c.Registry.options(c.Lib.CacheDir, trusted, func(format string, args ...any) { log.Debug(fmt.Sprintf(format, args...)) })
+		opt := c.Registry.withLibrary(&c.Lib).options(c.Lib.CacheDir, trusted, func(format string, args ...any) { log.Debug(fmt.Sprintf(format, args...)) })
 		tag, err := oci.NewTag(p, opt)
 		if err != nil {
 			return nil, nil, &exitError{exitUsage, fmt.Errorf("serve: %w", err)}

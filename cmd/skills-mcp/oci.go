@@ -23,8 +23,13 @@ type RegistryFlags struct {
 	Insecure  []string `name:"insecure-registry" env:"SKILLS_INSECURE_REGISTRIES" sep:"," placeholder:"HOST[:PORT]" help:"A registry that --plain-http may reach although it is not on loopback (repeatable)."`
 
 	// maxBytes caps a fetched bundle: the command's --max-download-bytes
-	// where it has one; 0 means oci.DefaultMaxBytes.
-	maxBytes int64
+	// where it has one; 0 means oci.DefaultMaxBytes. archive and
+	// maxFileBytes bound a ToolHive skill's layer as the command's library
+	// flags bound an archive library, where it has them (withLibrary);
+	// zero means build's defaults, which are those flags' defaults.
+	maxBytes     int64
+	archive      build.ArchiveLimits
+	maxFileBytes int64
 	// cosign checks Sigstore signatures under trust (--trust cosign.pub,
 	// --trusted-root); attestation names an attestation's predicate type
 	// a fetch requires too.
@@ -52,7 +57,18 @@ func cacheDir(dir string) string {
 // options returns the registry options of the flags; notes go to logf.
 func (r *RegistryFlags) options(cache string, trusted []manifest.TrustedKey, logf func(string, ...any)) oci.Options {
 	return oci.Options{CacheDir: cacheDir(cache), PlainHTTP: r.PlainHTTP, Insecure: r.Insecure, Trusted: trusted, MaxBytes: r.maxBytes, Logf: logf, Client: outbound,
-		Cosign: r.cosign, RequireAttestation: r.attestation}
+		Cosign: r.cosign, RequireAttestation: r.attestation, Archive: r.archive, MaxFileBytes: r.maxFileBytes}
+}
+
+// withLibrary takes the download and archive limits of the library flags
+// f: a fetched artifact is bounded as an https or archive library is
+// (--max-download-bytes; for a ToolHive skill's layer --max-archive-entries,
+// --max-archive-bytes and --max-file-bytes).
+func (r *RegistryFlags) withLibrary(f *LibraryFlags) *RegistryFlags {
+	r.maxBytes = f.MaxDownload
+	r.archive = build.ArchiveLimits{MaxEntries: f.MaxArchiveFiles, MaxTotalBytes: f.MaxArchiveBytes}
+	r.maxFileBytes = f.MaxFileBytes
+	return r
 }
 
 // stderrNote writes a note on stderr.

@@ -99,8 +99,7 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 		}
 	}
 	for _, p := range files {
-		c.Registry.maxBytes = c.Lib.MaxDownload
-		f, err := c.Registry.fetch(ctx, p, c.Lib.CacheDir, spec.keys, slogNote(log))
+		f, err := c.Registry.withLibrary(&c.Lib).fetch(ctx, p, c.Lib.CacheDir, spec.keys, slogNote(log))
 		if err != nil {
 			return trustExit(fmt.Errorf("serve: %w", err), exitFailed)
 		}

@@ -1,0 +1,158 @@
+package oci_test
+
+import (
+	"bytes"
+	"context"
+	"crypto"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/cosign"
+	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/oci"
+	"github.com/skills-mcp/skills-mcp/oci/ocitest"
+	"github.com/stacklok/toolhive-core/oci/skills"
+)
+
+// TestToolHiveOffline: a ToolHive skill packaged by ToolHive's packager and
+// signed by the real cosign CLI, fetched once under cosign trust, starts
+// again from the cache with no registry: the artifact's blobs kept in the
+// cache build into the cached bundle, so the signatures over the
+// artifact vouch for it. A bundle planted at its cache path with the
+// artifact's signatures is replaced by what the blobs build into; with a
+// blob changed, nothing is vouched for and the registry is asked again.
+func TestToolHiveOffline(t *testing.T) {
+	bin := ocitest.Need(t, "cosign")
+	reg := ocitest.StartTest(t, false)
+	ctx := context.Background()
+	work := t.TempDir()
+	src := filepath.Join(work, "notes")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, "SKILL.md"), []byte("---\nname: notes\ndescription: Take notes.\nversion: 0.3.0\n---\nWrite it down.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	store, err := skills.NewStore(filepath.Join(work, "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := skills.NewPackager(store).Package(ctx, src, skills.DefaultPackageOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	th, err := skills.NewRegistry(skills.WithPlainHTTP(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := th.Push(ctx, store, res.IndexDigest, reg.Host+"/toolhive/notes:0.3.0"); err != nil {
+		t.Fatal(err)
+	}
+	d := res.IndexDigest.String()
+	cosignCmd := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Dir, cmd.Env = work, append(os.Environ(), "COSIGN_PASSWORD=offline-test")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("cosign %s: %v\n%s", args[0], err, out)
+		}
+	}
+	cosignCmd("generate-key-pair")
+	cosignCmd("sign", "--key", "cosign.key", "--tlog-upload=false", "--allow-http-registry", "-y", reg.Host+"/toolhive/notes@"+d)
+	pub, err := os.ReadFile(filepath.Join(work, "cosign.pub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, err := cosign.ParsePublicKeys("cosign.pub", pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := cosign.NewKeyVerifier([]crypto.PublicKey(keys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var logs strings.Builder
+	o := oci.Options{CacheDir: filepath.Join(work, "cache"), PlainHTTP: true, Cosign: v, Logf: func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		logs.WriteString(strings.TrimSpace(strings.ReplaceAll(format, "%", "")) + "\n")
+		t.Logf(format, args...)
+	}}
+	online, err := oci.Fetch(ctx, oci.Scheme+reg.Host+"/toolhive/notes@"+d, o)
+	if err != nil || !strings.HasPrefix(online.Signer, "cosign key ") {
+		t.Fatalf("online: %+v, %v", online, err)
+	}
+	offline := oci.Scheme + "127.0.0.1:1/toolhive/notes@" + d
+	f, err := oci.Fetch(ctx, offline, o)
+	if err != nil || !f.Cached || f.Signer != online.Signer {
+		t.Fatalf("offline: %+v, %v", f, err)
+	}
+
+	// Planted with the artifact's signatures: replaced, still vouched for.
+	cached, err := manifest.OpenFile(online.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sigs := cached.Signatures()
+	cached.Close()
+	other := filepath.Join(work, "other", "impostor")
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, "SKILL.md"), []byte("---\nname: impostor\ndescription: Not the signed skill.\n---\nDo something else.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := build.Build(build.Options{Libraries: []build.Library{{Root: filepath.Dir(other)}}}, &buf); err != nil {
+		t.Fatal(err)
+	}
+	planted, err := manifest.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = manifest.WriteFileAtomic(online.Path, 0o644, func(w io.Writer) error { return planted.WriteSigned(w, sigs) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err = oci.Fetch(ctx, offline, o)
+	if err != nil || !f.Cached || f.Signer != online.Signer {
+		t.Fatalf("offline, planted: %+v, %v", f, err)
+	}
+	// What the blobs build into by this name of the registry: the signed
+	// skill, its library's source the reference it was asked by.
+	b, err := manifest.OpenFile(online.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := b.ReadFile("notes/SKILL.md")
+	m, _ := b.Manifest()
+	b.Close()
+	if err != nil || !strings.Contains(string(md), "Write it down.") || len(m.Libraries) != 1 || m.Libraries[0].Source != offline {
+		t.Errorf("the planted bundle was kept, or another built: %q, %v, %+v", md, err, m.Libraries)
+	}
+	if !strings.Contains(logs.String(), "rebuilt from the cached artifact") {
+		t.Errorf("no note of the rebuild in:\n%s", logs.String())
+	}
+
+	// A blob changed: not the artifact's, so the registry is asked.
+	blobs, _ := filepath.Glob(filepath.Join(o.CacheDir, "oci", "blobs", "sha256", "*"))
+	if len(blobs) != 3 {
+		t.Fatalf("%d blobs kept, want the index, the image manifest and the layer", len(blobs))
+	}
+	for _, b := range blobs {
+		data, _ := os.ReadFile(b)
+		if err := os.WriteFile(b, append(data, 'x'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if f, err := oci.Fetch(ctx, offline, o); err == nil || !strings.Contains(err.Error(), "127.0.0.1:1") {
+		t.Errorf("offline, blobs changed: %+v, %v; want the registry asked", f, err)
+	}
+}

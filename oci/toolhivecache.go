@@ -1,0 +1,159 @@
+package oci
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/opencontainers/go-digest"
+	"github.com/skills-mcp/skills-mcp/manifest"
+)
+
+// A ToolHive skill is cached as the bundle it was built into, and its
+// signatures sign the artifact (its image index), not that bundle: so that
+// a warm start under cosign trust can show offline that a cached bundle is
+// the artifact's, the artifact's index, image manifest and layer are kept
+// beside it in a blob store named by digest. Each blob is checked against
+// its name when read; a planted one is no blob of the artifact.
+
+// BlobPath returns where the cache under dir keeps the blob of digest d
+// ("sha256:<hex>") of a ToolHive artifact.
+func BlobPath(dir, d string) string {
+	return filepath.Join(dir, "oci", "blobs", "sha256", strings.TrimPrefix(d, "sha256:"))
+}
+
+// keepToolHive writes blobs into the blob store of the cache under dir,
+// each atomically under its digest.
+func keepToolHive(dir string, blobs ...[]byte) error {
+	for _, b := range blobs {
+		if b == nil {
+			continue
+		}
+		p := BlobPath(dir, digest.FromBytes(b).String())
+		if fileExists(p) {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := manifest.WriteFileAtomic(p, 0o644, func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readBlob reads the blob of digest d from the blob store of the cache
+// under dir: at most max bytes, and only if they hash to d.
+func readBlob(dir string, d digest.Digest, max int64) ([]byte, error) {
+	if err := d.Validate(); err != nil || d.Algorithm() != digest.SHA256 {
+		return nil, fmt.Errorf("blob %q: want sha256:<64 hex>", d)
+	}
+	f, err := os.Open(BlobPath(dir, d.String()))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("blob %s: larger than %d bytes", d, max)
+	}
+	if digest.FromBytes(b) != d {
+		return nil, fmt.Errorf("blob %s: does not match its digest", d)
+	}
+	return b, nil
+}
+
+// cachedToolHive reports whether the cached bundle b at p is what the
+// ToolHive artifact ref (pinned to its digest) builds into, from that
+// artifact's blobs in the store, offline, and returns who signed the
+// artifact when the signatures b carries meet the trust. A bundle the
+// blobs build into other bytes (another version of the analyser, or a
+// file planted with the artifact's signatures) is replaced by the one they
+// build into, with the same signatures. Untrusted signatures, missing or
+// bad blobs say not trusted: the artifact is fetched again.
+func (o *Options) cachedToolHive(ctx context.Context, b *manifest.Bundle, p string, ref Ref) (string, bool) {
+	// The signatures first: they are over the artifact's digest, and
+	// cheap to check; without them there is nothing to rebuild for.
+	sigs := b.Signatures()
+	who, err := o.checkTrust(ref.Digest, nil, sigs)
+	if err != nil {
+		return "", false
+	}
+	// The artifact is an image index, or an image manifest itself.
+	top, err := readBlob(o.CacheDir, digest.Digest(ref.Digest), maxImageManifest)
+	if err != nil {
+		return "", false
+	}
+	im, err := decodeManifest(ref, top)
+	if err != nil {
+		ed, err := toolHiveEntry(ref, top)
+		if err != nil {
+			return "", false
+		}
+		mb, err := readBlob(o.CacheDir, ed.Digest, ed.Size)
+		if err != nil {
+			return "", false
+		}
+		if im, err = decodeManifest(ref, mb); err != nil {
+			return "", false
+		}
+	}
+	if !isToolHive(im) {
+		return "", false
+	}
+	_, ld, err := toolHiveSkillLayer(ref, im)
+	if err != nil || ld.Size > o.toolHiveLayerCap() {
+		return "", false
+	}
+	layer, err := readBlob(o.CacheDir, ld.Digest, ld.Size)
+	if err != nil {
+		return "", false
+	}
+	built, err := o.toolHiveBundle(ctx, ref, cachedSource(b, ref), im, layer, filepath.Dir(p))
+	if err != nil {
+		o.logf("%s: the cached artifact no longer builds: %v", ref, err)
+		return "", false
+	}
+	if id, ok := bundleID(built); !ok || id != b.ID() {
+		if err := writeSigned(p, built, sigs); err != nil {
+			return "", false
+		}
+		o.logf("%s: the cached bundle rebuilt from the cached artifact (%s)", ref, p)
+	}
+	return who, true
+}
+
+// bundleID returns the id of the bundle of bytes b; false when it does
+// not open.
+func bundleID(b []byte) (manifest.Digest, bool) {
+	nb, err := manifest.Open(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		return manifest.Digest{}, false
+	}
+	defer nb.Close()
+	return nb.ID(), true
+}
+
+// cachedSource returns the source the cached bundle b names, when it is a
+// reference pinned to ref's digest (the same artifact fetched from the
+// same or another name of its registry), else ref: so that a warm start
+// by another name of the registry (or none reachable) rebuilds the same
+// bytes.
+func cachedSource(b *manifest.Bundle, ref Ref) string {
+	m, err := b.Manifest()
+	if err != nil || len(m.Libraries) != 1 {
+		return ref.String()
+	}
+	if r, err := ParseRef(m.Libraries[0].Source); err == nil && r.Digest == ref.Digest {
+		return r.String()
+	}
+	return ref.String()
+}
