@@ -37,7 +37,7 @@ func validToolPrefix(p string) bool {
 // completion and default instructions to s.
 func registerDiscovery(s *Server, opt Options, impl *mcp.Implementation) error {
 	d := &discovery{srv: s, name: impl.Name, title: impl.Title, prefix: opt.Prefix, describe: opt.DescribeSkills,
-		showDisabled: opt.ShowDisabled, instructions: opt.Instructions, refresh: newRefreshGate(opt.Refresh, s.log), liveStatus: opt.LiveStatus, signedBy: opt.SignedBy,
+		showDisabled: opt.ShowDisabled, instructions: opt.Instructions, refresh: opt.Refresh, liveStatus: opt.LiveStatus, signedBy: opt.SignedBy,
 		promptLimit: opt.PromptLimit, promptsMove: promptsChange(opt), catalogMode: opt.Catalog,
 		toolTypes: map[string][2]reflect.Type{}}
 	if d.promptLimit == 0 {

@@ -57,7 +57,7 @@ type Options struct {
 	// Discovery tools (tools.go).
 	Prefix         string                          // tool name prefix; Name with - → _ if empty
 	DescribeSkills bool                            // list the skills in get_skill's description (capped at MaxDescribeBytes)
-	Refresh        func(context.Context) error     // reloads live libraries for catalog_status refresh=true; nil: fixed bundles
+	Refresh        func(context.Context) error     // reloads live libraries or followed releases for catalog_status refresh=true, called for every such call: it must share and space its runs itself (package live's Gate); nil: fixed bundles
 	LiveStatus     func() LiveStatus               // the live libraries' watch and scan state for catalog_status; nil: fixed bundles
 	SignedBy       func(*manifest.Bundle) []string // trusted keys whose signatures on a bundle verified (--trust); nil: not checked
 
@@ -212,8 +212,8 @@ type discovery struct {
 	prefix       string
 	describe     bool
 	showDisabled bool
-	instructions string       // Options.Instructions; "" means built from the catalog
-	refresh      *refreshGate // nil: fixed bundles
+	instructions string                      // Options.Instructions; "" means built from the catalog
+	refresh      func(context.Context) error // nil: fixed bundles
 	liveStatus   func() LiveStatus
 	signedBy     func(*manifest.Bundle) []string
 	promptLimit  int         // per-skill prompts for at most this many skills; negative: none

@@ -71,7 +71,7 @@ func (d *discovery) catalogStatus(ctx context.Context, req *mcp.CallToolRequest,
 	var out CatalogStatusOutput
 	var refreshErr error
 	if in.Refresh && d.refresh != nil {
-		refreshErr = d.refresh.refresh(ctx)
+		refreshErr = d.refresh(ctx)
 	}
 	c := d.current(ctx)
 	heads, err := c.headers()

@@ -65,7 +65,7 @@ func buildTree(t testing.TB, files map[string]string, libs ...build.Library) *ma
 func buildTreeBytes(t testing.TB, files map[string]string, libs ...build.Library) []byte {
 	t.Helper()
 	dir := t.TempDir()
-	writeFiles(t, dir, files)
+	servetest.WriteFiles(t, dir, files)
 	for p := range files {
 		ns, _, _ := strings.Cut(p, "/")
 		if !slices.ContainsFunc(libs, func(l build.Library) bool { return l.Namespace == ns }) {
@@ -705,4 +705,46 @@ func TestToolsRegisteredOnFirstNeed(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestDescribeDiffers: get_skill's description changes with a skill's name
+// or description, or a skill added or removed, and not with a file's bytes.
+func TestDescribeDiffers(t *testing.T) {
+	base := exampleFixture()
+	snap := func(edit func(fixture)) *Snapshot {
+		fx := exampleFixture()
+		edit(fx)
+		b, _ := memBundle(t, fx)
+		s, err := newSnapshot([]*manifest.Bundle{b}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	b, _ := memBundle(t, base)
+	s := newServer(t, Options{DescribeSkills: true}, b)
+	d := &discovery{srv: s, prefix: "p", describe: true}
+	old := s.Snapshot()
+	for _, tc := range []struct {
+		name string
+		edit func(fixture)
+		want bool
+	}{
+		{"nothing", func(fixture) {}, false},
+		{"a file's bytes", func(fx fixture) { fx["acme/pdf-processing"]["references/FORMS.md"] = "# Forms, v2\n" }, false},
+		{"a body", func(fx fixture) {
+			fx["community/git-workflow"]["SKILL.md"] = "---\nname: git-workflow\ndescription: Follow this team's Git conventions\n---\nOther body.\n"
+		}, false},
+		{"a description", func(fx fixture) {
+			fx["community/git-workflow"]["SKILL.md"] = "---\nname: git-workflow\ndescription: New conventions\n---\nGit.\n"
+		}, true},
+		{"a new skill", func(fx fixture) {
+			fx["community/new"] = map[string]string{"SKILL.md": "---\nname: new\ndescription: New\n---\n"}
+		}, true},
+		{"a removed skill", func(fx fixture) { delete(fx, "community/git-workflow") }, true},
+	} {
+		if got := d.describeDiffers(old, snap(tc.edit)); got != tc.want {
+			t.Errorf("%s: describeDiffers = %v, want %v", tc.name, got, tc.want)
+		}
+	}
 }

@@ -41,7 +41,7 @@ func health(w http.ResponseWriter, _ *http.Request) {
 }
 
 // ready answers /readyz: the server is not shutting down, the catalog is loaded (bundles mapped, live
-// libraries built once, which serve.New and serve.NewLive do before a server exists)
+// libraries built once, which serve.New and live.New do before a server exists)
 // and no served bundle file has changed under its mapping, which it checks
 // with one fstat a bundle. Losing readiness is logged once, with the file.
 func (s *server) ready(w http.ResponseWriter, _ *http.Request) {

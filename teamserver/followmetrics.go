@@ -1,7 +1,7 @@
 package teamserver
 
 // Metrics of serve --follow: what the follower checked, served and refused
-// (serve.FollowObserver), by source. The sources are the references on the
+// (live.FollowObserver), by source. The sources are the references on the
 // command line, so the label set is bounded by the configuration.
 
 import (

@@ -3,9 +3,6 @@ package teamserver
 import (
 	"context"
 	"fmt"
-	"github.com/skills-mcp/skills-mcp/internal/servetest"
-	"github.com/skills-mcp/skills-mcp/manifest"
-	"github.com/skills-mcp/skills-mcp/serve"
 	"io"
 	"log/slog"
 	"net/http"
@@ -14,6 +11,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
+	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/serve"
 )
 
 // BenchmarkServeHTTPHandler times the server's own part of a resources/read

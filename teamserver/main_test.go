@@ -16,6 +16,7 @@ import (
 
 	"github.com/skills-mcp/skills-mcp/internal/bundletest"
 	"github.com/skills-mcp/skills-mcp/internal/servetest"
+	"github.com/skills-mcp/skills-mcp/live"
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/serve"
 )
@@ -178,27 +179,9 @@ func entryURIs(t testing.TB, raws []json.RawMessage) []string {
 	return uris
 }
 
-func skillMD(name, desc string) string {
-	return fmt.Sprintf("---\nname: %s\ndescription: %s\n---\n# %s\n", name, desc, name)
-}
-
-// writeFiles writes path → content under dir.
-func writeFiles(t testing.TB, dir string, files map[string]string) {
-	t.Helper()
-	for p, c := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// startLive starts a live server (serve.NewLive) that Runs until the test
+// startLive starts a live server (live.New) that Runs until the test
 // ends.
-func startLive(t testing.TB, opt serve.LiveOptions) *serve.Live {
+func startLive(t testing.TB, opt live.Options) *live.Live {
 	t.Helper()
 	if opt.Server.Logger == nil {
 		opt.Server.Logger = servetest.Logger(t)
@@ -206,7 +189,7 @@ func startLive(t testing.TB, opt serve.LiveOptions) *serve.Live {
 	if opt.Debounce == 0 {
 		opt.Debounce = 20 * time.Millisecond
 	}
-	l, err := serve.NewLive(opt)
+	l, err := live.New(opt)
 	if err != nil {
 		t.Fatal(err)
 	}

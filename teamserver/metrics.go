@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/skills-mcp/skills-mcp/live"
 	"github.com/skills-mcp/skills-mcp/serve"
 )
 
@@ -143,7 +144,7 @@ func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 }
 
-// ObserveRebuild records one build of a live library (LiveOptions.Observe).
+// ObserveRebuild records one build of a live library (live.Options.Observe).
 func (m *Metrics) ObserveRebuild(took time.Duration, err error) {
 	if m == nil {
 		return
@@ -232,19 +233,19 @@ func rpcResult(err error) uint32 {
 	return resultError
 }
 
-var _ serve.FollowObserver = (*Metrics)(nil)
+var _ live.FollowObserver = (*Metrics)(nil)
 
-// FollowChecked counts a check (serve.FollowObserver).
+// FollowChecked counts a check (live.FollowObserver).
 func (m *Metrics) FollowChecked(source, outcome string) {
 	m.follow.checks.WithLabelValues(source, outcome).Inc()
 }
 
-// FollowRefused counts a refusal (serve.FollowObserver).
+// FollowRefused counts a refusal (live.FollowObserver).
 func (m *Metrics) FollowRefused(source, reason string) {
 	m.follow.refusals.WithLabelValues(source, reason).Inc()
 }
 
-// FollowServed records the release served for source (serve.FollowObserver);
+// FollowServed records the release served for source (live.FollowObserver);
 // after the first, each is an update.
 func (m *Metrics) FollowServed(source, digest string, since time.Time) {
 	f := m.follow

@@ -22,6 +22,7 @@ import (
 	"github.com/prometheus/common/model"
 	"github.com/skills-mcp/skills-mcp/build"
 	"github.com/skills-mcp/skills-mcp/internal/servetest"
+	"github.com/skills-mcp/skills-mcp/live"
 	"github.com/skills-mcp/skills-mcp/serve"
 )
 
@@ -270,9 +271,9 @@ func TestServeOpsCurl(t *testing.T) {
 // counted, with its time; a rescan that finds nothing changed is not.
 func TestMetricsLiveRebuilds(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"a/SKILL.md": skillMD("a", "first")})
+	servetest.WriteFiles(t, dir, map[string]string{"a/SKILL.md": servetest.SkillMD("a", "first")})
 	m := NewMetrics()
-	l := startLive(t, serve.LiveOptions{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: dir}}}, Observe: m.ObserveRebuild})
+	l := startLive(t, live.Options{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: dir}}}, Observe: m.ObserveRebuild})
 	ts := httptest.NewServer(Handler(l.Server(), Options{Metrics: m}))
 	defer ts.Close()
 	builds := func() float64 {
@@ -287,7 +288,7 @@ func TestMetricsLiveRebuilds(t *testing.T) {
 	if n := builds(); n != 1 {
 		t.Errorf("an unchanged rescan counted: %v", n)
 	}
-	writeFiles(t, dir, map[string]string{"b/SKILL.md": skillMD("b", "second")})
+	servetest.WriteFiles(t, dir, map[string]string{"b/SKILL.md": servetest.SkillMD("b", "second")})
 	if err := l.Refresh(context.Background()); err != nil {
 		t.Fatal(err)
 	}

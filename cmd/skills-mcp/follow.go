@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/skills-mcp/skills-mcp/live"
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/oci"
 	"github.com/skills-mcp/skills-mcp/serve"
@@ -19,8 +20,8 @@ import (
 // following is what serve --follow follows: a source for each oci://…:TAG
 // argument and the release each served at start.
 type following struct {
-	sources []serve.FollowSource
-	served  []serve.Release
+	sources []live.FollowSource
+	served  []live.Release
 	signers *signerMap
 }
 
@@ -77,9 +78,9 @@ func (s *ociSource) Open(ctx context.Context, digest string) (*manifest.Bundle, 
 	f, err := oci.Fetch(ctx, pinned, s.opt)
 	switch {
 	case errors.Is(err, manifest.ErrUnsigned), errors.Is(err, manifest.ErrUntrusted), errors.Is(err, manifest.ErrBadSignature):
-		return nil, serve.FollowRefusal(serve.ReasonSignature, err)
+		return nil, live.FollowRefusal(live.ReasonSignature, err)
 	case errors.Is(err, oci.ErrRefused):
-		return nil, serve.FollowRefusal(serve.ReasonRefused, err)
+		return nil, live.FollowRefusal(live.ReasonRefused, err)
 	case err != nil:
 		return nil, err
 	}
@@ -92,18 +93,18 @@ func (s *ociSource) Open(ctx context.Context, digest string) (*manifest.Bundle, 
 		err = b.Verify()
 	}
 	if err != nil {
-		return nil, serve.FollowRefusal(serve.ReasonInvalid, fmt.Errorf("%s: %w", pinned, err))
+		return nil, live.FollowRefusal(live.ReasonInvalid, fmt.Errorf("%s: %w", pinned, err))
 	}
 	if s.opt.Cosign != nil && f.Signer != "" {
 		s.signers.set(b, f.Signer) // the fetch checked the Sigstore signatures over the digest
 	} else if s.trusted != nil {
 		mb, err := b.ManifestBytes()
 		if err != nil {
-			return nil, serve.FollowRefusal(serve.ReasonInvalid, fmt.Errorf("%s: %w", pinned, err))
+			return nil, live.FollowRefusal(live.ReasonInvalid, fmt.Errorf("%s: %w", pinned, err))
 		}
 		k, err := manifest.VerifySignatures(mb, b.Signatures(), s.trusted)
 		if err != nil {
-			return nil, serve.FollowRefusal(serve.ReasonSignature, fmt.Errorf("%s: %w", pinned, err))
+			return nil, live.FollowRefusal(live.ReasonSignature, fmt.Errorf("%s: %w", pinned, err))
 		}
 		s.signers.set(b, manifest.Signer(k))
 	}
@@ -144,7 +145,7 @@ func (c *ServeCmd) startFollow(ctx context.Context, log *slog.Logger, files []st
 			log.Info("bundle signature verified", "bundle", p, "id", b.ID().String(), "signer", who[0])
 		}
 		fw.sources = append(fw.sources, src)
-		fw.served = append(fw.served, serve.Release{Digest: d, Bundle: b})
+		fw.served = append(fw.served, live.Release{Digest: d, Bundle: b})
 	}
 	if len(fw.sources) == 0 {
 		return nil, nil, &exitError{exitUsage, errors.New("serve: --follow: nothing to follow: give an oci://HOST/REPO:TAG reference (a digest never moves)")}
@@ -164,11 +165,11 @@ func (fw *following) bundles() []*manifest.Bundle {
 // run starts the follower of srv, which serves fixed and the followed
 // releases, and checks at once on SIGHUP; stop ends both.
 func (fw *following) run(ctx context.Context, c *ServeCmd, log *slog.Logger, srv *serve.Server, fixed []*manifest.Bundle, check *func(context.Context) error) (stop func(), err error) {
-	opt := serve.FollowOptions{Interval: c.Follow, Sources: fw.sources, Served: fw.served, Fixed: fixed, Logger: log}
+	opt := live.FollowOptions{Interval: c.Follow, Sources: fw.sources, Served: fw.served, Fixed: fixed, Logger: log}
 	if c.Web.metrics != nil {
 		opt.Observer = c.Web.metrics
 	}
-	f, err := serve.NewFollower(srv, opt)
+	f, err := live.NewFollower(srv, opt)
 	if err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}

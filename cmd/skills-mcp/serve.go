@@ -19,6 +19,7 @@ import (
 
 	"github.com/alecthomas/kong"
 	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/live"
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/oci"
 	"github.com/skills-mcp/skills-mcp/serve"
@@ -29,7 +30,7 @@ import (
 // streamable HTTP at /mcp with --http. Libraries (--root, --lib, --config,
 // or folders and .zip files given as arguments or in SKILLS_DIR) are served
 // live: built into bundles in memory, watched and rescanned, and swapped in
-// when they change (serve.Live); SIGHUP reloads them at once.
+// when they change (live.Live); SIGHUP reloads them at once.
 type ServeCmd struct {
 	Bundles      []string      `arg:"" optional:"" placeholder:"BUNDLE.skb|oci://...|DIR|ZIP" help:"Bundle files to serve (memory-mapped), bundles in a registry (oci://HOST/REPO:TAG or @sha256:..., fetched into the cache), or library folders and .zip files to serve live: one is served like --root, several under their folder names. A comma separates several in one argument."`
 	SkillsDir    []string      `name:"skills-dir" env:"SKILLS_DIR" sep:"," placeholder:"DIR" help:"Library folders (or .zip files) to serve live, as if given as arguments."`
@@ -139,7 +140,7 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 	}
 	var check func(context.Context) error // the follower's, once it runs
 	if follow != nil {
-		opts.Refresh = func(ctx context.Context) error { return check(ctx) }
+		opts.Refresh = live.Gate(func(ctx context.Context) error { return check(ctx) }, log)
 		if opts.SignedBy != nil {
 			opts.SignedBy = func(b *manifest.Bundle) []string {
 				if who := signers[b]; who != nil {
@@ -154,12 +155,12 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 	}
 	var srv *serve.Server
 	if len(libs) > 0 || c.Lib.Given() {
-		live, stop, err := c.serveLive(ctx, log, bundles, libs, opts)
+		l, stop, err := c.serveLive(ctx, log, bundles, libs, opts)
 		if err != nil {
 			return err
 		}
 		defer stop()
-		srv = live.Server()
+		srv = l.Server()
 	} else if follow != nil {
 		if srv, err = serve.New(append(slices.Clone(bundles), follow.bundles()...), opts); err != nil {
 			return err
@@ -313,7 +314,7 @@ func (c *ServeCmd) arguments() (files, libs []string, err error) {
 // starts keeping them fresh, and reloads them on SIGHUP; stop ends all that.
 // One library argument alone is served like --root; otherwise each is named
 // after its folder (or archive, without .zip).
-func (c *ServeCmd) serveLive(ctx context.Context, log *slog.Logger, bundles []*manifest.Bundle, libs []string, opts serve.Options) (*serve.Live, func(), error) {
+func (c *ServeCmd) serveLive(ctx context.Context, log *slog.Logger, bundles []*manifest.Bundle, libs []string, opts serve.Options) (*live.Live, func(), error) {
 	fl := &c.Lib
 	// The configuration file's libraries and policy belong to Live, which
 	// reads it (and re-reads it on SIGHUP); the command line's stay fixed.
@@ -347,7 +348,7 @@ func (c *ServeCmd) serveLive(ctx context.Context, log *slog.Logger, bundles []*m
 	}
 	opt.Libraries = named
 	opt.Context = ctx
-	live, err := serve.NewLive(serve.LiveOptions{
+	l, err := live.New(live.Options{
 		Build:      opt,
 		ConfigFile: fl.Config,
 		Bundles:    bundles,
@@ -363,7 +364,7 @@ func (c *ServeCmd) serveLive(ctx context.Context, log *slog.Logger, bundles []*m
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = live.Run(runCtx)
+		_ = l.Run(runCtx)
 	}()
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
@@ -374,7 +375,7 @@ func (c *ServeCmd) serveLive(ctx context.Context, log *slog.Logger, bundles []*m
 				return
 			case <-hup:
 				log.Info("SIGHUP: reloading the configuration and rescanning")
-				if err := live.Refresh(runCtx); err != nil {
+				if err := l.Refresh(runCtx); err != nil {
 					log.Warn("reload incomplete", "err", err)
 				}
 			}
@@ -384,9 +385,9 @@ func (c *ServeCmd) serveLive(ctx context.Context, log *slog.Logger, bundles []*m
 		signal.Stop(hup)
 		cancel()
 		<-done
-		live.Close()
+		l.Close()
 	}
-	return live, stop, nil
+	return l, stop, nil
 }
 
 // tuneGC sets the garbage collector for a long-running server, unless GOGC

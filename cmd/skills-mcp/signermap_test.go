@@ -9,7 +9,7 @@ import (
 )
 
 // TestSignerMapKeepsNoBundle: a followed release swapped out is left to
-// the collector (serve.FollowSource.Open); what catalog_status knows of its
+// the collector (live.FollowSource.Open); what catalog_status knows of its
 // signer must not keep it, its bytes in memory, alive for as long as the
 // server follows. The same release opened again is still known.
 func TestSignerMapKeepsNoBundle(t *testing.T) {

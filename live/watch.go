@@ -1,4 +1,4 @@
-package serve
+package live
 
 // The live libraries' watch: which folders fsnotify watches, kept in step
 // with the libraries, and which libraries an event makes dirty.

@@ -1,4 +1,4 @@
-package serve
+package live
 
 import (
 	"bytes"
@@ -18,12 +18,13 @@ import (
 	"github.com/skills-mcp/skills-mcp/build"
 	"github.com/skills-mcp/skills-mcp/lint"
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/serve"
 )
 
-// Defaults for LiveOptions.
+// Defaults for Options.
 const (
 	// DefaultRescan is the periodic rescan interval of the command line
-	// (SKILLS_RESCAN_SECONDS); LiveOptions.Rescan 0 turns rescans off.
+	// (SKILLS_RESCAN_SECONDS); Options.Rescan 0 turns rescans off.
 	DefaultRescan = 60 * time.Second
 	// DefaultDebounce is how long the watch waits after the last change
 	// before it rebuilds: an editor's save, or a copied tree, is one
@@ -37,8 +38,8 @@ const (
 	maxDebounce = 2 * time.Second
 )
 
-// LiveOptions configure a Live server.
-type LiveOptions struct {
+// Options configure a Live server.
+type Options struct {
 	// Build names the libraries given on the command line, which never
 	// change, and the scan policy (NoScripts, NoLint, limits). Its
 	// Libraries may be empty when ConfigFile names some.
@@ -51,7 +52,7 @@ type LiveOptions struct {
 	// Bundles are served alongside the libraries and never reloaded.
 	Bundles []*manifest.Bundle
 	// Server configures the MCP server.
-	Server Options
+	Server serve.Options
 	// Rescan is the periodic rescan interval; 0 turns it off.
 	Rescan time.Duration
 	// NoWatch turns the file watch off: only rescans and Refresh pick up
@@ -71,7 +72,7 @@ type LiveOptions struct {
 // Live serves skill libraries straight from folders, archives and URLs, and
 // keeps them fresh. Each library is built into its own bundle held in
 // memory, with a build.Cache, so a rebuild rereads only changed files; the
-// Server serves those bundles (and any fixed bundle files) together and
+// serve.Server serves those bundles (and any fixed bundle files) together and
 // swaps them atomically: a request in flight finishes on the catalog it
 // started with.
 //
@@ -90,13 +91,13 @@ type LiveOptions struct {
 // Failures never empty a live catalog: a library whose rebuild fails keeps
 // serving its last good bundle, and Status says so, until it builds again
 // or leaves the configuration. A library that fails on its first build is
-// left out with a warning, unless it is the only one, which makes NewLive
+// left out with a warning, unless it is the only one, which makes New
 // fail. A configuration file that cannot be read or is invalid is logged
 // and the previous set of libraries kept.
 type Live struct {
-	opt       LiveOptions
+	opt       Options
 	log       *slog.Logger
-	srv       *Server
+	srv       *serve.Server
 	fixed     []build.Library // from the command line
 	watcher   *watcher        // nil when the watch is off
 	watchErr  string          // why the watch is off
@@ -121,7 +122,7 @@ type Live struct {
 
 // liveState is what Status reports, as of the end of the last rescan.
 type liveState struct {
-	libs      []LiveLibStatus
+	libs      []serve.LiveLibStatus
 	static    map[string]bool // libraries that never change (https)
 	configErr string
 	swapErr   string
@@ -137,11 +138,11 @@ type libState struct {
 	err    string           // why the last build failed, paths redacted; "" if it succeeded
 }
 
-// NewLive loads the configuration file, builds every library and returns a
+// New loads the configuration file, builds every library and returns a
 // Live server ready to serve; Run keeps it fresh. It fails when the
 // configuration is invalid, when the only library or every library fails
 // to build, or when the bundles conflict (a skill URI served twice).
-func NewLive(opt LiveOptions) (*Live, error) {
+func New(opt Options) (*Live, error) {
 	if opt.Debounce <= 0 {
 		opt.Debounce = DefaultDebounce
 	}
@@ -179,12 +180,12 @@ func NewLive(opt LiveOptions) (*Live, error) {
 	}
 	sopt := opt.Server
 	if sopt.Refresh == nil {
-		sopt.Refresh = l.Refresh
+		sopt.Refresh = Gate(l.Refresh, l.log)
 	}
 	if sopt.LiveStatus == nil {
 		sopt.LiveStatus = l.Status
 	}
-	srv, err := New(bundles, sopt)
+	srv, err := serve.New(bundles, sopt)
 	if err != nil {
 		l.closeCaches()
 		return nil, err
@@ -206,7 +207,7 @@ func NewLive(opt LiveOptions) (*Live, error) {
 }
 
 // Server returns the MCP server that serves the libraries.
-func (l *Live) Server() *Server { return l.srv }
+func (l *Live) Server() *serve.Server { return l.srv }
 
 // Run keeps the catalog fresh until ctx is cancelled: it rebuilds a library
 // shortly after a change under it (when watched) and everything every
@@ -552,7 +553,7 @@ func (l *Live) publish() {
 	p := liveState{static: map[string]bool{}, configErr: l.configErr, swapErr: l.redact(l.swapErr), lastScan: l.lastScan, scans: l.scans}
 	for _, lib := range l.libs {
 		st := l.states[lib.Namespace]
-		ls := LiveLibStatus{Namespace: lib.Namespace, Error: st.err, Serving: st.bundle != nil}
+		ls := serve.LiveLibStatus{Namespace: lib.Namespace, Error: st.err, Serving: st.bundle != nil}
 		if st.bundle != nil {
 			ls.Bundle = st.bundle.ID().String()
 		}
@@ -566,11 +567,11 @@ func (l *Live) publish() {
 
 // Status returns the state of the libraries, the watch and the rescans. It
 // does not wait for a rebuild in progress: it reports the last one.
-func (l *Live) Status() LiveStatus {
+func (l *Live) Status() serve.LiveStatus {
 	l.stMu.Lock()
 	p := l.pub
 	l.stMu.Unlock()
-	s := LiveStatus{
+	s := serve.LiveStatus{
 		RescanSeconds: int(l.opt.Rescan / time.Second),
 		LastScan:      p.lastScan.UTC().Format(time.RFC3339),
 		Scans:         p.scans,

@@ -1,4 +1,4 @@
-package serve
+package live
 
 import (
 	"context"
@@ -12,12 +12,13 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/internal/servetest"
+	"github.com/skills-mcp/skills-mcp/serve"
 )
 
 // refreshStatus calls catalog_status (with refresh=true if refresh) and
 // decodes its result.
-func refreshStatus(ctx context.Context, cs *mcp.ClientSession, refresh bool) (CatalogStatusOutput, string, error) {
-	var out CatalogStatusOutput
+func refreshStatus(ctx context.Context, cs *mcp.ClientSession, refresh bool) (serve.CatalogStatusOutput, string, error) {
+	var out serve.CatalogStatusOutput
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "skills_mcp_catalog_status", Arguments: map[string]any{"refresh": refresh}})
 	if err != nil {
 		return out, "", err
@@ -35,19 +36,14 @@ func refreshStatus(ctx context.Context, cs *mcp.ClientSession, refresh bool) (Ca
 // rescans, so every scan counted is one refresh=true asked for.
 func TestCatalogStatusRefreshScoped(t *testing.T) {
 	tmp := t.TempDir()
-	libA := writeSkills(t, filepath.Join(tmp, "a"), map[string]string{"alpha/SKILL.md": skillFile("alpha", "Alpha", "A.")})
-	libB := writeSkills(t, filepath.Join(tmp, "b"), map[string]string{"beta/SKILL.md": skillFile("beta", "Beta", "B.")})
+	libA, libB := filepath.Join(tmp, "a"), filepath.Join(tmp, "b")
+	servetest.WriteFiles(t, libA, map[string]string{"alpha/SKILL.md": servetest.SkillMD("alpha", "Alpha")})
+	servetest.WriteFiles(t, libB, map[string]string{"beta/SKILL.md": servetest.SkillMD("beta", "Beta")})
 	tokens := servetest.WriteTokens(t, filepath.Join(tmp, "tokens"), map[string]string{"onlya": "a", "root": "*"})
-	base, _, stderr := servetest.StartHTTP(t, Endpoint, "--auth-tokens", tokens, "--no-watch", "--rescan-seconds", "0",
+	base, _, _ := servetest.StartHTTP(t, endpoint, "--auth-tokens", tokens, "--no-watch", "--rescan-seconds", "0",
 		"--lib", "a="+libA, "--lib", "b="+libB)
 	ctx := context.Background()
-	connect := func(tok string) *mcp.ClientSession {
-		cs, err := connectBearer(t, base, "tok-"+tok, "")
-		if err != nil {
-			t.Fatalf("%v\n%s", err, stderr.String())
-		}
-		return cs
-	}
+	connect := func(tok string) *mcp.ClientSession { return connectBearer(t, base, "tok-"+tok) }
 	alice, root := connect("onlya"), connect("root")
 	scans := func() int {
 		t.Helper()

@@ -1,4 +1,4 @@
-package serve
+package live
 
 // Following releases: a server whose bundles come from references that can
 // move (an OCI tag) checks them every interval and swaps a new release in
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/serve"
 )
 
 // Reasons a release is refused (FollowRefusal, FollowObserver.FollowRefused).
@@ -111,7 +112,7 @@ type FollowOptions struct {
 	Logger *slog.Logger
 }
 
-// Follower keeps a Server on the newest release of each of its sources:
+// Follower keeps a serve.Server on the newest release of each of its sources:
 // every interval (plus jitter) it resolves each source, and when one names
 // a new digest it opens that release and swaps it in with Server.Swap, so
 // requests in flight finish on the old catalog, subscribed clients get
@@ -125,7 +126,7 @@ type FollowOptions struct {
 // the next check.
 type Follower struct {
 	opt FollowOptions
-	srv *Server
+	srv *serve.Server
 	log *slog.Logger
 
 	mu      sync.Mutex // serializes checks; guards the fields below
@@ -136,19 +137,19 @@ type Follower struct {
 
 // NewFollower returns a follower of opt.Sources for srv, which must be
 // serving opt.Fixed and opt.Served's bundles (in that order); Run starts it.
-func NewFollower(srv *Server, opt FollowOptions) (*Follower, error) {
+func NewFollower(srv *serve.Server, opt FollowOptions) (*Follower, error) {
 	if opt.Interval <= 0 {
-		return nil, fmt.Errorf("serve: follow interval %v: give a positive duration", opt.Interval)
+		return nil, fmt.Errorf("live: follow interval %v: give a positive duration", opt.Interval)
 	}
 	if len(opt.Sources) == 0 || len(opt.Served) != len(opt.Sources) {
-		return nil, fmt.Errorf("serve: follow: %d sources, %d releases served", len(opt.Sources), len(opt.Served))
+		return nil, fmt.Errorf("live: follow: %d sources, %d releases served", len(opt.Sources), len(opt.Served))
 	}
 	if opt.Jitter == 0 {
 		opt.Jitter = opt.Interval / 10
 	}
 	f := &Follower{opt: opt, srv: srv, log: opt.Logger, served: slices.Clone(opt.Served), refused: map[string]string{}, logged: map[string]bool{}}
 	if f.log == nil {
-		f.log = srv.log
+		f.log = srv.Logger()
 	}
 	now := time.Now()
 	for i, r := range f.served {

@@ -1,4 +1,4 @@
-package serve
+package live
 
 import (
 	"context"
@@ -20,42 +20,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/build"
 	"github.com/skills-mcp/skills-mcp/internal/servetest"
-	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/serve"
 )
 
-// skillMD is a SKILL.md for a skill folder named name.
-func skillMD(name, desc string) string {
-	return fmt.Sprintf("---\nname: %s\ndescription: %s\n---\n# %s\n", name, desc, name)
-}
-
-// writeFiles writes path → content under dir.
-func writeFiles(t testing.TB, dir string, files map[string]string) {
-	t.Helper()
-	for p, c := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// eventually polls cond until it holds or 10 s pass.
-func eventually(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // startLive builds a Live server and runs it until the test ends.
-func startLive(t testing.TB, opt LiveOptions) *Live {
+func startLive(t testing.TB, opt Options) *Live {
 	t.Helper()
 	if opt.Server.Logger == nil {
 		opt.Server.Logger = servetest.Logger(t)
@@ -63,7 +32,7 @@ func startLive(t testing.TB, opt LiveOptions) *Live {
 	if opt.Debounce == 0 {
 		opt.Debounce = 20 * time.Millisecond
 	}
-	l, err := NewLive(opt)
+	l, err := New(opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,37 +49,6 @@ func startLive(t testing.TB, opt LiveOptions) *Live {
 		}
 	})
 	return l
-}
-
-// events records notifications in arrival order.
-type events struct {
-	mu  sync.Mutex
-	got []string
-}
-
-func (e *events) add(s string) { e.mu.Lock(); e.got = append(e.got, s); e.mu.Unlock() }
-
-func (e *events) list() []string { e.mu.Lock(); defer e.mu.Unlock(); return slices.Clone(e.got) }
-
-func (e *events) count(s string) int {
-	n := 0
-	for _, g := range e.list() {
-		if g == s {
-			n++
-		}
-	}
-	return n
-}
-
-func (e *events) options() *mcp.ClientOptions {
-	return &mcp.ClientOptions{
-		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) { e.add("list_changed") },
-		ToolListChangedHandler:     func(context.Context, *mcp.ToolListChangedRequest) { e.add("tools_changed") },
-		PromptListChangedHandler:   func(context.Context, *mcp.PromptListChangedRequest) { e.add("prompts_changed") },
-		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
-			e.add("updated " + r.Params.URI)
-		},
-	}
 }
 
 // digestOf returns the digest skills/get reports for the file uri of the
@@ -133,11 +71,6 @@ func digestOf(t testing.TB, cs *mcp.ClientSession, skillURI, uri string) string 
 	return ""
 }
 
-func served(t testing.TB, cs *mcp.ClientSession) []string {
-	t.Helper()
-	return entryURIs(t, allSkills(t, cs))
-}
-
 // TestLiveEdits edits, adds and removes skill files under a watched folder
 // and sees each change reach a client, with a list_changed notification,
 // over both protocol revisions. Rescans are off: the watch alone does it.
@@ -145,22 +78,22 @@ func TestLiveEdits(t *testing.T) {
 	for _, p := range protocols {
 		t.Run(p.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFiles(t, dir, map[string]string{
-				"alpha/SKILL.md":       skillMD("alpha", "First."),
+			servetest.WriteFiles(t, dir, map[string]string{
+				"alpha/SKILL.md":       servetest.SkillMD("alpha", "First."),
 				"alpha/notes/guide.md": "Guide v1\n",
-				"beta/SKILL.md":        skillMD("beta", "Second."),
+				"beta/SKILL.md":        servetest.SkillMD("beta", "Second."),
 			})
-			l := startLive(t, LiveOptions{Build: build.Options{Libraries: []build.Library{{Namespace: "lib", Root: dir}}}})
-			var ev events
-			cs := connectMem(t, l.Server(), p.version, ev.options())
+			l := startLive(t, Options{Build: build.Options{Libraries: []build.Library{{Namespace: "lib", Root: dir}}}})
+			var ev servetest.Events
+			cs := connectMem(t, l.Server(), p.version, ev.Options())
 			const alpha, guide = "skill://lib/alpha/SKILL.md", "skill://lib/alpha/notes/guide.md"
 
 			// The notification stream may open after Connect returns
 			// (2026-07-28): change a probe file until one arrives.
-			for i := 0; ev.count("list_changed") == 0; i++ {
-				writeFiles(t, dir, map[string]string{"beta/probe.md": fmt.Sprint("probe ", i, "\n")})
+			for i := 0; ev.Count("list_changed") == 0; i++ {
+				servetest.WriteFiles(t, dir, map[string]string{"beta/probe.md": fmt.Sprint("probe ", i, "\n")})
 				wait := time.Now().Add(500 * time.Millisecond)
-				for ev.count("list_changed") == 0 && time.Now().Before(wait) {
+				for ev.Count("list_changed") == 0 && time.Now().Before(wait) {
 					time.Sleep(10 * time.Millisecond)
 				}
 				if i > 20 {
@@ -170,26 +103,26 @@ func TestLiveEdits(t *testing.T) {
 
 			step := func(what string, change func(), done func() bool) {
 				t.Helper()
-				n := ev.count("list_changed")
+				n := ev.Count("list_changed")
 				change()
-				eventually(t, what, done)
-				eventually(t, what+": list_changed", func() bool { return ev.count("list_changed") > n })
+				servetest.Eventually(t, what, done)
+				servetest.Eventually(t, what+": list_changed", func() bool { return ev.Count("list_changed") > n })
 			}
 			before := digestOf(t, cs, alpha, guide)
 			if before == "" {
 				t.Fatal("guide.md not served")
 			}
 			step("an edited file", func() {
-				writeFiles(t, dir, map[string]string{"alpha/notes/guide.md": "Guide v2, longer\n"})
+				servetest.WriteFiles(t, dir, map[string]string{"alpha/notes/guide.md": "Guide v2, longer\n"})
 			}, func() bool { d := digestOf(t, cs, alpha, guide); return d != "" && d != before })
 			step("a new skill", func() {
-				writeFiles(t, dir, map[string]string{"gamma/deep/SKILL.md": skillMD("deep", "Third.")})
+				servetest.WriteFiles(t, dir, map[string]string{"gamma/deep/SKILL.md": servetest.SkillMD("deep", "Third.")})
 			}, func() bool { return slices.Contains(served(t, cs), "skill://lib/gamma/deep/SKILL.md") })
 			// gamma/deep was created after the watch started: it is watched.
 			deep := "skill://lib/gamma/deep/SKILL.md"
 			old := digestOf(t, cs, deep, deep)
 			step("an edit in a new folder", func() {
-				writeFiles(t, dir, map[string]string{"gamma/deep/SKILL.md": skillMD("deep", "Third, edited.")})
+				servetest.WriteFiles(t, dir, map[string]string{"gamma/deep/SKILL.md": servetest.SkillMD("deep", "Third, edited.")})
 			}, func() bool { d := digestOf(t, cs, deep, deep); return d != "" && d != old })
 			step("a removed file", func() {
 				if err := os.Remove(filepath.Join(dir, "alpha/notes/guide.md")); err != nil {
@@ -215,16 +148,16 @@ func TestLiveSubscriptions(t *testing.T) {
 	for _, p := range protocols {
 		t.Run(p.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFiles(t, dir, map[string]string{
-				"alpha/SKILL.md":  skillMD("alpha", "First."),
+			servetest.WriteFiles(t, dir, map[string]string{
+				"alpha/SKILL.md":  servetest.SkillMD("alpha", "First."),
 				"alpha/notes.md":  "notes 0\n",
 				"alpha/other.md":  "other 0\n",
-				"beta/SKILL.md":   skillMD("beta", "Second."),
+				"beta/SKILL.md":   servetest.SkillMD("beta", "Second."),
 				"beta/refs/a.txt": "a\n",
 			})
-			l := startLive(t, LiveOptions{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: dir}}}})
-			var ev events
-			cs := connectMem(t, l.Server(), p.version, ev.options())
+			l := startLive(t, Options{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: dir}}}})
+			var ev servetest.Events
+			cs := connectMem(t, l.Server(), p.version, ev.Options())
 			ctx := context.Background()
 			const notes, beta = "skill://alpha/notes.md", "skill://beta/SKILL.md"
 			for _, u := range []string{notes, beta} {
@@ -238,18 +171,18 @@ func TestLiveSubscriptions(t *testing.T) {
 				version++
 				content := fmt.Sprintf("version %d\n", version)
 				if rel == "beta/SKILL.md" {
-					content = skillMD("beta", fmt.Sprintf("Second, version %d.", version))
+					content = servetest.SkillMD("beta", fmt.Sprintf("Second, version %d.", version))
 				}
-				writeFiles(t, dir, map[string]string{rel: content})
+				servetest.WriteFiles(t, dir, map[string]string{rel: content})
 				if err := l.Refresh(ctx); err != nil {
 					t.Fatal(err)
 				}
 			}
 			// Under 2026-07-28 the subscription streams open in the
 			// background: edit both until each has reported once.
-			for i := 0; ev.count("updated "+notes) == 0 || ev.count("updated "+beta) == 0; i++ {
+			for i := 0; ev.Count("updated "+notes) == 0 || ev.Count("updated "+beta) == 0; i++ {
 				if i > 50 {
-					t.Fatalf("subscriptions never reported: %v", ev.list())
+					t.Fatalf("subscriptions never reported: %v", ev.List())
 				}
 				edit("alpha/notes.md")
 				edit("beta/SKILL.md")
@@ -259,21 +192,21 @@ func TestLiveSubscriptions(t *testing.T) {
 			// sent before it on the same session.
 			barrier := func() []string {
 				t.Helper()
-				n := ev.count("updated " + beta)
-				start := len(ev.list())
+				n := ev.Count("updated " + beta)
+				start := len(ev.List())
 				edit("beta/SKILL.md")
-				eventually(t, "the barrier update", func() bool { return ev.count("updated "+beta) > n })
-				return ev.list()[start:]
+				servetest.Eventually(t, "the barrier update", func() bool { return ev.Count("updated "+beta) > n })
+				return ev.List()[start:]
 			}
 			barrier()
 
-			mark := len(ev.list())
+			mark := len(ev.List())
 			edit("alpha/other.md") // not subscribed, same skill
 			edit("alpha/notes.md")
-			eventually(t, "the update of notes.md", func() bool { return ev.count("updated "+notes) > 0 && len(ev.list()) > mark })
+			servetest.Eventually(t, "the update of notes.md", func() bool { return ev.Count("updated "+notes) > 0 && len(ev.List()) > mark })
 			got := barrier()
 			var updates []string
-			for _, e := range append(ev.list()[mark:len(ev.list())-len(got)], got...) {
+			for _, e := range append(ev.List()[mark:len(ev.List())-len(got)], got...) {
 				if strings.HasPrefix(e, "updated ") {
 					updates = append(updates, e)
 				}
@@ -293,10 +226,10 @@ func TestLiveSubscriptions(t *testing.T) {
 				if i > 20 {
 					t.Fatalf("updates of %s keep coming after unsubscribing", notes)
 				}
-				mark = len(ev.list())
+				mark = len(ev.List())
 				edit("alpha/notes.md")
 				barrier()
-				if slices.Contains(ev.list()[mark:], "updated "+notes) {
+				if slices.Contains(ev.List()[mark:], "updated "+notes) {
 					if p.version != "" {
 						t.Fatalf("update of %s after unsubscribing (2025-11-25 unsubscribes synchronously)", notes)
 					}
@@ -311,21 +244,21 @@ func TestLiveSubscriptions(t *testing.T) {
 			if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: a}); err != nil {
 				t.Fatal(err)
 			}
-			for i := 0; ev.count("updated "+a) == 0; i++ {
+			for i := 0; ev.Count("updated "+a) == 0; i++ {
 				if i > 50 {
 					t.Fatalf("the subscription to %s never reported", a)
 				}
 				edit("beta/refs/a.txt")
 				time.Sleep(20 * time.Millisecond)
 			}
-			n := ev.count("updated " + a)
+			n := ev.Count("updated " + a)
 			if err := os.Remove(filepath.Join(dir, "beta/refs/a.txt")); err != nil {
 				t.Fatal(err)
 			}
 			if err := l.Refresh(ctx); err != nil {
 				t.Fatal(err)
 			}
-			eventually(t, "the update of a removed file", func() bool { return ev.count("updated "+a) > n })
+			servetest.Eventually(t, "the update of a removed file", func() bool { return ev.Count("updated "+a) > n })
 		})
 	}
 }
@@ -333,8 +266,8 @@ func TestLiveSubscriptions(t *testing.T) {
 // TestLiveNoChange: a rescan that finds nothing new swaps nothing.
 func TestLiveNoChange(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"alpha/SKILL.md": skillMD("alpha", "First.")})
-	l := startLive(t, LiveOptions{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: dir}}}})
+	servetest.WriteFiles(t, dir, map[string]string{"alpha/SKILL.md": servetest.SkillMD("alpha", "First.")})
+	l := startLive(t, Options{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: dir}}}})
 	snap := l.Server().Snapshot()
 	for range 3 {
 		if err := l.Refresh(context.Background()); err != nil {
@@ -370,13 +303,13 @@ func TestLiveHammer(t *testing.T) {
 		files := map[string]string{}
 		for i := range n {
 			name := fmt.Sprintf("s%02d", i)
-			files[name+"/SKILL.md"] = skillMD(name, fmt.Sprintf("Generation %d.", gen))
+			files[name+"/SKILL.md"] = servetest.SkillMD(name, fmt.Sprintf("Generation %d.", gen))
 			files[name+"/data.txt"] = strings.Repeat(fmt.Sprint(gen), gen%7+1)
 		}
-		writeFiles(t, dir, files)
+		servetest.WriteFiles(t, dir, files)
 	}
 	write(0)
-	l := startLive(t, LiveOptions{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: dir}}}})
+	l := startLive(t, Options{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: dir}}}})
 	sessions := []*mcp.ClientSession{
 		connectMem(t, l.Server(), "2025-11-25", nil),
 		connectMem(t, l.Server(), "", nil),
@@ -453,13 +386,13 @@ func TestLiveHammer(t *testing.T) {
 // libraries (here neither watched nor rescanned).
 func TestLiveCatalogStatusRefresh(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"alpha/SKILL.md": skillMD("alpha", "First.")})
-	l := startLive(t, LiveOptions{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: dir}}}})
+	servetest.WriteFiles(t, dir, map[string]string{"alpha/SKILL.md": servetest.SkillMD("alpha", "First.")})
+	l := startLive(t, Options{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: dir}}}})
 	for _, p := range protocols {
 		t.Run(p.name, func(t *testing.T) {
 			cs := connectMem(t, l.Server(), p.version, nil)
 			name := fmt.Sprintf("skill-%s", strings.ReplaceAll(p.name, "-", ""))
-			writeFiles(t, dir, map[string]string{name + "/SKILL.md": skillMD(name, "New.")})
+			servetest.WriteFiles(t, dir, map[string]string{name + "/SKILL.md": servetest.SkillMD(name, "New.")})
 			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{
 				Name: "skills_mcp_catalog_status", Arguments: map[string]any{"refresh": true}})
 			if err != nil || res.IsError {
@@ -485,23 +418,23 @@ func TestLiveStdioSIGHUP(t *testing.T) {
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "skills.json")
 	one := `{"libraries": [{"namespace": "one", "root": "one"}]}`
-	writeFiles(t, dir, map[string]string{
-		"one/alpha/SKILL.md": skillMD("alpha", "In one."),
-		"two/beta/SKILL.md":  skillMD("beta", "In two."),
+	servetest.WriteFiles(t, dir, map[string]string{
+		"one/alpha/SKILL.md": servetest.SkillMD("alpha", "In one."),
+		"two/beta/SKILL.md":  servetest.SkillMD("beta", "In two."),
 		"skills.json":        one,
 	})
 	for _, p := range protocols {
 		t.Run(p.name, func(t *testing.T) {
-			writeFiles(t, dir, map[string]string{"skills.json": one})
+			servetest.WriteFiles(t, dir, map[string]string{"skills.json": one})
 			cs, cmd := connectCommand(t, p.version, nil, "serve", "--config", cfg, "--no-watch", "--rescan-seconds", "0")
 			if got := served(t, cs); !slices.Equal(got, []string{"skill://one/alpha/SKILL.md"}) {
 				t.Fatalf("served %q", got)
 			}
-			writeFiles(t, dir, map[string]string{"skills.json": `{"libraries": [{"namespace": "one", "root": "one"}, {"namespace": "two", "root": "two"}]}`})
+			servetest.WriteFiles(t, dir, map[string]string{"skills.json": `{"libraries": [{"namespace": "one", "root": "one"}, {"namespace": "two", "root": "two"}]}`})
 			if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
 				t.Fatal(err)
 			}
-			eventually(t, "the library added before SIGHUP", func() bool {
+			servetest.Eventually(t, "the library added before SIGHUP", func() bool {
 				return slices.Contains(served(t, cs), "skill://two/beta/SKILL.md")
 			})
 		})
@@ -514,9 +447,11 @@ func TestLiveStdioSIGHUP(t *testing.T) {
 func TestLiveStdioArguments(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "alpha-lib"), filepath.Join(dir, "beta-lib")
-	writeFiles(t, a, map[string]string{"alpha/SKILL.md": skillMD("alpha", "A.")})
-	writeFiles(t, b, map[string]string{"beta/SKILL.md": skillMD("beta", "B.")})
-	_, bundle := fileBundle(t, fixture{"acme/x": {"SKILL.md": skillMD("x", "X.")}})
+	servetest.WriteFiles(t, a, map[string]string{"alpha/SKILL.md": servetest.SkillMD("alpha", "A.")})
+	servetest.WriteFiles(t, b, map[string]string{"beta/SKILL.md": servetest.SkillMD("beta", "B.")})
+	xdir := filepath.Join(dir, "x")
+	servetest.WriteFiles(t, xdir, map[string]string{"x/SKILL.md": servetest.SkillMD("x", "X.")})
+	bundle := bundleFile(t, xdir, build.Library{Namespace: "acme"})
 	for _, tc := range []struct {
 		name string
 		env  []string
@@ -540,8 +475,8 @@ func TestLiveStdioArguments(t *testing.T) {
 	}
 	t.Run("live edit", func(t *testing.T) {
 		cs, _ := connectCommand(t, "", nil, "serve", a)
-		writeFiles(t, a, map[string]string{"gamma/SKILL.md": skillMD("gamma", "G.")})
-		eventually(t, "the new skill over stdio", func() bool {
+		servetest.WriteFiles(t, a, map[string]string{"gamma/SKILL.md": servetest.SkillMD("gamma", "G.")})
+		servetest.Eventually(t, "the new skill over stdio", func() bool {
 			return slices.Contains(served(t, cs), "skill://gamma/SKILL.md")
 		})
 	})
@@ -556,25 +491,25 @@ func TestLiveDescribeSkills(t *testing.T) {
 	for _, p := range protocols {
 		t.Run(p.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFiles(t, dir, map[string]string{
-				"alpha/SKILL.md":  skillMD("alpha", "Version 0."),
+			servetest.WriteFiles(t, dir, map[string]string{
+				"alpha/SKILL.md":  servetest.SkillMD("alpha", "Version 0."),
 				"alpha/notes.txt": "notes 0\n",
 			})
-			l := startLive(t, LiveOptions{NoWatch: true, Server: Options{DescribeSkills: true},
+			l := startLive(t, Options{NoWatch: true, Server: serve.Options{DescribeSkills: true},
 				Build: build.Options{Libraries: []build.Library{{Root: dir}}}})
-			var ev events
-			cs := connectMem(t, l.Server(), p.version, ev.options())
+			var ev servetest.Events
+			cs := connectMem(t, l.Server(), p.version, ev.Options())
 			ctx := context.Background()
 			version := 0
 			describe := func() {
 				t.Helper()
 				version++
-				writeFiles(t, dir, map[string]string{"alpha/SKILL.md": skillMD("alpha", fmt.Sprintf("Version %d.", version))})
+				servetest.WriteFiles(t, dir, map[string]string{"alpha/SKILL.md": servetest.SkillMD("alpha", fmt.Sprintf("Version %d.", version))})
 				if err := l.Refresh(ctx); err != nil {
 					t.Fatal(err)
 				}
 			}
-			for i := 0; ev.count("tools_changed") == 0; i++ {
+			for i := 0; ev.Count("tools_changed") == 0; i++ {
 				if i > 50 {
 					t.Fatal("no tools/list_changed")
 				}
@@ -598,55 +533,13 @@ func TestLiveDescribeSkills(t *testing.T) {
 	}
 }
 
-// TestDescribeDiffers: get_skill's description changes with a skill's name
-// or description, or a skill added or removed, and not with a file's bytes.
-func TestDescribeDiffers(t *testing.T) {
-	base := exampleFixture()
-	snap := func(edit func(fixture)) *Snapshot {
-		fx := exampleFixture()
-		edit(fx)
-		b, _ := memBundle(t, fx)
-		s, err := newSnapshot([]*manifest.Bundle{b}, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	b, _ := memBundle(t, base)
-	s := newServer(t, Options{DescribeSkills: true}, b)
-	d := &discovery{srv: s, prefix: "p", describe: true}
-	old := s.Snapshot()
-	for _, tc := range []struct {
-		name string
-		edit func(fixture)
-		want bool
-	}{
-		{"nothing", func(fixture) {}, false},
-		{"a file's bytes", func(fx fixture) { fx["acme/pdf-processing"]["references/FORMS.md"] = "# Forms, v2\n" }, false},
-		{"a body", func(fx fixture) {
-			fx["community/git-workflow"]["SKILL.md"] = "---\nname: git-workflow\ndescription: Follow this team's Git conventions\n---\nOther body.\n"
-		}, false},
-		{"a description", func(fx fixture) {
-			fx["community/git-workflow"]["SKILL.md"] = "---\nname: git-workflow\ndescription: New conventions\n---\nGit.\n"
-		}, true},
-		{"a new skill", func(fx fixture) {
-			fx["community/new"] = map[string]string{"SKILL.md": "---\nname: new\ndescription: New\n---\n"}
-		}, true},
-		{"a removed skill", func(fx fixture) { delete(fx, "community/git-workflow") }, true},
-	} {
-		if got := d.describeDiffers(old, snap(tc.edit)); got != tc.want {
-			t.Errorf("%s: describeDiffers = %v, want %v", tc.name, got, tc.want)
-		}
-	}
-}
-
 // TestLiveSettledRescan: on a tree old enough for the cache to trust, a
 // rescan that finds nothing changed rebuilds nothing, and an edit in place
 // (same size, new time) is still found.
 func TestLiveSettledRescan(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
-		"alpha/SKILL.md":  skillMD("alpha", "First."),
+	servetest.WriteFiles(t, dir, map[string]string{
+		"alpha/SKILL.md":  servetest.SkillMD("alpha", "First."),
 		"alpha/notes.txt": "version 1\n",
 	})
 	settle := func(tm time.Time) {
@@ -666,8 +559,8 @@ func TestLiveSettledRescan(t *testing.T) {
 	// one ran shows only in the log: it logs "library built" or "library
 	// unchanged", the Unchanged shortcut nothing.
 	var logged builds
-	l := startLive(t, LiveOptions{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: dir}}},
-		Server: Options{Logger: slog.New(&logged)}})
+	l := startLive(t, Options{NoWatch: true, Build: build.Options{Libraries: []build.Library{{Root: dir}}},
+		Server: serve.Options{Logger: slog.New(&logged)}})
 	cs := connectMem(t, l.Server(), "", nil)
 	const alpha, notes = "skill://alpha/SKILL.md", "skill://alpha/notes.txt"
 	before := digestOf(t, cs, alpha, notes)
@@ -723,10 +616,10 @@ func (b *builds) Handle(_ context.Context, r slog.Record) error {
 // library's skills are its prompts).
 func TestLiveToolCapabilities(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"alpha/SKILL.md": skillMD("alpha", "First.")})
+	servetest.WriteFiles(t, dir, map[string]string{"alpha/SKILL.md": servetest.SkillMD("alpha", "First.")})
 	for _, describe := range []bool{false, true} {
 		for _, limit := range []int{0, -1} {
-			l := startLive(t, LiveOptions{NoWatch: true, Server: Options{DescribeSkills: describe, PromptLimit: limit},
+			l := startLive(t, Options{NoWatch: true, Server: serve.Options{DescribeSkills: describe, PromptLimit: limit},
 				Build: build.Options{Libraries: []build.Library{{Root: dir}}}})
 			caps := connectMem(t, l.Server(), "2025-11-25", nil).InitializeResult().Capabilities
 			// Per-skill prompts change with the library unless they are off.

@@ -1,8 +1,8 @@
-package serve
+package live
 
-// Live libraries as the server sees them: the rescans catalog_status
-// refresh=true asks for (Options.Refresh, behind a gate), and the state it
-// reports (Options.LiveStatus). The libraries themselves are Live (live.go).
+// The rescans catalog_status refresh=true asks for (serve.Options.Refresh),
+// behind a gate: live libraries (Live.Refresh) and followed releases
+// (Follower.Check) both refresh through Gate.
 
 import (
 	"context"
@@ -38,12 +38,19 @@ type refreshRound struct {
 	err  error
 }
 
-// newRefreshGate returns the gate of fn, which logs each round's failure
-// once; nil for a nil fn.
-func newRefreshGate(fn func(context.Context) error, log *slog.Logger) *refreshGate {
+// Gate returns fn behind a refresh gate, for serve.Options.Refresh: calls
+// that come together share one run of fn, and runs start at least 2 s
+// apart, so that no client can make the server rescan at will. Each run's
+// failure is logged on log. Gate(nil) is nil.
+func Gate(fn func(context.Context) error, log *slog.Logger) func(context.Context) error {
 	if fn == nil {
 		return nil
 	}
+	return newRefreshGate(fn, log).refresh
+}
+
+// newRefreshGate returns the gate of fn, which logs each round's failure.
+func newRefreshGate(fn func(context.Context) error, log *slog.Logger) *refreshGate {
 	logged := func(ctx context.Context) error {
 		err := fn(ctx)
 		if err != nil {
@@ -90,26 +97,4 @@ func (g *refreshGate) start(ctx context.Context, r *refreshRound) {
 	g.mu.Unlock()
 	r.err = g.fn(ctx)
 	close(r.done)
-}
-
-// LiveStatus describes how a Live server keeps its catalog fresh, for
-// catalog_status. It holds no local path: warnings name libraries by
-// namespace.
-type LiveStatus struct {
-	Watch          string          `json:"watch"` // "on", "partial" or "off"
-	WatchedFolders int             `json:"watchedFolders"`
-	RescanSeconds  int             `json:"rescanSeconds"` // 0: no periodic rescan
-	LastScan       string          `json:"lastScan"`      // RFC 3339
-	Scans          int             `json:"scans"`
-	Libraries      []LiveLibStatus `json:"libraries"`
-	Warnings       []string        `json:"warnings,omitempty"`
-}
-
-// LiveLibStatus is one library's state.
-type LiveLibStatus struct {
-	Namespace string `json:"namespace"`
-	Watch     string `json:"watch"`            // "on", "partial", "off", or "static" (https: fetched once)
-	Serving   bool   `json:"serving"`          // a build of it is served
-	Bundle    string `json:"bundle,omitempty"` // the id of the bundle served
-	Error     string `json:"error,omitempty"`  // why its last build failed
 }
