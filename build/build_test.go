@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/skills-mcp/skills-mcp/lint"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -620,5 +621,36 @@ func TestLoadAll(t *testing.T) {
 	}, func(int, *loaded) error { return nil })
 	if !errors.Is(err, context.Canceled) || loads.Load() >= 1000 {
 		t.Fatalf("loadAll = %v after %d loads, want a cancellation", err, loads.Load())
+	}
+}
+
+// TestBytecodeWithSource proves build grades a file's findings beside the
+// skill's other files (lint.InSkill): WebAssembly shipped with its .wat
+// source is a note, alone a warning with the opaque-files capability, and a
+// cached rebuild grades them the same.
+func TestBytecodeWithSource(t *testing.T) {
+	root := t.TempDir()
+	wasm := "\x00asm\x01\x00\x00\x00"
+	writeSkill(t, root, "with-source", map[string]string{"wasm/adler32.wasm": wasm, "wasm/adler32.wat": "(module)\n"})
+	writeSkill(t, root, "alone", map[string]string{"wasm/adler32.wasm": wasm})
+	opt := Options{Libraries: []Library{{Namespace: "x", Root: root}}, Cache: NewCache()}
+	for round := range 2 {
+		_, res := buildBytes(t, opt)
+		got := map[string]string{}
+		caps := map[string][]string{}
+		for _, s := range res.Manifest.Skills {
+			for _, f := range s.Findings {
+				if f.Rule == "opaque-file" {
+					got[s.Path] = f.Severity
+				}
+			}
+			caps[s.Path] = s.Capabilities
+		}
+		if got["x/with-source"] != lint.SeverityNote || got["x/alone"] != lint.SeverityWarning {
+			t.Errorf("round %d: opaque-file %v, want a note with the source and a warning alone", round, got)
+		}
+		if len(caps["x/with-source"]) != 0 || !slices.Contains(caps["x/alone"], lint.CapOpaqueFiles) {
+			t.Errorf("round %d: capabilities %v", round, caps)
+		}
 	}
 }

@@ -189,6 +189,13 @@ func loadSkill(t tree, sd skillDir, lib *Library, key string, noScripts bool, op
 			s.Findings = append(s.Findings, c.findingsAt(f.path)...) // a copy: waivers mark it, not the cache
 		}
 	}
+	if !opt.NoLint && len(s.Findings) > 0 {
+		paths := make([]string, len(s.Files))
+		for i, f := range s.Files {
+			paths[i] = f.Path
+		}
+		lint.InSkill(paths, s.Findings) // what a file's findings mean beside the others
+	}
 	l.importFindings(opt.imports, key, sd, files)
 	if len(opt.Waivers) > 0 && len(s.Findings) > 0 {
 		lint.Waive(opt.Waivers, skillPath, s.Findings, func(file string) manifest.Digest {

@@ -1,0 +1,55 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/skills-mcp/skills-mcp/manifest"
+)
+
+// TestInSkill proves bytecode shipped with its source is a note, and
+// without it (or beside a source of another name, or a .pyc beside its
+// .py) stays a warning; other findings are left as they are.
+func TestInSkill(t *testing.T) {
+	wasm := "\x00asm\x01\x00\x00\x00"
+	class := "\xca\xfe\xba\xbe\x00\x00\x00\x41"
+	pyc := "\xcb\r\r\n\x00\x00\x00\x00\x12\x34\x56\x67\x10\x00\x00\x00\xe3"
+	cases := []struct {
+		file, data string
+		others     []string
+		want       string
+	}{
+		{"wasm/adler32.wasm", wasm, []string{"SKILL.md", "wasm/adler32.wat", "wasm/load.js"}, SeverityNote},
+		{"lib/core.wasm", wasm, []string{"SKILL.md", "src/core.rs"}, SeverityNote},
+		{"lib/core.wasm", wasm, []string{"SKILL.md", "src/lib.rs", "core.md"}, SeverityWarning},
+		{"lib/core.wasm", wasm, []string{"SKILL.md"}, SeverityWarning},
+		{"bin/Hello.class", class, []string{"SKILL.md", "src/Hello.java"}, SeverityNote},
+		{"bin/Hello$1.class", class, []string{"SKILL.md", "src/Hello.java"}, SeverityNote},
+		{"bin/Hello.class", class, []string{"SKILL.md", "src/Hello.class.txt"}, SeverityWarning},
+		{"scripts/wsfix.pyc", pyc, []string{"SKILL.md", "scripts/wsfix.py"}, SeverityWarning},
+	}
+	for _, c := range cases {
+		fs := Analyze(c.file, []byte(c.data))
+		fs = append(fs, manifest.Finding{Rule: "pipe-to-shell", File: "SKILL.md", Line: 3, Severity: SeverityWarning, Excerpt: "curl x | sh"})
+		InSkill(append(c.others, c.file), fs)
+		var got *manifest.Finding
+		for i := range fs {
+			if fs[i].Rule == "opaque-file" {
+				got = &fs[i]
+			}
+		}
+		if got == nil {
+			t.Errorf("%s: no opaque-file finding in %v", c.file, fs)
+			continue
+		}
+		if got.Severity != c.want {
+			t.Errorf("%s beside %v: %s, want %s", c.file, c.others, got.Severity, c.want)
+		}
+		if c.want == SeverityNote && !strings.Contains(got.Excerpt, "ships with it") {
+			t.Errorf("%s: excerpt %q does not name the source", c.file, got.Excerpt)
+		}
+		if last := fs[len(fs)-1]; last.Severity != SeverityWarning {
+			t.Errorf("%s: another rule's finding changed: %+v", c.file, last)
+		}
+	}
+}
