@@ -112,6 +112,9 @@ func checkCosign(b *manifest.Bundle, v oci.CosignVerifier, d, requireAttestation
 		if d, err = oci.ArtifactDigest(b); err != nil {
 			return "", nil, err
 		}
+		if err := signsAnother(b, d, cos); err != nil {
+			return "", nil, err
+		}
 	}
 	who, err := v.VerifyCosign(d, cos)
 	if err != nil {
@@ -124,6 +127,26 @@ func checkCosign(b *manifest.Bundle, v oci.CosignVerifier, d, requireAttestation
 		}
 	}
 	return who, att, nil
+}
+
+// signsAnother refuses a bundle file whose cosign signatures all sign
+// another artifact than the one it makes (d): the bundle a ToolHive skill
+// was built into, whose signatures sign ToolHive's artifact, which the
+// file does not hold. The error says where to get the artifact instead.
+func signsAnother(b *manifest.Bundle, d string, cos []oci.CosignSignature) error {
+	for _, c := range cos {
+		if c.Digest == d {
+			return nil
+		}
+	}
+	other := cos[0].Digest
+	from := "oci://HOST/REPO@" + other
+	if m, err := b.Manifest(); err == nil && len(m.Libraries) == 1 {
+		if r, err := oci.ParseRef(m.Libraries[0].Source); err == nil && r.Digest == other {
+			from = r.String()
+		}
+	}
+	return &exitError{exitUntrusted, fmt.Errorf("untrusted: the bundle's cosign signatures sign %s, not %s, the artifact this file makes (a ToolHive skill's bundle is built from an artifact it does not hold): use %s, which starts from the cache offline", other, d, from)}
 }
 
 // check checks b's signatures under t: Sigstore signatures with a cosign

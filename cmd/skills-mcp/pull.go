@@ -285,11 +285,11 @@ func (c *PullCmd) open(ctx context.Context, argv commandArgv, trusted []manifest
 		}
 		return src, nil
 	case isHTTP(c.From) && pull.IsIndexURL(c.From):
-		return pull.OpenIndex(ctx, c.From, pull.IndexOptions{MaxBytes: c.MaxDownload, AllowUnverified: c.AllowUnverified, Client: outbound,
-			CacheDir: cacheDir(c.Cache.CacheDir)}, trusted)
+		return c.cosignChecked(pull.OpenIndex(ctx, c.From, pull.IndexOptions{MaxBytes: c.MaxDownload, AllowUnverified: c.AllowUnverified, Client: outbound,
+			CacheDir: cacheDir(c.Cache.CacheDir)}, c.ownKeys(trusted)))
 	case isHTTP(c.From):
-		return pull.Download(ctx, c.From, pull.DownloadOptions{MaxBytes: c.MaxDownload, Client: outbound,
-			TempDir: filepath.Join(cacheDir(c.Cache.CacheDir), "downloads")}, trusted)
+		return c.cosignChecked(pull.Download(ctx, c.From, pull.DownloadOptions{MaxBytes: c.MaxDownload, Client: outbound,
+			TempDir: filepath.Join(cacheDir(c.Cache.CacheDir), "downloads")}, c.ownKeys(trusted)))
 	case oci.IsRef(c.From):
 		return c.openOCI(ctx, c.From, trusted)
 	}
@@ -298,9 +298,44 @@ func (c *PullCmd) open(ctx context.Context, argv commandArgv, trusted []manifest
 		return nil, err
 	}
 	if fi.IsDir() {
-		return pull.OpenExport(c.From, trusted)
+		return c.cosignChecked(pull.OpenExport(c.From, c.ownKeys(trusted)))
 	}
-	return pull.OpenBundle(c.From, trusted)
+	return c.cosignChecked(pull.OpenBundle(c.From, c.ownKeys(trusted)))
+}
+
+// ownKeys returns the keys a bundle, export or discovery source is opened
+// with: trusted, or none under cosign trust (--trust cosign.pub,
+// --trusted-root), which cosignChecked applies once it is open.
+func (c *PullCmd) ownKeys(trusted []manifest.TrustedKey) []manifest.TrustedKey {
+	if c.Registry.cosign != nil {
+		return nil
+	}
+	return trusted
+}
+
+// cosignChecked applies cosign trust to a source opened without keys
+// (ownKeys): a bundle, file or download, passes by the Sigstore signatures
+// it carries (kept by a fetch from a registry), over the digest of the
+// artifact it makes, as verify FILE.skb checks them; an export folder or a
+// discovery site carries none, since cosign signs OCI artifacts, and is
+// refused as unsigned (exit 3), saying so. Without cosign trust src and
+// err are returned as they are.
+func (c *PullCmd) cosignChecked(src *pull.Source, err error) (*pull.Source, error) {
+	if err != nil || c.Registry.cosign == nil {
+		return src, err
+	}
+	if src.Bundle() == nil {
+		src.Close()
+		what := map[string]string{"export": "an export folder", "index": "a discovery index"}[src.Kind]
+		return nil, &exitError{exitUnsigned, fmt.Errorf("unsigned: %s: a cosign key or --trusted-root checks cosign signatures, which sign OCI artifacts, and %s carries none: pull the artifact (oci://HOST/REPO@sha256:…), or a bundle fetched from it", src.Name, what)}
+	}
+	who, _, err := checkCosign(src.Bundle(), c.Registry.cosign, "", "")
+	if err != nil {
+		src.Close()
+		return nil, fmt.Errorf("%s: %w", src.Name, err)
+	}
+	src.Signed, src.SignedBy = true, who
+	return src, nil
 }
 
 func (c *PullCmd) list(src *pull.Source) error {

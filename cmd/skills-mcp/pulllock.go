@@ -192,21 +192,21 @@ func (c *PullCmd) openLocked(ctx context.Context, lock *pull.Lock, ls *pull.Lock
 			p = filepath.Join(c.to(), p)
 		}
 		if ls.Kind == pull.KindExport {
-			src, err = pull.OpenExport(p, trusted)
+			src, err = c.cosignChecked(pull.OpenExport(p, c.ownKeys(trusted)))
 		} else {
-			src, err = pull.OpenBundle(p, trusted)
+			src, err = c.cosignChecked(pull.OpenBundle(p, c.ownKeys(trusted)))
 		}
 	case pull.KindHTTPS:
 		u := ls.Ref
 		if !strings.Contains(u, "#") && (frozen || trusted == nil) {
 			u += "#sha256=" + ls.Resolved.Hex()
 		}
-		src, err = pull.Download(ctx, u, pull.DownloadOptions{MaxBytes: c.MaxDownload}, trusted)
+		src, err = c.cosignChecked(pull.Download(ctx, u, pull.DownloadOptions{MaxBytes: c.MaxDownload}, c.ownKeys(trusted)))
 		if err != nil && strings.Contains(err.Error(), "sha256 mismatch") {
 			return nil, nil, fmt.Errorf("%s: %w: the file changed: %w", ls.Ref, pull.ErrDrift, err)
 		}
 	case pull.KindIndex:
-		src, err = pull.OpenIndex(ctx, ls.Ref, pull.IndexOptions{MaxBytes: c.MaxDownload, AllowUnverified: c.AllowUnverified}, trusted)
+		src, err = c.cosignChecked(pull.OpenIndex(ctx, ls.Ref, pull.IndexOptions{MaxBytes: c.MaxDownload, AllowUnverified: c.AllowUnverified}, c.ownKeys(trusted)))
 	case pull.KindOCI:
 		ref := ls.Ref
 		if frozen {
