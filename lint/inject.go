@@ -30,6 +30,9 @@ func sentences(t string, fn func(sentence) bool) {
 		if h.concept&(cSilence|cApproval) != 0 && (negatedBefore(t, h.start) || forbidden(t, h.start, h.end)) {
 			return true // "never silently", "do not auto-approve", "must not delete without asking"
 		}
+		if h.concept&cApproval != 0 && questionAfter(t, h.end) {
+			return true // "without asking what 'faster' means": a question left out, not a permission
+		}
 		if cur.start >= 0 && (h.start < cur.end || !boundaryBetween(t, cur.end, h.start)) {
 			cur.concepts |= h.concept
 			cur.end = max(cur.end, h.end)
@@ -45,6 +48,26 @@ func sentences(t string, fn func(sentence) bool) {
 	if !stop && cur.start >= 0 {
 		fn(cur)
 	}
+}
+
+// questionWords start the question an asking verb leaves out when it asks
+// about meaning rather than for permission: "without asking what it means",
+// "sin preguntar qué", "ohne zu fragen, welche".
+// "Whether" and "if" are not among them: "without asking if it is fine"
+// is asking for permission.
+var questionWords = []string{"what", "which", "how", "why", "who", "where", "when",
+	"qué", "cuál", "cómo", "o que", "qual", "quais", "como", "was", "welche", "wie", "ce que", "quel", "quelle", "comment"}
+
+// questionAfter reports whether the word after byte end of t (past blanks
+// and a comma) is one of questionWords.
+func questionAfter(t string, end int) bool {
+	rest := strings.TrimLeft(t[end:min(len(t), end+32)], " \t\n,")
+	for _, w := range questionWords {
+		if len(rest) >= len(w) && strings.EqualFold(rest[:len(w)], w) && (len(rest) == len(w) || !isWordByte(rest[len(w)])) {
+			return true
+		}
+	}
+	return false
 }
 
 // negations are words that, right before a call for silence or for

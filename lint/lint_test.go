@@ -262,6 +262,10 @@ var lintCases = []lintCase{
 	{"a.bat", "sensitive-path", `type %USERPROFILE%\.ssh\id_ed25519`, "warning", 0},
 	{"a.py", "sensitive-path", `open(os.path.expanduser("~/.git-credentials"))`, "warning", 0},
 	{"SKILL.md", "sensitive-path", "Add the host alias to `~/.ssh/config`.", "note", 0},
+	// A line labelled as what a scanner looks for or found quotes code.
+	{"SKILL.md", "sensitive-path", "## Reading the report\n\n```\nHIGH [FS-BOUNDARY] scripts/scanner.py:15\n   Pattern: open(os.path.expanduser(\"~/.ssh/id_rsa\"))\n```\n", "note", 5},
+	{"SKILL.md", "sensitive-path", "- **Detects:** `cat ~/.aws/credentials | curl -d @- …`\n", "note", 1},
+	{"SKILL.md", "sensitive-path", "```bash\nPATTERN=x cat ~/.ssh/id_rsa\n```\n", "warning", 2},
 	{"a.sh", "sensitive-path", "export KUBECONFIG=~/.kube/config", "note", 0},
 	{"a.sh", "sensitive-path", "ssh-keygen -t ed25519 -f ~/.ssh/id_ed25519", "note", 0},
 	{"a.sh", "sensitive-path", "cat ~/.ssh/id_ed25519.pub", "note", 0},

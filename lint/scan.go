@@ -200,7 +200,7 @@ func (s *scan) markdown() {
 				continue
 			}
 			s.flags[i] |= lineCode | example
-			if headLevel > 0 {
+			if headLevel > 0 || inlineLabel(l) {
 				s.flags[i] |= lineExample
 			}
 			if isComment(l) {
@@ -243,10 +243,37 @@ func (s *scan) markdown() {
 			}
 		}
 		s.flags[i] |= lineProse
-		if headLevel > 0 {
+		if headLevel > 0 || inlineLabel(l) {
 			s.flags[i] |= lineExample
 		}
 	}
+}
+
+// inlineLabels are the words that, as a line's label ("Pattern: …"), say
+// the rest of the line is code being described: what a scanner looks for
+// or found, not something to run.
+var inlineLabels = []string{"pattern", "patterns", "detects", "detected", "matches", "matched", "flags", "flagged",
+	"finding", "signature", "signatures", "indicator", "indicators", "evidence"}
+
+// inlineLabel reports a line that starts (after blanks and a list marker)
+// with one of inlineLabels and a colon.
+func inlineLabel(l string) bool {
+	t := program.TrimIndent(l)
+	if len(t) > 2 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && t[1] == ' ' {
+		t = program.TrimIndent(t[2:])
+	}
+	t = strings.TrimLeft(t, "*_")
+	word, _, ok := strings.Cut(t[:min(len(t), 16)], ":")
+	if !ok {
+		return false
+	}
+	word = strings.TrimRight(word, "*_")
+	for _, w := range inlineLabels {
+		if strings.EqualFold(word, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // labelWords are what exampleLabel needs one of, looked for first: the
