@@ -31,7 +31,7 @@
 //   - What serve tells the endpoint (each call's method and outcome, for
 //     the access line and the metrics) comes through the serve.CallObserver
 //     the endpoint installs (callObserver): serve never imports this
-//     package, client_golang or the JWT library.
+//     package, its metrics or the JWT library.
 //   - Metric labels come only from bounded sets (HTTP methods, the MCP
 //     methods the server dispatched or a fixed set of client
 //     notifications, status codes, JSON-RPC result classes, refusal

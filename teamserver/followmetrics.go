@@ -8,16 +8,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
+	"github.com/skills-mcp/skills-mcp/internal/promtext"
 )
 
 // followMetrics are the skills_mcp_follow_* family.
 type followMetrics struct {
-	checks   *prometheus.CounterVec
-	updates  *prometheus.CounterVec
-	refusals *prometheus.CounterVec
-	age      *prometheus.Desc
-	info     *prometheus.Desc
+	checks   *promtext.CounterVec
+	updates  *promtext.CounterVec
+	refusals *promtext.CounterVec
 
 	mu     sync.Mutex
 	served map[string]servedRelease // by source
@@ -28,34 +26,31 @@ type servedRelease struct {
 	since  time.Time
 }
 
-func newFollowMetrics(reg *prometheus.Registry) *followMetrics {
+func newFollowMetrics(reg *promtext.Registry) *followMetrics {
 	f := &followMetrics{served: map[string]servedRelease{}}
-	f.checks = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "skills_mcp_follow_checks_total", Help: "Checks of a followed reference, by source and outcome (unchanged, updated, refused, error).",
-	}, []string{"source", "outcome"})
-	f.updates = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "skills_mcp_follow_updates_total", Help: "New releases of a followed reference swapped in, by source.",
-	}, []string{"source"})
-	f.refusals = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "skills_mcp_follow_refusals_total", Help: "Releases refused and checks failed, by source and reason (unreachable, refused, signature, invalid, conflict).",
-	}, []string{"source", "reason"})
-	f.age = prometheus.NewDesc("skills_mcp_follow_release_age_seconds", "Seconds since the release served for a followed reference began to be served.", []string{"source"}, nil)
-	f.info = prometheus.NewDesc("skills_mcp_follow_release_info", "The release served for a followed reference (its digest labels a constant 1).", []string{"source", "digest"}, nil)
-	reg.MustRegister(f.checks, f.updates, f.refusals, f)
+	f.checks = reg.NewCounterVec("skills_mcp_follow_checks_total", "Checks of a followed reference, by source and outcome (unchanged, updated, refused, error).",
+		"source", "outcome")
+	f.updates = reg.NewCounterVec("skills_mcp_follow_updates_total", "New releases of a followed reference swapped in, by source.", "source")
+	f.refusals = reg.NewCounterVec("skills_mcp_follow_refusals_total", "Releases refused and checks failed, by source and reason (unreachable, refused, signature, invalid, conflict).",
+		"source", "reason")
+	// The gauges of the served releases, at scrape time.
+	reg.NewGaugeFunc("skills_mcp_follow_release_age_seconds", "Seconds since the release served for a followed reference began to be served.", []string{"source"},
+		func(emit func(float64, ...string)) {
+			now := time.Now()
+			f.each(func(src string, r servedRelease) { emit(now.Sub(r.since).Seconds(), src) })
+		})
+	reg.NewGaugeFunc("skills_mcp_follow_release_info", "The release served for a followed reference (its digest labels a constant 1).", []string{"source", "digest"},
+		func(emit func(float64, ...string)) {
+			f.each(func(src string, r servedRelease) { emit(1, src, r.digest) })
+		})
 	return f
 }
 
-// Describe implements prometheus.Collector for the gauges of the served
-// releases.
-func (f *followMetrics) Describe(ch chan<- *prometheus.Desc) { ch <- f.age; ch <- f.info }
-
-// Collect implements prometheus.Collector.
-func (f *followMetrics) Collect(ch chan<- prometheus.Metric) {
+// each calls fn for every source's served release, under the lock.
+func (f *followMetrics) each(fn func(string, servedRelease)) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	now := time.Now()
 	for src, r := range f.served {
-		ch <- prometheus.MustNewConstMetric(f.age, prometheus.GaugeValue, now.Sub(r.since).Seconds(), src)
-		ch <- prometheus.MustNewConstMetric(f.info, prometheus.GaugeValue, 1, src, r.digest)
+		fn(src, r)
 	}
 }

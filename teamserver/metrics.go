@@ -1,6 +1,6 @@
 package teamserver
 
-// Operations of the HTTP endpoint: Prometheus metrics (client_golang), the
+// Operations of the HTTP endpoint: Prometheus metrics (internal/promtext), the
 // health and readiness endpoints, and one access-log line per request.
 
 import (
@@ -13,10 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/skills-mcp/skills-mcp/internal/promtext"
 	"github.com/skills-mcp/skills-mcp/live"
 	"github.com/skills-mcp/skills-mcp/serve"
 )
@@ -25,15 +23,15 @@ import (
 // (with the Go runtime and process collectors). One Metrics serves one
 // serve.Server.
 type Metrics struct {
-	reg          *prometheus.Registry
-	requests     *prometheus.CounterVec
-	duration     *prometheus.HistogramVec
-	bytes        prometheus.Counter
-	conns        prometheus.Gauge
-	authFailures *prometheus.CounterVec
-	limited      *prometheus.CounterVec
-	rebuilds     *prometheus.CounterVec
-	rebuildTime  prometheus.Histogram
+	reg          *promtext.Registry
+	requests     *promtext.CounterVec
+	duration     *promtext.HistogramVec
+	bytes        promtext.Counter
+	conns        promtext.Gauge
+	authFailures *promtext.CounterVec
+	limited      *promtext.CounterVec
+	rebuilds     *promtext.CounterVec
+	rebuildTime  promtext.Observer
 	srv          atomic.Pointer[serve.Server] // whose catalog id skills_mcp_catalog_info shows
 	follow       *followMetrics               // serve --follow (followmetrics.go)
 	usage        *usageMetrics                // skill uses (usagemetrics.go)
@@ -54,8 +52,8 @@ type seriesKey struct {
 
 // requestSeries are the metrics one request of a seriesKey counts in.
 type requestSeries struct {
-	requests prometheus.Counter
-	duration prometheus.Observer
+	requests promtext.Counter
+	duration promtext.Observer
 }
 
 // seriesFor returns the series of k, resolving them on first use: what
@@ -89,59 +87,33 @@ func (m *Metrics) seriesFor(k seriesKey) *requestSeries {
 
 // NewMetrics returns the metrics, registered.
 func NewMetrics() *Metrics {
-	m := &Metrics{reg: prometheus.NewRegistry()}
-	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "skills_mcp_http_requests_total", Help: "HTTP requests by HTTP method, MCP method, status code and JSON-RPC result.",
-	}, []string{"method", "mcp_method", "code", "result"})
-	m.duration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name: "skills_mcp_http_request_duration_seconds", Help: "Time to answer an HTTP request, by MCP method.",
-		Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 10},
-	}, []string{"mcp_method"})
-	m.bytes = prometheus.NewCounter(prometheus.CounterOpts{
-		Name: "skills_mcp_http_response_bytes_total", Help: "Bytes of HTTP response bodies served.",
+	r := promtext.NewRegistry()
+	m := &Metrics{reg: r}
+	m.requests = r.NewCounterVec("skills_mcp_http_requests_total", "HTTP requests by HTTP method, MCP method, status code and JSON-RPC result.",
+		"method", "mcp_method", "code", "result")
+	m.duration = r.NewHistogramVec("skills_mcp_http_request_duration_seconds", "Time to answer an HTTP request, by MCP method.",
+		[]float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 10}, "mcp_method")
+	m.bytes = r.NewCounter("skills_mcp_http_response_bytes_total", "Bytes of HTTP response bodies served.")
+	m.conns = r.NewGauge("skills_mcp_http_active_connections", "Open HTTP connections.")
+	m.authFailures = r.NewCounterVec("skills_mcp_auth_failures_total", "Requests refused by authorization, by reason.", "reason")
+	m.limited = r.NewCounterVec("skills_mcp_limit_refusals_total", "Requests and connections refused by a limit, by limit.", "limit")
+	m.rebuilds = r.NewCounterVec("skills_mcp_live_rebuilds_total", "Builds of live libraries, by result (ok, error).", "result")
+	m.rebuildTime = r.NewHistogram("skills_mcp_live_rebuild_duration_seconds", "Time to build a live library.", promtext.ExponentialBuckets(0.005, 2.5, 10))
+	// The id of the catalog served at scrape time.
+	r.NewGaugeFunc("skills_mcp_catalog_info", "The served catalog (its id labels a constant 1).", []string{"catalog"}, func(emit func(float64, ...string)) {
+		if s := m.srv.Load(); s != nil {
+			emit(1, s.Snapshot().ID().String())
+		}
 	})
-	m.conns = prometheus.NewGauge(prometheus.GaugeOpts{
-		Name: "skills_mcp_http_active_connections", Help: "Open HTTP connections.",
-	})
-	m.authFailures = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "skills_mcp_auth_failures_total", Help: "Requests refused by authorization, by reason.",
-	}, []string{"reason"})
-	m.limited = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "skills_mcp_limit_refusals_total", Help: "Requests and connections refused by a limit, by limit.",
-	}, []string{"limit"})
-	m.rebuilds = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "skills_mcp_live_rebuilds_total", Help: "Builds of live libraries, by result (ok, error).",
-	}, []string{"result"})
-	m.rebuildTime = prometheus.NewHistogram(prometheus.HistogramOpts{
-		Name: "skills_mcp_live_rebuild_duration_seconds", Help: "Time to build a live library.",
-		Buckets: prometheus.ExponentialBuckets(0.005, 2.5, 10),
-	})
-	catalog := prometheus.NewDesc("skills_mcp_catalog_info", "The served catalog (its id labels a constant 1).", []string{"catalog"}, nil)
-	m.reg.MustRegister(m.requests, m.duration, m.bytes, m.conns, m.authFailures, m.limited, m.rebuilds, m.rebuildTime,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		catalogCollector{m, catalog})
-	m.follow = newFollowMetrics(m.reg)
-	m.usage = newUsageMetrics(m.reg)
+	promtext.RegisterRuntime(r)
+	m.follow = newFollowMetrics(r)
+	m.usage = newUsageMetrics(r)
 	return m
-}
-
-// catalogCollector reports the id of the catalog served at scrape time.
-type catalogCollector struct {
-	m    *Metrics
-	desc *prometheus.Desc
-}
-
-func (c catalogCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
-
-func (c catalogCollector) Collect(ch chan<- prometheus.Metric) {
-	if s := c.m.srv.Load(); s != nil {
-		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, 1, s.Snapshot().ID().String())
-	}
 }
 
 // Handler serves the metrics in the Prometheus text format.
 func (m *Metrics) Handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+	return m.reg.Handler()
 }
 
 // ObserveRebuild records one build of a live library (live.Options.Observe).

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/prometheus/client_golang/prometheus"
+	"github.com/skills-mcp/skills-mcp/internal/promtext"
 )
 
 // MaxUsageSkills is the most skills skills_mcp_skill_uses_total names, in
@@ -26,25 +26,23 @@ type usageKey struct{ skill, kind string }
 // usageMetrics resolves each series once: lookups read a map without a
 // lock, and a new series copies it (the set is bounded).
 type usageMetrics struct {
-	uses   *prometheus.CounterVec
-	series atomic.Pointer[map[usageKey]prometheus.Counter]
+	uses   *promtext.CounterVec
+	series atomic.Pointer[map[usageKey]promtext.Counter]
 	mu     sync.Mutex
 	named  map[string]bool // skills with a label of their own
 }
 
-func newUsageMetrics(reg *prometheus.Registry) *usageMetrics {
+func newUsageMetrics(reg *promtext.Registry) *usageMetrics {
 	u := &usageMetrics{named: map[string]bool{}}
-	u.uses = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "skills_mcp_skill_uses_total",
-		Help: "Uses of a skill, by skill (its path; \"other\" past the first 1000 skills used) and kind (get, read, prompt, tool).",
-	}, []string{"skill", "kind"})
-	m := map[usageKey]prometheus.Counter{}
+	u.uses = reg.NewCounterVec("skills_mcp_skill_uses_total",
+		"Uses of a skill, by skill (its path; \"other\" past the first 1000 skills used) and kind (get, read, prompt, tool).",
+		"skill", "kind")
+	m := map[usageKey]promtext.Counter{}
 	u.series.Store(&m)
-	reg.MustRegister(u.uses)
 	return u
 }
 
-func (u *usageMetrics) counter(skill, kind string) prometheus.Counter {
+func (u *usageMetrics) counter(skill, kind string) promtext.Counter {
 	if c := (*u.series.Load())[usageKey{skill, kind}]; c != nil {
 		return c
 	}

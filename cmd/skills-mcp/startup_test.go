@@ -21,6 +21,8 @@ var heavyDeps = []string{
 	"github.com/ProtonMail/go-crypto",
 	"github.com/google/certificate-transparency-go",
 	"go.opentelemetry.io/",
+	"github.com/prometheus/", // /metrics is internal/promtext
+	"google.golang.org/protobuf",
 }
 
 // TestStartupDeps fails when a heavy dependency returns to the command.
