@@ -465,18 +465,21 @@ func (s *scan) gradeWrite(target, content value, at int) {
 		p = classifyPath(target)
 	}
 	n := normPath(target.s)
-	if p == pathPersist {
-		s.graded = append(s.graded, Finding{Rule: "persistence", Off: max(0, min(at, len(s.text)))})
-	}
 	if p != pathNone && bareRelative(target) && s.roles&codeKinds == 0 {
 		// A project's file, in instructions or documentation: a note, as
-		// the line rules grade it.
+		// the line rules grade it (and they still may, by its content).
 		rule := "persistence"
 		if p == pathAgentConfig {
 			rule = "agent-config"
 		}
 		s.emit(rule, at, SeverityNote, "")
 		return
+	}
+	if p == pathPersist {
+		s.graded = append(s.graded, Finding{Rule: "persistence", Off: max(0, min(at, len(s.text)))})
+		if text, ok := persistShell(n, content.s); ok {
+			s.layer(at, "writes "+path.Base(n), text, langShell) // what the later run does is read as code too
+		}
 	}
 	switch p {
 	case pathPersist:
@@ -498,6 +501,42 @@ func (s *scan) gradeWrite(target, content value, at int) {
 		}
 		s.emit("agent-config", at, sev, "")
 	}
+}
+
+// persistShell returns the shell that content written to the place p (a
+// normPath) makes a later run execute: a shell start-up file's text, a
+// crontab's commands without their times; false for another place, or
+// for a script with a #! line (the shell analysis reads that as its
+// language: shellState.wrote).
+func persistShell(p, content string) (string, bool) {
+	if strings.TrimSpace(content) == "" || strings.HasPrefix(content, "#!") {
+		return "", false
+	}
+	switch path.Base(p) {
+	case ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".xprofile", ".xinitrc":
+		return content, true
+	}
+	if !strings.Contains(p, "/cron") {
+		return "", false
+	}
+	var b strings.Builder
+	for l := range strings.Lines(content) {
+		f := strings.Fields(l)
+		n := 5 // minute, hour, day, month, weekday
+		switch {
+		case len(f) == 0 || strings.HasPrefix(f[0], "#") || strings.Contains(f[0], "="):
+			continue // a comment, or a variable (SHELL=, MAILTO=)
+		case strings.HasPrefix(f[0], "@"):
+			n = 1 // @reboot, @daily
+		case strings.HasPrefix(p, "/etc/cron"):
+			n = 6 // the system's tables name the user
+		}
+		if len(f) > n {
+			b.WriteString(strings.Join(f[n:], " "))
+			b.WriteByte('\n')
+		}
+	}
+	return b.String(), b.Len() > 0
 }
 
 // reachesOut matches what a unit, a cron line, a start-up entry or a

@@ -258,7 +258,7 @@ func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
 			if len(files) == 1 && files[0].s != "-" {
 				in = st.fileContent(files[0])
 			}
-			st.wrote(lit("/var/spool/cron/crontabs/user"), in, at)
+			st.wrote(lit("/var/spool/cron/crontab"), in, at)
 		}
 		if has(rest, "-e") {
 			for _, k := range []string{"EDITOR", "VISUAL"} {
