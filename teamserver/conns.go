@@ -95,7 +95,7 @@ func (ll *limitListener) Accept() (net.Conn, error) {
 // connState follows http.Server.ConnState: a connection between requests
 // is idle, one serving a request is not.
 func (ll *limitListener) connState(c net.Conn, st http.ConnState) {
-	lc, ok := c.(*limitConn)
+	lc, ok := plainConn(c).(*limitConn)
 	if !ok {
 		return
 	}

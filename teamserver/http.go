@@ -46,6 +46,9 @@ type Options struct {
 	MetricsAddr string
 	// Usage are told of every skill use besides Metrics (the usage log).
 	Usage []serve.UsageObserver
+	// TLS, if not nil, makes ListenAndServe serve HTTPS with this
+	// certificate: HTTP/2 and HTTP/1.1, chosen by ALPN, and no plain HTTP.
+	TLS *Certificate
 	// ShutdownTimeout is how long ListenAndServe waits for requests in
 	// flight once its context is cancelled, before it closes their
 	// connections; DefaultShutdownTimeout if 0, no wait if negative.
@@ -201,8 +204,8 @@ func (p *hostPolicy) allowsOrigin(origin string) bool {
 	return p.allows(u.Host)
 }
 
-// ListenAndServe serves Handler of srv at http://addr/mcp until ctx is
-// cancelled (SIGTERM), then drains: ReadyPath answers 503 at once (on
+// ListenAndServe serves Handler of srv at http://addr/mcp (https with
+// opt.TLS) until ctx is cancelled (SIGTERM), then drains: ReadyPath answers 503 at once (on
 // MetricsAddr, which keeps serving until the end, and on any connection
 // still open), no connection is accepted, and requests in flight are
 // waited for up to Options.ShutdownTimeout (subscription streams are ended
@@ -332,10 +335,18 @@ func (s *server) serveListener(ctx context.Context, ln net.Listener, opt Options
 		MaxHeaderBytes:    off(lim.MaxHeaderBytes),
 		Protocols:         new(http.Protocols),
 	}
-	// HTTP/1.1, and HTTP/2 without TLS for clients that know to speak it
-	// (prior knowledge, as on loopback behind a proxy); TLS ends in front.
+	// HTTP/1.1, and HTTP/2: over TLS when the endpoint has a certificate,
+	// else without TLS for clients that know to speak it (prior knowledge,
+	// as on loopback or behind a proxy that ends TLS in front).
 	srv.Protocols.SetHTTP1(true)
-	srv.Protocols.SetUnencryptedHTTP2(true)
+	scheme := "http"
+	if opt.TLS != nil {
+		srv.Protocols.SetHTTP2(true)
+		srv.TLSConfig = opt.TLS.config()
+		scheme = "https"
+	} else {
+		srv.Protocols.SetUnencryptedHTTP2(true)
+	}
 	var refused func(string)
 	var states []func(net.Conn, http.ConnState)
 	if m := opt.Metrics; m != nil {
@@ -362,9 +373,15 @@ func (s *server) serveListener(ctx context.Context, ln net.Listener, opt Options
 		}
 	}
 	srv.RegisterOnShutdown(endStreams)
-	s.log.Info("listening on http://" + ln.Addr().String() + Endpoint)
+	s.log.Info("listening on " + scheme + "://" + ln.Addr().String() + Endpoint)
 	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
+	go func() {
+		if opt.TLS != nil {
+			done <- srv.ServeTLS(ln, "", "")
+			return
+		}
+		done <- srv.Serve(ln)
+	}()
 	select {
 	case err := <-done:
 		return fmt.Errorf("serve: %w", err)

@@ -264,7 +264,7 @@ func startServeHTTP(ts *testscript.TestScript, args []string) (string, error) {
 		<-exited
 		log.Close()
 	})
-	listening := regexp.MustCompile(`listening on (http://127\.0\.0\.1:[0-9]+/mcp)`)
+	listening := regexp.MustCompile(`listening on (https?://127\.0\.0\.1:[0-9]+/mcp)`)
 	deadline := time.After(20 * time.Second)
 	for {
 		data, _ := os.ReadFile(log.Name())

@@ -20,6 +20,8 @@ type HTTPFlags struct {
 	OAuthAudience   string `name:"oauth-audience" env:"SKILLS_OAUTH_AUDIENCE" placeholder:"URI" help:"The aud an access token must carry: this server's resource identifier (its /mcp URL)."`
 	NamespacesClaim string `name:"oauth-namespaces-claim" env:"SKILLS_OAUTH_NAMESPACES_CLAIM" default:"scope" placeholder:"CLAIM" help:"The claim listing the namespaces a token may read; with scope, its values skills:NS (skills:* for all)."`
 	NoAuth          bool   `name:"no-auth" env:"SKILLS_NO_AUTH" help:"Serve a non-loopback --http address without authorization (the network in front authorizes)."`
+	TLSCert         string `name:"tls-cert" env:"SKILLS_TLS_CERT" type:"path" placeholder:"FILE" help:"Serve --http over TLS (HTTP/2 and HTTP/1.1, by ALPN) with this PEM certificate chain; with --tls-key; both re-read on SIGHUP."`
+	TLSKey          string `name:"tls-key" env:"SKILLS_TLS_KEY" type:"path" placeholder:"FILE" help:"The PEM private key of --tls-cert."`
 
 	ReadHeaderTimeout time.Duration `name:"read-header-timeout" env:"SKILLS_READ_HEADER_TIMEOUT" default:"10s" help:"Most time to read a request's headers (0: none)."`
 	ReadTimeout       time.Duration `name:"read-timeout" env:"SKILLS_READ_TIMEOUT" default:"30s" help:"Most time to read a whole request, body included (0: none)."`
@@ -64,7 +66,7 @@ func (f *HTTPFlags) limits() teamserver.Limits {
 }
 
 // options returns the teamserver.Options of the flags, and starts re-reading
-// the token file on SIGHUP until ctx ends.
+// the token file and the TLS certificate on SIGHUP until ctx ends.
 func (f *HTTPFlags) options(ctx context.Context, log *slog.Logger, allowed []string) (teamserver.Options, error) {
 	opt := teamserver.Options{AllowedHosts: allowed, NoAuth: f.NoAuth, Limits: f.limits(), Metrics: f.metrics, MetricsAddr: f.MetricsAddr,
 		ShutdownTimeout: f.ShutdownTimeout}
@@ -76,18 +78,38 @@ func (f *HTTPFlags) options(ctx context.Context, log *slog.Logger, allowed []str
 		return opt, fmt.Errorf("--trusted-proxies: %w", err)
 	}
 	opt.Limits.TrustedProxies = proxies
-	if f.AuthTokens == "" && f.OAuthIssuer == "" {
-		return opt, nil
+	var reload []func() // what SIGHUP reads again
+	if (f.TLSCert == "") != (f.TLSKey == "") {
+		return opt, fmt.Errorf("--tls-cert and --tls-key go together: give both or neither")
 	}
-	a, err := teamserver.NewAuthorizer(ctx, teamserver.AuthOptions{
-		TokenFile: f.AuthTokens, Issuer: f.OAuthIssuer, Audience: f.OAuthAudience,
-		NamespacesClaim: f.NamespacesClaim, Logger: log, HTTPClient: outbound,
-	})
-	if err != nil {
-		return opt, err
+	if f.TLSCert != "" {
+		if opt.TLS, err = teamserver.NewCertificate(f.TLSCert, f.TLSKey); err != nil {
+			return opt, err
+		}
+		reload = append(reload, func() {
+			if err := opt.TLS.Reload(); err != nil {
+				log.Error("SIGHUP: tls certificate not reloaded", "err", err)
+			}
+		})
 	}
-	opt.Auth = a
-	if f.AuthTokens != "" {
+	if f.AuthTokens != "" || f.OAuthIssuer != "" {
+		a, err := teamserver.NewAuthorizer(ctx, teamserver.AuthOptions{
+			TokenFile: f.AuthTokens, Issuer: f.OAuthIssuer, Audience: f.OAuthAudience,
+			NamespacesClaim: f.NamespacesClaim, Logger: log, HTTPClient: outbound,
+		})
+		if err != nil {
+			return opt, err
+		}
+		opt.Auth = a
+		if f.AuthTokens != "" {
+			reload = append(reload, func() {
+				if err := a.ReloadTokens(); err != nil {
+					log.Error("SIGHUP: token file not reloaded", "err", err)
+				}
+			})
+		}
+	}
+	if len(reload) > 0 {
 		hup := make(chan os.Signal, 1)
 		signal.Notify(hup, syscall.SIGHUP)
 		go func() {
@@ -97,8 +119,8 @@ func (f *HTTPFlags) options(ctx context.Context, log *slog.Logger, allowed []str
 				case <-ctx.Done():
 					return
 				case <-hup:
-					if err := a.ReloadTokens(); err != nil {
-						log.Error("SIGHUP: token file not reloaded", "err", err)
+					for _, f := range reload {
+						f()
 					}
 				}
 			}
