@@ -288,8 +288,8 @@ func startListening(b *testing.B, cmd *exec.Cmd) *httpServer {
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
-			if _, rest, ok := strings.Cut(sc.Text(), "listening on http://"); ok {
-				found <- "http://" + strings.TrimRight(rest, `"`)
+			if _, rest, ok := strings.Cut(sc.Text(), "listening on "); ok && (strings.HasPrefix(rest, "http://") || strings.HasPrefix(rest, "https://")) {
+				found <- strings.TrimRight(rest, `"`)
 				break
 			}
 		}
@@ -332,7 +332,8 @@ func runSDKFloorServer() error {
 	return serveUntilInterrupt(&http.Server{Handler: h})
 }
 
-// serveUntilInterrupt serves srv on a loopback port, which it logs as
+// serveUntilInterrupt serves srv (over TLS when it has a TLSConfig) on a
+// loopback port, which it logs as
 // startListening waits for, until the process is interrupted: the server
 // processes of the floor benchmarks.
 func serveUntilInterrupt(srv *http.Server) error {
@@ -340,11 +341,19 @@ func serveUntilInterrupt(srv *http.Server) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "listening on http://%s%s\n", ln.Addr(), Endpoint)
+	scheme := "http"
+	if srv.TLSConfig != nil {
+		scheme = "https"
+	}
+	fmt.Fprintf(os.Stderr, "listening on %s://%s%s\n", scheme, ln.Addr(), Endpoint)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	go func() { <-ctx.Done(); srv.Close() }()
-	if err := srv.Serve(ln); err != http.ErrServerClosed {
+	serve := srv.Serve
+	if srv.TLSConfig != nil {
+		serve = func(ln net.Listener) error { return srv.ServeTLS(ln, "", "") }
+	}
+	if err := serve(ln); err != http.ErrServerClosed {
 		return err
 	}
 	return nil

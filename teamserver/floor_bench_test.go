@@ -2,6 +2,8 @@ package teamserver
 
 import (
 	"bytes"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -23,14 +25,19 @@ import (
 // BenchmarkServeHTTPFloor: it serves the answers in the file it names.
 const floorEnv = "SKILLS_MCP_FLOOR_ANSWERS"
 
+// floorTLSEnv names the certificate and key files (PEM, a space between)
+// with which the floor server serves HTTPS (HTTP/2 and HTTP/1.1 by ALPN)
+// instead of HTTP/1.1 and h2c.
+const floorTLSEnv = "SKILLS_MCP_FLOOR_TLS"
+
 // floorAnswers are the answers the floor server gives: method + " " + uri
 // (or cursor) → the answer's bytes after the id.
 type floorAnswers map[string][]byte
 
-// runFloorServer is a bare net/http server, HTTP/1.1 and h2c, that decodes
-// each POST's JSON-RPC request and answers the captured bytes of its method
-// and uri under its id: what answering costs with nothing but net/http and
-// encoding/json.
+// runFloorServer is a bare net/http server, HTTP/1.1 and h2c (or HTTPS,
+// see floorTLSEnv), that decodes each POST's JSON-RPC request and answers
+// the captured bytes of its method and uri under its id: what answering
+// costs with nothing but net/http and encoding/json.
 func runFloorServer(file string) error {
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -66,8 +73,27 @@ func runFloorServer(file string) error {
 	})
 	srv := &http.Server{Handler: h, Protocols: new(http.Protocols)}
 	srv.Protocols.SetHTTP1(true)
-	srv.Protocols.SetUnencryptedHTTP2(true)
+	if files := strings.Fields(os.Getenv(floorTLSEnv)); len(files) == 2 {
+		pair, err := tls.LoadX509KeyPair(files[0], files[1])
+		if err != nil {
+			return err
+		}
+		srv.Protocols.SetHTTP2(true)
+		srv.TLSConfig = &tls.Config{MinVersion: tls.VersionTLS12, Certificates: []tls.Certificate{pair}}
+	} else {
+		srv.Protocols.SetUnencryptedHTTP2(true)
+	}
 	return serveUntilInterrupt(srv)
+}
+
+// h2Poster posts over a connection of its own with HTTP/2 over TLS,
+// trusting roots only, through net/http's client.
+func h2Poster(roots *x509.Certificate, url string) poster {
+	pool := x509.NewCertPool()
+	pool.AddCert(roots)
+	p := new(http.Protocols)
+	p.SetHTTP2(true)
+	return httpPoster(&http.Client{Transport: &http.Transport{Protocols: p, TLSClientConfig: &tls.Config{RootCAs: pool}}}, url)
 }
 
 // h2cPoster posts over a connection of its own with HTTP/2 without TLS
@@ -135,8 +161,10 @@ func load(b *testing.B, clients int, d time.Duration, newPoster func() poster, d
 // BENCH_FLOOR_SECONDS each (default 2). "read" is resources/read of the
 // bundle's small files, "list" the first skills/list page; "h1" are lean
 // HTTP/1.1 clients (connPoster), "h2c" net/http's client over HTTP/2
-// without TLS. It reports both rates, ours as a percentage of the floor's,
-// and both p99 latencies. Run it with -benchtime 1x. BENCH_SERVER_ENV adds
+// without TLS, "h2" net/http's client over HTTP/2 over TLS (both servers
+// with one self-signed ECDSA P-256 certificate: ours with --tls-cert). It
+// reports both rates, ours as a percentage of the floor's, and both p99
+// latencies. Run it with -benchtime 1x. BENCH_SERVER_ENV adds
 // variables to the command's environment (SKILLS_ANSWER_CACHE_MIB=0: no
 // kept answers).
 func BenchmarkServeHTTPFloor(b *testing.B) {
@@ -187,6 +215,14 @@ func BenchmarkServeHTTPFloor(b *testing.B) {
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), floorEnv+"="+file)
 	floor := startListening(b, cmd)
+	certFile, keyFile, cert := writeCert(b, b.TempDir(), 1)
+	cmd = exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), floorEnv+"="+file, floorTLSEnv+"="+certFile+" "+keyFile)
+	floorTLS := startListening(b, cmd)
+	cmd = exec.Command(servetest.Binary(b), "serve", "--http", "127.0.0.1:0", "--tls-cert", certFile, "--tls-key", keyFile,
+		servetest.BenchBundle(b, tempDir, 1000))
+	cmd.Env = append(os.Environ(), strings.Fields(os.Getenv("BENCH_SERVER_ENV"))...)
+	oursTLS := startListening(b, cmd)
 
 	read := func(post poster, j int) error { return rawRead(post, j, uris[j%len(uris)]) }
 	list := func(post poster, j int) error { _, err := rawListPage(post, j, ""); return err }
@@ -194,13 +230,20 @@ func BenchmarkServeHTTPFloor(b *testing.B) {
 		name string
 		do   func(poster, int) error
 	}{{"read", read}, {"list", list}} {
-		for _, proto := range []string{"h1", "h2c"} {
+		for _, proto := range []string{"h1", "h2c", "h2"} {
 			b.Run(tc.name+"/"+proto, func(b *testing.B) {
 				newPoster := func(url string) func() poster {
-					if proto == "h2c" {
+					switch proto {
+					case "h2c":
 						return func() poster { return h2cPoster(url) }
+					case "h2":
+						return func() poster { return h2Poster(cert, url) }
 					}
 					return func() poster { return connPoster(b, url) }
+				}
+				fsrv, osrv := floor, ours
+				if proto == "h2" {
+					fsrv, osrv = floorTLS, oursTLS
 				}
 				for b.Loop() {
 					var f, o loadResult
@@ -208,7 +251,7 @@ func BenchmarkServeHTTPFloor(b *testing.B) {
 						for _, side := range []struct {
 							srv *httpServer
 							sum *loadResult
-						}{{floor, &f}, {ours, &o}} {
+						}{{fsrv, &f}, {osrv, &o}} {
 							r := load(b, clients, time.Duration(secs*float64(time.Second)), newPoster(side.srv.url), tc.do)
 							side.sum.n += r.n
 							side.sum.d += r.d

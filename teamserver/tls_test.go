@@ -28,7 +28,7 @@ import (
 // writeCert writes a self-signed certificate for 127.0.0.1 with the given
 // serial number, and its key, as PEM files in dir; it returns their paths
 // and the certificate.
-func writeCert(t *testing.T, dir string, serial int64) (certFile, keyFile string, cert *x509.Certificate) {
+func writeCert(t testing.TB, dir string, serial int64) (certFile, keyFile string, cert *x509.Certificate) {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
