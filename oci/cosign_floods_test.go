@@ -22,15 +22,8 @@ import (
 // 5 KiB. Under trust each is refused naming the reference and the rule,
 // within a bound on time and memory, and a warm cache is left as it was.
 func TestCosignFloods(t *testing.T) {
-	reg := startRegistry(t, false)
+	reg, goodRef, trusted, b := trustedLies(t)
 	ctx := context.Background()
-	sign, trusted, _ := signer(t)
-	_, good := buildBundle(t, genLibrary(t, 2, "good"), sign)
-	goodRef, _ := ParseRef(reg.ref("skills/good:v1"))
-	if _, err := Push(ctx, good, goodRef, nil, testOptions(t)); err != nil {
-		t.Fatal(err)
-	}
-	_, b := buildBundle(t, genLibrary(t, 2, ""), nil)
 	const huge = 100 << 20
 	// sigTag pushes the image cosign keeps at the artifact's .sig tag, with
 	// these layers.

@@ -21,15 +21,8 @@ import (
 // the cache is as it was. Without trust the same lies are a warning: the
 // bundle is fetched without signatures.
 func TestSignatureReferrerLies(t *testing.T) {
-	reg := startRegistry(t, false)
+	reg, goodRef, trusted, b := trustedLies(t)
 	ctx := context.Background()
-	sign, trusted, _ := signer(t)
-	_, good := buildBundle(t, genLibrary(t, 2, "good"), sign)
-	goodRef, _ := ParseRef(reg.ref("skills/good:v1"))
-	if _, err := Push(ctx, good, goodRef, nil, testOptions(t)); err != nil {
-		t.Fatal(err)
-	}
-	_, b := buildBundle(t, genLibrary(t, 2, ""), nil)
 	for _, tc := range []struct {
 		name string
 		n    int // referrers listed
@@ -102,15 +95,8 @@ func TestSignatureReferrerLies(t *testing.T) {
 // not an image manifest, is refused naming the reference and the rule, and
 // a warm cache is left as it was.
 func TestSignatureReferrerLimits(t *testing.T) {
-	reg := startRegistry(t, false)
+	reg, goodRef, trusted, b := trustedLies(t)
 	ctx := context.Background()
-	sign, trusted, _ := signer(t)
-	_, good := buildBundle(t, genLibrary(t, 2, "good"), sign)
-	goodRef, _ := ParseRef(reg.ref("skills/good:v1"))
-	if _, err := Push(ctx, good, goodRef, nil, testOptions(t)); err != nil {
-		t.Fatal(err)
-	}
-	_, b := buildBundle(t, genLibrary(t, 2, ""), nil)
 	for _, tc := range []struct {
 		name string
 		lie  func(c *craft)
@@ -160,6 +146,22 @@ func TestSignatureReferrerLimits(t *testing.T) {
 			assertRefused(t, err, ref, tc.want, o, before)
 		})
 	}
+}
+
+// trustedLies starts a registry holding a signed bundle (goodRef, to warm
+// a cache with) and returns the keys that trust it and an unsigned bundle
+// to craft lies around: what the tests of refusals under trust share.
+func trustedLies(t *testing.T) (*testRegistry, Ref, []manifest.TrustedKey, *manifest.Bundle) {
+	t.Helper()
+	reg := startRegistry(t, false)
+	sign, trusted, _ := signer(t)
+	_, good := buildBundle(t, genLibrary(t, 2, "good"), sign)
+	goodRef, _ := ParseRef(reg.ref("skills/good:v1"))
+	if _, err := Push(context.Background(), good, goodRef, nil, testOptions(t)); err != nil {
+		t.Fatal(err)
+	}
+	_, b := buildBundle(t, genLibrary(t, 2, ""), nil)
+	return reg, goodRef, trusted, b
 }
 
 func digestOf(s string) digest.Digest { return digest.Digest(s) }

@@ -8,7 +8,6 @@ import (
 
 	protobundle "github.com/sigstore/protobuf-specs/gen/pb-go/bundle/v1"
 	protorekor "github.com/sigstore/protobuf-specs/gen/pb-go/rekor/v1"
-	"github.com/sigstore/sigstore-go/pkg/testing/ca"
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
@@ -21,15 +20,8 @@ import (
 // proof's root hash, its log index or the entry's body changed, the proof
 // no longer matches and the bundle is refused, naming the rule.
 func TestInclusionProofTampered(t *testing.T) {
-	vs, err := ca.NewVirtualSigstore()
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := Statement(digestA, SignPredicateType, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const who, iss = "release@example.com", "https://issuer.example"
+	vs, st := virtualSigstore(t)
+	var err error
 	ent, err := vs.AttestAtTime(who, iss, st, time.Now().Add(5*time.Minute), true)
 	if err != nil {
 		t.Fatal(err)

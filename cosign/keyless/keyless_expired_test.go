@@ -30,15 +30,7 @@ import (
 // naming the rule; the same bundle made while the certificate was valid
 // is accepted (so the refusal is the time's, not the construction's).
 func TestKeylessExpired(t *testing.T) {
-	vs, err := ca.NewVirtualSigstore()
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := Statement(digestA, SignPredicateType, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const who, iss = "release@example.com", "https://issuer.example"
+	vs, st := virtualSigstore(t)
 
 	t.Run("integrated time", func(t *testing.T) {
 		v, err := newKeyless(vs, Identity{Subject: who, Issuer: iss})

@@ -15,15 +15,8 @@ import (
 // identity or issuer and another Sigstore's log entry are refused, naming
 // the rule.
 func TestKeyless(t *testing.T) {
-	vs, err := ca.NewVirtualSigstore()
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := Statement(digestA, SignPredicateType, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const who, iss = "release@example.com", "https://issuer.example"
+	vs, st := virtualSigstore(t)
+	var err error
 	ent, err := vs.Attest(who, iss, st)
 	if err != nil {
 		t.Fatal(err)
@@ -71,4 +64,23 @@ func TestKeyless(t *testing.T) {
 	if _, err := newKeyless(vs, Identity{Subject: who}); err == nil {
 		t.Error("an identity without an issuer accepted")
 	}
+}
+
+// The signer the keyless tests' certificates are issued to.
+const who, iss = "release@example.com", "https://issuer.example"
+
+// virtualSigstore returns a virtual Sigstore (sigstore-go's test CA, log
+// and timestamp authority) and a signature Statement over digestA for it
+// to sign: what the keyless tests start from.
+func virtualSigstore(t *testing.T) (*ca.VirtualSigstore, []byte) {
+	t.Helper()
+	vs, err := ca.NewVirtualSigstore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := Statement(digestA, SignPredicateType, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vs, st
 }
