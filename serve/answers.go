@@ -10,8 +10,8 @@ package serve
 // are always the SDK's own, so an answer from the cache is the answer the
 // SDK would give.
 //
-// Only a request the recogniser (recognise.go) knows exactly, with a key
-// that holds everything its answer depends on (answerKey), is answered so;
+// Only a request the recogniser (wire.Recognise) knows exactly, with a key
+// that holds everything its answer depends on (fastKey), is answered so;
 // anything else goes to the SDK. The kept answers have a byte budget
 // (Options.AnswerBytes) they never exceed, and Swap drops them all.
 
@@ -22,31 +22,29 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/skills-mcp/skills-mcp/serve/wire"
 )
-
-// answerHead is how every answer the SDK writes starts, before its id.
-const answerHead = `{"jsonrpc":"2.0","id":`
 
 // fastKey appends to dst the key of request r: everything its answer
 // depends on besides the snapshot. transport is the revision the transport
 // gave (the HTTP header, or the stdio session's negotiated version), a the
 // caller's access (nil: everything, publicly cacheable).
-func fastKey(dst []byte, transport string, a *Access, r *fastReq) []byte {
+func fastKey(dst []byte, transport string, a *Access, r *wire.Request) []byte {
 	dst = append(dst, transport...)
 	dst = append(dst, 0)
-	dst = append(dst, r.method...)
+	dst = append(dst, r.Method...)
 	dst = append(dst, 0)
-	if r.hasURI {
+	if r.HasURI {
 		dst = append(dst, 'u')
-		dst = append(dst, r.uri...)
+		dst = append(dst, r.URI...)
 	}
 	dst = append(dst, 0)
-	if r.hasCursor {
+	if r.HasCursor {
 		dst = append(dst, 'c')
-		dst = append(dst, r.cursor...)
+		dst = append(dst, r.Cursor...)
 	}
 	dst = append(dst, 0)
-	dst = append(dst, r.meta...)
+	dst = append(dst, r.Meta...)
 	dst = append(dst, 0)
 	if a != nil {
 		dst = append(dst, 'a')
@@ -62,32 +60,6 @@ func callerAccess(ctx context.Context) *Access {
 		return AccessOf(ti)
 	}
 	return accessFrom(ctx)
-}
-
-// tailOf returns the part of an answer the SDK wrote after the id, if the
-// answer is a result under exactly id: nil for anything else (an error, or
-// an id written otherwise), which is not kept.
-func tailOf(answer, id []byte) []byte {
-	if len(answer) < len(answerHead)+len(id) || string(answer[:len(answerHead)]) != answerHead {
-		return nil
-	}
-	rest := answer[len(answerHead):]
-	if string(rest[:len(id)]) != string(id) {
-		return nil
-	}
-	tail := rest[len(id):]
-	const result = `,"result":`
-	if len(tail) < len(result) || string(tail[:len(result)]) != result {
-		return nil
-	}
-	return tail
-}
-
-// appendAnswer appends the kept answer tail under id.
-func appendAnswer(dst, id, tail []byte) []byte {
-	dst = append(dst, answerHead...)
-	dst = append(dst, id...)
-	return append(dst, tail...)
 }
 
 // observeFast does for an answer from the cache what accessMiddleware and

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/serve/wire"
 )
 
 // stdioFast is the state of the pre-encoded answers of one stdio session.
@@ -46,7 +47,7 @@ type stdioCapture struct {
 // else, for a line it recognises, it arranges for the SDK's answer to be
 // kept. It runs in the reader before the line goes to the SDK; idk is the
 // key of the line's id (idKey), "" for none.
-func (f *stdioFast) answer(line []byte, idk string, w *stdioWriter) bool {
+func (f *stdioFast) Answer(line []byte, idk string, w *wire.Writer) bool {
 	c, answered := f.lookup(line, w)
 	if !answered && idk != "" {
 		f.expect(idk, c, w)
@@ -60,8 +61,8 @@ func (f *stdioFast) answer(line []byte, idk string, w *stdioWriter) bool {
 // pending (a client's mistake: JSON-RPC forbids it), no answer under it
 // is kept, not c's nor the other's: either could be written first, and a
 // ping's result kept as a resources/read's would be served for it.
-func (f *stdioFast) expect(idk string, c *stdioCapture, w *stdioWriter) {
-	owed := w.owes(idk) // before f.mu: Write holds w.mu while it takes f.mu
+func (f *stdioFast) expect(idk string, c *stdioCapture, w *wire.Writer) {
+	owed := w.Owes(idk) // before f.mu: Write holds w.mu while it takes f.mu
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if _, pending := f.pending[idk]; pending || owed {
@@ -74,7 +75,7 @@ func (f *stdioFast) expect(idk string, c *stdioCapture, w *stdioWriter) {
 // lookup answers line from the kept answers if it can (answered); else it
 // returns the capture that would keep the SDK's answer to it, nil for a
 // line that is not recognised or whose answer is not kept.
-func (f *stdioFast) lookup(line []byte, w *stdioWriter) (c *stdioCapture, answered bool) {
+func (f *stdioFast) lookup(line []byte, w *wire.Writer) (c *stdioCapture, answered bool) {
 	if hasInitialize(line) {
 		if f.inits++; f.inits > 1 {
 			f.reinit = true
@@ -85,7 +86,7 @@ func (f *stdioFast) lookup(line []byte, w *stdioWriter) (c *stdioCapture, answer
 	if f.reinit || ss == nil {
 		return nil, false
 	}
-	q, ok := recognise(line)
+	q, ok := wire.Recognise(line)
 	if !ok {
 		return nil, false
 	}
@@ -102,13 +103,13 @@ func (f *stdioFast) lookup(line []byte, w *stdioWriter) (c *stdioCapture, answer
 	session := fmt.Appendf(nil, "stdio %s %p", ip.ProtocolVersion, ip)
 	key := fastKey(nil, string(session), callerAccess(f.ctx), &q)
 	if tail, ok := s.answers.get(base, key); ok {
-		out := appendAnswer(nil, q.id, tail)
-		w.writeRaw(out)
-		s.observeFast(f.ctx, q.method, start)
+		out := wire.Append(nil, q.ID, tail)
+		w.WriteRaw(out)
+		s.observeFast(f.ctx, q.Method, start)
 		s.usedFast(f.ctx, base, &q, ip.ProtocolVersion)
 		return nil, true
 	}
-	return &stdioCapture{base: base, key: key, id: q.id}, false
+	return &stdioCapture{base: base, key: key, id: q.ID}, false
 }
 
 // hasInitialize reports whether line may be an initialize request: it
@@ -126,7 +127,7 @@ func hasInitialize(line []byte) bool {
 
 // written keeps the SDK's answer p (one message, its newline included) if
 // it answers a request whose capture is pending. idk is its id's key.
-func (f *stdioFast) written(idk string, p []byte) {
+func (f *stdioFast) Written(idk string, p []byte) {
 	f.mu.Lock()
 	c, ok := f.pending[idk]
 	if ok {
@@ -136,31 +137,16 @@ func (f *stdioFast) written(idk string, p []byte) {
 	if c == nil || f.s.snap.Load() != c.base {
 		return
 	}
-	if tail := tailOf(p, c.id); tail != nil {
+	if tail := wire.Tail(p, c.id); tail != nil {
 		f.s.answers.put(c.base, c.key, append([]byte(nil), tail...))
 	}
-}
-
-// owes reports whether an answer under the id idk is owed.
-func (w *stdioWriter) owes(idk string) bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.owed[idk] > 0
-}
-
-// writeRaw writes a whole message that answers no request the SDK owes.
-func (w *stdioWriter) writeRaw(p []byte) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.w.Write(p)
 }
 
 // serveStdioFast serves one session over in and out as ServeStdio does,
 // with pre-encoded answers.
 func (s *Server) serveStdioFast(ctx context.Context, in io.Reader, out io.Writer) error {
-	t, r := newStdioTransport(in, out)
 	f := &stdioFast{s: s, ctx: ctx, pending: map[string]*stdioCapture{}}
-	r.fast, r.w.fast = f, f
+	t := wire.NewStdio(in, out, f)
 	ss, err := s.mcp.Connect(ctx, t, nil)
 	if err != nil {
 		return err

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/skills-mcp/skills-mcp/serve/wire"
 )
 
 // stdioPeer is a server session over pipes, as ServeStdio runs one.
@@ -29,7 +31,7 @@ func newStdioPeer(t *testing.T, s *Server, fast bool) *stdioPeer {
 		if fast {
 			s.serveStdioFast(ctx, inR, outW)
 		} else {
-			s.mcp.Run(ctx, stdioTransport(inR, outW))
+			s.mcp.Run(ctx, wire.NewStdio(inR, outW, nil))
 		}
 	}()
 	p := &stdioPeer{in: inW, answers: make(chan []byte, 16)}
@@ -73,14 +75,14 @@ func (p *stdioPeer) call(t *testing.T, line string, notification bool) []byte {
 // and the third comes from the kept answers.
 func TestAnswersStdio(t *testing.T) {
 	b, _ := memBundle(t, exampleFixture())
-	for _, rev := range []string{revision20251125, revision20260728} {
+	for _, rev := range []string{wire.Revision20251125, wire.Revision20260728} {
 		t.Run(rev, func(t *testing.T) {
 			var log bytes.Buffer
 			ref := newServer(t, Options{PageSize: 2, AnswerBytes: -1}, b)
 			s := newServer(t, Options{PageSize: 2, Logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug}))}, b)
 			peers := []*stdioPeer{newStdioPeer(t, ref, false), newStdioPeer(t, s, true)}
 			meta := ""
-			if rev == revision20260728 {
+			if rev == wire.Revision20260728 {
 				meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
 			} else {
 				for _, p := range peers {

@@ -15,7 +15,9 @@ import (
 
 	"github.com/skills-mcp/skills-mcp/build"
 	"github.com/skills-mcp/skills-mcp/internal/bundletest"
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/serve/wire"
 )
 
 // corpus is the large honest library of ../shared/corpora (see its README).
@@ -59,7 +61,7 @@ type rpcPost struct {
 // client of that revision sends, to h in context ctx.
 func postRPC(ctx context.Context, h http.Handler, rev, id, method, params string, uri string) rpcPost {
 	members := params
-	if rev == revision20260728 {
+	if rev == wire.Revision20260728 {
 		if members != "" {
 			members += ","
 		}
@@ -70,7 +72,7 @@ func postRPC(ctx context.Context, h http.Handler, rev, id, method, params string
 	r.Header.Set("Content-Type", "application/json")
 	r.Header.Set("Accept", "application/json, text/event-stream")
 	r.Header.Set("Mcp-Protocol-Version", rev)
-	if rev == revision20260728 {
+	if rev == wire.Revision20260728 {
 		r.Header.Set("Mcp-Method", method)
 		if uri != "" && method == "resources/read" {
 			r.Header.Set("Mcp-Name", uri)
@@ -95,8 +97,8 @@ func sameAnswer(want rpcPost, wantID string, got rpcPost, gotID string) string {
 	if len(want.header) != len(got.header) {
 		return fmt.Sprintf("headers %v, want %v", got.header, want.header)
 	}
-	w := bytes.Replace(want.body, []byte(answerHead+wantID+","), []byte(answerHead+"ID,"), 1)
-	g := bytes.Replace(got.body, []byte(answerHead+gotID+","), []byte(answerHead+"ID,"), 1)
+	w := bytes.Replace(want.body, []byte(wire.AnswerHead+wantID+","), []byte(wire.AnswerHead+"ID,"), 1)
+	g := bytes.Replace(got.body, []byte(wire.AnswerHead+gotID+","), []byte(wire.AnswerHead+"ID,"), 1)
 	if !bytes.Equal(w, g) {
 		return fmt.Sprintf("body\n%.400s\nwant\n%.400s", g, w)
 	}
@@ -243,7 +245,7 @@ func TestAnswersDifferential(t *testing.T) {
 		{"example", Options{}, func(t *testing.T) []*manifest.Bundle { return []*manifest.Bundle{exampleBuilt(t)} }},
 	}
 	for _, tc := range cases {
-		for _, rev := range []string{revision20251125, revision20260728} {
+		for _, rev := range []string{wire.Revision20251125, wire.Revision20260728} {
 			t.Run(tc.name+"/"+rev, func(t *testing.T) {
 				p := newDiffPair(t, tc.opt, tc.bundles(t)...)
 				p.checkCatalog(t, context.Background(), rev)
@@ -258,7 +260,7 @@ func TestAnswersDifferential(t *testing.T) {
 		b, _ := memBundle(t, withHidden)
 		p := newDiffPair(t, Options{PageSize: 2}, b)
 		for _, a := range []*Access{NewAccess("acme"), NewAccess(AllNamespaces), NewAccess()} {
-			for _, rev := range []string{revision20251125, revision20260728} {
+			for _, rev := range []string{wire.Revision20251125, wire.Revision20260728} {
 				p.checkCatalog(t, WithAccess(context.Background(), a), rev)
 			}
 		}
@@ -279,10 +281,55 @@ func TestAnswersCorpus(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := bundletest.Open(t, buf.Bytes())
-	for _, rev := range []string{revision20251125, revision20260728} {
+	for _, rev := range []string{wire.Revision20251125, wire.Revision20260728} {
 		t.Run(rev, func(t *testing.T) {
 			p := newDiffPair(t, Options{}, b)
 			p.checkCatalog(t, context.Background(), rev)
 		})
 	}
+}
+
+// FuzzAnswersHTTP posts a fuzzed body, at both revisions, to a server
+// with pre-encoded answers (twice: the second may come from them) and to
+// the SDK alone: the answers must be the same but for the id.
+func FuzzAnswersHTTP(f *testing.F) {
+	for _, s := range servetest.RequestSeeds {
+		f.Add([]byte(s), false)
+		f.Add([]byte(s), true)
+	}
+	b, _ := memBundle(f, exampleFixture())
+	p := newDiffPair(f, Options{PageSize: 2}, b)
+	f.Fuzz(func(t *testing.T, body []byte, newRev bool) {
+		rev, method, name := wire.Revision20251125, "", ""
+		if newRev {
+			rev = wire.Revision20260728
+		}
+		r, ok := wire.Recognise(body)
+		if ok {
+			method, name = r.Method, string(r.URI)
+		}
+		send := func(fast bool) rpcPost {
+			req := httptest.NewRequestWithContext(context.Background(), "POST", "http://127.0.0.1/mcp", strings.NewReader(string(body)))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Protocol-Version", rev)
+			if newRev {
+				req.Header.Set("Mcp-Method", method)
+				req.Header.Set("Mcp-Name", name)
+			}
+			w := httptest.NewRecorder()
+			if fast {
+				p.fast.ServeHTTP(w, req)
+			} else {
+				p.sdk.ServeHTTP(w, req)
+			}
+			return rpcPost{w.Code, w.Header(), w.Body.Bytes()}
+		}
+		want := send(false)
+		for range 2 {
+			if d := sameAnswer(want, string(r.ID), send(true), string(r.ID)); d != "" {
+				t.Fatalf("%q at %s: %s", body, rev, d)
+			}
+		}
+	})
 }

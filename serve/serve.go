@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/serve/wire"
 )
 
 // New returns a server for bundles, which it serves together: a skill URI
@@ -132,13 +133,13 @@ func (s *Server) Swap(bundles []*manifest.Bundle) error {
 // closes stdin or ctx is cancelled. Logs must go elsewhere (stderr). A line
 // that is not a JSON-RPC message is answered with an error and the session
 // goes on; at the end of stdin every request read is answered before
-// ServeStdio returns (see stdioTransport).
+// ServeStdio returns (see wire.NewStdio).
 func (s *Server) ServeStdio(ctx context.Context) error {
 	var err error
 	if s.answers != nil {
 		err = s.serveStdioFast(ctx, os.Stdin, os.Stdout)
 	} else {
-		err = s.mcp.Run(ctx, stdioTransport(os.Stdin, os.Stdout))
+		err = s.mcp.Run(ctx, wire.NewStdio(os.Stdin, os.Stdout, nil))
 	}
 	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
 		return nil

@@ -7,13 +7,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/serve/wire"
 )
 
 // SEP-2640 method names.
 const (
-	MethodListSkills    = "skills/list"
-	MethodGetSkill      = "skills/get"
-	MethodReadDirectory = "resources/directory/read"
+	MethodListSkills    = wire.MethodListSkills
+	MethodGetSkill      = wire.MethodGetSkill
+	MethodReadDirectory = wire.MethodReadDirectory
 )
 
 // resultComplete is the only resultType these methods return.

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/serve/wire"
 )
 
 // Kinds of skill use (Use.Kind).
@@ -106,20 +107,20 @@ func (s *Server) used(req mcp.Request, snap *Snapshot, skill, kind, method strin
 // usedFast reports the use of a call answered with a pre-encoded answer
 // (answers.go), which only a call that succeeded has: resources/read and
 // skills/get; base is the snapshot the answer is of.
-func (s *Server) usedFast(ctx context.Context, base *Snapshot, q *fastReq, protocol string) {
+func (s *Server) usedFast(ctx context.Context, base *Snapshot, q *wire.Request, protocol string) {
 	if s.usage.obs.Load() == nil {
 		return
 	}
 	var skill, kind string
-	switch q.method {
+	switch q.Method {
 	case "resources/read":
 		var ok bool
-		if skill, ok = s.skillOfFile(base, string(q.uri)); !ok {
+		if skill, ok = s.skillOfFile(base, string(q.URI)); !ok {
 			return
 		}
 		kind = UseRead
 	case MethodGetSkill:
-		skill, kind = skillPath(string(q.uri)), UseGet
+		skill, kind = skillPath(string(q.URI)), UseGet
 	default:
 		return
 	}
@@ -127,7 +128,7 @@ func (s *Server) usedFast(ctx context.Context, base *Snapshot, q *fastReq, proto
 	if ti := auth.TokenInfoFromContext(ctx); ti != nil {
 		caller = ti.UserID
 	}
-	s.report(base, skill, kind, q.method, caller, protocol)
+	s.report(base, skill, kind, q.Method, caller, protocol)
 }
 
 // report tells the observers of one use.

@@ -7,11 +7,11 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/skills-mcp/skills-mcp/serve"
+	"github.com/skills-mcp/skills-mcp/serve/wire"
 )
 
 // checkMessages answers a POST whose body is one JSON-RPC message that
-// breaks serve's message rules (serve.CheckMessage: an id that is not a
+// breaks serve's message rules (wire.CheckMessage: an id that is not a
 // string or an exact integer, a message with no method, result or error)
 // with 400 and the JSON-RPC error, as stdio does, rather than let the SDK
 // answer it under another id or drop it. A batch is left to the SDK, which
@@ -39,7 +39,7 @@ func checkMessages(limit int64, next http.Handler) http.Handler {
 		}
 		r.Body = io.NopCloser(bytes.NewReader(data))
 		if msg := bytes.TrimSpace(data); len(msg) > 0 && msg[0] == '{' {
-			if id, jerr := serve.CheckMessage(msg); jerr != nil {
+			if id, jerr := wire.CheckMessage(msg); jerr != nil {
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(http.StatusBadRequest)
 				json.NewEncoder(w).Encode(struct {

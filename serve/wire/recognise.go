@@ -1,7 +1,8 @@
-package serve
+package wire
 
-// The request recogniser of the pre-encoded answers (answers.go): a strict
-// reader of the few JSON-RPC requests whose answer is a fixed byte string.
+// The request recogniser of the pre-encoded answers (serve's answers.go): a
+// strict reader of the few JSON-RPC requests whose answer is a fixed byte
+// string.
 // It reads no more than it must and refuses everything it does not know
 // exactly; a refused request goes to the SDK, which answers it as always.
 
@@ -11,18 +12,25 @@ import (
 	"unicode/utf8"
 )
 
-// fastReq is a request the recogniser knows exactly. Its strings are parts
+// Request is a request the recogniser knows exactly. Its strings are parts
 // of the request's bytes.
-type fastReq struct {
-	id        []byte // the id as sent: decimal digits (with a sign) or a plain string
-	method    string // one of the methods of fastMethods
-	uri       []byte
-	cursor    []byte
-	hasURI    bool
-	hasCursor bool
-	meta      []byte // the raw _meta object, nil if none
-	version   []byte // _meta's protocolVersion, nil if none
+type Request struct {
+	ID        []byte // the id as sent: decimal digits (with a sign) or a plain string
+	Method    string // one of the methods of fastMethods
+	URI       []byte
+	Cursor    []byte
+	HasURI    bool
+	HasCursor bool
+	Meta      []byte // the raw _meta object, nil if none
+	Version   []byte // _meta's protocolVersion, nil if none
 }
+
+// SEP-2640 method names (serve declares them as its own).
+const (
+	MethodListSkills    = "skills/list"
+	MethodGetSkill      = "skills/get"
+	MethodReadDirectory = "resources/directory/read"
+)
 
 // fastMethods are the methods answered from pre-encoded answers, with the
 // params each takes: the answer depends on the params below and on the
@@ -49,7 +57,7 @@ const (
 	maxFastDigits = 15
 )
 
-// recognise reads body as one JSON-RPC request of fastMethods, in exactly
+// Recognise reads body as one JSON-RPC request of fastMethods, in exactly
 // the forms it knows: one object with the members jsonrpc "2.0", an id (an
 // integer of at most 15 digits, or a string of letters, digits and ._:-),
 // a method of fastMethods and params (absent only for skills/list) holding
@@ -57,7 +65,7 @@ const (
 // only the version, client capabilities and client info; no member twice,
 // JSON whitespace anywhere between tokens and nothing after the object.
 // Anything else is not recognised (ok false), never guessed at.
-func recognise(body []byte) (r fastReq, ok bool) {
+func Recognise(body []byte) (r Request, ok bool) {
 	sc := scanner{b: body}
 	var seen uint8 // jsonrpc, id, method, params
 	if !sc.objectStart() {
@@ -82,7 +90,7 @@ func recognise(body []byte) (r fastReq, ok bool) {
 			if seen&2 != 0 {
 				return r, false
 			}
-			if r.id, ok = sc.id(); !ok {
+			if r.ID, ok = sc.id(); !ok {
 				return r, false
 			}
 			seen |= 2
@@ -93,13 +101,13 @@ func recognise(body []byte) (r fastReq, ok bool) {
 			}
 			switch string(v) { // a constant, not a copy of the bytes
 			case "resources/read":
-				r.method = "resources/read"
+				r.Method = "resources/read"
 			case MethodGetSkill:
-				r.method = MethodGetSkill
+				r.Method = MethodGetSkill
 			case MethodListSkills:
-				r.method = MethodListSkills
+				r.Method = MethodListSkills
 			case MethodReadDirectory:
-				r.method = MethodReadDirectory
+				r.Method = MethodReadDirectory
 			default:
 				return r, false
 			}
@@ -117,10 +125,10 @@ func recognise(body []byte) (r fastReq, ok bool) {
 	if sc.i != len(sc.b) || seen&7 != 7 {
 		return r, false
 	}
-	m := fastMethods[r.method]
+	m := fastMethods[r.Method]
 	switch {
 	case seen&8 == 0 && !m.noParams,
-		r.hasURI != m.uri, r.hasCursor && !m.cursor:
+		r.HasURI != m.uri, r.HasCursor && !m.cursor:
 		return r, false
 	}
 	return r, true
@@ -232,7 +240,7 @@ func (sc *scanner) id() ([]byte, bool) {
 }
 
 // params reads the params object into r.
-func (sc *scanner) params(r *fastReq) bool {
+func (sc *scanner) params(r *Request) bool {
 	if !sc.objectStart() {
 		return false
 	}
@@ -246,23 +254,23 @@ func (sc *scanner) params(r *fastReq) bool {
 		}
 		switch string(key) {
 		case "uri":
-			if r.hasURI {
+			if r.HasURI {
 				return false
 			}
-			if r.uri, ok = sc.str(); !ok {
+			if r.URI, ok = sc.str(); !ok {
 				return false
 			}
-			r.hasURI = true
+			r.HasURI = true
 		case "cursor":
-			if r.hasCursor {
+			if r.HasCursor {
 				return false
 			}
-			if r.cursor, ok = sc.str(); !ok {
+			if r.Cursor, ok = sc.str(); !ok {
 				return false
 			}
-			r.hasCursor = true
+			r.HasCursor = true
 		case "_meta":
-			if r.meta != nil || !sc.meta(r) {
+			if r.Meta != nil || !sc.meta(r) {
 				return false
 			}
 		default:
@@ -274,7 +282,7 @@ func (sc *scanner) params(r *fastReq) bool {
 // meta reads the _meta object: only the keys recognised, each once, the
 // version a plain string, the others any JSON value (kept raw, as part of
 // the answer's key).
-func (sc *scanner) meta(r *fastReq) bool {
+func (sc *scanner) meta(r *Request) bool {
 	sc.ws()
 	start := sc.i
 	if !sc.objectStart() {
@@ -293,7 +301,7 @@ func (sc *scanner) meta(r *fastReq) bool {
 		switch string(key) {
 		case metaVersion:
 			bit = 1
-			if r.version, ok = sc.str(); !ok {
+			if r.Version, ok = sc.str(); !ok {
 				return false
 			}
 		case metaCapabilities:
@@ -308,8 +316,8 @@ func (sc *scanner) meta(r *fastReq) bool {
 		}
 		seen |= bit
 	}
-	r.meta = sc.b[start:sc.i]
-	return json.Valid(r.meta)
+	r.Meta = sc.b[start:sc.i]
+	return json.Valid(r.Meta)
 }
 
 // maxFastDepth bounds the nesting of a _meta value.

@@ -1,4 +1,4 @@
-package serve
+package wire
 
 import (
 	"bufio"
@@ -23,8 +23,8 @@ const maxStdioLine = mcp.DefaultMaxLineLength
 // that never returns must not keep the process alive for ever.
 const drainTimeout = 30 * time.Second
 
-// stdioTransport is the SDK's newline-delimited JSON transport over in and
-// out, with two guarantees the SDK's stdio transport lacks (it ends the
+// NewStdio is the SDK's newline-delimited JSON transport over in and out,
+// with two guarantees the SDK's stdio transport lacks (it ends the
 // session on the first bad line, and drops the answers still owed when its
 // input ends):
 //
@@ -40,40 +40,37 @@ const drainTimeout = 30 * time.Second
 // the SDK's connection is used unchanged: the
 // input is checked line by line and only valid messages reach the SDK, and
 // the output is watched for the answers owed.
-func stdioTransport(in io.Reader, out io.Writer) mcp.Transport {
-	t, _ := newStdioTransport(in, out)
-	return t
+//
+// fast, if not nil, answers what it can from pre-encoded answers (see
+// Answers).
+func NewStdio(in io.Reader, out io.Writer, fast Answers) mcp.Transport {
+	w := &Writer{w: out, owed: map[string]int{}, answered: make(chan struct{}, 1), fast: fast}
+	r := &stdioReader{in: bufio.NewReaderSize(in, 64<<10), w: w, fast: fast}
+	return &mcp.IOTransport{Reader: r, Writer: w}
 }
 
-// newStdioTransport is stdioTransport, with its reader.
-func newStdioTransport(in io.Reader, out io.Writer) (mcp.Transport, *stdioReader) {
-	w := &stdioWriter{w: out, owed: map[string]int{}, answered: make(chan struct{}, 1)}
-	r := &stdioReader{in: bufio.NewReaderSize(in, 64<<10), w: w}
-	return &mcp.IOTransport{Reader: r, Writer: w}, r
+// Answers is what the transport asks of the pre-encoded answers of its
+// session (serve's stdioFast), given to it from above: the reader offers
+// each line to Answer before the SDK reads it, with the key of its id
+// (idKey, "" for none), and the writer tells Written of each message the
+// SDK writes.
+type Answers interface {
+	Answer(line []byte, idk string, w *Writer) bool
+	Written(idk string, p []byte)
 }
 
-// stdioAnswers is what the transport asks of the pre-encoded answers of
-// its session (stdioFast, answers_stdio.go), given to it from above: the
-// reader offers each line to answer before the SDK reads it, with the key
-// of its id (idKey, "" for none), and the writer tells written of each
-// message the SDK writes.
-type stdioAnswers interface {
-	answer(line []byte, idk string, w *stdioWriter) bool
-	written(idk string, p []byte)
-}
-
-// stdioWriter writes whole messages to the output, one per Write, and keeps
+// Writer writes whole messages to the output, one per Write, and keeps
 // count of the requests read and not yet answered.
-type stdioWriter struct {
+type Writer struct {
 	mu       sync.Mutex
 	w        io.Writer
 	owed     map[string]int // request id (see idKey) → requests read with it and not answered
 	nowed    int
 	answered chan struct{} // signalled when an owed answer is written
-	fast     stdioAnswers  // keeps the SDK's answers (answers_stdio.go); nil: none
+	fast     Answers       // keeps the SDK's answers; nil: none
 }
 
-func (w *stdioWriter) Write(p []byte) (int, error) {
+func (w *Writer) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	n, err := w.w.Write(p)
@@ -82,20 +79,34 @@ func (w *stdioWriter) Write(p []byte) (int, error) {
 	}
 	if err == nil && w.fast != nil {
 		if key, ok := answerKey(p); ok {
-			w.fast.written(key, p)
+			w.fast.Written(key, p)
 		}
 	}
 	return n, err
 }
 
+// Owes reports whether an answer under the id idk is owed.
+func (w *Writer) Owes(idk string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.owed[idk] > 0
+}
+
+// WriteRaw writes a whole message that answers no request the SDK owes.
+func (w *Writer) WriteRaw(p []byte) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.w.Write(p)
+}
+
 // Close leaves the output open: the process owns it.
-func (w *stdioWriter) Close() error { return nil }
+func (w *Writer) Close() error { return nil }
 
 // settle marks the answer in p, one message as the SDK writes it (it writes
 // a batch only for a batch, which never reaches it), as given. A response
 // starts {"jsonrpc":"2.0","id":…, followed by "result" or "error", never
 // "method", so only its first tokens are read.
-func (w *stdioWriter) settle(p []byte) {
+func (w *Writer) settle(p []byte) {
 	if key, ok := answerKey(p); ok {
 		w.settleID(key)
 		return
@@ -134,8 +145,7 @@ func (w *stdioWriter) settle(p []byte) {
 // {"jsonrpc":"2.0","id":ID,"result" or "error", without a decoder; ok is
 // false for anything else (settle then decodes the tokens).
 func answerKey(p []byte) (key string, ok bool) {
-	const head = `{"jsonrpc":"2.0","id":`
-	rest, found := bytes.CutPrefix(p, []byte(head))
+	rest, found := bytes.CutPrefix(p, []byte(AnswerHead))
 	if !found {
 		return "", false
 	}
@@ -157,7 +167,7 @@ func answerKey(p []byte) (key string, ok bool) {
 	return string(id), true
 }
 
-func (w *stdioWriter) settleID(key string) {
+func (w *Writer) settleID(key string) {
 	if key == "" || w.owed[key] == 0 {
 		return
 	}
@@ -172,7 +182,7 @@ func (w *stdioWriter) settleID(key string) {
 }
 
 // owe records a request read, whose answer is owed.
-func (w *stdioWriter) owe(key string) {
+func (w *Writer) owe(key string) {
 	w.mu.Lock()
 	w.owed[key]++
 	w.nowed++
@@ -180,7 +190,7 @@ func (w *stdioWriter) owe(key string) {
 }
 
 // drain waits until every owed answer is written, or drainTimeout.
-func (w *stdioWriter) drain() {
+func (w *Writer) drain() {
 	timeout := time.NewTimer(drainTimeout)
 	defer timeout.Stop()
 	for {
@@ -200,7 +210,7 @@ func (w *stdioWriter) drain() {
 
 // reply writes an error response of its own: the SDK never sees the
 // message it answers.
-func (w *stdioWriter) reply(id any, code int64, msg string) {
+func (w *Writer) reply(id any, code int64, msg string) {
 	data, err := json.Marshal(struct {
 		JSONRPC string `json:"jsonrpc"`
 		ID      any    `json:"id"`
@@ -227,14 +237,14 @@ func idKey(id any) string {
 }
 
 // stdioReader passes the valid messages of its input on to the SDK, a line
-// at a time, and answers the others itself (see stdioTransport).
+// at a time, and answers the others itself (see NewStdio).
 type stdioReader struct {
 	in      *bufio.Reader
-	w       *stdioWriter
-	line    []byte       // the rest of the line being passed on
-	err     error        // the input's error, returned once the line is passed on
-	drained bool         // the owed answers were waited for, after err
-	fast    stdioAnswers // answers what it can from the kept answers; nil: none
+	w       *Writer
+	line    []byte  // the rest of the line being passed on
+	err     error   // the input's error, returned once the line is passed on
+	drained bool    // the owed answers were waited for, after err
+	fast    Answers // answers what it can from the kept answers; nil: none
 }
 
 func (r *stdioReader) Read(p []byte) (int, error) {
@@ -284,7 +294,7 @@ func (r *stdioReader) next() {
 		r.w.reply(id, code, err.Error())
 		return
 	}
-	if r.fast != nil && r.fast.answer(line, owed, r.w) {
+	if r.fast != nil && r.fast.Answer(line, owed, r.w) {
 		return
 	}
 	if owed != "" {
@@ -311,8 +321,8 @@ func (r *stdioReader) next() {
 // for what the rules below do not settle alike: text that is not ASCII, and
 // responses.
 func checkMessage(line []byte) (owed string, id any, code int64, err error) {
-	if q, ok := recognise(line); ok { // a request the rules below take, read in a fraction of the time
-		return string(q.id), nil, 0, nil
+	if q, ok := Recognise(line); ok { // a request the rules below take, read in a fraction of the time
+		return string(q.ID), nil, 0, nil
 	}
 	return checkMessageFull(line)
 }
