@@ -2,6 +2,12 @@ package manifest
 
 import "fmt"
 
+// SEP-2640 limits on one skill.
+const (
+	MaxSkillFiles = 512      // resources per skill, SKILL.md included
+	MaxSkillBytes = 16 << 20 // sum of the sizes of a skill's resources
+)
+
 // Rules of the SEP-2640 limits on one skill, as CheckSkillLimits names
 // them (build withholds a skill by the same names).
 const (

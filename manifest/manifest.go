@@ -16,10 +16,8 @@ const MediaType = "application/vnd.skills-mcp.manifest.v1+json"
 // Generator is the value of Manifest.Generator written by this package's users.
 const Generator = "skills-mcp"
 
-// SEP-2640 limits on one skill, and the extension's identifiers.
+// The extension's identifiers.
 const (
-	MaxSkillFiles  = 512      // resources per skill, SKILL.md included
-	MaxSkillBytes  = 16 << 20 // sum of the sizes of a skill's resources
 	ExtensionName  = "io.modelcontextprotocol/skills"
 	MetaPrefix     = "io.modelcontextprotocol.skills/"
 	SkillFile      = "SKILL.md"
