@@ -6,15 +6,21 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
+	"time"
 
+	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/internal/fetch"
 	"github.com/skills-mcp/skills-mcp/live"
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/oci"
 	"github.com/skills-mcp/skills-mcp/serve"
+	"github.com/skills-mcp/skills-mcp/wellknown"
 )
 
 // following is what serve --follow follows: a source for each oci://…:TAG
@@ -111,28 +117,23 @@ func (s *ociSource) Open(ctx context.Context, digest string) (*manifest.Bundle, 
 	return b, nil
 }
 
-// startFollow takes the oci://…:TAG arguments out of files, opens the
-// release each names now and returns them with the files left. A digest
-// reference stays in files, served as it is: it never moves. With nothing
-// to follow it is an error.
+// startFollow takes the arguments that can move out of files (oci://…:TAG
+// references, https bundle URLs and discovery sites), opens the release
+// each names now and returns them with the files left. A digest reference
+// stays in files, served as it is: it never moves. With nothing to follow
+// it is an error.
 func (c *ServeCmd) startFollow(ctx context.Context, log *slog.Logger, files []string, trusted []manifest.TrustedKey) (*following, []string, error) {
 	fw := &following{signers: &signerMap{}}
 	var rest []string
 	for _, p := range files {
-		ref, err := oci.ParseRef(p)
-		if err != nil || ref.Digest != "" {
-			if err == nil {
-				log.Info("not followed: a digest never moves", "ref", p)
-			}
+		src, err := c.followSource(log, p, trusted, fw.signers)
+		if err != nil {
+			return nil, nil, err
+		}
+		if src == nil {
 			rest = append(rest, p)
 			continue
 		}
-		opt := c.Registry.withLibrary(&c.Lib).options(c.Lib.CacheDir, trusted, func(format string, args ...any) { log.Debug(fmt.Sprintf(format, args...)) })
-		tag, err := oci.NewTag(p, opt)
-		if err != nil {
-			return nil, nil, &exitError{exitUsage, fmt.Errorf("serve: %w", err)}
-		}
-		src := &ociSource{tag: tag, opt: opt, trusted: trusted, signers: fw.signers}
 		d, err := src.Resolve(ctx)
 		if err != nil {
 			return nil, nil, fmt.Errorf("serve: %w", err)
@@ -142,15 +143,66 @@ func (c *ServeCmd) startFollow(ctx context.Context, log *slog.Logger, files []st
 			return nil, nil, trustExit(fmt.Errorf("serve: %w", err), exitFailed)
 		}
 		if who := fw.signers.get(b); who != nil {
-			log.Info("bundle signature verified", "bundle", p, "id", b.ID().String(), "signer", who[0])
+			log.Info("bundle signature verified", "bundle", src.Name(), "id", b.ID().String(), "signer", who[0])
 		}
 		fw.sources = append(fw.sources, src)
 		fw.served = append(fw.served, live.Release{Digest: d, Bundle: b})
 	}
 	if len(fw.sources) == 0 {
-		return nil, nil, &exitError{exitUsage, errors.New("serve: --follow: nothing to follow: give an oci://HOST/REPO:TAG reference (a digest never moves)")}
+		return nil, nil, &exitError{exitUsage, errors.New("serve: --follow: nothing to follow: give an oci://HOST/REPO:TAG reference (a digest never moves), an https bundle URL or a discovery site")}
 	}
 	return fw, rest, nil
+}
+
+// followSource is the source of argument p, or nil for one that never
+// moves (a file, an oci:// digest).
+func (c *ServeCmd) followSource(log *slog.Logger, p string, trusted []manifest.TrustedKey, signers *signerMap) (live.FollowSource, error) {
+	if isURL(p) {
+		uopt := live.URLOptions{Client: outbound, MaxBytes: c.Lib.MaxDownload, Timeout: time.Duration(c.Lib.FetchTimeoutMS) * time.Millisecond,
+			Trusted: trusted, Signed: func(b *manifest.Bundle, who string) { signers.set(b, who) }}
+		var src live.FollowSource
+		var err error
+		if wellknown.IsIndexURL(p) {
+			var opt build.Options
+			if opt, err = c.Lib.policy(log); err == nil {
+				src, err = live.NewSite(p, "", uopt, opt)
+			}
+		} else {
+			src, err = live.NewBundleURL(p, uopt)
+		}
+		if err != nil {
+			return nil, &exitError{exitUsage, fmt.Errorf("serve: %w", err)}
+		}
+		return src, nil
+	}
+	ref, err := oci.ParseRef(p)
+	if err != nil || ref.Digest != "" {
+		if err == nil {
+			log.Info("not followed: a digest never moves", "ref", p)
+		}
+		return nil, nil
+	}
+	opt := c.Registry.withLibrary(&c.Lib).options(c.Lib.CacheDir, trusted, func(format string, args ...any) { log.Debug(fmt.Sprintf(format, args...)) })
+	tag, err := oci.NewTag(p, opt)
+	if err != nil {
+		return nil, &exitError{exitUsage, fmt.Errorf("serve: %w", err)}
+	}
+	return &ociSource{tag: tag, opt: opt, trusted: trusted, signers: signers}, nil
+}
+
+// isURL reports whether a serve argument is an http(s) URL (followed, not
+// a file).
+func isURL(a string) bool {
+	return strings.HasPrefix(a, "https://") || strings.HasPrefix(a, "http://")
+}
+
+// redactArg is a URL argument without its query, fragment or user info,
+// for messages.
+func redactArg(a string) string {
+	if u, err := url.Parse(a); err == nil {
+		return fetch.Redact(u)
+	}
+	return "the URL argument"
 }
 
 // bundles are the releases served at start.

@@ -32,7 +32,7 @@ import (
 // live: built into bundles in memory, watched and rescanned, and swapped in
 // when they change (live.Live); SIGHUP reloads them at once.
 type ServeCmd struct {
-	Bundles      []string      `arg:"" optional:"" placeholder:"BUNDLE.skb|oci://...|DIR|ZIP" help:"Bundle files to serve (memory-mapped), bundles in a registry (oci://HOST/REPO:TAG or @sha256:..., fetched into the cache), or library folders and .zip files to serve live: one is served like --root, several under their folder names. A comma separates several in one argument."`
+	Bundles      []string      `arg:"" optional:"" placeholder:"BUNDLE.skb|oci://...|https://...|DIR|ZIP" help:"Bundle files to serve (memory-mapped), bundles in a registry (oci://HOST/REPO:TAG or @sha256:..., fetched into the cache), with --follow https bundle URLs and discovery sites, or library folders and .zip files to serve live: one is served like --root, several under their folder names. A comma separates several in one argument."`
 	SkillsDir    []string      `name:"skills-dir" env:"SKILLS_DIR" sep:"," placeholder:"DIR" help:"Library folders (or .zip files) to serve live, as if given as arguments."`
 	Rescan       int           `name:"rescan-seconds" env:"SKILLS_RESCAN_SECONDS" default:"60" help:"Rescan live libraries every N seconds, a safety net for the watch (0: never; catalog_status refresh=true and SIGHUP still do)."`
 	Watch        bool          `name:"watch" env:"SKILLS_WATCH" default:"true" negatable:"" help:"Watch live library folders and rebuild on change (--no-watch: rescans only)."`
@@ -49,7 +49,7 @@ type ServeCmd struct {
 	AnswerCache  int           `name:"answer-cache-mib" env:"SKILLS_ANSWER_CACHE_MIB" default:"32" help:"Keep up to N MiB of pre-encoded answers (resources/read, skills/get, skills/list and resources/directory/read, which never change for a bundle) and answer repeats from them (0: none)."`
 	Catalog      string        `name:"catalog" env:"SKILLS_CATALOG" default:"auto" enum:"auto,always,never" help:"List the skills (path and first sentence) in the server instructions: auto (while the list fits 8 KiB, else the categories and how to search), always, never."`
 	UsageLog     string        `name:"usage-log" env:"SKILLS_USAGE_LOG" placeholder:"FILE|-" help:"Append one JSON line per skill use (time, skill, kind, caller's token name, catalog id, protocol revision; OpenTelemetry log data model field names) to FILE, or to stdout with - (--http only). A log that cannot be written is reported, never waited for."`
-	Follow       time.Duration `name:"follow" env:"SKILLS_FOLLOW" placeholder:"DURATION" help:"Check every DURATION (plus up to a tenth, at random) whether each oci://HOST/REPO:TAG names a new release, and serve it once fetched and verified (--trust); a refused release leaves the previous one serving. A digest reference is served as it is."`
+	Follow       time.Duration `name:"follow" env:"SKILLS_FOLLOW" placeholder:"DURATION" help:"Check every DURATION (plus up to a tenth, at random) whether each oci://HOST/REPO:TAG, https bundle URL or discovery site (…/.well-known/agent-skills/index.json) names a new release, and serve it once fetched and verified (--trust); a refused release leaves the previous one serving. A digest reference is served as it is."`
 
 	Keyless  KeylessFlags  `embed:""`
 	Lib      LibraryFlags  `embed:""`
@@ -93,7 +93,7 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 	}
 	if c.Follow > 0 {
 		if len(libs) > 0 || c.Lib.Given() {
-			return &exitError{exitUsage, errors.New("serve: --follow follows registry tags; live libraries follow their folders already: serve them from another process")}
+			return &exitError{exitUsage, errors.New("serve: --follow follows oci://…:TAG references, https bundle URLs and discovery sites given as arguments; library folders, archives and --lib, --root or --config libraries are kept fresh already (the file watch, --rescan-seconds, SIGHUP): serve them without --follow, or from another process")}
 		}
 		if follow, files, err = c.startFollow(ctx, log, files, spec.keys); err != nil {
 			return err
@@ -277,7 +277,7 @@ func (e earlyBundles) close() {
 func (c *ServeCmd) arguments() (files, libs []string, err error) {
 	var args []string
 	for _, a := range append(slices.Clone(c.Bundles), c.SkillsDir...) {
-		if oci.IsRef(a) {
+		if oci.IsRef(a) || isURL(a) {
 			args = append(args, a)
 			continue
 		}
@@ -294,6 +294,13 @@ func (c *ServeCmd) arguments() (files, libs []string, err error) {
 	}
 	for _, a := range args {
 		if oci.IsRef(a) {
+			files = append(files, a)
+			continue
+		}
+		if isURL(a) {
+			if c.Follow == 0 {
+				return nil, nil, &exitError{exitUsage, fmt.Errorf("serve: %s: a URL argument is followed (--follow DURATION): a bundle file or a discovery site; serve a site once with --lib NS=URL", redactArg(a))}
+			}
 			files = append(files, a)
 			continue
 		}
