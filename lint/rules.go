@@ -772,7 +772,7 @@ var rules = []rule{
 	{
 		id: "unanalysed-code", family: "opacity", max: SeverityWarning, code: true,
 		caps:   []string{CapOpaqueFiles},
-		desc:   "code the analysis could not read whole within its bounds: nested deeper than 200 brackets, more than 1 MiB of code in a file, decoding more than 24 layers deep or past a file's budget of layers",
+		desc:   "code the analysis could not read whole within its bounds: nested deeper than 200 brackets, more than 1 MiB of code in a file, more than 256 calls, attributes or indexes chained on one operand, decoding more than 24 layers deep or past a file's budget of layers",
 		exFile: "scripts/deep.sh", exText: strings.Repeat("$(", 201) + "id" + strings.Repeat(")", 201) + "\n",
 	},
 }

@@ -1,6 +1,7 @@
 package program
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -58,7 +59,17 @@ func (f *flowState) postfix() ev {
 			return e
 		}
 	}
+	if f.isPostfix() {
+		// The rest of the chain is not followed: reported, never skipped.
+		f.s.opaque(f.at(0), fmt.Sprintf("not analysed: more than %d calls, attributes or indexes chained on one operand", maxPostfix))
+	}
 	return e
+}
+
+// isPostfix reports whether the next token goes on a postfix chain: an
+// attribute, a call or an index.
+func (f *flowState) isPostfix() bool {
+	return f.is(0, ".") || f.is(0, "?.") || f.is(0, "->") || f.is(0, "::") || f.is(0, "(") || f.is(0, "[")
 }
 
 // perlListOps are functions Perl and Ruby call without parentheses.

@@ -55,6 +55,10 @@ func TestOpaque(t *testing.T) {
 			4 + 200, "nested deeper than 200 brackets"},
 		{"expression nested 70 deep", Input{File: "x.py", Kind: Script, Text: "x = " + strings.Repeat("f(", 70) + "1" + strings.Repeat(")", 70) + "\n"},
 			-1, "expression nested deeper than 64"},
+		{"a chain of 300 attributes", Input{File: "x.py", Kind: Script, Text: "x = a" + strings.Repeat(".b", 300) + "\n"},
+			5 + 2*maxPostfix, "more than 256 calls, attributes or indexes chained"},
+		{"a chain of 300 calls", Input{File: "x.js", Kind: Script, Text: "x = f" + strings.Repeat("()", 300) + ";\n"},
+			5 + 2*maxPostfix, "more than 256 calls, attributes or indexes chained"},
 		{"more code than the file's budget", Input{File: "x.sh", Kind: Script, Text: "echo hello world\n", Budget: noCode},
 			0, "more than 1024 KiB of code"},
 		{"a fenced block with a 17 KiB line", Input{File: "SKILL.md", Kind: Markdown, Text: "# A\n\n```sh\necho " + strings.Repeat("a", 17<<10) + "\n```\n"},
@@ -80,6 +84,7 @@ func TestOpaque(t *testing.T) {
 	for _, in := range []Input{
 		{File: "x.sh", Kind: Script, Text: strings.Repeat("$(", 150) + "id" + strings.Repeat(")", 150) + "\n"},
 		{File: "x.py", Kind: Script, Text: "x = " + strings.Repeat("f(", 60) + "1" + strings.Repeat(")", 60) + "\n"},
+		{File: "x.py", Kind: Script, Text: "x = a" + strings.Repeat(".b", 256) + "\n"},
 		{File: "x.sh", Kind: Script, Text: "P='" + chain + "'\n", Reanalyze: reanalyze},
 		{File: "SKILL.md", Kind: Markdown, Text: "```sh\necho " + strings.Repeat("a", 15<<10) + "\n```\n"},
 	} {
