@@ -20,14 +20,12 @@ import (
 	"github.com/stacklok/toolhive-core/oci/skills"
 )
 
-// TestToolHiveOffline: a ToolHive skill packaged by ToolHive's packager and
-// signed by the real cosign CLI, fetched once under cosign trust, starts
-// again from the cache with no registry: the artifact's blobs kept in the
-// cache build into the cached bundle, so the signatures over the
-// artifact vouch for it. A bundle planted at its cache path with the
-// artifact's signatures is replaced by what the blobs build into; with a
-// blob changed, nothing is vouched for and the registry is asked again.
-func TestToolHiveOffline(t *testing.T) {
+// signedToolHive pushes a ToolHive skill packaged by ToolHive's packager
+// to a registry of its own, has the real cosign CLI sign it with a new key
+// pair, and returns the registry's host, the artifact's digest and a
+// verifier that trusts the key.
+func signedToolHive(t testing.TB) (host, d string, v oci.CosignVerifier) {
+	t.Helper()
 	bin := ocitest.Need(t, "cosign")
 	reg := ocitest.StartTest(t, false)
 	ctx := context.Background()
@@ -54,7 +52,7 @@ func TestToolHiveOffline(t *testing.T) {
 	if err := th.Push(ctx, store, res.IndexDigest, reg.Host+"/toolhive/notes:0.3.0"); err != nil {
 		t.Fatal(err)
 	}
-	d := res.IndexDigest.String()
+	d = res.IndexDigest.String()
 	cosignCmd := func(args ...string) {
 		t.Helper()
 		cmd := exec.Command(bin, args...)
@@ -73,10 +71,24 @@ func TestToolHiveOffline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := cosign.NewKeyVerifier([]crypto.PublicKey(keys))
+	v, err = cosign.NewKeyVerifier([]crypto.PublicKey(keys))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return reg.Host, d, v
+}
+
+// TestToolHiveOffline: a ToolHive skill packaged by ToolHive's packager and
+// signed by the real cosign CLI, fetched once under cosign trust, starts
+// again from the cache with no registry: the artifact's blobs kept in the
+// cache build into the cached bundle, so the signatures over the
+// artifact vouch for it. A bundle planted at its cache path with the
+// artifact's signatures is replaced by what the blobs build into; with a
+// blob changed, nothing is vouched for and the registry is asked again.
+func TestToolHiveOffline(t *testing.T) {
+	ctx := context.Background()
+	host, d, v := signedToolHive(t)
+	work := t.TempDir()
 	var mu sync.Mutex
 	var logs strings.Builder
 	o := oci.Options{CacheDir: filepath.Join(work, "cache"), PlainHTTP: true, Cosign: v, Logf: func(format string, args ...any) {
@@ -85,7 +97,7 @@ func TestToolHiveOffline(t *testing.T) {
 		logs.WriteString(strings.TrimSpace(strings.ReplaceAll(format, "%", "")) + "\n")
 		t.Logf(format, args...)
 	}}
-	online, err := oci.Fetch(ctx, oci.Scheme+reg.Host+"/toolhive/notes@"+d, o)
+	online, err := oci.Fetch(ctx, oci.Scheme+host+"/toolhive/notes@"+d, o)
 	if err != nil || !strings.HasPrefix(online.Signer, "cosign key ") {
 		t.Fatalf("online: %+v, %v", online, err)
 	}
@@ -154,5 +166,30 @@ func TestToolHiveOffline(t *testing.T) {
 	}
 	if f, err := oci.Fetch(ctx, offline, o); err == nil || !strings.Contains(err.Error(), "127.0.0.1:1") {
 		t.Errorf("offline, blobs changed: %+v, %v; want the registry asked", f, err)
+	}
+}
+
+// BenchmarkToolHiveWarm is a warm start by digest of a cached ToolHive
+// skill under cosign trust, with no registry (the blobs rebuilt into the
+// bundle, the signature checked), and without trust, as serve and pull
+// make it.
+func BenchmarkToolHiveWarm(b *testing.B) {
+	host, d, v := signedToolHive(b)
+	ctx := context.Background()
+	for _, trust := range []bool{false, true} {
+		o := oci.Options{CacheDir: b.TempDir(), PlainHTTP: true, Cosign: v}
+		if _, err := oci.Fetch(ctx, oci.Scheme+host+"/toolhive/notes@"+d, o); err != nil {
+			b.Fatal(err)
+		}
+		if !trust {
+			o.Cosign = nil
+		}
+		b.Run(map[bool]string{false: "unsigned", true: "cosign"}[trust], func(b *testing.B) {
+			for b.Loop() {
+				if f, err := oci.Fetch(ctx, oci.Scheme+"127.0.0.1:1/toolhive/notes@"+d, o); err != nil || !f.Cached {
+					b.Fatal(f, err)
+				}
+			}
+		})
 	}
 }
