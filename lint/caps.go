@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
@@ -60,13 +61,13 @@ func IsCapability(name string) bool {
 }
 
 // ruleIndex maps a rule id to its place in Rules.
-var ruleIndex = func() map[string]int {
+var ruleIndex = sync.OnceValue(func() map[string]int {
 	m := make(map[string]int, len(rules))
 	for i, r := range rules {
 		m[r.id] = i
 	}
 	return m
-}()
+})
 
 // FindingCaps returns the capabilities a finding shows: its rule's, when
 // the finding is at warning or above. A note shows none (it is the
@@ -77,7 +78,7 @@ func FindingCaps(f *manifest.Finding) []string {
 	if Rank(f.Severity) < Rank(SeverityWarning) {
 		return nil
 	}
-	if i, ok := ruleIndex[f.Rule]; ok {
+	if i, ok := ruleIndex()[f.Rule]; ok {
 		if r := &rules[i]; r.capsOf != nil {
 			return r.capsOf(f.Excerpt)
 		}

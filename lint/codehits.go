@@ -43,7 +43,7 @@ func (s *scan) analyseCode() {
 			}
 			continue
 		}
-		ri, ok := ruleIndex[f.Rule]
+		ri, ok := ruleIndex()[f.Rule]
 		if !ok {
 			continue
 		}

@@ -67,7 +67,7 @@ var Rules = func() []Rule {
 
 // RuleByID returns the rule with the id, if there is one.
 func RuleByID(id string) (Rule, bool) {
-	if i, ok := ruleIndex[id]; ok {
+	if i, ok := ruleIndex()[id]; ok {
 		return Rules[i], true
 	}
 	return Rule{}, false

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"log/slog"
 	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"regexp"
 	"runtime/debug"
 	"runtime/metrics"
 	"slices"
@@ -57,7 +57,7 @@ type ServeCmd struct {
 	Web      HTTPFlags     `embed:""`
 }
 
-var serverName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var serverName = &lazyre.RE{Expr: `^[A-Za-z0-9_-]+$`}
 
 // Run opens the bundles (and builds the libraries, if any), then serves
 // until the client leaves (stdio) or ctx is cancelled (SIGINT, SIGTERM).

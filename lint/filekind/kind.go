@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"path"
 	"strings"
+	"sync"
 )
 
 // This file tells a file's kind: by the extension of its name (ByName) and
@@ -62,7 +63,7 @@ func IsScriptExt(ext string) bool { return scriptExts[ext] }
 func IsProgramExt(ext string) bool { return scriptExts[ext] || moreScriptExts[ext] }
 
 // extKinds are the kinds file extensions claim.
-var extKinds = func() map[string]Kind {
+var extKinds = sync.OnceValue(func() map[string]Kind {
 	m := map[string]Kind{}
 	set := func(k Kind, exts ...string) {
 		for _, e := range exts {
@@ -88,11 +89,11 @@ var extKinds = func() map[string]Kind {
 		m[e] = Text
 	}
 	return m
-}()
+})
 
 // ByName returns the kind file's extension claims, None for none or an
 // extension that claims nothing (.bin, .dat).
-func ByName(file string) Kind { return extKinds[strings.ToLower(path.Ext(file))] }
+func ByName(file string) Kind { return extKinds()[strings.ToLower(path.Ext(file))] }
 
 // Sniff returns the kind of data by its leading bytes and a name of its
 // format, or None.
