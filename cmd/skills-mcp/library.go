@@ -20,19 +20,26 @@ type LibraryFlags struct {
 	Lib    []string `name:"lib" env:"SKILLS_LIBS" sep:"," placeholder:"NS=DIR" help:"A namespaced library (repeatable): NS=DIR, NS=FILE.zip, NS=https://...zip#sha256=<hex>, or a discovery site NS=https://HOST/.well-known/agent-skills/index.json."`
 	Config string   `name:"config" env:"SKILLS_CONFIG" placeholder:"FILE" help:"JSON file listing libraries ({\"libraries\":[{\"namespace\",\"root\"|\"url\",...}]}); relative roots resolve against the file."`
 
-	Exclude      []string `name:"exclude" env:"SKILLS_EXCLUDE" sep:"," default:"_archive,_audit" help:"Folder names never entered during discovery."`
-	Depth        int      `name:"depth" env:"SKILLS_DEPTH" default:"4" help:"How many folder levels below a root a skill may sit."`
-	NoScripts    bool     `name:"no-scripts" env:"SKILLS_NO_SCRIPTS" help:"Leave executable files (.sh .py .js ...) out of every skill."`
-	Lint         bool     `name:"lint" env:"SKILLS_LINT" default:"true" negatable:"" help:"Run the risk linter (--no-lint turns it off)."`
-	MaxFileBytes int64    `name:"max-file-bytes" env:"SKILLS_MAX_FILE_BYTES" default:"4194304" help:"Largest file a skill may hold; a skill with a larger one is withheld."`
-	Deny         []string `name:"deny" env:"SKILLS_DENY" sep:"," placeholder:"CAP,..." help:"Withhold, in every library, a skill whose findings (not waived) show one of these capabilities (network, exec-remote, reads-secrets, writes-persistence, agent-config, destructive, dynamic-code, opaque-files); a library's own \"deny\" adds to it."`
-	ImportSARIF  []string `name:"import-sarif" placeholder:"FILE" help:"Fold another scanner's SARIF 2.1.0 results into the findings (repeatable): bound to the files they name, relative paths against the current folder; a result in no published skill, or about other bytes, is reported and dropped."`
+	Exclude     []string `name:"exclude" env:"SKILLS_EXCLUDE" sep:"," default:"_archive,_audit" help:"Folder names never entered during discovery."`
+	Depth       int      `name:"depth" env:"SKILLS_DEPTH" default:"4" help:"How many folder levels below a root a skill may sit."`
+	NoScripts   bool     `name:"no-scripts" env:"SKILLS_NO_SCRIPTS" help:"Leave executable files (.sh .py .js ...) out of every skill."`
+	Lint        bool     `name:"lint" env:"SKILLS_LINT" default:"true" negatable:"" help:"Run the risk linter (--no-lint turns it off)."`
+	Deny        []string `name:"deny" env:"SKILLS_DENY" sep:"," placeholder:"CAP,..." help:"Withhold, in every library, a skill whose findings (not waived) show one of these capabilities (network, exec-remote, reads-secrets, writes-persistence, agent-config, destructive, dynamic-code, opaque-files); a library's own \"deny\" adds to it."`
+	ImportSARIF []string `name:"import-sarif" placeholder:"FILE" help:"Fold another scanner's SARIF 2.1.0 results into the findings (repeatable): bound to the files they name, relative paths against the current folder; a result in no published skill, or about other bytes, is reported and dropped."`
 
-	CacheDir        string `name:"cache-dir" env:"SKILLS_CACHE_DIR" help:"Where https libraries are cached by digest (default: the user cache folder)."`
-	MaxArchiveBytes int64  `name:"max-archive-bytes" env:"SKILLS_MAX_ARCHIVE_BYTES" default:"268435456" help:"Total bytes an archive library may inflate to."`
-	MaxArchiveFiles int    `name:"max-archive-entries" env:"SKILLS_MAX_ARCHIVE_ENTRIES" default:"8192" help:"Most entries an archive library may hold."`
-	MaxDownload     int64  `name:"max-download-bytes" env:"SKILLS_MAX_DOWNLOAD_BYTES" default:"268435456" help:"Largest download of an https library."`
-	FetchTimeoutMS  int    `name:"fetch-timeout-ms" env:"SKILLS_FETCH_TIMEOUT_MS" default:"60000" help:"Timeout of one https request."`
+	CacheDir       string `name:"cache-dir" env:"SKILLS_CACHE_DIR" help:"Where https libraries are cached by digest (default: the user cache folder)."`
+	ArchiveFlags   `embed:""`
+	MaxDownload    int64 `name:"max-download-bytes" env:"SKILLS_MAX_DOWNLOAD_BYTES" default:"268435456" help:"Largest download of an https library."`
+	FetchTimeoutMS int   `name:"fetch-timeout-ms" env:"SKILLS_FETCH_TIMEOUT_MS" default:"60000" help:"Timeout of one https request."`
+}
+
+// ArchiveFlags bound what a skill's files may be, and what an archive
+// holding them may inflate to: an archive library's (build, lint, serve)
+// and a ToolHive skill's layer fetched from a registry (serve, pull).
+type ArchiveFlags struct {
+	MaxFileBytes    int64 `name:"max-file-bytes" env:"SKILLS_MAX_FILE_BYTES" default:"4194304" help:"Largest file a skill may hold; a skill with a larger one is withheld (a ToolHive skill's, refused)."`
+	MaxArchiveBytes int64 `name:"max-archive-bytes" env:"SKILLS_MAX_ARCHIVE_BYTES" default:"268435456" help:"Total bytes an archive library, or a ToolHive skill's layer, may inflate to."`
+	MaxArchiveFiles int   `name:"max-archive-entries" env:"SKILLS_MAX_ARCHIVE_ENTRIES" default:"8192" help:"Most entries an archive library, or a ToolHive skill's layer, may hold."`
 }
 
 // Given reports whether any library was named.

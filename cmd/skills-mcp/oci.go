@@ -61,13 +61,18 @@ func (r *RegistryFlags) options(cache string, trusted []manifest.TrustedKey, log
 }
 
 // withLibrary takes the download and archive limits of the library flags
-// f: a fetched artifact is bounded as an https or archive library is
-// (--max-download-bytes; for a ToolHive skill's layer --max-archive-entries,
-// --max-archive-bytes and --max-file-bytes).
+// f: a fetched artifact is bounded as an https or archive library is.
 func (r *RegistryFlags) withLibrary(f *LibraryFlags) *RegistryFlags {
-	r.maxBytes = f.MaxDownload
-	r.archive = build.ArchiveLimits{MaxEntries: f.MaxArchiveFiles, MaxTotalBytes: f.MaxArchiveBytes}
-	r.maxFileBytes = f.MaxFileBytes
+	return r.bounded(f.MaxDownload, &f.ArchiveFlags)
+}
+
+// bounded sets the limits of a fetch: maxDownload (--max-download-bytes)
+// for what is fetched, and a's for a ToolHive skill's layer
+// (--max-archive-entries, --max-archive-bytes, --max-file-bytes).
+func (r *RegistryFlags) bounded(maxDownload int64, a *ArchiveFlags) *RegistryFlags {
+	r.maxBytes = maxDownload
+	r.archive = build.ArchiveLimits{MaxEntries: a.MaxArchiveFiles, MaxTotalBytes: a.MaxArchiveBytes}
+	r.maxFileBytes = a.MaxFileBytes
 	return r
 }
 

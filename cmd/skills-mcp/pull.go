@@ -52,6 +52,7 @@ type PullCmd struct {
 	RequestTimeout  time.Duration `name:"request-timeout" default:"1m" help:"Give up on a live server's answer to one request after this long (0: never)."`
 	MaxPages        int           `name:"max-pages" default:"1000" help:"Most skills/list pages to walk on a live server."`
 	MaxDownload     int64         `name:"max-download-bytes" env:"SKILLS_MAX_DOWNLOAD_BYTES" default:"268435456" help:"Largest bundle to download over https; for a discovery site, the most bytes downloaded from it (index and artifacts together)."`
+	Archive         ArchiveFlags  `embed:""`
 
 	Registry RegistryFlags `embed:""`
 	Cache    CacheFlag     `embed:""`

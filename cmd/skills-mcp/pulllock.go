@@ -104,8 +104,7 @@ func (c *PullCmd) lockSource(src *pull.Source, argv commandArgv) (*pull.LockSour
 // openOCI fetches an oci:// reference into the cache and opens the bundle,
 // keeping the artifact's digest for the lock.
 func (c *PullCmd) openOCI(ctx context.Context, ref string, trusted []manifest.TrustedKey) (*pull.Source, error) {
-	c.Registry.maxBytes = c.MaxDownload
-	o := c.Registry.options(c.Cache.CacheDir, trusted, stderrNote)
+	o := c.Registry.bounded(c.MaxDownload, &c.Archive).options(c.Cache.CacheDir, trusted, stderrNote)
 	o.Progress = progressOf("fetching", "layers")
 	f, err := oci.Fetch(ctx, ref, o)
 	if err != nil {
