@@ -97,6 +97,13 @@ func (v *Verifier) Check(d string, b []byte, predicateType string) ([]byte, stri
 	return v.verifyEntity(d, &pb, predicateType)
 }
 
+// oneLine is err on one line: sigstore-go's errors may span several (an
+// inclusion proof's roots, printed as byte lists), and a refusal is one
+// line of the command's error.
+func oneLine(err error) error {
+	return errors.New(strings.Join(strings.Fields(err.Error()), " "))
+}
+
 // timeRule reports whether sigstore-go refused a keyless bundle for the
 // times its certificate was used at (it has no error values for them).
 func timeRule(err error) bool {
@@ -129,6 +136,7 @@ func (v *Verifier) verifyEntity(d string, e verify.SignedEntity, predicateType s
 	}
 	res, err := vv.Verify(e, verify.NewPolicy(verify.WithArtifactDigest("sha256", sum), verify.WithCertificateIdentity(*v.identity)))
 	if err != nil {
+		err = oneLine(err)
 		if timeRule(err) {
 			// A short-lived certificate is checked at the times the
 			// bundle's observers vouch for; say which window it had.
