@@ -42,6 +42,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/serve/usage"
 )
 
 // promptSetOf returns the prompt names of the catalog's skills, made on
@@ -286,7 +287,7 @@ func (d *discovery) getSkillPrompt(ctx context.Context, r *mcp.GetPromptRequest)
 	if err != nil {
 		return nil, true, internalError("prompts/get %s: %v", r.Params.Name, err)
 	}
-	d.srv.used(r, c.snap, skillPath(l.doc.uri), UsePrompt, "prompts/get")
+	d.srv.used(r, c.snap, skillPath(l.doc.uri), usage.Prompt, "prompts/get")
 	md := &mcp.ResourceContents{URI: l.sk.Entry.URI, MIMEType: manifest.SkillFileMIME}
 	if l.sk.Files[0].Text {
 		md.Text = string(l.md)

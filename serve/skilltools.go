@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/serve/usage"
 	"github.com/skills-mcp/skills-mcp/skilltext"
 )
 
@@ -103,7 +104,7 @@ func (d *discovery) getSkill(ctx context.Context, req *mcp.CallToolRequest, in G
 		return nil, out, err
 	}
 	doc, sk := &l.doc, l.sk
-	d.srv.used(req, d.current(ctx).snap, skillPath(doc.uri), UseTool, "tools/call")
+	d.srv.used(req, d.current(ctx).snap, skillPath(doc.uri), usage.Tool, "tools/call")
 	out = GetSkillOutput{Name: doc.name, Path: doc.path, URI: doc.uri, Library: doc.library, Category: doc.category,
 		Description: doc.description, Source: d.name, Hidden: doc.hidden, Instructions: strings.TrimSpace(string(skilltext.Body(l.md))),
 		Trust: doc.trust, ScriptsWithheld: sk.ScriptsWithheld, Capabilities: sk.Capabilities}
@@ -335,7 +336,7 @@ func (d *discovery) readSkillFile(ctx context.Context, req *mcp.CallToolRequest,
 		return nil, out, err
 	}
 	sk := l.sk
-	d.srv.used(req, d.current(ctx).snap, skillPath(l.doc.uri), UseTool, "tools/call")
+	d.srv.used(req, d.current(ctx).snap, skillPath(l.doc.uri), usage.Tool, "tools/call")
 	out = ReadFileOutput{Skill: l.doc.path, Source: d.name, Path: in.Path, Files: []FileContent{}}
 	describe := func(i int) FileContent {
 		f, r := sk.Files[i], sk.Entry.Resources[i]

@@ -11,20 +11,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/serve/usage"
 	"github.com/skills-mcp/skills-mcp/serve/wire"
-)
-
-// Kinds of skill use (Use.Kind).
-const (
-	UseGet    = "get"    // skills/get of the skill
-	UseRead   = "read"   // resources/read of one of its files (SKILL.md included)
-	UsePrompt = "prompt" // prompts/get of its prompt
-	UseTool   = "tool"   // the get_skill or read_skill_file tool on it
 )
 
 // ObserveUsage makes the observers learn of every skill use from now on;
 // none stops it.
-func (s *Server) ObserveUsage(o ...UsageObserver) {
+func (s *Server) ObserveUsage(o ...usage.Observer) {
 	if len(o) == 0 {
 		s.usage.obs.Store(nil)
 		return
@@ -48,10 +41,10 @@ func (s *Server) usageMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		case *mcp.ReadResourceParams:
 			snap := s.snapshotFor(ctx)
 			if skill, ok := s.skillOfFile(snap, p.URI); ok {
-				s.used(req, snap, skill, UseRead, method)
+				s.used(req, snap, skill, usage.Read, method)
 			}
 		case *GetSkillParams:
-			s.used(req, s.snapshotFor(ctx), skillPath(p.URI), UseGet, method)
+			s.used(req, s.snapshotFor(ctx), skillPath(p.URI), usage.Get, method)
 		}
 		return res, err
 	}
@@ -118,9 +111,9 @@ func (s *Server) usedFast(ctx context.Context, base *Snapshot, q *wire.Request, 
 		if skill, ok = s.skillOfFile(base, string(q.URI)); !ok {
 			return
 		}
-		kind = UseRead
+		kind = usage.Read
 	case MethodGetSkill:
-		skill, kind = skillPath(string(q.URI)), UseGet
+		skill, kind = skillPath(string(q.URI)), usage.Get
 	default:
 		return
 	}
@@ -137,7 +130,7 @@ func (s *Server) report(snap *Snapshot, skill, kind, method, caller, protocol st
 	if obs == nil {
 		return
 	}
-	u := Use{Skill: skill, Kind: kind, Method: method, Caller: caller, Catalog: snap.ID(), Protocol: protocol}
+	u := usage.Use{Skill: skill, Kind: kind, Method: method, Caller: caller, Catalog: snap.ID(), Protocol: protocol}
 	if snap.base != nil {
 		u.Catalog = snap.base.ID() // a view: the catalog it is a view of
 	}

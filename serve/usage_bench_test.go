@@ -11,12 +11,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/serve/usage"
 )
 
 // countUses is an observer that counts.
 type countUses struct{ n atomic.Int64 }
 
-func (c *countUses) SkillUsed(*Use) { c.n.Add(1) }
+func (c *countUses) SkillUsed(*usage.Use) { c.n.Add(1) }
 
 // BenchmarkUsageMiddleware is what usageMiddleware adds to a resources/read
 // that answered, over the files of a 1,000-skill bundle: "off" with no

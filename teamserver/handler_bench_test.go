@@ -15,6 +15,7 @@ import (
 	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/serve"
+	"github.com/skills-mcp/skills-mcp/serve/usage"
 )
 
 // BenchmarkServeHTTPHandler times the server's own part of a resources/read
@@ -149,10 +150,10 @@ func BenchmarkHTTPLayers(b *testing.B) {
 // the difference of two whole reads.
 func BenchmarkSkillUseCost(b *testing.B) {
 	snap := newServer(b, serve.Options{}, servetest.OpenBench(b, tempDir, 1000)).Snapshot()
-	uses := make([]serve.Use, snap.Len())
+	uses := make([]usage.Use, snap.Len())
 	for k := range uses {
-		uses[k] = serve.Use{Skill: strings.TrimSuffix(strings.TrimPrefix(snap.URI(k), manifest.URIScheme), "/"+manifest.SkillFile),
-			Kind: serve.UseRead, Method: "resources/read", Catalog: snap.ID()}
+		uses[k] = usage.Use{Skill: strings.TrimSuffix(strings.TrimPrefix(snap.URI(k), manifest.URIScheme), "/"+manifest.SkillFile),
+			Kind: usage.Read, Method: "resources/read", Catalog: snap.ID()}
 	}
 	m := NewMetrics()
 	i := 0

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/skills-mcp/skills-mcp/serve"
+	"github.com/skills-mcp/skills-mcp/serve/usage"
 	"github.com/skills-mcp/skills-mcp/wellknown"
 )
 
@@ -45,7 +46,7 @@ type Options struct {
 	Metrics     *Metrics
 	MetricsAddr string
 	// Usage are told of every skill use besides Metrics (the usage log).
-	Usage []serve.UsageObserver
+	Usage []usage.Observer
 	// TLS, if not nil, makes ListenAndServe serve HTTPS with this
 	// certificate: HTTP/2 and HTTP/1.1, chosen by ALPN, and no plain HTTP.
 	TLS *Certificate

@@ -17,6 +17,7 @@ import (
 	"github.com/skills-mcp/skills-mcp/internal/promtext"
 	"github.com/skills-mcp/skills-mcp/live"
 	"github.com/skills-mcp/skills-mcp/serve"
+	"github.com/skills-mcp/skills-mcp/serve/usage"
 )
 
 // Metrics are the server's Prometheus metrics, on a registry of their own
@@ -232,9 +233,9 @@ func (m *Metrics) FollowServed(source, digest string, since time.Time) {
 	}
 }
 
-var _ serve.UsageObserver = (*Metrics)(nil)
+var _ usage.Observer = (*Metrics)(nil)
 
-// SkillUsed counts a use (serve.UsageObserver).
-func (m *Metrics) SkillUsed(u *serve.Use) {
+// SkillUsed counts a use (usage.Observer).
+func (m *Metrics) SkillUsed(u *usage.Use) {
 	m.usage.counter(u.Skill, u.Kind).Inc()
 }

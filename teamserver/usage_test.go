@@ -20,6 +20,7 @@ import (
 
 	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/serve"
+	"github.com/skills-mcp/skills-mcp/serve/usage"
 )
 
 // scrapeWith reads /metrics with a token, through Prometheus' text parser.
@@ -75,9 +76,9 @@ func TestSkillUses(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	ul := serve.NewUsageLog(f, servetest.Logger(t), "skills-mcp", "test")
+	ul := usage.NewLog(f, servetest.Logger(t), "skills-mcp", "test")
 	m := NewMetrics()
-	ts := httptest.NewServer(Handler(s, Options{Auth: a, Metrics: m, Usage: []serve.UsageObserver{ul}}))
+	ts := httptest.NewServer(Handler(s, Options{Auth: a, Metrics: m, Usage: []usage.Observer{ul}}))
 	defer ts.Close()
 	ctx := context.Background()
 	const pdf = "skill://acme/pdf-processing/SKILL.md"
@@ -185,7 +186,7 @@ func TestSkillUsesCap(t *testing.T) {
 	m := NewMetrics()
 	for i := range MaxUsageSkills + 5 {
 		for range 2 {
-			m.SkillUsed(&serve.Use{Skill: fmt.Sprintf("ns/s%04d", i), Kind: serve.UseRead})
+			m.SkillUsed(&usage.Use{Skill: fmt.Sprintf("ns/s%04d", i), Kind: usage.Read})
 		}
 	}
 	ts := httptest.NewServer(m.Handler())

@@ -1,7 +1,7 @@
 package teamserver
 
 // skills_mcp_skill_uses_total{skill, kind}: the uses of each skill
-// (serve.UsageObserver). The skill label is bounded: the first
+// (usage.Observer). The skill label is bounded: the first
 // MaxUsageSkills skills used since the start have a series each, any other
 // counts under "other"; kind is one of four.
 

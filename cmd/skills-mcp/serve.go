@@ -23,6 +23,7 @@ import (
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/oci"
 	"github.com/skills-mcp/skills-mcp/serve"
+	"github.com/skills-mcp/skills-mcp/serve/usage"
 	"github.com/skills-mcp/skills-mcp/teamserver"
 )
 
@@ -176,14 +177,14 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 			return err
 		}
 	}
-	usage, closeUsage, err := c.usageLog(log)
+	ulog, closeUsage, err := c.usageLog(log)
 	if err != nil {
 		return err
 	}
 	defer closeUsage()
 	if c.HTTP == "" {
-		if usage != nil {
-			srv.ObserveUsage(usage)
+		if ulog != nil {
+			srv.ObserveUsage(ulog)
 		}
 		return srv.ServeStdio(ctx)
 	}
@@ -191,8 +192,8 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 	if err != nil {
 		return err
 	}
-	if usage != nil {
-		hopt.Usage = []serve.UsageObserver{usage}
+	if ulog != nil {
+		hopt.Usage = []usage.Observer{ulog}
 	}
 	return teamserver.ListenAndServe(ctx, srv, httpAddress(c.HTTP, c.Host), hopt)
 }

@@ -9,13 +9,13 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/skills-mcp/skills-mcp/serve"
+	"github.com/skills-mcp/skills-mcp/serve/usage"
 )
 
 // usageLog opens --usage-log and starts its writer; closeUsage flushes it
 // (waiting a second at most) and closes the file. With no --usage-log it
 // returns nil.
-func (c *ServeCmd) usageLog(log *slog.Logger) (*serve.UsageLog, func(), error) {
+func (c *ServeCmd) usageLog(log *slog.Logger) (*usage.Log, func(), error) {
 	if c.UsageLog == "" {
 		return nil, func() {}, nil
 	}
@@ -34,7 +34,7 @@ func (c *ServeCmd) usageLog(log *slog.Logger) (*serve.UsageLog, func(), error) {
 		}
 		w, closeFile = f, func() { f.Close() }
 	}
-	u := serve.NewUsageLog(w, log, c.Name, versionString())
+	u := usage.NewLog(w, log, c.Name, versionString())
 	return u, func() {
 		u.Close(time.Second)
 		closeFile()

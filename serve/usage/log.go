@@ -1,4 +1,4 @@
-package serve
+package usage
 
 // The usage log: one JSON line per skill use, in the field names of
 // OpenTelemetry's log data model, written off the request path.
@@ -15,11 +15,11 @@ import (
 	"time"
 )
 
-// UsageLogQueue is how many uses the usage log holds while its writer is
+// LogQueue is how many uses the usage log holds while its writer is
 // busy; past it uses are dropped (and counted), never waited for.
-const UsageLogQueue = 4096
+const LogQueue = 4096
 
-// UsageLog writes one line per skill use (a UsageObserver) to a writer, on
+// Log writes one line per skill use (an Observer) to a writer, on
 // a goroutine of its own: a request hands its use over and never waits. A
 // write that fails, or a writer too slow for the uses (a full disk, a pipe
 // nobody reads), loses lines and is reported on the server's log (once per
@@ -35,7 +35,7 @@ const UsageLogQueue = 4096
 // mcp.method.name, user.id (the token's name, oauth:SUBJECT for an OAuth
 // token, absent without authorization; never the token),
 // skills_mcp.catalog.id and mcp.protocol.version.
-type UsageLog struct {
+type Log struct {
 	ch      chan timedUse
 	under   io.Writer
 	w       *bufio.Writer
@@ -54,20 +54,20 @@ type timedUse struct {
 	u  Use
 }
 
-// NewUsageLog starts a usage log writing to w; log is where its failures
+// NewLog starts a usage log writing to w; log is where its failures
 // are reported, service and version name the server in each record.
-func NewUsageLog(w io.Writer, log *slog.Logger, service, version string) *UsageLog {
+func NewLog(w io.Writer, log *slog.Logger, service, version string) *Log {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	l := &UsageLog{ch: make(chan timedUse, UsageLogQueue), under: w, w: bufio.NewWriterSize(w, 64<<10), log: log, service: service, version: version, done: make(chan struct{})}
+	l := &Log{ch: make(chan timedUse, LogQueue), under: w, w: bufio.NewWriterSize(w, 64<<10), log: log, service: service, version: version, done: make(chan struct{})}
 	go l.run()
 	return l
 }
 
 // SkillUsed queues the use for the writer, or drops it when the queue is
-// full (UsageObserver).
-func (l *UsageLog) SkillUsed(u *Use) {
+// full (Observer).
+func (l *Log) SkillUsed(u *Use) {
 	select {
 	case l.ch <- timedUse{time.Now(), *u}:
 	default:
@@ -81,7 +81,7 @@ func (l *UsageLog) SkillUsed(u *Use) {
 
 // Close writes what is queued and stops the writer, waiting for it at most
 // wait (a writer blocked on a pipe is left behind).
-func (l *UsageLog) Close(wait time.Duration) {
+func (l *Log) Close(wait time.Duration) {
 	l.closeOnce.Do(func() { close(l.ch) })
 	select {
 	case <-l.done:
@@ -92,9 +92,9 @@ func (l *UsageLog) Close(wait time.Duration) {
 
 // Dropped returns how many uses were not logged because the queue was
 // full.
-func (l *UsageLog) Dropped() int64 { return l.dropped.Load() }
+func (l *Log) Dropped() int64 { return l.dropped.Load() }
 
-func (l *UsageLog) run() {
+func (l *Log) run() {
 	defer close(l.done)
 	var line []byte
 	failing := false
@@ -126,7 +126,7 @@ func (l *UsageLog) run() {
 }
 
 // record appends the JSON line of one use.
-func (l *UsageLog) record(b []byte, tu timedUse) []byte {
+func (l *Log) record(b []byte, tu timedUse) []byte {
 	u := &tu.u
 	ns := strconv.FormatInt(tu.at.UnixNano(), 10)
 	b = append(b, `{"Timestamp":"`...)

@@ -1,4 +1,4 @@
-package serve
+package usage
 
 import (
 	"log/slog"
@@ -17,7 +17,7 @@ import (
 // handed to it (100,000 in well under a second), counts and reports the
 // uses it dropped, and Close gives up on its blocked writer.
 func TestUsageLogUnwritable(t *testing.T) {
-	use := &Use{Skill: "acme/pdf", Kind: UseRead, Method: "resources/read"}
+	use := &Use{Skill: "acme/pdf", Kind: Read, Method: "resources/read"}
 	t.Run("full", func(t *testing.T) {
 		f, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
 		if err != nil {
@@ -25,7 +25,7 @@ func TestUsageLogUnwritable(t *testing.T) {
 		}
 		defer f.Close()
 		var out servetest.Buffer
-		l := NewUsageLog(f, slog.New(slog.NewTextHandler(&out, nil)), "skills-mcp", "test")
+		l := NewLog(f, slog.New(slog.NewTextHandler(&out, nil)), "skills-mcp", "test")
 		for range 1000 {
 			l.SkillUsed(use)
 		}
@@ -50,7 +50,7 @@ func TestUsageLogUnwritable(t *testing.T) {
 		}
 		defer w.Close()
 		var out servetest.Buffer
-		l := NewUsageLog(w, slog.New(slog.NewTextHandler(&out, nil)), "skills-mcp", "test")
+		l := NewLog(w, slog.New(slog.NewTextHandler(&out, nil)), "skills-mcp", "test")
 		start := time.Now()
 		for range 100_000 {
 			l.SkillUsed(use)
