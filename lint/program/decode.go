@@ -4,6 +4,7 @@ import (
 	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -201,9 +202,37 @@ type encoded struct {
 // of them, in order. It reads the text once.
 func findEncoded(t string, limit int) []encoded {
 	var out []encoded
+	var keys [][]byte
+	keysFound := false
 	add := func(off, end int, how string, b []byte) {
-		if len(out) < limit && textual(b) {
+		if len(out) >= limit {
+			return
+		}
+		if !strings.Contains(t, "^") {
+			if textual(b) {
+				out = append(out, encoded{off, end, how, string(b)})
+			}
+			return
+		}
+		// The bytes may be text XORed with a key the file holds: decoded
+		// with each, the one that reads most like words is read too (XOR
+		// of text with a letter's code is often printable, so which of
+		// the two is the text is not known).
+		if textual(b) {
 			out = append(out, encoded{off, end, how, string(b)})
+		}
+		if !keysFound {
+			keys, keysFound = xorKeys(t), true
+		}
+		var best []byte
+		bestHow, score := "", -1
+		for _, k := range keys {
+			if x := xorWith(b, k); textual(x) && wordy(x) > score {
+				best, bestHow, score = x, how+", XOR "+strconv.Quote(string(k)), wordy(x)
+			}
+		}
+		if best != nil && len(out) < limit {
+			out = append(out, encoded{off, end, bestHow, string(best)})
 		}
 	}
 	for i := 0; i < len(t) && len(out) < limit; {
@@ -250,7 +279,13 @@ func findEncoded(t string, limit int) []encoded {
 			}
 			if n >= 6 {
 				if s, ok := charCodes(t[i:j]); ok {
-					add(i, j, "char codes", []byte(s))
+					b := []byte(s)
+					if bs, ok := codeBytes(s); ok && !textual(b) {
+						b = bs // codes of bytes, maybe XORed: as bytes
+					}
+					add(i, j, "char codes", b)
+				} else if bs, ok := byteCodes(t[i:j]); ok && strings.Contains(t, "^") {
+					add(i, j, "char codes", bs) // bytes with a 0 among them: XORed, maybe
 				}
 				i = j
 				continue
@@ -376,4 +411,173 @@ func HasRun(s string, n int) bool {
 // IsBase64Byte reports whether c is a byte of base64 or base64url.
 func IsBase64Byte(c byte) bool {
 	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '_' || c == '-'
+}
+
+// Bounds of the keys xorKeys looks for.
+const (
+	maxXORKeys   = 4
+	maxXORKeyLen = 64
+	maxXOROps    = 64 // the ^ looked at per text: a regular expression's anchors are ^ too
+	maxXORNames  = 8  // the names looked up (each a pass over the text)
+)
+
+// xorKeys returns the keys text XORs with, at most maxXORKeys: an integer
+// from 1 to 255 on one side of a ^ (b ^ 0x5A, 90 ^ c), or a name there
+// (b ^ k, b ^ key[i % len(key)]) assigned such an integer or a string of
+// at most maxXORKeyLen bytes (k = 0x5A, key = b"s3cr3t") anywhere in the
+// text. A text with no ^ has none.
+func xorKeys(t string) [][]byte {
+	var out [][]byte
+	addKey := func(k []byte) {
+		for _, o := range out {
+			if string(o) == string(k) {
+				return
+			}
+		}
+		if len(out) < maxXORKeys && len(k) > 0 && len(k) <= maxXORKeyLen {
+			out = append(out, k)
+		}
+	}
+	var names []string
+	ops := 0
+	for i := strings.IndexByte(t, '^'); i >= 0 && len(out) < maxXORKeys && ops < maxXOROps; ops++ {
+		for _, side := range []string{strings.TrimLeft(t[i+1:min(len(t), i+80)], " \t("), lastOperand(t[max(0, i-80):i])} {
+			if k, ok := byteKey(side); ok {
+				addKey(k)
+			} else if name := identAt(side); name != "" && len(names) < maxXORNames && !slices.Contains(names, name) {
+				names = append(names, name)
+				if k, ok := assignedKey(t, name); ok {
+					addKey(k)
+				}
+			}
+		}
+		j := strings.IndexByte(t[i+1:], '^')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return out
+}
+
+// lastOperand returns the operand that ends s: what stands before a ^.
+func lastOperand(s string) string {
+	s = strings.TrimRight(s, " \t)")
+	i := len(s)
+	for i > 0 && (isIdentByte(s[i-1]) || s[i-1] == '$') {
+		i--
+	}
+	return s[i:]
+}
+
+// identAt returns the name s starts with (a $ allowed first), or "".
+func identAt(s string) string {
+	i := 0
+	if i < len(s) && s[i] == '$' {
+		i++
+	}
+	if i >= len(s) || !isLetter(s[i]) && s[i] != '_' {
+		return ""
+	}
+	for i < len(s) && isIdentByte(s[i]) {
+		i++
+	}
+	return s[:i]
+}
+
+// byteKey reads an integer key from 1 to 255 that s starts with: 90, 0x5A.
+func byteKey(s string) ([]byte, bool) {
+	i, base := 0, 10
+	if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
+		i, base = 2, 16
+	}
+	j := i
+	for j < len(s) && j-i < 3 && (base == 10 && '0' <= s[j] && s[j] <= '9' || base == 16 && isHexDigit(s[j])) {
+		j++
+	}
+	if j == i || j < len(s) && isIdentByte(s[j]) {
+		return nil, false
+	}
+	n, err := strconv.ParseUint(s[i:j], base, 16)
+	if err != nil || n == 0 || n > 255 {
+		return nil, false
+	}
+	return []byte{byte(n)}, true
+}
+
+// assignedKey finds name = KEY in t, KEY an integer (byteKey) or a quoted
+// string (Python's b"…" too), and returns the key's bytes.
+func assignedKey(t, name string) ([]byte, bool) {
+	for from := 0; from < len(t); {
+		i := strings.Index(t[from:], name)
+		if i < 0 {
+			return nil, false
+		}
+		i += from
+		from = i + len(name)
+		if i > 0 && (isIdentByte(t[i-1]) || t[i-1] == '.') {
+			continue
+		}
+		rest := strings.TrimLeft(t[from:], " \t")
+		if !strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, "==") {
+			continue
+		}
+		rest = strings.TrimLeft(rest[1:], " \t")
+		if k, ok := byteKey(rest); ok {
+			return k, true
+		}
+		rest = strings.TrimPrefix(rest, "b")
+		if len(rest) > 1 && (rest[0] == '"' || rest[0] == '\'') {
+			if end := strings.IndexByte(rest[1:], rest[0]); end > 0 && end <= maxXORKeyLen && !strings.Contains(rest[1:1+end], "\\") {
+				return []byte(rest[1 : 1+end]), true
+			}
+		}
+	}
+	return nil, false
+}
+
+// wordy returns how many bytes of b are letters, digits or spaces, per
+// thousand.
+func wordy(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c == ' ' || '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'z' {
+			n++
+		}
+	}
+	return n * 1000 / max(1, len(b))
+}
+
+// xorWith returns b XORed with key, repeated.
+func xorWith(b, key []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		out[i] = c ^ key[i%len(key)]
+	}
+	return out
+}
+
+// byteCodes reads a list of decimal byte values (0 to 255).
+func byteCodes(s string) ([]byte, bool) {
+	var out []byte
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' }) {
+		c, err := strconv.ParseUint(f, 10, 8)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, byte(c))
+	}
+	return out, len(out) > 0
+}
+
+// codeBytes returns the character codes of s as bytes, when each is one.
+func codeBytes(s string) ([]byte, bool) {
+	out := make([]byte, 0, len(s))
+	for _, r := range s {
+		if r > 0xff {
+			return nil, false
+		}
+		out = append(out, byte(r))
+	}
+	return out, true
 }

