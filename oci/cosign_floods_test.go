@@ -86,14 +86,7 @@ func TestCosignFloods(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			idx, err := marshal(ocispec.Index{Versioned: specs.Versioned{SchemaVersion: 2}, MediaType: ocispec.MediaTypeImageIndex, Manifests: listed})
-			if err != nil {
-				t.Fatal(err)
-			}
-			tag := strings.Replace(c.digest, ":", "-", 1)
-			if err := c.repo.PushReference(ctx, descriptorOf(ocispec.MediaTypeImageIndex, idx), bytes.NewReader(idx), tag); err != nil {
-				t.Fatal(err)
-			}
+			c.referrersIndex(listed)
 		}, fmt.Sprintf(`referrers: .*more than %d referrers`, maxReferrers)},
 		{"cosign-signature-flood", func(c *craft) {
 			sigTag(c, slices.Repeat([]ocispec.Descriptor{payload(c)}, maxCosignSignatures+1))

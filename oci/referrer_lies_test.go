@@ -53,19 +53,11 @@ func TestSignatureReferrerLies(t *testing.T) {
 				d.ArtifactType = SignaturesType
 				listed = append(listed, d)
 			}
-			idx, err := marshal(ocispec.Index{Versioned: specs.Versioned{SchemaVersion: 2}, MediaType: ocispec.MediaTypeImageIndex, Manifests: listed})
-			if err != nil {
-				t.Fatal(err)
-			}
-			// The referrers tag schema (distribution 2.8 has no referrers API).
-			tag := strings.Replace(c.digest, ":", "-", 1)
-			if err := c.repo.PushReference(ctx, descriptorOf(ocispec.MediaTypeImageIndex, idx), bytes.NewReader(idx), tag); err != nil {
-				t.Fatal(err)
-			}
+			c.referrersIndex(listed)
 			ref := c.reg.ref(c.name + "@" + c.digest)
 			o, before := warmCache(t, goodRef.String())
 			o.Trusted = trusted
-			_, err = Fetch(ctx, ref, o)
+			_, err := Fetch(ctx, ref, o)
 			assertRefused(t, err, ref, tc.want, o, before)
 
 			var logs strings.Builder
@@ -126,14 +118,7 @@ func TestSignatureReferrerLimits(t *testing.T) {
 		{"referrer-not-a-manifest", func(c *craft) {
 			d := descriptorOf(ocispec.MediaTypeImageIndex, []byte("x"))
 			d.Digest, d.Size, d.ArtifactType = digestOf(c.digest), c.imageSize(), SignaturesType
-			idx, err := marshal(ocispec.Index{Versioned: specs.Versioned{SchemaVersion: 2}, MediaType: ocispec.MediaTypeImageIndex, Manifests: []ocispec.Descriptor{d}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			tag := strings.Replace(c.digest, ":", "-", 1)
-			if err := c.repo.PushReference(ctx, descriptorOf(ocispec.MediaTypeImageIndex, idx), bytes.NewReader(idx), tag); err != nil {
-				t.Fatal(err)
-			}
+			c.referrersIndex([]ocispec.Descriptor{d})
 		}, `signature referrer sha256:[0-9a-f]{64}: media type "` + regexp.QuoteMeta(ocispec.MediaTypeImageIndex) + `", size \d+`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -162,6 +147,21 @@ func trustedLies(t *testing.T) (*testRegistry, Ref, []manifest.TrustedKey, *mani
 	}
 	_, b := buildBundle(t, genLibrary(t, 2, ""), nil)
 	return reg, goodRef, trusted, b
+}
+
+// referrersIndex pushes the index of the referrers tag schema that lists
+// the pushed artifact's referrers (distribution 2.8 has no referrers API):
+// listed, whatever they are.
+func (c *craft) referrersIndex(listed []ocispec.Descriptor) {
+	c.t.Helper()
+	idx, err := marshal(ocispec.Index{Versioned: specs.Versioned{SchemaVersion: 2}, MediaType: ocispec.MediaTypeImageIndex, Manifests: listed})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	tag := strings.Replace(c.digest, ":", "-", 1)
+	if err := c.repo.PushReference(context.Background(), descriptorOf(ocispec.MediaTypeImageIndex, idx), bytes.NewReader(idx), tag); err != nil {
+		c.t.Fatal(err)
+	}
 }
 
 func digestOf(s string) digest.Digest { return digest.Digest(s) }
