@@ -439,6 +439,46 @@ func (s *scan) layer(off int, how, text, lang string) {
 	}
 }
 
+// gradeExec reports code run (by eval, exec, sh -c, an interpreter's
+// input): decoded, fetched and piped to an interpreter or not, or, when
+// unresolved counts, a value the analysis cannot resolve. One rule for the
+// shell analysis and the flow analysis of the other languages.
+func (s *scan) gradeExec(code value, at int, stdin, unresolved bool) {
+	switch {
+	case code == (value{}):
+	case code.t&tDecoded != 0:
+		s.emit("eval-decode", at, SeverityError, "")
+	case code.t&tFetched != 0 && stdin:
+		s.emit("pipe-to-shell", at, SeverityWarning, "")
+	case code.t&tFetched != 0:
+		s.emit("remote-exec", at, SeverityWarning, "")
+	case unresolved && !code.known && code.t&tUnknown != 0 && !stdin:
+		s.emit("dynamic-exec", at, SeverityWarning, "runs a value the analysis cannot resolve")
+	}
+}
+
+// gradeSend reports a secret or the environment reaching the network: one
+// rule for the shell and the flow analyses.
+func (s *scan) gradeSend(v value, at int) {
+	switch {
+	case v.t&tEnv != 0:
+		s.emit("env-exfil", at, SeverityError, "")
+	case v.t&tSecret != 0:
+		s.emit("secret-exfil", at, SeverityError, "")
+	}
+}
+
+// runLayer analyses again, in lang, code run whose text is known.
+func (s *scan) runLayer(code value, lang string, at int) {
+	if code.known && code.s != "" {
+		how := "runs"
+		if code.t&tDecoded != 0 {
+			how = "runs decoded"
+		}
+		s.layer(at, how, code.s, lang)
+	}
+}
+
 // longestLine returns the length of the longest line of text.
 func longestLine(text string) int {
 	longest := 0

@@ -683,42 +683,21 @@ func (f *flowState) decodeCall(name string, args []ev) value {
 	return out
 }
 
-// execSink reports code run: fetched, decoded, unresolved, or known (then
-// analysed again in its language).
+// execSink reports code run: fetched, decoded, unresolved (but a shell
+// command the flow analysis hands on, which its own analysis grades), or
+// known (then analysed again in its language).
 func (f *flowState) execSink(code value, lang string, at int, stdin bool) {
 	if fi := f.funcs[f.cur]; fi != nil && code.t&tParam != 0 {
 		fi.execs = true
 	}
-	switch {
-	case code == (value{}):
-		return
-	case code.t&tDecoded != 0:
-		f.s.emit("eval-decode", at, SeverityError, "")
-	case code.t&tFetched != 0 && stdin:
-		f.s.emit("pipe-to-shell", at, SeverityWarning, "")
-	case code.t&tFetched != 0:
-		f.s.emit("remote-exec", at, SeverityWarning, "")
-	case !code.known && code.t&tUnknown != 0 && lang != langShell && !stdin:
-		f.s.emit("dynamic-exec", at, SeverityWarning, "runs a value the analysis cannot resolve")
-	}
-	if code.known && code.s != "" && (lang != f.lang || code.t&(tBuilt|tDecoded) != 0 || lang == langShell) {
-		how := "runs"
-		if code.t&tDecoded != 0 {
-			how = "runs decoded"
-		}
-		f.s.layer(at, how, code.s, lang)
+	f.s.gradeExec(code, at, stdin, lang != langShell)
+	if lang != f.lang || code.t&(tBuilt|tDecoded) != 0 || lang == langShell {
+		f.s.runLayer(code, lang, at)
 	}
 }
 
 // sendCheck reports a secret reaching the network.
-func (f *flowState) sendCheck(v value, at int) {
-	switch {
-	case v.t&tEnv != 0:
-		f.s.emit("env-exfil", at, SeverityError, "")
-	case v.t&tSecret != 0:
-		f.s.emit("secret-exfil", at, SeverityError, "")
-	}
-}
+func (f *flowState) sendCheck(v value, at int) { f.s.gradeSend(v, at) }
 
 // readPath returns what reading the file at p gives, and reports a read of
 // a secret through a path the program built.

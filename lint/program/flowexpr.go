@@ -66,6 +66,23 @@ func (f *flowState) postfix() ev {
 	return e
 }
 
+// elements reads the comma-separated expressions after an opening
+// bracket up to closer, and the closer: their values, and the last one as
+// the expression it is (a parenthesised expression is that one alone).
+func (f *flowState) elements(closer string) ([]value, ev) {
+	f.pos++
+	var elems []value
+	var last ev
+	for f.pos < len(f.toks) && !f.is(0, closer) {
+		start := f.pos
+		last = f.expr()
+		elems = append(elems, f.valueOf(last))
+		f.nextElem(start, closer, f.skipTo)
+	}
+	f.pos++
+	return elems, last
+}
+
 // isPostfix reports whether the next token goes on a postfix chain: an
 // attribute, a call or an index.
 func (f *flowState) isPostfix() bool {
@@ -112,22 +129,7 @@ func (f *flowState) primary() ev {
 	case tokPunct:
 		switch t.s {
 		case "(":
-			f.pos++
-			var elems []value
-			var last ev
-			for f.pos < len(f.toks) && !f.is(0, ")") {
-				start := f.pos
-				last = f.expr()
-				elems = append(elems, f.valueOf(last))
-				if f.is(0, ",") {
-					f.pos++
-				} else if f.pos == start {
-					f.pos++
-				} else if !f.is(0, ")") {
-					f.skipTo(")")
-				}
-			}
-			f.pos++
+			elems, last := f.elements(")")
 			if len(elems) > 1 {
 				return listOf(elems)
 			}
@@ -136,20 +138,7 @@ func (f *flowState) primary() ev {
 			if f.lang == langPS && f.peek(1).kind == tokWord && (f.is(2, "]") || f.is(2, ".")) {
 				return f.psType()
 			}
-			f.pos++
-			var elems []value
-			for f.pos < len(f.toks) && !f.is(0, "]") {
-				start := f.pos
-				elems = append(elems, f.valueOf(f.expr()))
-				if f.is(0, ",") {
-					f.pos++
-				} else if f.pos == start {
-					f.pos++
-				} else if !f.is(0, "]") {
-					f.skipTo("]")
-				}
-			}
-			f.pos++
+			elems, _ := f.elements("]")
 			return listOf(elems)
 		case "{":
 			f.pos++
@@ -479,16 +468,23 @@ func (f *flowState) args(closer string) ([]ev, map[string]ev) {
 		for f.pos < len(f.toks) && f.peek(0).kind == tokEOL {
 			f.pos++
 		}
-		if f.is(0, ",") {
-			f.pos++
-		} else if f.pos == start {
-			f.pos++
-		} else if !f.is(0, closer) {
-			f.skipArg(closer)
-		}
+		f.nextElem(start, closer, f.skipArg)
 	}
 	f.pos++
 	return args, kw
+}
+
+// nextElem moves past the comma after an element of a list or arguments
+// that started at token start, past a token when the element read none
+// (so the loop ends), or with skip to the rest of an element the parser
+// did not follow.
+func (f *flowState) nextElem(start int, closer string, skip func(string)) {
+	switch {
+	case f.is(0, ","), f.pos == start:
+		f.pos++
+	case !f.is(0, closer):
+		skip(closer)
+	}
 }
 
 // skipArg moves past the rest of an argument the parser did not follow

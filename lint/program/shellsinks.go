@@ -383,25 +383,8 @@ func (st *shellState) runFile(f value, lang string, at int, sourced bool) {
 // exec reports code run by eval, sh -c or an interpreter's input, and
 // analyses it again when its text is known.
 func (st *shellState) exec(code value, lang string, at int, stdin bool) {
-	switch {
-	case code == (value{}):
-		return
-	case code.t&tDecoded != 0:
-		st.s.emit("eval-decode", at, SeverityError, "")
-	case code.t&tFetched != 0 && stdin:
-		st.s.emit("pipe-to-shell", at, SeverityWarning, "")
-	case code.t&tFetched != 0:
-		st.s.emit("remote-exec", at, SeverityWarning, "")
-	case !code.known && code.t&tUnknown != 0 && !stdin:
-		st.s.emit("dynamic-exec", at, SeverityWarning, "runs a value the analysis cannot resolve")
-	}
-	if code.known && code.s != "" {
-		how := "runs"
-		if code.t&tDecoded != 0 {
-			how = "runs decoded"
-		}
-		st.s.layer(at, how, code.s, lang)
-	}
+	st.s.gradeExec(code, at, stdin, true)
+	st.s.runLayer(code, lang, at)
 }
 
 // fetch walks a download: what it sends, and where the body goes.
@@ -504,14 +487,7 @@ func (st *shellState) sendData(d value, opt string, stdin value, at int) {
 }
 
 // send reports a secret reaching the network.
-func (st *shellState) send(v value, at int) {
-	switch {
-	case v.t&tEnv != 0:
-		st.s.emit("env-exfil", at, SeverityError, "")
-	case v.t&tSecret != 0:
-		st.s.emit("secret-exfil", at, SeverityError, "")
-	}
-}
+func (st *shellState) send(v value, at int) { st.s.gradeSend(v, at) }
 
 // readSecret reports reading a secret file through a path the file built
 // (a literal path is the line rules' business).
