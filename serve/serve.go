@@ -97,6 +97,7 @@ func (s *Server) Swap(bundles []*manifest.Bundle) error {
 	s.swapMu.Lock()
 	defer s.swapMu.Unlock()
 	old := s.snap.Swap(next)
+	s.views.reset()
 	if s.answers != nil {
 		s.answers.reset(next) // they are of old, by pointer, whatever its id
 	}

@@ -20,12 +20,22 @@ const maxViews = 256
 
 // viewCache keeps the views of the current snapshot, so that a caller's
 // catalog (and the discovery tools' index over it) is built once per
-// namespace set, not per request. Views of an older snapshot are dropped
-// when a request first sees a new one.
+// namespace set, not per request. Swap drops them (reset); a view of an
+// older snapshot a request still made is dropped when a request first sees
+// the new one.
 type viewCache struct {
 	mu    sync.Mutex
 	base  *Snapshot
 	views map[string]*Snapshot
+}
+
+// reset drops the views, for Swap: they hold their base snapshot, and with
+// it the bundles a swap replaced, until the next request with an access
+// would have noticed.
+func (c *viewCache) reset() {
+	c.mu.Lock()
+	c.base, c.views = nil, nil
+	c.mu.Unlock()
 }
 
 func (c *viewCache) get(base *Snapshot, a *Access) *Snapshot {
