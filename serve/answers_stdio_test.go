@@ -29,7 +29,7 @@ func newStdioPeer(t *testing.T, s *Server, fast bool) *stdioPeer {
 	go func() {
 		defer close(done)
 		if fast {
-			s.serveStdioFast(ctx, inR, outW)
+			s.answers.ServeStdio(ctx, s.mcp, inR, outW)
 		} else {
 			s.mcp.Run(ctx, wire.NewStdio(inR, outW, nil))
 		}

@@ -46,7 +46,7 @@ func newDiffPair(t testing.TB, opt Options, bundles ...*manifest.Bundle) *diffPa
 	ref := newServer(t, plain, bundles...)
 	s := newServer(t, opt, bundles...)
 	inner := &countSDK{h: s.sdkHandler(1 << 20)}
-	return &diffPair{sdk: ref.MCPHandler(1 << 20), fast: &fastHTTP{s: s, sdk: inner, maxBody: 1 << 20}, srv: s, inner: inner}
+	return &diffPair{sdk: ref.MCPHandler(1 << 20), fast: s.answers.Handler(inner, 1<<20), srv: s, inner: inner}
 }
 
 // rpcPost is one answer to a posted request.
@@ -249,7 +249,7 @@ func TestAnswersDifferential(t *testing.T) {
 			t.Run(tc.name+"/"+rev, func(t *testing.T) {
 				p := newDiffPair(t, tc.opt, tc.bundles(t)...)
 				p.checkCatalog(t, context.Background(), rev)
-				if n, _ := p.srv.answers.stats(); n == 0 {
+				if n, _ := p.srv.answers.Stats(); n == 0 {
 					t.Fatal("no answer was kept")
 				}
 			})

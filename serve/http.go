@@ -28,14 +28,14 @@ import (
 //
 // Unless Options.AnswerBytes is negative, the requests whose answers never
 // change (resources/read, skills/get, skills/list and
-// resources/directory/read, answers.go) are answered, from the second of a
+// resources/directory/read, package answers) are answered, from the second of a
 // kind on, with the bytes the SDK answered the first.
 func (s *Server) MCPHandler(maxBodyBytes int64) http.Handler {
 	sdk := s.sdkHandler(maxBodyBytes)
 	if s.answers == nil {
 		return sdk
 	}
-	return &fastHTTP{s: s, sdk: sdk, maxBody: maxBodyBytes}
+	return s.answers.Handler(sdk, maxBodyBytes)
 }
 
 // sdkHandler is the SDK's stateless streamable HTTP handler of s.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/serve/answers"
 	"github.com/skills-mcp/skills-mcp/serve/wire"
 )
 
@@ -36,7 +37,7 @@ func New(bundles []*manifest.Bundle, opt Options) (*Server, error) {
 	}
 	s.sdkLog = slog.New(warnOnly{s.log.Handler()})
 	s.snap.Store(snap)
-	s.answers = newAnswers(opt.AnswerBytes, snap)
+	s.answers = answers.New[*Snapshot](answerHost{s}, opt.AnswerBytes, snap)
 	impl := &mcp.Implementation{Name: opt.Name, Title: opt.Title, Version: opt.Version}
 	if impl.Name == "" {
 		impl.Name = DefaultName
@@ -99,7 +100,7 @@ func (s *Server) Swap(bundles []*manifest.Bundle) error {
 	old := s.snap.Swap(next)
 	s.views.reset()
 	if s.answers != nil {
-		s.answers.reset(next) // they are of old, by pointer, whatever its id
+		s.answers.Reset(next) // they are of old, by pointer, whatever its id
 	}
 	if old.ID() == next.ID() {
 		return nil
@@ -138,7 +139,7 @@ func (s *Server) Swap(bundles []*manifest.Bundle) error {
 func (s *Server) ServeStdio(ctx context.Context) error {
 	var err error
 	if s.answers != nil {
-		err = s.serveStdioFast(ctx, os.Stdin, os.Stdout)
+		err = s.answers.ServeStdio(ctx, s.mcp, os.Stdin, os.Stdout)
 	} else {
 		err = s.mcp.Run(ctx, wire.NewStdio(os.Stdin, os.Stdout, nil))
 	}

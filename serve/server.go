@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/manifest"
+	"github.com/skills-mcp/skills-mcp/serve/answers"
 )
 
 // Defaults for Options.
@@ -66,7 +67,7 @@ type Options struct {
 	Catalog     CatalogMode // list the skills in the instructions: CatalogAuto if empty, CatalogAlways or CatalogNever
 
 	// AnswerBytes is the byte budget of the pre-encoded answers
-	// (answers.go); DefaultAnswerBytes if 0, negative: none kept.
+	// (package answers); DefaultAnswerBytes if 0, negative: none kept.
 	AnswerBytes int
 }
 
@@ -88,7 +89,7 @@ type Server struct {
 	discovery *discovery                   // the discovery tools and prompt (tools.go)
 	views     viewCache                    // per-namespace views of the current snapshot (access.go)
 	calls     atomic.Pointer[CallObserver] // learns of each call (ObserveCalls); nil: nothing does
-	answers   *answerCache                 // pre-encoded answers of the current snapshot (answers.go); nil: none
+	answers   *answers.Answers[*Snapshot]  // pre-encoded answers of the current snapshot (answerhost.go); nil: none
 	usage     usageState                   // who learns of each skill use (ObserveUsage, usage.go)
 }
 

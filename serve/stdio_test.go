@@ -43,7 +43,7 @@ type rpcAnswer struct {
 	} `json:"error"`
 }
 
-func answers(t *testing.T, lines []string) map[string]rpcAnswer {
+func answersOf(t *testing.T, lines []string) map[string]rpcAnswer {
 	t.Helper()
 	got := map[string]rpcAnswer{}
 	nulls := 0
@@ -89,7 +89,7 @@ func TestStdioBadLines(t *testing.T) {
 	if err != nil {
 		t.Fatalf("serve exited with %v, want 0", err)
 	}
-	got := answers(t, lines)
+	got := answersOf(t, lines)
 	for _, id := range []string{"1", "4", "5"} {
 		if a, ok := got[id]; !ok || a.Error != nil || a.Result == nil {
 			t.Errorf("request %s: answer %+v, want a result", id, a)
@@ -197,7 +197,7 @@ func TestStdioAnswersBeforeEOF(t *testing.T) {
 		if err != nil {
 			t.Fatalf("serve exited with %v, want 0", err)
 		}
-		if a := answers(t, lines)["1"]; len(lines) != 1 || a.Result == nil {
+		if a := answersOf(t, lines)["1"]; len(lines) != 1 || a.Result == nil {
 			t.Fatalf("got %q, want the initialize result", lines)
 		}
 	})
@@ -213,7 +213,7 @@ func TestStdioAnswersBeforeEOF(t *testing.T) {
 		if err != nil {
 			t.Fatalf("serve exited with %v, want 0", err)
 		}
-		got := answers(t, lines)
+		got := answersOf(t, lines)
 		for i := range n {
 			if a := got[fmt.Sprintf("r%d", i)]; a.Result == nil {
 				t.Errorf("read r%d not answered", i)

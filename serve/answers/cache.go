@@ -1,14 +1,13 @@
-package serve
+package answers
 
 // The cache of pre-encoded answers (answers.go) of the current snapshot,
-// under its byte budget: what a Server holds, depending on nothing above
-// the Snapshot.
+// under its byte budget.
 
 import "sync"
 
-// DefaultAnswerBytes is the byte budget of the pre-encoded answers when
-// Options.AnswerBytes is 0.
-const DefaultAnswerBytes = 32 << 20
+// DefaultBytes is the byte budget of the pre-encoded answers when New is
+// given 0.
+const DefaultBytes = 32 << 20
 
 // entryOverhead is what one kept answer costs besides its key and bytes
 // (the map's entry and the slice header), counted against the budget.
@@ -16,28 +15,25 @@ const entryOverhead = 64
 
 // answers are the pre-encoded answers of one snapshot: key (fastKey) →
 // the answer's bytes after its id.
-type answerCache struct {
+type cache[S comparable] struct {
 	mu     sync.RWMutex
-	base   *Snapshot // the snapshot the answers are of
+	base   S // the snapshot the answers are of
 	m      map[string][]byte
 	size   int // bytes counted against budget
 	budget int
 }
 
-// newAnswers returns the cache of answers of base, nil if budget is
-// negative (no cache).
-func newAnswers(budget int, base *Snapshot) *answerCache {
-	if budget < 0 {
-		return nil
-	}
+// newCache returns the cache of answers of base under budget
+// (DefaultBytes if 0).
+func newCache[S comparable](budget int, base S) *cache[S] {
 	if budget == 0 {
-		budget = DefaultAnswerBytes
+		budget = DefaultBytes
 	}
-	return &answerCache{base: base, m: map[string][]byte{}, budget: budget}
+	return &cache[S]{base: base, m: map[string][]byte{}, budget: budget}
 }
 
 // get returns the kept answer of key for snapshot base.
-func (a *answerCache) get(base *Snapshot, key []byte) ([]byte, bool) {
+func (a *cache[S]) get(base S, key []byte) ([]byte, bool) {
 	a.mu.RLock()
 	defer a.mu.RUnlock()
 	if a.base != base {
@@ -51,7 +47,7 @@ func (a *answerCache) get(base *Snapshot, key []byte) ([]byte, bool) {
 // another snapshot by now (a Swap came in between) or the answer alone
 // exceeds the budget; to make room it drops answers at random (the map's
 // iteration order).
-func (a *answerCache) put(base *Snapshot, key, tail []byte) {
+func (a *cache[S]) put(base S, key, tail []byte) {
 	cost := len(key) + len(tail) + entryOverhead
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -73,14 +69,14 @@ func (a *answerCache) put(base *Snapshot, key, tail []byte) {
 }
 
 // reset drops every answer: the server now serves next.
-func (a *answerCache) reset(next *Snapshot) {
+func (a *cache[S]) reset(next S) {
 	a.mu.Lock()
 	a.base, a.m, a.size = next, map[string][]byte{}, 0
 	a.mu.Unlock()
 }
 
 // stats returns the number of answers kept and the bytes they count.
-func (a *answerCache) stats() (n, size int) {
+func (a *cache[S]) stats() (n, size int) {
 	a.mu.RLock()
 	defer a.mu.RUnlock()
 	return len(a.m), a.size

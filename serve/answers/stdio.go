@@ -1,6 +1,6 @@
-package serve
+package answers
 
-// Pre-encoded answers over stdio (answers.go): the reader answers a line it
+// Pre-encoded answers over stdio: the reader answers a line it
 // recognises from the kept answers, and the writer keeps the SDK's answer
 // to the first line of each key.
 
@@ -24,8 +24,8 @@ import (
 // identity of those params, and nothing is answered before they are set,
 // or at all once a second initialize was seen (it could change them under
 // lines already read).
-type stdioFast struct {
-	s      *Server
+type stdioFast[S comparable] struct {
+	a      *Answers[S]
 	ctx    context.Context // the session's context: the caller's access
 	ss     atomic.Pointer[mcp.ServerSession]
 	reinit bool // a second initialize line was read: no more answers
@@ -33,21 +33,21 @@ type stdioFast struct {
 	inits int // initialize lines read (by the reader goroutine only)
 
 	mu      sync.Mutex
-	pending map[string]*stdioCapture // id key (see idKey) → the capture of its answer; nil: two in flight, keep none
+	pending map[string]*stdioCapture[S] // id key (see idKey) → the capture of its answer; nil: two in flight, keep none
 }
 
 // stdioCapture is what is needed to keep an answer when the SDK writes it.
-type stdioCapture struct {
-	base *Snapshot
+type stdioCapture[S comparable] struct {
+	base S
 	key  []byte
 	id   []byte
 }
 
-// answer answers line from the kept answers and reports whether it did;
+// Answer answers line from the kept answers and reports whether it did;
 // else, for a line it recognises, it arranges for the SDK's answer to be
 // kept. It runs in the reader before the line goes to the SDK; idk is the
 // key of the line's id (idKey), "" for none.
-func (f *stdioFast) Answer(line []byte, idk string, w *wire.Writer) bool {
+func (f *stdioFast[S]) Answer(line []byte, idk string, w *wire.Writer) bool {
 	c, answered := f.lookup(line, w)
 	if !answered && idk != "" {
 		f.expect(idk, c, w)
@@ -61,7 +61,7 @@ func (f *stdioFast) Answer(line []byte, idk string, w *wire.Writer) bool {
 // pending (a client's mistake: JSON-RPC forbids it), no answer under it
 // is kept, not c's nor the other's: either could be written first, and a
 // ping's result kept as a resources/read's would be served for it.
-func (f *stdioFast) expect(idk string, c *stdioCapture, w *wire.Writer) {
+func (f *stdioFast[S]) expect(idk string, c *stdioCapture[S], w *wire.Writer) {
 	owed := w.Owes(idk) // before f.mu: Write holds w.mu while it takes f.mu
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -75,7 +75,7 @@ func (f *stdioFast) expect(idk string, c *stdioCapture, w *wire.Writer) {
 // lookup answers line from the kept answers if it can (answered); else it
 // returns the capture that would keep the SDK's answer to it, nil for a
 // line that is not recognised or whose answer is not kept.
-func (f *stdioFast) lookup(line []byte, w *wire.Writer) (c *stdioCapture, answered bool) {
+func (f *stdioFast[S]) lookup(line []byte, w *wire.Writer) (c *stdioCapture[S], answered bool) {
 	if hasInitialize(line) {
 		if f.inits++; f.inits > 1 {
 			f.reinit = true
@@ -94,22 +94,22 @@ func (f *stdioFast) lookup(line []byte, w *wire.Writer) (c *stdioCapture, answer
 	if ip == nil {
 		return nil, false
 	}
-	s := f.s
-	base := s.snap.Load()
-	if base.Fault() != nil {
+	a := f.a
+	base, ok := a.host.Current()
+	if !ok {
 		return nil, false
 	}
 	start := time.Now()
 	session := fmt.Appendf(nil, "stdio %s %p", ip.ProtocolVersion, ip)
-	key := fastKey(nil, string(session), callerAccess(f.ctx), &q)
-	if tail, ok := s.answers.get(base, key); ok {
+	view, hasView := a.host.View(f.ctx)
+	key := keyOf(nil, string(session), view, hasView, &q)
+	if tail, ok := a.cache.get(base, key); ok {
 		out := wire.Append(nil, q.ID, tail)
 		w.WriteRaw(out)
-		s.observeFast(f.ctx, q.Method, start)
-		s.usedFast(f.ctx, base, &q, ip.ProtocolVersion)
+		a.host.Answered(f.ctx, base, &q, ip.ProtocolVersion, start)
 		return nil, true
 	}
-	return &stdioCapture{base: base, key: key, id: q.ID}, false
+	return &stdioCapture[S]{base: base, key: key, id: q.ID}, false
 }
 
 // hasInitialize reports whether line may be an initialize request: it
@@ -125,29 +125,29 @@ func hasInitialize(line []byte) bool {
 	return false
 }
 
-// written keeps the SDK's answer p (one message, its newline included) if
+// Written keeps the SDK's answer p (one message, its newline included) if
 // it answers a request whose capture is pending. idk is its id's key.
-func (f *stdioFast) Written(idk string, p []byte) {
+func (f *stdioFast[S]) Written(idk string, p []byte) {
 	f.mu.Lock()
 	c, ok := f.pending[idk]
 	if ok {
 		delete(f.pending, idk)
 	}
 	f.mu.Unlock()
-	if c == nil || f.s.snap.Load() != c.base {
+	if now, _ := f.a.host.Current(); c == nil || now != c.base {
 		return
 	}
 	if tail := wire.Tail(p, c.id); tail != nil {
-		f.s.answers.put(c.base, c.key, append([]byte(nil), tail...))
+		f.a.cache.put(c.base, c.key, append([]byte(nil), tail...))
 	}
 }
 
-// serveStdioFast serves one session over in and out as ServeStdio does,
-// with pre-encoded answers.
-func (s *Server) serveStdioFast(ctx context.Context, in io.Reader, out io.Writer) error {
-	f := &stdioFast{s: s, ctx: ctx, pending: map[string]*stdioCapture{}}
+// ServeStdio serves one session of sdk over in and out, with the answers,
+// until the client closes in or ctx is cancelled (see wire.NewStdio).
+func (a *Answers[S]) ServeStdio(ctx context.Context, sdk *mcp.Server, in io.Reader, out io.Writer) error {
+	f := &stdioFast[S]{a: a, ctx: ctx, pending: map[string]*stdioCapture[S]{}}
 	t := wire.NewStdio(in, out, f)
-	ss, err := s.mcp.Connect(ctx, t, nil)
+	ss, err := sdk.Connect(ctx, t, nil)
 	if err != nil {
 		return err
 	}
