@@ -505,14 +505,11 @@ func (s *scan) gradeWrite(target, content value, at int) {
 		p = classifyPath(target)
 	}
 	n := normPath(target.s)
-	if p != pathNone && bareRelative(target) && s.roles&codeKinds == 0 {
+	if p == pathAgentConfig && bareRelative(target) && s.roles&codeKinds == 0 {
 		// A project's file, in instructions or documentation: a note, as
-		// the line rules grade it (and they still may, by its content).
-		rule := "persistence"
-		if p == pathAgentConfig {
-			rule = "agent-config"
-		}
-		s.emit(rule, at, SeverityNote, "")
+		// the line rules grade it. (A project's hook is graded by what it
+		// is given to run, as any place that runs later.)
+		s.emit("agent-config", at, SeverityNote, "")
 		return
 	}
 	if p == pathPersist {

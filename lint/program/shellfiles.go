@@ -35,8 +35,11 @@ func (st *shellState) copy(name string, rest []value, at int) {
 		}
 		if f, ok := st.files[fileKey(src)]; ok && f.exec {
 			holds.t |= tFetched & f.holds
-		} else if !ok {
-			holds.t |= src.t & tShipped // a file of the skill's, read on its own
+		} else if !ok && (src.t&tShipped != 0 || bareRelative(src) && st.s.roles&codeKinds == 0) {
+			// A file of the skill's, read on its own: by its folder, or
+			// named relatively in instructions (scripts/pre-commit), as
+			// SKILL.md names the skill's files.
+			holds.t |= tShipped
 		}
 	}
 	if name == "scp" || name == "rsync" && strings.Contains(dst.s, ":") {
