@@ -6,7 +6,14 @@
 // (ServeStdio) and streamable HTTP (MCPHandler). serve is the MCP surface
 // only: the HTTP endpoint around MCPHandler (listener, host policy,
 // authorization, limits, metrics, access log, health, the well-known site)
-// is package teamserver, and ranked search is package search.
+// is package teamserver, and ranked search is package search. Beneath it,
+// serve/wire holds the JSON-RPC messages as bytes (the stdio transport, the
+// message rules, the recogniser), serve/answers the pre-encoded answers
+// (given the snapshot and the caller's view through answers.Host), and
+// serve/usage the record of skill use that the metrics and the usage log
+// observe, and package skilltext reads what a skill says of itself; none
+// of them imports serve. Above it, package live makes the catalog change
+// over time (Server.Swap).
 //
 // # What is served
 //
