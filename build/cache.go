@@ -17,6 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/skills-mcp/skills-mcp/build/frontmatter"
 	"github.com/skills-mcp/skills-mcp/lint"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
@@ -89,9 +90,9 @@ type cachedFile struct {
 	size     int64
 	digest   manifest.Digest
 	text     bool
-	linted   bool               // findings are known (lint ran on the bytes)
-	findings []manifest.Finding // File holds the path the linter saw
-	fm       *Frontmatter       // SKILL.md only, once parsed
+	linted   bool                // findings are known (lint ran on the bytes)
+	findings []manifest.Finding  // File holds the path the linter saw
+	fm       *frontmatter.Header // SKILL.md only, once parsed
 }
 
 // cachedArchive is an opened, validated archive library.
@@ -434,11 +435,11 @@ func (e *cachedFile) findingsAt(p string) []manifest.Finding {
 }
 
 // frontmatter parses the SKILL.md f, or takes the parse from the cache.
-func (l *loaded) frontmatter(f *srcFile) (*Frontmatter, error) {
+func (l *loaded) frontmatter(f *srcFile) (*frontmatter.Header, error) {
 	if f.hit != nil && f.hit.fm != nil {
 		return f.hit.fm, nil
 	}
-	fm, err := ParseFrontmatter(f.data)
+	fm, err := frontmatter.Parse(f.data)
 	if err == nil && l.cache != nil {
 		// Kept without its Body, which shares the file's bytes: the cache
 		// must not hold a second copy of every SKILL.md.

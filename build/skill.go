@@ -3,7 +3,6 @@ package build
 import (
 	"errors"
 	"fmt"
-	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"io"
 	"io/fs"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skills-mcp/skills-mcp/build/frontmatter"
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"github.com/skills-mcp/skills-mcp/lint"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
@@ -95,10 +96,10 @@ type srcFile struct {
 	path string
 	data []byte
 
-	fsPath string       // path in the library's fs (with a cache)
-	info   fs.FileInfo  // the file's listing (with a cache)
-	hit    *cachedFile  // the cache entry the bytes came from, or nil
-	fm     *Frontmatter // the parse of a SKILL.md read from disk (with a cache)
+	fsPath string              // path in the library's fs (with a cache)
+	info   fs.FileInfo         // the file's listing (with a cache)
+	hit    *cachedFile         // the cache entry the bytes came from, or nil
+	fm     *frontmatter.Header // the parse of a SKILL.md read from disk (with a cache)
 }
 
 // loadSkill reads, checks, hashes and lints one skill folder of the library
@@ -138,7 +139,7 @@ func loadSkill(t tree, sd skillDir, lib *Library, key string, noScripts bool, op
 	}
 	fm, err := l.frontmatter(&files[0])
 	if err != nil {
-		var fe *FrontmatterError
+		var fe *frontmatter.Error
 		if errors.As(err, &fe) {
 			file := manifest.SkillFile
 			if fe.Line > 0 {
@@ -430,7 +431,7 @@ func (l *loaded) checkFiles(files []srcFile) {
 }
 
 // checkFrontmatter applies the Agent Skills field rules.
-func (l *loaded) checkFrontmatter(fm *Frontmatter, folder string) {
+func (l *loaded) checkFrontmatter(fm *frontmatter.Header, folder string) {
 	const f = manifest.SkillFile
 	name, ok := fm.Fields["name"].(string)
 	switch {

@@ -17,6 +17,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/build/frontmatter"
 	"github.com/skills-mcp/skills-mcp/lint"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
@@ -126,7 +127,7 @@ func parseAdvCase(file, family string) (*advCase, error) {
 		}
 		paths[f.Name] = true
 	}
-	fm, err := build.ParseFrontmatter(c.files[0].Data)
+	fm, err := frontmatter.Parse(c.files[0].Data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s: %w", file, manifest.SkillFile, err)
 	}

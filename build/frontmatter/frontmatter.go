@@ -1,4 +1,4 @@
-package build
+package frontmatter
 
 // SKILL.md frontmatter: YAML between two --- lines, rendered verbatim as a
 // JSON object with YAML 1.2 core-schema meaning.
@@ -57,41 +57,41 @@ import (
 
 // Limits on a frontmatter block.
 const (
-	// MaxFrontmatterSize is the largest YAML text between the --- lines, in bytes.
-	MaxFrontmatterSize = 64 << 10
-	// MaxFrontmatterJSONSize is the largest rendered JSON object, in bytes.
+	// MaxSize is the largest YAML text between the --- lines, in bytes.
+	MaxSize = 64 << 10
+	// MaxJSONSize is the largest rendered JSON object, in bytes.
 	// It stops alias expansion bombs.
-	MaxFrontmatterJSONSize = 1 << 20
-	// MaxFrontmatterDepth is the deepest nesting of mappings and sequences,
+	MaxJSONSize = 1 << 20
+	// MaxDepth is the deepest nesting of mappings and sequences,
 	// counted after alias expansion.
-	MaxFrontmatterDepth = 64
+	MaxDepth = 64
 )
 
-// Frontmatter is a parsed SKILL.md header.
-type Frontmatter struct {
+// Header is a parsed SKILL.md header: its frontmatter and body.
+type Header struct {
 	// JSON is the compact JSON object, keys in author order.
 	JSON json.RawMessage
 	// Fields holds the same values decoded by encoding/json (numbers are
 	// float64), for validation and provenance.
 	Fields map[string]any
 	// Body is the text after the closing --- line. It shares memory with
-	// the data given to ParseFrontmatter.
+	// the data given to Parse.
 	Body []byte
 }
 
-// FrontmatterError is a refused frontmatter. Rule is one of
+// Error is a refused frontmatter. Rule is one of
 // no-frontmatter, unterminated-frontmatter, frontmatter-too-large,
 // invalid-yaml, frontmatter-not-mapping, frontmatter-key and
 // frontmatter-value. Line is the 1-based line in SKILL.md, or 0 when the
 // YAML parser did not say.
-type FrontmatterError struct {
+type Error struct {
 	Rule string
 	Line int
 	Err  error
 }
 
 // Error returns "line N: rule: message".
-func (e *FrontmatterError) Error() string {
+func (e *Error) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("line %d: %s: %v", e.Line, e.Rule, e.Err)
 	}
@@ -99,19 +99,19 @@ func (e *FrontmatterError) Error() string {
 }
 
 // Unwrap returns the underlying error.
-func (e *FrontmatterError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
-// ParseFrontmatter splits SKILL.md data into its frontmatter and body and
+// Parse splits SKILL.md data into its frontmatter and body and
 // renders the frontmatter as JSON. A UTF-8 byte order mark and CRLF line
-// ends are accepted. Every refusal of the input is a *FrontmatterError.
-func ParseFrontmatter(data []byte) (*Frontmatter, error) {
+// ends are accepted. Every refusal of the input is a *Error.
+func Parse(data []byte) (*Header, error) {
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	first, rest, ok := cutFrontmatterLine(data)
 	if !isFrontmatterMarker(first, "---") {
-		return nil, &FrontmatterError{Rule: "no-frontmatter", Line: 1, Err: errors.New("SKILL.md must start with a --- line")}
+		return nil, &Error{Rule: "no-frontmatter", Line: 1, Err: errors.New("SKILL.md must start with a --- line")}
 	}
 	if !ok {
-		return nil, &FrontmatterError{Rule: "unterminated-frontmatter", Line: 1, Err: errors.New("no closing --- line")}
+		return nil, &Error{Rule: "unterminated-frontmatter", Line: 1, Err: errors.New("no closing --- line")}
 	}
 	text, body, found := rest, []byte(nil), false
 	for off := 0; off < len(rest); {
@@ -123,15 +123,15 @@ func ParseFrontmatter(data []byte) (*Frontmatter, error) {
 		off = len(rest) - len(after)
 	}
 	if !found {
-		return nil, &FrontmatterError{Rule: "unterminated-frontmatter", Line: 1, Err: errors.New("no closing --- line")}
+		return nil, &Error{Rule: "unterminated-frontmatter", Line: 1, Err: errors.New("no closing --- line")}
 	}
-	if len(text) > MaxFrontmatterSize {
-		return nil, &FrontmatterError{Rule: "frontmatter-too-large", Line: 1,
-			Err: fmt.Errorf("frontmatter is %d bytes, more than %d", len(text), MaxFrontmatterSize)}
+	if len(text) > MaxSize {
+		return nil, &Error{Rule: "frontmatter-too-large", Line: 1,
+			Err: fmt.Errorf("frontmatter is %d bytes, more than %d", len(text), MaxSize)}
 	}
 	if i := bytes.IndexAny(text, "\u0085\u2028\u2029\uFEFF"); i >= 0 {
 		r, _ := utf8.DecodeRune(text[i:])
-		return nil, &FrontmatterError{Rule: "invalid-yaml", Line: 2 + bytes.Count(text[:i], []byte("\n")),
+		return nil, &Error{Rule: "invalid-yaml", Line: 2 + bytes.Count(text[:i], []byte("\n")),
 			Err: fmt.Errorf("raw %U is read differently by YAML parsers; write it as an escape in a double-quoted string", r)}
 	}
 	r := frontmatterRenderer{src: text}
@@ -141,7 +141,7 @@ func ParseFrontmatter(data []byte) (*Frontmatter, error) {
 			return nil, err
 		}
 	}
-	fm := &Frontmatter{JSON: json.RawMessage(r.buf.Bytes()), Body: body}
+	fm := &Header{JSON: json.RawMessage(r.buf.Bytes()), Body: body}
 	if err := json.Unmarshal(fm.JSON, &fm.Fields); err != nil {
 		// The renderer writes only valid JSON with numbers in float64
 		// range, nested less deeply than encoding/json allows.
@@ -166,8 +166,8 @@ func (r *frontmatterRenderer) renderYAML() error {
 		if err := r.render(root, 0); err != nil {
 			return err
 		}
-		if r.buf.Len() > MaxFrontmatterJSONSize {
-			return r.errorf("frontmatter-too-large", root, "frontmatter expands to more than %d bytes of JSON", MaxFrontmatterJSONSize)
+		if r.buf.Len() > MaxJSONSize {
+			return r.errorf("frontmatter-too-large", root, "frontmatter expands to more than %d bytes of JSON", MaxJSONSize)
 		}
 		if last := lastYAMLNode(root); r.keepChomped(last) {
 			return r.errorf("frontmatter-value", last, "a block scalar with keep chomping (|+ or >+) at the end of the frontmatter reads differently depending on where a host cuts the frontmatter; use | or >, or add a field after it")
@@ -217,7 +217,7 @@ func (r *frontmatterRenderer) renderPlainPairs() bool {
 		r.writeScalar(v)
 	}
 	r.buf.WriteByte('}')
-	return r.buf.Len() <= MaxFrontmatterJSONSize
+	return r.buf.Len() <= MaxJSONSize
 }
 
 // isPlainKey reports whether k is a key renderPlainPairs takes.
@@ -246,7 +246,7 @@ func isPlainValue(v []byte) bool {
 		}
 		v = v[size:]
 		// Printable as YAML counts it, without the characters that
-		// ParseFrontmatter refuses before parsing.
+		// Parse refuses before parsing.
 		if !(0x20 <= c && c <= 0x7e || 0xa0 <= c && c <= 0xd7ff && c != 0x2028 && c != 0x2029 ||
 			0xe000 <= c && c <= 0xfffd && c != 0xfeff || 0x10000 <= c && c <= 0x10ffff) {
 			return false
@@ -287,7 +287,7 @@ func decodeFrontmatterYAML(text []byte) (root *yaml.Node, err error) {
 		// yaml.v3 has internal panics ("please report") that malformed
 		// input can reach; a hostile SKILL.md must not crash a build.
 		if p := recover(); p != nil {
-			root, err = nil, &FrontmatterError{Rule: "invalid-yaml", Err: fmt.Errorf("yaml parser failed: %v", p)}
+			root, err = nil, &Error{Rule: "invalid-yaml", Err: fmt.Errorf("yaml parser failed: %v", p)}
 		}
 	}()
 	dec := yaml.NewDecoder(bytes.NewReader(text))
@@ -297,7 +297,7 @@ func decodeFrontmatterYAML(text []byte) (root *yaml.Node, err error) {
 		if err = dec.Decode(&extra); err == io.EOF {
 			return doc.Content[0], nil
 		} else if err == nil {
-			return nil, &FrontmatterError{Rule: "invalid-yaml", Line: extra.Line + 1, Err: errors.New("frontmatter holds more than one YAML document")}
+			return nil, &Error{Rule: "invalid-yaml", Line: extra.Line + 1, Err: errors.New("frontmatter holds more than one YAML document")}
 		}
 	}
 	if err == io.EOF {
@@ -314,7 +314,7 @@ func decodeFrontmatterYAML(text []byte) (root *yaml.Node, err error) {
 			}
 		}
 	}
-	return nil, &FrontmatterError{Rule: "invalid-yaml", Line: line, Err: errors.New(strings.TrimPrefix(msg, "yaml: "))}
+	return nil, &Error{Rule: "invalid-yaml", Line: line, Err: errors.New(strings.TrimPrefix(msg, "yaml: "))}
 }
 
 // frontmatterRenderer writes a yaml.v3 node tree as compact JSON.
@@ -326,15 +326,15 @@ type frontmatterRenderer struct {
 	resolved  map[*yaml.Node]coreScalar // scalars already resolved, for aliases to reuse
 }
 
-// errorf returns a FrontmatterError for node n.
+// errorf returns a Error for node n.
 func (r *frontmatterRenderer) errorf(rule string, n *yaml.Node, format string, args ...any) error {
-	return &FrontmatterError{Rule: rule, Line: n.Line + 1, Err: fmt.Errorf(format, args...)}
+	return &Error{Rule: rule, Line: n.Line + 1, Err: fmt.Errorf(format, args...)}
 }
 
 // render writes n as JSON; depth is the number of enclosing collections.
 func (r *frontmatterRenderer) render(n *yaml.Node, depth int) error {
-	if r.buf.Len() > MaxFrontmatterJSONSize {
-		return r.errorf("frontmatter-too-large", n, "frontmatter expands to more than %d bytes of JSON", MaxFrontmatterJSONSize)
+	if r.buf.Len() > MaxJSONSize {
+		return r.errorf("frontmatter-too-large", n, "frontmatter expands to more than %d bytes of JSON", MaxJSONSize)
 	}
 	if n.Kind == yaml.AliasNode {
 		if r.active[n.Alias] {
@@ -350,8 +350,8 @@ func (r *frontmatterRenderer) render(n *yaml.Node, depth int) error {
 		r.writeScalar(v)
 		return nil
 	}
-	if depth >= MaxFrontmatterDepth {
-		return r.errorf("frontmatter-too-large", n, "frontmatter nests deeper than %d levels", MaxFrontmatterDepth)
+	if depth >= MaxDepth {
+		return r.errorf("frontmatter-too-large", n, "frontmatter nests deeper than %d levels", MaxDepth)
 	}
 	if err := r.checkCollectionTag(n); err != nil {
 		return err

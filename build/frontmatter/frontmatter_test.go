@@ -1,4 +1,4 @@
-package build
+package frontmatter
 
 import (
 	"bytes"
@@ -34,9 +34,9 @@ func updateFrontmatterGolden() bool {
 // returns the rendered JSON.
 func frontmatterJSON(t *testing.T, yamlText string) string {
 	t.Helper()
-	fm, err := ParseFrontmatter([]byte("---\n" + yamlText + "\n---\nbody\n"))
+	fm, err := Parse([]byte("---\n" + yamlText + "\n---\nbody\n"))
 	if err != nil {
-		t.Fatalf("ParseFrontmatter(%q): %v", yamlText, err)
+		t.Fatalf("Parse(%q): %v", yamlText, err)
 	}
 	return string(fm.JSON)
 }
@@ -235,7 +235,7 @@ func TestParseFrontmatterFraming(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fm, err := ParseFrontmatter([]byte(tt.in))
+			fm, err := Parse([]byte(tt.in))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -253,7 +253,7 @@ func TestParseFrontmatterFraming(t *testing.T) {
 }
 
 func TestParseFrontmatterFields(t *testing.T) {
-	fm, err := ParseFrontmatter([]byte("---\nname: x\ncount: 3\nratio: .5\non: yes\nlist: [a, 1]\nmeta: {k: ~}\n---\n"))
+	fm, err := Parse([]byte("---\nname: x\ncount: 3\nratio: .5\non: yes\nlist: [a, 1]\nmeta: {k: ~}\n---\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -340,18 +340,18 @@ func TestParseFrontmatterErrors(t *testing.T) {
 		{"keep chomping with indent", "---\nd: >2+\n  text\n---\n", "frontmatter-value", 2},
 		{"keep chomping after properties", "---\nd: &x !<tag:yaml.org,2002:str> |+\n  text\n---\n", "frontmatter-value", 2},
 		{"keep chomping nested at end", "---\nm:\n  - |+\n    t\n---\n", "frontmatter-value", 3},
-		{"too deep", "---\nv: " + strings.Repeat("[", MaxFrontmatterDepth+1) + strings.Repeat("]", MaxFrontmatterDepth+1) + "\n---\n", "frontmatter-too-large", 2},
-		{"too large", "---\nname: x\nd: " + strings.Repeat("a", MaxFrontmatterSize) + "\n---\n", "frontmatter-too-large", 1},
+		{"too deep", "---\nv: " + strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1) + "\n---\n", "frontmatter-too-large", 2},
+		{"too large", "---\nname: x\nd: " + strings.Repeat("a", MaxSize) + "\n---\n", "frontmatter-too-large", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fm, err := ParseFrontmatter([]byte(tt.in))
+			fm, err := Parse([]byte(tt.in))
 			if err == nil {
 				t.Fatalf("accepted, JSON %s", fm.JSON)
 			}
-			fe, ok := errors.AsType[*FrontmatterError](err)
+			fe, ok := errors.AsType[*Error](err)
 			if !ok {
-				t.Fatalf("error %v is not a *FrontmatterError", err)
+				t.Fatalf("error %v is not a *Error", err)
 			}
 			if fe.Rule != tt.rule || fe.Line != tt.line {
 				t.Errorf("rule %s line %d, want rule %s line %d: %v", fe.Rule, fe.Line, tt.rule, tt.line, err)
@@ -369,23 +369,23 @@ func TestParseFrontmatterAccepted(t *testing.T) {
 		"---\nname: x\nd: \".inf\"\n---\n",           // quoted .inf
 		"---\nname: x\nd: !!str .nan\n---\n",         // tagged .nan
 		"---\n\"<<\": x\n---\n",                      // quoted merge key
-		"---\nv: " + strings.Repeat("[", MaxFrontmatterDepth-1) + strings.Repeat("]", MaxFrontmatterDepth-1) + "\n---\n",
-		"---\nd: " + strings.Repeat("a", MaxFrontmatterSize-4) + "\n---\n", // exactly the limit
+		"---\nv: " + strings.Repeat("[", MaxDepth-1) + strings.Repeat("]", MaxDepth-1) + "\n---\n",
+		"---\nd: " + strings.Repeat("a", MaxSize-4) + "\n---\n", // exactly the limit
 	}
 	for _, in := range tests {
-		if _, err := ParseFrontmatter([]byte(in)); err != nil {
+		if _, err := Parse([]byte(in)); err != nil {
 			t.Errorf("%.60q: %v", in, err)
 		}
 	}
 }
 
 func TestFrontmatterErrorMessage(t *testing.T) {
-	_, err := ParseFrontmatter([]byte("---\nname: x\ndescription: d\nname: y\n---\n"))
+	_, err := Parse([]byte("---\nname: x\ndescription: d\nname: y\n---\n"))
 	want := `line 4: frontmatter-key: duplicate key "name" (first at line 2)`
 	if err == nil || err.Error() != want {
 		t.Errorf("error = %v, want %s", err, want)
 	}
-	_, err = ParseFrontmatter([]byte("---\nname: x\n  bad: y\n---\n"))
+	_, err = Parse([]byte("---\nname: x\n  bad: y\n---\n"))
 	want = "line 3: invalid-yaml: mapping values are not allowed in this context"
 	if err == nil || err.Error() != want {
 		t.Errorf("error = %v, want %s", err, want)
@@ -403,9 +403,9 @@ func TestParseFrontmatterAliasBomb(t *testing.T) {
 	}
 	b.WriteString("---\n")
 	start := time.Now()
-	_, err := ParseFrontmatter([]byte(b.String()))
+	_, err := Parse([]byte(b.String()))
 	elapsed := time.Since(start)
-	fe, ok := errors.AsType[*FrontmatterError](err)
+	fe, ok := errors.AsType[*Error](err)
 	if !ok || fe.Rule != "frontmatter-too-large" {
 		t.Fatalf("error = %v, want rule frontmatter-too-large", err)
 	}
@@ -447,12 +447,12 @@ func TestFormatJSNumber(t *testing.T) {
 }
 
 func TestParseFrontmatterGolden(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "frontmatter", "*.txtar"))
+	files, err := filepath.Glob(filepath.Join("testdata", "*.txtar"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(files) == 0 {
-		t.Fatal("no golden files in testdata/frontmatter")
+		t.Fatal("no golden files in testdata")
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
@@ -475,7 +475,7 @@ func TestParseFrontmatterGolden(t *testing.T) {
 				t.Fatal("need a SKILL.md section and a want.json or want.err section")
 			}
 			var got []byte
-			fm, err := ParseFrontmatter(ar.Files[input].Data)
+			fm, err := Parse(ar.Files[input].Data)
 			switch {
 			case err == nil && ar.Files[wantIdx].Name == "want.json":
 				got = append(fm.JSON, '\n')
@@ -501,7 +501,7 @@ func TestParseFrontmatterGolden(t *testing.T) {
 }
 
 func FuzzParseFrontmatter(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "frontmatter", "*.txtar"))
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.txtar"))
 	for _, file := range files {
 		ar, err := txtar.ParseFile(file)
 		if err != nil {
@@ -527,9 +527,9 @@ func FuzzParseFrontmatter(f *testing.F) {
 		"invalid-yaml": true, "frontmatter-not-mapping": true, "frontmatter-key": true, "frontmatter-value": true,
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fm, err := ParseFrontmatter(data)
+		fm, err := Parse(data)
 		if err != nil {
-			fe, ok := errors.AsType[*FrontmatterError](err)
+			fe, ok := errors.AsType[*Error](err)
 			if !ok || !rules[fe.Rule] {
 				t.Fatalf("error %v has no known rule", err)
 			}
@@ -542,7 +542,7 @@ func FuzzParseFrontmatter(f *testing.F) {
 		if err := json.Compact(&compact, fm.JSON); err != nil || !bytes.Equal(compact.Bytes(), fm.JSON) {
 			t.Fatalf("JSON %q is not compact", fm.JSON)
 		}
-		if len(fm.JSON) > MaxFrontmatterJSONSize {
+		if len(fm.JSON) > MaxJSONSize {
 			t.Fatalf("JSON is %d bytes", len(fm.JSON))
 		}
 		var fields map[string]any
