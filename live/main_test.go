@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -61,18 +60,7 @@ func newClient(t testing.TB, opts *mcp.ClientOptions) *mcp.Client {
 // connectMem connects a client to s over in-memory transports.
 func connectMem(t testing.TB, s *serve.Server, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
-	ctx := context.Background()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := newClient(t, opts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close(); ss.Wait() })
-	return cs
+	return servetest.ConnectMem(t, newClient(t, opts), s.MCP(), version)
 }
 
 // connectHTTP connects a client to s over streamable HTTP on a loopback
@@ -118,21 +106,7 @@ func connectBearer(t testing.TB, base, token string) *mcp.ClientSession {
 // the session is closed, and the process waited for, when the test ends.
 func connectCommand(t testing.TB, version string, env []string, args ...string) (*mcp.ClientSession, *exec.Cmd) {
 	t.Helper()
-	cmd := exec.Command(servetest.Binary(t), args...)
-	cmd.Env = append(os.Environ(), env...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	cs, err := newClient(t, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd},
-		&mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
-	}
-	t.Cleanup(func() {
-		if err := cs.Close(); err != nil {
-			t.Errorf("close: %v\nstderr:\n%s", err, stderr.String())
-		}
-	})
-	return cs, cmd
+	return servetest.ConnectCommand(t, newClient(t, nil), version, env, args...)
 }
 
 func listSkills(ctx context.Context, cs *mcp.ClientSession, cursor string) (*serve.ListSkillsResult, error) {

@@ -44,21 +44,7 @@ func connectStdio(t testing.TB, version string, args ...string) *mcp.ClientSessi
 // the session is closed, and the process waited for, when the test ends.
 func connectCommand(t testing.TB, version string, env []string, args ...string) (*mcp.ClientSession, *exec.Cmd) {
 	t.Helper()
-	cmd := exec.Command(servetest.Binary(t), args...)
-	cmd.Env = append(os.Environ(), env...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	cs, err := newClient(t, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd},
-		&mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
-	}
-	t.Cleanup(func() {
-		if err := cs.Close(); err != nil {
-			t.Errorf("close: %v\nstderr:\n%s", err, stderr.String())
-		}
-	})
-	return cs, cmd
+	return servetest.ConnectCommand(t, newClient(t, nil), version, env, args...)
 }
 
 func TestStdio(t *testing.T) {

@@ -57,18 +57,7 @@ func newClient(t testing.TB, opts *mcp.ClientOptions) *mcp.Client {
 // connectMem connects a client to s over in-memory transports.
 func connectMem(t testing.TB, s *Server, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
-	ctx := context.Background()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := newClient(t, opts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close(); ss.Wait() })
-	return cs
+	return servetest.ConnectMem(t, newClient(t, opts), s.MCP(), version)
 }
 
 // connectHTTP connects a client to s over streamable HTTP on a loopback

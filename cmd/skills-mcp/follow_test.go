@@ -321,14 +321,7 @@ func TestFollowReplicas(t *testing.T) {
 	key := filepath.Join(dir, "k")
 	ref := "oci://" + proxy.host + "/skills/team:live"
 	env := []string{"SKILLS_CACHE_DIR=" + filepath.Join(dir, "cache-push"), "SOURCE_DATE_EPOCH="}
-	run := func(args ...string) string {
-		t.Helper()
-		out, _, err := runTimed(t, time.Minute, env, args...)
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", args[0], err, out)
-		}
-		return out
-	}
+	run := func(args ...string) string { t.Helper(); return mustRun(t, env, args...) }
 	run("keygen", "-o", key, "--principal", "ci@example")
 	release := func(signed bool, names []string) time.Time {
 		t.Helper()

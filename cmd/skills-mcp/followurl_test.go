@@ -81,6 +81,35 @@ func (s *releaseServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Write(data)
 }
 
+// mustRun runs the command with env added and returns its output, failing
+// the test if it fails or takes over a minute.
+func mustRun(t *testing.T, env []string, args ...string) string {
+	t.Helper()
+	out, _, err := runTimed(t, time.Minute, env, args...)
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", args[0], err, out)
+	}
+	return out
+}
+
+// refused waits until the replica counted one refusal of source for
+// reason, then checks, settle later, that it counted no more and still
+// serves catalog serving.
+func (r *replica) refused(t *testing.T, source, reason, serving string, settle time.Duration) {
+	t.Helper()
+	eventually(t, "a refusal for "+reason, func() bool {
+		v, _ := metricValue(r.metrics(t), "skills_mcp_follow_refusals_total", map[string]string{"reason": reason, "source": source})
+		return v == 1
+	})
+	time.Sleep(settle)
+	if v, _ := metricValue(r.metrics(t), "skills_mcp_follow_refusals_total", map[string]string{"reason": reason}); v != 1 {
+		t.Errorf("%s: counted %v times", reason, v)
+	}
+	if c := r.catalog(t); c != serving {
+		t.Errorf("%s: serving %s after the refusal, want %s", reason, c, serving)
+	}
+}
+
 // TestFollowBundleURL: serve --follow of an https (here loopback http)
 // bundle URL checks it with one conditional GET per interval, swaps a new
 // signed release in with list_changed to a subscribed client, and refuses
@@ -92,14 +121,7 @@ func TestFollowBundleURL(t *testing.T) {
 	dir := t.TempDir()
 	key := filepath.Join(dir, "k")
 	env := []string{"SKILLS_CACHE_DIR=" + filepath.Join(dir, "cache"), "SOURCE_DATE_EPOCH=", "SSL_CERT_FILE=" + trustSite(t, dir)}
-	run := func(args ...string) string {
-		t.Helper()
-		out, _, err := runTimed(t, time.Minute, env, args...)
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", args[0], err, out)
-		}
-		return out
-	}
+	run := func(args ...string) string { t.Helper(); return mustRun(t, env, args...) }
 	run("keygen", "-o", key, "--principal", "ci@example")
 	n := 0
 	release := func(signed bool, names ...string) []byte {
@@ -173,17 +195,7 @@ func TestFollowBundleURL(t *testing.T) {
 				{"conflict", release(true, "alpha", "fixed")},
 			} {
 				rs.publish(tc.data)
-				eventually(t, "a refusal for "+tc.reason, func() bool {
-					v, _ := metricValue(r.metrics(t), "skills_mcp_follow_refusals_total", map[string]string{"reason": tc.reason, "source": rs.url})
-					return v == 1
-				})
-				time.Sleep(3 * interval)
-				if v, _ := metricValue(r.metrics(t), "skills_mcp_follow_refusals_total", map[string]string{"reason": tc.reason}); v != 1 {
-					t.Errorf("%s: counted %v times", tc.reason, v)
-				}
-				if c := r.catalog(t); c != second {
-					t.Errorf("%s: serving %s after the refusal, want %s", tc.reason, c, second)
-				}
+				r.refused(t, rs.url, tc.reason, second, 3*interval)
 			}
 			if got := strings.Count(r.log.String(), "release refused"); got != 3 {
 				t.Errorf("%d refusals logged for three refused releases", got)
@@ -204,14 +216,7 @@ func TestFollowSite(t *testing.T) {
 	dir := t.TempDir()
 	site := filepath.Join(dir, "site")
 	env := []string{"SKILLS_CACHE_DIR=" + filepath.Join(dir, "cache"), "SOURCE_DATE_EPOCH=", "SSL_CERT_FILE=" + trustSite(t, dir)}
-	run := func(args ...string) string {
-		t.Helper()
-		out, _, err := runTimed(t, time.Minute, env, args...)
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", args[0], err, out)
-		}
-		return out
-	}
+	run := func(args ...string) string { t.Helper(); return mustRun(t, env, args...) }
 	index := filepath.Join(site, ".well-known", "agent-skills", "index.json")
 	stamp := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	touch := func() {
@@ -308,17 +313,7 @@ func TestFollowSite(t *testing.T) {
 		{"conflict", func() { publish("alpha", "fixed") }},
 	} {
 		tc.make()
-		eventually(t, "a refusal for "+tc.reason, func() bool {
-			v, _ := metricValue(r.metrics(t), "skills_mcp_follow_refusals_total", map[string]string{"reason": tc.reason, "source": url})
-			return v == 1
-		})
-		time.Sleep(3 * interval)
-		if v, _ := metricValue(r.metrics(t), "skills_mcp_follow_refusals_total", map[string]string{"reason": tc.reason}); v != 1 {
-			t.Errorf("%s: counted %v times", tc.reason, v)
-		}
-		if c := r.catalog(t); c != second {
-			t.Errorf("%s: serving %s after the refusal, want %s", tc.reason, c, second)
-		}
+		r.refused(t, url, tc.reason, second, 3*interval)
 	}
 	if got := strings.Count(r.log.String(), "release refused"); got != 3 {
 		t.Errorf("%d refusals logged for three refused releases", got)
@@ -351,9 +346,7 @@ func TestFollowTypeScriptSubscriber(t *testing.T) {
 		t.Helper()
 		lib, out := filepath.Join(dir, "lib"), filepath.Join(dir, "r.skb")
 		writeLibrary(t, lib, names)
-		if out, _, err := runTimed(t, time.Minute, env, "build", "--root", lib, "-o", out); err != nil {
-			t.Fatalf("build: %v\n%s", err, out)
-		}
+		mustRun(t, env, "build", "--root", lib, "-o", out)
 		data, err := os.ReadFile(out)
 		if err != nil {
 			t.Fatal(err)

@@ -10,6 +10,7 @@
 package servetest
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -24,6 +25,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // binPath is the command Build made; binErr says why there is none.
@@ -190,4 +193,44 @@ func StatelessRequest(url string, id int, method, name, params string) (*http.Re
 		req.Header.Set("Mcp-Name", name)
 	}
 	return req, nil
+}
+
+// ConnectMem connects client to server over in-memory transports with the
+// protocol revision version ("" for the client's default); the session is
+// closed, and the server's side waited for, when the test ends.
+func ConnectMem(t testing.TB, client *mcp.Client, server *mcp.Server, version string) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	return cs
+}
+
+// ConnectCommand starts the built command (Binary) with args and env
+// added, and connects client to it over stdio; the session is closed, and
+// the process waited for, when the test ends.
+func ConnectCommand(t testing.TB, client *mcp.Client, version string, env []string, args ...string) (*mcp.ClientSession, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(Binary(t), args...)
+	cmd.Env = append(os.Environ(), env...)
+	var stderr Buffer
+	cmd.Stderr = &stderr
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
+	}
+	t.Cleanup(func() {
+		if err := cs.Close(); err != nil {
+			t.Errorf("close: %v\nstderr:\n%s", err, stderr.String())
+		}
+	})
+	return cs, cmd
 }
