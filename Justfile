@@ -13,9 +13,10 @@ conformance_flags := "-x interop/baseline.yaml"
 staticcheck := "go run honnef.co/go/tools/cmd/staticcheck@v0.8.2"
 fuzztime := "20s"
 
-# Build the binary into bin/skills-mcp, static (see the README).
+# Build the binaries into bin/, static (see the README): skills-mcp and the
+# keyless Sigstore helper it runs, skills-mcp-sigstore.
 build:
-    CGO_ENABLED=0 go build -trimpath -o bin/skills-mcp ./cmd/skills-mcp
+    CGO_ENABLED=0 go build -trimpath -o bin/ ./cmd/...
 
 # Run every test (the README's test command).
 test:
