@@ -1,8 +1,9 @@
 package lint
 
 import (
-	"regexp"
 	"testing"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 )
 
 // TestPatternsCompile compiles every pattern of the package: they are
@@ -12,13 +13,7 @@ func TestPatternsCompile(t *testing.T) {
 	if len(patterns) == 0 {
 		t.Fatal("no patterns registered")
 	}
-	for _, l := range patterns {
-		if _, err := regexp.Compile(l.Expr); err != nil {
-			t.Errorf("pattern %s: %v", l, err)
-		}
-		first := l.Regexp()
-		if first == nil || l.Regexp() != first {
-			t.Errorf("pattern %s: not compiled once", l)
-		}
+	if err := lazyre.Check(patterns...); err != nil {
+		t.Error(err)
 	}
 }

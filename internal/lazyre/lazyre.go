@@ -6,6 +6,7 @@
 package lazyre
 
 import (
+	"fmt"
 	"regexp"
 	"sync"
 )
@@ -51,4 +52,19 @@ func (l *RE) FindAllStringSubmatch(s string, n int) [][]string {
 // FindAllStringSubmatchIndex is regexp.Regexp.FindAllStringSubmatchIndex.
 func (l *RE) FindAllStringSubmatchIndex(s string, n int) [][]int {
 	return l.Regexp().FindAllStringSubmatchIndex(s, n)
+}
+
+// Check compiles each pattern and reports the first that does not compile,
+// or is not compiled once: each package's tests give it all of theirs, so
+// a bad pattern fails a test rather than the first input that reaches it.
+func Check(all ...*RE) error {
+	for _, l := range all {
+		if _, err := regexp.Compile(l.Expr); err != nil {
+			return fmt.Errorf("pattern %s: %w", l, err)
+		}
+		if first := l.Regexp(); first == nil || l.Regexp() != first {
+			return fmt.Errorf("pattern %s: not compiled once", l)
+		}
+	}
+	return nil
 }

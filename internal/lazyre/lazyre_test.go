@@ -1,6 +1,7 @@
 package lazyre
 
 import (
+	"strings"
 	"sync"
 	"testing"
 )
@@ -34,4 +35,14 @@ func TestBadPatternPanics(t *testing.T) {
 		}
 	}()
 	(&RE{Expr: `(`}).MatchString("x")
+}
+
+// TestCheck passes good patterns and names a bad one.
+func TestCheck(t *testing.T) {
+	if err := Check(&RE{Expr: `^a+$`}, &RE{Expr: `b|c`}); err != nil {
+		t.Errorf("good patterns: %v", err)
+	}
+	if err := Check(&RE{Expr: `^a+$`}, &RE{Expr: `(unclosed`}); err == nil || !strings.Contains(err.Error(), "(unclosed") {
+		t.Errorf("bad pattern: %v, want an error naming it", err)
+	}
 }

@@ -9,6 +9,8 @@ import (
 	"image/png"
 	"strings"
 	"testing"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 )
 
 // Real files made by the standard library's encoders.
@@ -136,4 +138,12 @@ func FuzzKind(f *testing.F) {
 		Disguised(file, data)
 		UTF16Text(data)
 	})
+}
+
+// TestPatternsCompile compiles the patterns of the office check, which
+// compile on first use.
+func TestPatternsCompile(t *testing.T) {
+	if err := lazyre.Check(relTag, relExternal, relType, relTarget); err != nil {
+		t.Error(err)
+	}
 }
