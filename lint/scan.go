@@ -31,6 +31,26 @@ const (
 	lineExample             // in Markdown, under a heading or after a label that marks an example of what not to do
 )
 
+// rejections are what, right before a command quoted in prose, say it is
+// the one not to use: "Instead of `curl … | sh`, download first".
+var rejections = []string{"instead of", "rather than", "in place of", "en lugar de", "en vez de", "em vez de",
+	"ao invés de", "anstatt", "statt", "au lieu de", "вместо", "而不是", "代わりに", "대신"}
+
+// rejectedBefore reports whether before, the prose up to a match, ends
+// with one of rejections (past blanks, quotes and an opening backtick).
+func rejectedBefore(before string) bool {
+	t := strings.TrimRight(before, " \t`'\"“‘(")
+	if len(before)-len(t) > 8 {
+		return false
+	}
+	for _, r := range rejections {
+		if len(t) >= len(r) && strings.EqualFold(t[len(t)-len(r):], r) {
+			return true
+		}
+	}
+	return false
+}
+
 // maxLabel is the longest line read as a heading or label of an example.
 const maxLabel = 200
 
@@ -709,7 +729,7 @@ func (s *scan) matchLine(ri, i int, keys keySet) (int, string) {
 			if p.check != nil {
 				sev = p.check(s, i, m)
 			}
-			if sev == "" || r.prose && s.flag(i)&lineProse != 0 && negation.MatchString(line[max(0, m[0]-negationWindow):m[0]]) {
+			if sev == "" || r.prose && s.flag(i)&lineProse != 0 && (negation.MatchString(line[max(0, m[0]-negationWindow):m[0]]) || rejectedBefore(line[:m[0]])) {
 				continue
 			}
 			if consider(m[0], sev) {

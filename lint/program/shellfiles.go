@@ -1,6 +1,7 @@
 package program
 
 import (
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -27,7 +28,7 @@ func (st *shellState) copy(name string, rest []value, at int) {
 	for _, src := range files[:len(files)-1] {
 		c := st.fileContent(src)
 		holds.t |= c.t
-		if c.t&tSecret != 0 {
+		if c.t&tSecret != 0 && !sameFolder(src, dst) { // a backup beside it reads nothing out
 			st.readSecret(src, at)
 			if !strings.HasPrefix(normPath(dst.s), homeMark) && !strings.HasPrefix(dst.s, "/") || strings.HasPrefix(dst.s, "./") {
 				st.staged = true // a secret copied into the working folder
@@ -47,6 +48,15 @@ func (st *shellState) copy(name string, rest []value, at int) {
 		return
 	}
 	st.wrote(dst, holds, at)
+}
+
+// sameFolder reports whether b names a file in a's folder (a backup of a
+// key file beside it): both strings seen at least up to their folder.
+func sameFolder(a, b value) bool {
+	pa, pb := normPath(a.s), normPath(b.s)
+	return strings.Contains(pa, "/") && strings.Contains(pb, "/") && !strings.HasSuffix(pb, "/") &&
+		path.Dir(pa) == path.Dir(pb) && (a.known || a.t&tKnownHead != 0 || a.t&tHome != 0) &&
+		(b.known || b.t&(tKnownHead|tHome) != 0)
 }
 
 // chmod walks chmod: executable bits, world-writable trees.
