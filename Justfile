@@ -13,8 +13,7 @@ conformance_flags := "-x interop/baseline.yaml"
 staticcheck := "go run honnef.co/go/tools/cmd/staticcheck@v0.8.2"
 fuzztime := "20s"
 
-# Build the binaries into bin/, static (see the README): skills-mcp and the
-# keyless Sigstore helper it runs, skills-mcp-sigstore.
+# Build skills-mcp and its keyless Sigstore helper, skills-mcp-sigstore, into bin/, static (see the README).
 build:
     CGO_ENABLED=0 go build -trimpath -o bin/ ./cmd/...
 
