@@ -1,10 +1,12 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -172,4 +174,31 @@ func BenchmarkSearch10k(b *testing.B) {
 		b.StopTimer()
 		servetest.ReportPercentiles(b, lat, "query")
 	})
+}
+
+// TestSearchableCorrupt: the SKILL.md files are read in parallel chunks
+// for the index; when some do not match their digests, building it fails
+// naming the first of them in URI order, and no index is kept.
+func TestSearchableCorrupt(t *testing.T) {
+	var buf bytes.Buffer
+	bundletest.Write(t, &buf, bundletest.Big(1200))
+	data := buf.Bytes()
+	// ns5/skill-00305 is in the second of the two chunks (URI order),
+	// ns1/skill-00901 in the first.
+	for _, name := range []string{"skill-00305", "skill-00901"} {
+		i := bytes.Index(data, []byte("Body of "+name))
+		if i < 0 {
+			t.Fatalf("no SKILL.md body of %s in the bundle", name)
+		}
+		data[i] = 'b'
+	}
+	b, err := manifest.Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &catalog{snap: newServer(t, Options{}, b).Snapshot()}
+	ix, _, err := c.searchable()
+	if err == nil || ix != nil || !strings.Contains(err.Error(), "skill://ns1/skill-00901/SKILL.md") {
+		t.Errorf("searchable() = %v, %v; want an error naming skill://ns1/skill-00901/SKILL.md", ix, err)
+	}
 }

@@ -207,7 +207,9 @@ func newSkillDoc(sk *manifest.Skill) skillDoc {
 }
 
 // searchable returns the search index over the listed skills, built on
-// first use, and the snapshot number of each index document.
+// first use, and the snapshot number of each index document. The SKILL.md
+// files (each hashed on its first read) are read in parallel, in
+// contiguous chunks.
 func (c *catalog) searchable() (*search.Index, []int, error) {
 	c.indexOnce.Do(func() {
 		docs, err := c.skills()
@@ -215,25 +217,43 @@ func (c *catalog) searchable() (*search.Index, []int, error) {
 			c.indexErr = err
 			return
 		}
-		var sdocs []search.Doc
+		var listed []int
 		for k := range docs {
-			doc := &docs[k]
-			if !doc.listed {
-				continue
+			if docs[k].listed {
+				listed = append(listed, k)
 			}
-			md, err := doc.bundle.ReadBlob(doc.md)
+		}
+		sdocs := make([]search.Doc, len(listed))
+		workers := max(1, min(runtime.GOMAXPROCS(0), len(listed)/256))
+		errs := make([]error, workers)
+		chunk := (len(listed) + workers - 1) / workers
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() {
+				for j := w * chunk; j < min(len(listed), (w+1)*chunk); j++ {
+					doc := &docs[listed[j]]
+					md, err := doc.bundle.ReadBlob(doc.md)
+					if err != nil {
+						errs[w] = fmt.Errorf("read %s: %w", doc.uri, err)
+						return
+					}
+					body := skilltext.Body(md)
+					if len(body) > search.MaxBody {
+						body = body[:search.MaxBody] // the rest is not indexed: do not copy it
+					}
+					sdocs[j] = search.Doc{Name: doc.name, Description: doc.description, Tags: append(slices.Clip(doc.tags), doc.category),
+						Body: string(body), Library: doc.library, Path: doc.path}
+				}
+			})
+		}
+		wg.Wait()
+		for _, err := range errs {
 			if err != nil {
-				c.indexErr = fmt.Errorf("read %s: %w", doc.uri, err)
+				c.indexErr = err // the first skill that failed
 				return
 			}
-			body := skilltext.Body(md)
-			if len(body) > search.MaxBody {
-				body = body[:search.MaxBody] // the rest is not indexed: do not copy it
-			}
-			sdocs = append(sdocs, search.Doc{Name: doc.name, Description: doc.description, Tags: append(slices.Clip(doc.tags), doc.category),
-				Body: string(body), Library: doc.library, Path: doc.path})
-			c.indexDocs = append(c.indexDocs, k)
 		}
+		c.indexDocs = listed
 		c.index = search.New(sdocs)
 	})
 	return c.index, c.indexDocs, c.indexErr
