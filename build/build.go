@@ -455,6 +455,13 @@ func openSource(opt *Options, lib Library) (*source, error) {
 		Version: lib.Version, Metadata: lib.Metadata, NoScripts: lib.NoScripts || opt.NoScripts,
 		Deny: slices.Compact(slices.Sorted(slices.Values(lib.Deny))),
 	}}
+	if lib.FS != nil {
+		if opt.Cache != nil {
+			return nil, fmt.Errorf("library %s: a tree in memory is not kept in a build cache; build it without one", displayNS(lib.Namespace))
+		}
+		src.fsys, src.tree, src.key = lib.FS, &fsTree{fsys: lib.FS}, "fs:"
+		return src, nil
+	}
 	archive := lib.Root
 	if lib.URL != "" && wellknown.IsIndexURL(lib.URL) {
 		if err := openIndexLibrary(opt, src); err != nil { // wellknown.go

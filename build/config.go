@@ -2,17 +2,18 @@ package build
 
 import (
 	"fmt"
-	"github.com/skills-mcp/skills-mcp/internal/lazyre"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"github.com/skills-mcp/skills-mcp/lint"
 )
 
 // Library is one skill library to scan: a folder, a .zip archive, or an https
-// URL of a .zip. Everything but Root and URL is public and enters the bundle;
-// Root and URL never do.
+// URL of a .zip (or a tree in memory, FS). Everything but Root, URL and FS
+// is public and enters the bundle; those never do.
 type Library struct {
 	Namespace string            `json:"namespace"`
 	Root      string            `json:"root,omitempty"` // a folder or a .zip file
@@ -27,6 +28,12 @@ type Library struct {
 	// not show: a skill with a finding, not waived, that shows one is
 	// withheld under the finding's rule.
 	Deny []string `json:"deny,omitempty"`
+	// FS, instead of Root or URL, is a library's tree that its caller holds
+	// in memory and has checked already (oci reads a ToolHive layer into
+	// one, by the rules of a folder's paths), scanned as a folder (kind
+	// dir) is; it never enters the bundle, and a build with a Cache refuses
+	// it (the cache knows files by their place on disk).
+	FS fs.FS `json:"-"`
 }
 
 // Config is the configuration file: a list of libraries and global policy.
@@ -40,6 +47,13 @@ type Config struct {
 }
 
 var namespaceRE = &lazyre.RE{Expr: `^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 // LoadConfig reads a configuration file. Relative roots resolve against the
 // file's folder. Unknown fields are an error, and so is anything after the
@@ -113,7 +127,7 @@ func CheckLibraries(libs []Library) error {
 			return fmt.Errorf("duplicate library namespace %q", l.Namespace)
 		}
 		seen[l.Namespace] = true
-		if (l.Root == "") == (l.URL == "") {
+		if n := btoi(l.Root != "") + btoi(l.URL != "") + btoi(l.FS != nil); n != 1 {
 			return fmt.Errorf("library %s: needs exactly one of root and url", name)
 		}
 		if l.URL != "" && !strings.HasPrefix(strings.ToLower(l.URL), "https://") {

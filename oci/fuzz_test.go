@@ -3,8 +3,6 @@ package oci
 import (
 	"archive/tar"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -37,25 +35,32 @@ func FuzzParseRef(f *testing.F) {
 	})
 }
 
-// FuzzUnpackSkill: a ToolHive layer of any bytes unpacks or is refused,
-// and never writes outside the folder it is given.
-func FuzzUnpackSkill(f *testing.F) {
+// FuzzReadSkillLayer: a ToolHive layer of any bytes is read or refused;
+// what is read holds only files under the skill's folder, each path one
+// manifest.CheckPath passes, within the file and skill limits.
+func FuzzReadSkillLayer(f *testing.F) {
 	f.Add(toolHiveLayer(f, []tar.Header{{Name: "SKILL.md"}, {Name: "a/b.txt"}}, []string{"---\nname: x\n---\n", "b"}))
 	f.Add(toolHiveLayer(f, []tar.Header{{Name: "../x"}}, []string{"x"}))
 	f.Add([]byte("\x1f\x8b\x08\x00garbage"))
 	f.Fuzz(func(t *testing.T, layer []byte) {
-		base := t.TempDir()
-		dir := filepath.Join(base, "in", "skill")
-		_ = unpackSkill(layer, dir, build.DefaultArchiveLimits(), build.DefaultMaxFileBytes)
-		filepath.Walk(base, func(p string, fi os.FileInfo, err error) error {
-			if err == nil && !strings.HasPrefix(p, filepath.Join(base, "in")) && p != base {
-				t.Fatalf("wrote %s outside %s", p, dir)
+		tree, err := readSkillLayer(layer, "skill", build.DefaultArchiveLimits(), build.DefaultMaxFileBytes)
+		if err != nil {
+			return
+		}
+		var total int64
+		for p, f := range tree {
+			rest, ok := strings.CutPrefix(p, "skill/")
+			if !ok || manifest.CheckPath(rest) != nil {
+				t.Fatalf("read %q: not a path under the skill's folder", p)
 			}
-			if err == nil && fi.Mode()&os.ModeSymlink != 0 {
-				t.Fatalf("made a symlink %s", p)
+			if !f.Mode.IsRegular() || int64(len(f.Data)) > build.DefaultMaxFileBytes {
+				t.Fatalf("read %q: mode %v, %d bytes", p, f.Mode, len(f.Data))
 			}
-			return nil
-		})
+			total += int64(len(f.Data))
+		}
+		if err := manifest.CheckSkillLimits(len(tree), total); err != nil {
+			t.Fatalf("read past the skill limits: %v", err)
+		}
 	})
 }
 

@@ -9,9 +9,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
+	"testing/fstest"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
@@ -145,10 +145,14 @@ func (f *fetcher) toolHive(ctx context.Context, desc ocispec.Descriptor, im *oci
 	if err != nil {
 		return err
 	}
-	bundle, err := f.o.toolHiveBundle(ctx, f.ref, f.ref.String(), im, layer, filepath.Dir(path))
+	bundle, err := f.o.toolHiveBundle(ctx, f.ref, f.ref.String(), im, layer)
 	if err != nil {
 		return err
 	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("%s: cache: %w", f.ref, err)
+	}
+	removeStale(filepath.Dir(path))
 	err = writeSigned(path, bundle, sigs)
 	if err != nil {
 		return err
@@ -161,35 +165,28 @@ func (f *fetcher) toolHive(ctx context.Context, desc ocispec.Descriptor, im *oci
 
 // toolHiveBundle builds the one-skill bundle of a ToolHive skill (its
 // image manifest im and its layer, checked already against their
-// digests): the layer is unpacked strictly (regular files and folders
-// only, every path by manifest.CheckPath, no clash under case folding, the
+// digests): the layer is read strictly (regular files and folders only,
+// every path by manifest.CheckPath, no clash under case folding, the
 // archive limits and the skill's counted from the headers before any byte
-// is inflated; unpackSkill) into a temporary folder in dir, and built like
-// any library, so the skill meets every rule a skill of ours does; source
-// is the library's (the pinned reference it was fetched by). The same
-// artifact and source give the same bytes, with the same options.
-func (o *Options) toolHiveBundle(ctx context.Context, ref Ref, source string, im *ocispec.Manifest, layer []byte, dir string) ([]byte, error) {
+// is inflated; readSkillLayer) into a tree in memory, and built like any
+// folder library, so the skill meets every rule a skill of ours does;
+// source is the library's (the pinned reference it was fetched by). The
+// same artifact and source give the same bytes, with the same options.
+// Nothing is written to disk: a warm start rebuilds with no folder made.
+func (o *Options) toolHiveBundle(ctx context.Context, ref Ref, source string, im *ocispec.Manifest, layer []byte) ([]byte, error) {
 	name, ld, err := toolHiveSkillLayer(ref, im)
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("%s: cache: %w", ref, err)
-	}
-	removeStale(dir)
-	tmp, err := os.MkdirTemp(dir, toolHiveTemp+"*")
-	if err != nil {
-		return nil, fmt.Errorf("%s: cache: %w", ref, err)
-	}
-	defer os.RemoveAll(tmp)
 	lim, maxFile := o.toolHiveLimits()
-	if err := unpackSkill(layer, filepath.Join(tmp, name), lim, maxFile); err != nil {
+	tree, err := readSkillLayer(layer, name, lim, maxFile)
+	if err != nil {
 		return nil, refused(ref, "ToolHive layer %s: %v", ld.Digest, err)
 	}
 	opt := build.Options{
 		Context:      ctx,
 		MaxFileBytes: maxFile,
-		Libraries:    []build.Library{{Root: tmp, Source: source, Version: im.Annotations[toolHiveVersion]}},
+		Libraries:    []build.Library{{FS: tree, Source: source, Version: im.Annotations[toolHiveVersion]}},
 	}
 	var buf bytes.Buffer
 	res, err := build.Build(opt, &buf)
@@ -240,16 +237,18 @@ func removeStale(dir string) {
 	}
 }
 
-// unpackSkill writes the files of a tar+gzip layer under dir, under the
-// limits of an archive library (lim: its entries, and the bytes it
-// inflates to) and maxFile bytes a file; the skill's files and bytes are
-// counted from each header by manifest.CheckSkillLimits, so an entry over
-// a limit is refused before its bytes are inflated. Errors are
-// *build.ArchiveError, naming the entry and the rule.
-func unpackSkill(layer []byte, dir string, lim build.ArchiveLimits, maxFile int64) error {
+// readSkillLayer reads the files of a tar+gzip layer into a tree in
+// memory, each under the folder name, under the limits of an archive
+// library (lim: its entries, and the bytes it inflates to) and maxFile
+// bytes a file; the skill's files and bytes are counted from each header
+// by manifest.CheckSkillLimits, so an entry over a limit is refused before
+// its bytes are inflated. Folders are implied by the files' paths. Errors
+// are *build.ArchiveError, naming the entry and the rule, or name the
+// entry and the path rule.
+func readSkillLayer(layer []byte, name string, lim build.ArchiveLimits, maxFile int64) (fstest.MapFS, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(layer))
 	if err != nil {
-		return fmt.Errorf("gzip: %w", err)
+		return nil, fmt.Errorf("gzip: %w", err)
 	}
 	counted := &io.LimitedReader{R: zr, N: lim.MaxTotalBytes + 1}
 	inflated := func(entry string) error {
@@ -262,11 +261,7 @@ func unpackSkill(layer []byte, dir string, lim build.ArchiveLimits, maxFile int6
 	var paths manifest.PathSet
 	entries, files := 0, 0
 	var total int64
-	root, err := openRoot(dir)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
+	tree := fstest.MapFS{}
 	for {
 		h, err := tr.Next()
 		if errors.Is(err, io.EOF) {
@@ -274,58 +269,50 @@ func unpackSkill(layer []byte, dir string, lim build.ArchiveLimits, maxFile int6
 		}
 		if err != nil {
 			if ierr := inflated(""); ierr != nil {
-				return ierr
+				return nil, ierr
 			}
-			return fmt.Errorf("tar: %w", err)
+			return nil, fmt.Errorf("tar: %w", err)
 		}
 		if entries++; entries > lim.MaxEntries {
-			return &build.ArchiveError{Entry: h.Name, Rule: build.ArchiveRuleTooManyEntries, Err: fmt.Errorf("more than %d entries (--max-archive-entries)", lim.MaxEntries)}
+			return nil, &build.ArchiveError{Entry: h.Name, Rule: build.ArchiveRuleTooManyEntries, Err: fmt.Errorf("more than %d entries (--max-archive-entries)", lim.MaxEntries)}
 		}
-		name := stripSlash(h.Name)
-		if err := manifest.CheckPath(name); err != nil {
-			return fmt.Errorf("entry %s: path-invalid: %v", manifest.QuoteName(h.Name), err)
+		p := stripSlash(h.Name)
+		if err := manifest.CheckPath(p); err != nil {
+			return nil, fmt.Errorf("entry %s: path-invalid: %v", manifest.QuoteName(h.Name), err)
 		}
 		switch h.Typeflag {
 		case tar.TypeDir:
-			if err := paths.Add(name, true); err != nil {
-				return fmt.Errorf("entry %s: %w", manifest.QuoteName(h.Name), err)
+			if err := paths.Add(p, true); err != nil {
+				return nil, fmt.Errorf("entry %s: %w", manifest.QuoteName(h.Name), err)
 			}
 			continue
 		case tar.TypeReg:
 		default:
-			return fmt.Errorf("entry %s: not a regular file or folder (type %q)", manifest.QuoteName(h.Name), h.Typeflag)
+			return nil, fmt.Errorf("entry %s: not a regular file or folder (type %q)", manifest.QuoteName(h.Name), h.Typeflag)
 		}
 		if h.Size > maxFile {
-			return &build.ArchiveError{Entry: h.Name, Rule: build.RuleFileTooLarge, Err: fmt.Errorf("%d bytes: larger than --max-file-bytes (%d)", h.Size, maxFile)}
+			return nil, &build.ArchiveError{Entry: h.Name, Rule: build.RuleFileTooLarge, Err: fmt.Errorf("%d bytes: larger than --max-file-bytes (%d)", h.Size, maxFile)}
 		}
 		files++
 		total += h.Size
 		var le *manifest.LimitError
 		if errors.As(manifest.CheckSkillLimits(files, total), &le) {
-			return &build.ArchiveError{Entry: h.Name, Rule: le.Rule, Err: errors.New(le.Text())}
+			return nil, &build.ArchiveError{Entry: h.Name, Rule: le.Rule, Err: errors.New(le.Text())}
 		}
-		if err := paths.Add(name, false); err != nil {
-			return fmt.Errorf("entry %s: %w", manifest.QuoteName(h.Name), err)
+		if err := paths.Add(p, false); err != nil {
+			return nil, fmt.Errorf("entry %s: %w", manifest.QuoteName(h.Name), err)
 		}
-		if err := root.MkdirAll(path.Dir(name), 0o755); err != nil {
-			return err
-		}
-		w, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err != nil {
-			return err
-		}
-		_, err = io.Copy(w, tr)
-		if cerr := w.Close(); err == nil {
-			err = cerr
-		}
+		data := make([]byte, h.Size)
+		_, err = io.ReadFull(tr, data)
 		if ierr := inflated(h.Name); ierr != nil {
-			return ierr
+			return nil, ierr
 		}
 		if err != nil {
-			return fmt.Errorf("entry %s: %w", manifest.QuoteName(h.Name), err)
+			return nil, fmt.Errorf("entry %s: %w", manifest.QuoteName(h.Name), err)
 		}
+		tree[name+"/"+p] = &fstest.MapFile{Data: data, Mode: 0o644}
 	}
-	return inflated("")
+	return tree, inflated("")
 }
 
 func stripSlash(s string) string {
@@ -333,13 +320,4 @@ func stripSlash(s string) string {
 		s = s[:len(s)-1]
 	}
 	return s
-}
-
-// openRoot creates dir and opens it as an os.Root, so that nothing is
-// written outside it.
-func openRoot(dir string) (*os.Root, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	return os.OpenRoot(dir)
 }

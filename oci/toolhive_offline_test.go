@@ -114,25 +114,7 @@ func TestToolHiveOffline(t *testing.T) {
 	}
 	sigs := cached.Signatures()
 	cached.Close()
-	other := filepath.Join(work, "other", "impostor")
-	if err := os.MkdirAll(other, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(other, "SKILL.md"), []byte("---\nname: impostor\ndescription: Not the signed skill.\n---\nDo something else.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if _, err := build.Build(build.Options{Libraries: []build.Library{{Root: filepath.Dir(other)}}}, &buf); err != nil {
-		t.Fatal(err)
-	}
-	planted, err := manifest.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = manifest.WriteFileAtomic(online.Path, 0o644, func(w io.Writer) error { return planted.WriteSigned(w, sigs) })
-	if err != nil {
-		t.Fatal(err)
-	}
+	plant(t, online.Path, sigs, map[string]string{"impostor/SKILL.md": "---\nname: impostor\ndescription: Not the signed skill.\n---\nDo something else.\n"}, build.Library{})
 	f, err = oci.Fetch(ctx, offline, o)
 	if err != nil || !f.Cached || f.Signer != online.Signer {
 		t.Fatalf("offline, planted: %+v, %v", f, err)
@@ -169,9 +151,102 @@ func TestToolHiveOffline(t *testing.T) {
 	}
 }
 
+// plant writes at path, with the signatures sigs, the bundle that the
+// files (by path below the library's root) build into as the library lib
+// (its Root set here).
+func plant(t *testing.T, path string, sigs []manifest.Signature, files map[string]string, lib build.Library) {
+	t.Helper()
+	lib.Root = t.TempDir()
+	for p, c := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(lib.Root, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(lib.Root, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if _, err := build.Build(build.Options{Libraries: []build.Library{lib}}, &buf); err != nil {
+		t.Fatal(err)
+	}
+	planted, err := manifest.Open(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer planted.Close()
+	err = manifest.WriteFileAtomic(path, 0o644, func(w io.Writer) error { return planted.WriteSigned(w, sigs) })
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestToolHiveOfflineNotTheLayer: a warm start under cosign trust uses a
+// cached bundle only if it is, byte for byte, what the signed artifact's
+// layer builds into. A bundle at its cache path with the artifact's
+// signatures whose one file differs from the layer's by a byte, or whose
+// files are the layer's but whose manifest is not what they build into
+// (metadata the signed artifact does not hold), is replaced by the one the
+// blobs build into, with no registry; a warm start that took the cached
+// bundle on its signatures alone keeps the planted one and fails here.
+func TestToolHiveOfflineNotTheLayer(t *testing.T) {
+	ctx := context.Background()
+	host, d, v := signedToolHive(t)
+	o := oci.Options{CacheDir: t.TempDir(), PlainHTTP: true, Cosign: v}
+	online, err := oci.Fetch(ctx, oci.Scheme+host+"/toolhive/notes@"+d, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cached, err := manifest.OpenFile(online.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, sigs := cached.ID(), cached.Signatures()
+	md, err := cached.ReadFile("notes/SKILL.md")
+	m, merr := cached.Manifest()
+	cached.Close()
+	if err != nil || merr != nil || len(m.Libraries) != 1 {
+		t.Fatal(err, merr)
+	}
+	signed := build.Library{Source: m.Libraries[0].Source, Version: m.Libraries[0].Version}
+	changed := bytes.Replace(md, []byte("Write it down."), []byte("Write it dawn."), 1)
+	withMeta := signed
+	withMeta.Metadata = map[string]string{"planted": "yes"}
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		lib   build.Library
+	}{
+		{"one file differs", map[string]string{"notes/SKILL.md": string(changed)}, signed},
+		{"same files, another manifest", map[string]string{"notes/SKILL.md": string(md)}, withMeta},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			plant(t, online.Path, sigs, c.files, c.lib)
+			b, err := manifest.OpenFile(online.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.ID() == want {
+				t.Fatal("the planted bundle is the signed one: the case tests nothing")
+			}
+			b.Close()
+			f, err := oci.Fetch(ctx, oci.Scheme+"127.0.0.1:1/toolhive/notes@"+d, o)
+			if err != nil || !f.Cached || f.Signer != online.Signer {
+				t.Fatalf("offline: %+v, %v", f, err)
+			}
+			if b, err = manifest.OpenFile(online.Path); err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			if b.ID() != want {
+				t.Errorf("the cached bundle is %s after a warm start, want the signed artifact's %s", b.ID(), want)
+			}
+		})
+	}
+}
+
 // BenchmarkToolHiveWarm is a warm start by digest of a cached ToolHive
-// skill under cosign trust, with no registry (the blobs rebuilt into the
-// bundle, the signature checked), and without trust, as serve and pull
+// skill under cosign trust, with no registry (the blobs rebuilt in memory
+// into the bundle, the signature checked), and without trust, as serve and pull
 // make it.
 func BenchmarkToolHiveWarm(b *testing.B) {
 	host, d, v := signedToolHive(b)

@@ -117,7 +117,7 @@ func (o *Options) cachedToolHive(ctx context.Context, b *manifest.Bundle, p stri
 	if err != nil {
 		return "", false
 	}
-	built, err := o.toolHiveBundle(ctx, ref, cachedSource(b, ref), im, layer, filepath.Dir(p))
+	built, err := o.toolHiveBundle(ctx, ref, cachedSource(b, ref), im, layer)
 	if err != nil {
 		o.logf("%s: the cached artifact no longer builds: %v", ref, err)
 		return "", false
