@@ -122,11 +122,11 @@ func (s *ociSource) Open(ctx context.Context, digest string) (*manifest.Bundle, 
 // each names now and returns them with the files left. A digest reference
 // stays in files, served as it is: it never moves. With nothing to follow
 // it is an error.
-func (c *ServeCmd) startFollow(ctx context.Context, log *slog.Logger, files []string, trusted []manifest.TrustedKey) (*following, []string, error) {
+func (c *ServeCmd) startFollow(ctx context.Context, log *slog.Logger, files []string, spec trustSpec) (*following, []string, error) {
 	fw := &following{signers: &signerMap{}}
 	var rest []string
 	for _, p := range files {
-		src, err := c.followSource(log, p, trusted, fw.signers)
+		src, err := c.followSource(log, p, spec, fw.signers)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -156,8 +156,12 @@ func (c *ServeCmd) startFollow(ctx context.Context, log *slog.Logger, files []st
 
 // followSource is the source of argument p, or nil for one that never
 // moves (a file, an oci:// digest).
-func (c *ServeCmd) followSource(log *slog.Logger, p string, trusted []manifest.TrustedKey, signers *signerMap) (live.FollowSource, error) {
+func (c *ServeCmd) followSource(log *slog.Logger, p string, spec trustSpec, signers *signerMap) (live.FollowSource, error) {
+	trusted := spec.keys
 	if isURL(p) {
+		if spec.cosign != nil {
+			return nil, &exitError{exitUsage, fmt.Errorf("serve: follow %s: cosign keys and keyless signers (--trust PEM, --trusted-root) check artifacts in a registry; a URL is checked against ssh or minisign keys: follow the release's oci:// tag, or give those keys", redactArg(p))}
+		}
 		uopt := live.URLOptions{Client: outbound, MaxBytes: c.Lib.MaxDownload, Timeout: time.Duration(c.Lib.FetchTimeoutMS) * time.Millisecond,
 			Trusted: trusted, Signed: func(b *manifest.Bundle, who string) { signers.set(b, who) }}
 		var src live.FollowSource

@@ -96,7 +96,7 @@ func (c *ServeCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles
 		if len(libs) > 0 || c.Lib.Given() {
 			return &exitError{exitUsage, errors.New("serve: --follow follows oci://…:TAG references, https bundle URLs and discovery sites given as arguments; library folders, archives and --lib, --root or --config libraries are kept fresh already (the file watch, --rescan-seconds, SIGHUP): serve them without --follow, or from another process")}
 		}
-		if follow, files, err = c.startFollow(ctx, log, files, spec.keys); err != nil {
+		if follow, files, err = c.startFollow(ctx, log, files, spec); err != nil {
 			return err
 		}
 	}
