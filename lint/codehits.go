@@ -19,7 +19,7 @@ type codeState struct {
 	budget *program.Budget // shared by every layer of one file
 	lang   string          // the language of the whole text, when a layer says ("" for the file's own)
 	hits   map[int][]hit
-	graded []int // the lines of writes the analysis graded itself, ascending (program.Finding)
+	graded []gradedLine // the lines where the analysis graded a rule's matter itself (program.Finding)
 }
 
 // extraHits returns what the code analysis found for rule ri.
@@ -38,8 +38,8 @@ func (s *scan) analyseCode() {
 		Lang: s.code.lang, Depth: s.code.depth, Budget: s.code.budget, Reanalyze: reanalyze}
 	for _, f := range program.Analyze(in) {
 		if f.Severity == "" {
-			if i := s.lineAt(f.Off); !slices.Contains(s.code.graded, i) {
-				s.code.graded = append(s.code.graded, i)
+			if g := (gradedLine{f.Rule, s.lineAt(f.Off)}); !slices.Contains(s.code.graded, g) {
+				s.code.graded = append(s.code.graded, g)
 			}
 			continue
 		}
@@ -54,17 +54,24 @@ func (s *scan) analyseCode() {
 	}
 }
 
+// gradedLine is a line where the code analysis graded rule's matter.
+type gradedLine struct {
+	rule string
+	line int
+}
+
 // leftToCode reports whether rule ri's own matchers leave line i to the
-// code analysis: the rule about writes to places that run later, on a line
-// where the analysis saw the write, the place and what was written, and
-// graded it itself (a plain command a cron line or a profile runs): its
+// code analysis: the line where the analysis saw what the rule looks for
+// whole and graded it itself (a write to a place that runs later, with
+// the place and what was written: a plain command a cron line or a
+// profile runs; git pointed at the repository's own hooks folder): its
 // grade is the rule's.
 func (s *scan) leftToCode(ri, i int) bool {
-	if rules[ri].id != "persistence" {
+	if id := rules[ri].id; id != "persistence" && id != "autorun-config" {
 		return false
 	}
 	s.extraHits(ri) // runs the analysis once
-	return slices.Contains(s.code.graded, i)
+	return slices.Contains(s.code.graded, gradedLine{rules[ri].id, i})
 }
 
 // programKind returns what the code analysis needs to know of a file's

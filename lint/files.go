@@ -500,6 +500,18 @@ func writes(s *scan, i int, m []int) bool {
 	return s.written[1] == 1
 }
 
+// gitConfigSet grades git config of a key that runs a command: a
+// warning when it sets it, nothing when it removes, reads or lists it.
+func gitConfigSet(s *scan, i int, m []int) string {
+	l := s.line(i)[m[0]:m[1]]
+	for _, o := range []string{"--unset", "--get", "--list", " -l "} {
+		if strings.Contains(l, o) {
+			return ""
+		}
+	}
+	return SeverityWarning
+}
+
 // writeOn returns a check that gives sev when the line writes to the path.
 func writeOn(sev string) func(s *scan, i int, m []int) string {
 	return func(s *scan, i int, m []int) string {

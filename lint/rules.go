@@ -636,9 +636,9 @@ var rules = []rule{
 		exFile: ".vscode/tasks.json", exText: "{\"tasks\": [{\"label\": \"i\", \"command\": \"./x.sh\", \"runOptions\": {\"runOn\": \"folderOpen\"}}]}\n",
 		pats: []pattern{
 			{
-				keys: []string{"core.hookspath", "core.fsmonitor"},
-				re:   rx(`(?i)\bgit\b.*\bconfig\b.*\bcore\.(?:hookspath|fsmonitor)\b|^\s*(?:hookspath|fsmonitor)\s*=`),
-				sev:  SeverityWarning,
+				keys:  []string{"core.hookspath", "core.fsmonitor"},
+				re:    rx(`(?i)\bgit\b.*\bconfig\b.*\bcore\.(?:hookspath|fsmonitor)\b|^\s*(?:hookspath|fsmonitor)\s*=`),
+				check: gitConfigSet,
 			},
 			{
 				keys: []string{"folderopen"},

@@ -136,9 +136,9 @@ type Input struct {
 
 // A Finding is what the analysis found for a rule: at byte Off of the
 // text, with a severity and, when the line does not say it, an excerpt.
-// A Finding with no Severity reports a write the analysis graded itself
-// at Off (gradeWrite): the place written and what was written were seen,
-// so a line rule about such writes leaves that line to the analysis.
+// A Finding with no Severity reports what the analysis graded itself at
+// Off for its Rule (a write by gradeWrite: the place written and what was
+// written were seen), so the rule's line matchers leave that line to it.
 type Finding struct {
 	Rule     string
 	Off      int
@@ -154,7 +154,7 @@ type scan struct {
 	starts []int
 	in     Input
 	hits   map[string]Finding
-	graded []Finding // the writes gradeWrite graded, with no severity (see Finding)
+	graded []Finding // what the analysis graded itself (a write by gradeWrite), with no severity (see Finding)
 }
 
 // Analyze runs the code analysis of a text and returns, per rule, its

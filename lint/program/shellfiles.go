@@ -50,6 +50,13 @@ func (st *shellState) copy(name string, rest []value, at int) {
 	st.wrote(dst, holds, at)
 }
 
+// inRepo reports a relative folder that stays inside the working tree: no
+// variable, home, root or "..".
+func inRepo(p string) bool {
+	c := path.Clean(p)
+	return p != "" && !strings.ContainsAny(p, "$~`\\") && !path.IsAbs(c) && c != "." && c != ".." && !strings.HasPrefix(c, "../")
+}
+
 // sameFolder reports whether b names a file in a's folder (a backup of a
 // key file beside it): both strings seen at least up to their folder.
 func sameFolder(a, b value) bool {
@@ -260,6 +267,15 @@ func (st *shellState) gitConfig(kv []string, at int) {
 	case k == "core.hookspath" || k == "core.fsmonitor" || k == "core.sshcommand" || k == "core.pager" && strings.ContainsAny(kv[1], ";|&") ||
 		strings.HasPrefix(k, "alias.") && strings.HasPrefix(kv[1], "!") || strings.HasPrefix(k, "filter.") || k == "diff.external" ||
 		strings.HasPrefix(k, "credential.") && strings.HasPrefix(kv[1], "!"):
-		st.s.emit("autorun-config", at, SeverityWarning, "git config "+kv[0])
+		sev := SeverityWarning
+		if k == "core.hookspath" && inRepo(kv[1]) && st.s.roles&codeKinds == 0 {
+			// Instructions pointing git at the repository's own committed
+			// hooks folder (.githooks): what runs is the project's files,
+			// in view (a write into such a folder is graded as one into
+			// .git/hooks: persistNames).
+			sev = SeverityNote
+			st.s.graded = append(st.s.graded, Finding{Rule: "autorun-config", Off: at})
+		}
+		st.s.emit("autorun-config", at, sev, "git config "+kv[0])
 	}
 }

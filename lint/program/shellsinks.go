@@ -406,7 +406,8 @@ func (st *shellState) fetch(name string, rest []value, stdin value, at int) valu
 			if a.t&(tSecret|tEnv) != 0 {
 				st.send(a, at)
 			}
-		case s == "-o" || s == "--output" || s == "-OutFile" || strings.EqualFold(s, "-outfile") || name == "wget" && (s == "-O" || s == "--output-document"):
+		case s == "-o" || s == "--output" || s == "-OutFile" || strings.EqualFold(s, "-outfile") || name == "wget" && (s == "-O" || s == "--output-document") ||
+			name == "curl" && len(s) > 2 && s[0] == '-' && s[1] != '-' && s[len(s)-1] == 'o': // curl -so, -fsSLo
 			f := next()
 			if f.s != "-" {
 				toStdout = false

@@ -198,7 +198,7 @@ var secretNames = []string{
 var persistNames = []string{
 	"/.bashrc", "/.bash_profile", "/.zshrc", "/.zprofile", "/.zshenv", "/.profile", "/.bash_login", "/.config/fish/config.fish",
 	"/.config/autostart", "/.config/systemd/", "/library/launchagents", "/library/launchdaemons", "/etc/systemd/",
-	"/etc/cron", "/var/spool/cron", "/etc/profile", "/etc/rc.local", "/.git/hooks/", "/.ssh/authorized_keys",
+	"/etc/cron", "/var/spool/cron", "/etc/profile", "/etc/rc.local", "/.git/hooks/", "/.githooks/", "/.husky/", "/.ssh/authorized_keys",
 	"/start menu/programs/startup", "/.xprofile", "/.xinitrc", "/.config/lxsession", "/etc/xdg/autostart",
 	"/documents/windowspowershell/", "/documents/powershell/", "/.config/pip/pip.conf", "/.pip/pip.conf", "/pip/pip.ini",
 	"/.condarc", "/.config/uv/uv.toml",
