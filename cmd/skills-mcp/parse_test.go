@@ -29,6 +29,7 @@ func TestServeCLIParsesLikeCLI(t *testing.T) {
 		{"serve", "--lib", "team=skills", "--show-disabled", "--describe-skills", "--prefix", "x"},
 		{"serve", "--config", "skills.json", "--trust", "allowed_signers", "--", "-odd.skb"},
 		{"a.skb,b.skb", "--allowed-hosts", "x.example,y.example", "--host", "0.0.0.0"},
+		{"a.skb", "--http", "8080", "--metrics-addr", "127.0.0.1:9090"},
 	} {
 		if !servesOnly(args) {
 			t.Errorf("servesOnly(%q) = false", args)
@@ -50,7 +51,33 @@ func TestServeCLIParsesLikeCLI(t *testing.T) {
 		if !reflect.DeepEqual(serve.Serve, all.Serve) {
 			t.Errorf("%q: ServeCLI parses\n%+v\nCLI parses\n%+v", args, serve.Serve, all.Serve)
 		}
+		// The stdio tree parses the same ServeFlags, or refuses a flag
+		// of the HTTP endpoint, which parse then gives to ServeCLI.
+		var stdio ServeStdioCLI
+		sg, err := newParser(&stdio).Parse(args)
+		http := all.Serve.HTTP != ""
+		switch {
+		case err != nil && !http:
+			t.Errorf("ServeStdioCLI: %q: %v", args, err)
+		case err == nil && sg.Command() != want.Command():
+			t.Errorf("%q: ServeStdioCLI runs %q, CLI %q", args, sg.Command(), want.Command())
+		case err == nil && !reflect.DeepEqual(stdio.Serve.ServeFlags, all.Serve.ServeFlags):
+			t.Errorf("%q: ServeStdioCLI parses\n%+v\nCLI parses\n%+v", args, stdio.Serve.ServeFlags, all.Serve.ServeFlags)
+		}
+		if got, err := parse(args); err != nil || hasFlag(got, "metrics-addr") != http {
+			t.Errorf("%q: parse: HTTP asked %v, but the tree it used has the endpoint's flags %v (%v)", args, http, !http, err)
+		}
 	}
+}
+
+// hasFlag reports whether the tree kctx was parsed with has flag name.
+func hasFlag(kctx *kong.Context, name string) bool {
+	for _, f := range kctx.Flags() {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // TestServesOnly wants the whole tree for every other command, and for help.

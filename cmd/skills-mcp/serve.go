@@ -33,6 +33,13 @@ import (
 // live: built into bundles in memory, watched and rescanned, and swapped in
 // when they change (live.Live); SIGHUP reloads them at once.
 type ServeCmd struct {
+	ServeFlags `embed:""`
+	Web        HTTPFlags `embed:""`
+}
+
+// ServeFlags are serve's flags but those of the HTTP endpoint
+// (HTTPFlags): all that serving over stdio reads (see ServeStdioCLI).
+type ServeFlags struct {
 	Bundles      []string      `arg:"" optional:"" placeholder:"BUNDLE.skb|oci://...|https://...|DIR|ZIP" help:"Bundle files to serve (memory-mapped), bundles in a registry (oci://HOST/REPO:TAG or @sha256:..., fetched into the cache), with --follow https bundle URLs and discovery sites, or library folders and .zip files to serve live: one is served like --root, several under their folder names. A comma separates several in one argument."`
 	SkillsDir    []string      `name:"skills-dir" env:"SKILLS_DIR" sep:"," placeholder:"DIR" help:"Library folders (or .zip files) to serve live, as if given as arguments."`
 	Rescan       int           `name:"rescan-seconds" env:"SKILLS_RESCAN_SECONDS" default:"60" help:"Rescan live libraries every N seconds, a safety net for the watch (0: never; catalog_status refresh=true and SIGHUP still do)."`
@@ -55,7 +62,16 @@ type ServeCmd struct {
 	Keyless  KeylessFlags  `embed:""`
 	Lib      LibraryFlags  `embed:""`
 	Registry RegistryFlags `embed:""`
-	Web      HTTPFlags     `embed:""`
+}
+
+// ServeStdioCmd is serve with ServeFlags alone: what ServeStdioCLI parses.
+type ServeStdioCmd struct {
+	ServeFlags `embed:""`
+}
+
+// Run is ServeCmd.Run, the HTTP endpoint's flags unset (stdio reads none).
+func (s *ServeStdioCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles) error {
+	return (&ServeCmd{ServeFlags: s.ServeFlags}).Run(ctx, log, early)
 }
 
 var serverName = &lazyre.RE{Expr: `^[A-Za-z0-9_-]+$`}
