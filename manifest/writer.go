@@ -17,7 +17,7 @@ import (
 // signatures and the trailer. It needs no seeking, so it writes as well to a
 // pipe or a memory buffer as to a file.
 type Writer struct {
-	w     *bufio.Writer
+	w     flusher
 	off   int64
 	blobs map[Digest]blobLoc
 	order []Digest
@@ -26,9 +26,28 @@ type Writer struct {
 
 type blobLoc struct{ off, len int64 }
 
-// NewWriter starts a bundle on w, writing its header.
+// flusher is what a Writer writes through: a buffer in front of a file or
+// stream, or a bytes.Buffer, which needs none.
+type flusher interface {
+	io.Writer
+	Flush() error
+}
+
+// inMemory is a bytes.Buffer as a flusher.
+type inMemory struct{ *bytes.Buffer }
+
+func (inMemory) Flush() error { return nil }
+
+// NewWriter starts a bundle on w, writing its header. Writes to w are
+// buffered unless w is a *bytes.Buffer.
 func NewWriter(w io.Writer) *Writer {
-	bw := &Writer{w: bufio.NewWriterSize(w, 256<<10), blobs: make(map[Digest]blobLoc)}
+	var out flusher
+	if b, ok := w.(*bytes.Buffer); ok {
+		out = inMemory{b}
+	} else {
+		out = bufio.NewWriterSize(w, 256<<10)
+	}
+	bw := &Writer{w: out, blobs: make(map[Digest]blobLoc)}
 	var h [blobsStart]byte
 	copy(h[:], headerMagic[:])
 	binary.LittleEndian.PutUint32(h[8:], formatVersion)

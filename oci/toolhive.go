@@ -145,7 +145,7 @@ func (f *fetcher) toolHive(ctx context.Context, desc ocispec.Descriptor, im *oci
 	if err != nil {
 		return err
 	}
-	bundle, err := f.o.toolHiveBundle(ctx, f.ref, f.ref.String(), im, layer)
+	bundle, _, err := f.o.toolHiveBundle(ctx, f.ref, f.ref.String(), im, layer)
 	if err != nil {
 		return err
 	}
@@ -171,17 +171,18 @@ func (f *fetcher) toolHive(ctx context.Context, desc ocispec.Descriptor, im *oci
 // is inflated; readSkillLayer) into a tree in memory, and built like any
 // folder library, so the skill meets every rule a skill of ours does;
 // source is the library's (the pinned reference it was fetched by). The
-// same artifact and source give the same bytes, with the same options.
-// Nothing is written to disk: a warm start rebuilds with no folder made.
-func (o *Options) toolHiveBundle(ctx context.Context, ref Ref, source string, im *ocispec.Manifest, layer []byte) ([]byte, error) {
+// same artifact and source give the same bytes, with the same options; id
+// is the bundle's. Nothing is written to disk: a warm start rebuilds with
+// no folder made.
+func (o *Options) toolHiveBundle(ctx context.Context, ref Ref, source string, im *ocispec.Manifest, layer []byte) (b []byte, id manifest.Digest, err error) {
 	name, ld, err := toolHiveSkillLayer(ref, im)
 	if err != nil {
-		return nil, err
+		return nil, id, err
 	}
 	lim, maxFile := o.toolHiveLimits()
 	tree, err := readSkillLayer(layer, name, lim, maxFile)
 	if err != nil {
-		return nil, refused(ref, "ToolHive layer %s: %v", ld.Digest, err)
+		return nil, id, refused(ref, "ToolHive layer %s: %v", ld.Digest, err)
 	}
 	opt := build.Options{
 		Context:      ctx,
@@ -191,15 +192,15 @@ func (o *Options) toolHiveBundle(ctx context.Context, ref Ref, source string, im
 	var buf bytes.Buffer
 	res, err := build.Build(opt, &buf)
 	if err != nil {
-		return nil, refused(ref, "ToolHive skill: %v", err)
+		return nil, id, refused(ref, "ToolHive skill: %v", err)
 	}
 	if len(res.Manifest.Withheld) > 0 {
-		return nil, refused(ref, "ToolHive skill %s: %s", name, res.Manifest.Withheld[0].Reason)
+		return nil, id, refused(ref, "ToolHive skill %s: %s", name, res.Manifest.Withheld[0].Reason)
 	}
 	if len(res.Manifest.Skills) != 1 {
-		return nil, refused(ref, "ToolHive skill %s: the layer holds %d skills, want 1", name, len(res.Manifest.Skills))
+		return nil, id, refused(ref, "ToolHive skill %s: the layer holds %d skills, want 1", name, len(res.Manifest.Skills))
 	}
-	return buf.Bytes(), nil
+	return buf.Bytes(), res.ID, nil
 }
 
 // writeSigned writes the bundle of bytes b to path, atomically, with its

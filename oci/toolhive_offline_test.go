@@ -186,8 +186,9 @@ func plant(t *testing.T, path string, sigs []manifest.Signature, files map[strin
 // signatures whose one file differs from the layer's by a byte, or whose
 // files are the layer's but whose manifest is not what they build into
 // (metadata the signed artifact does not hold), is replaced by the one the
-// blobs build into, with no registry; a warm start that took the cached
-// bundle on its signatures alone keeps the planted one and fails here.
+// blobs build into, with no registry, and then kept as it is; a warm start
+// that took the cached bundle on its signatures alone, or on its files
+// alone, keeps the planted one and fails here.
 func TestToolHiveOfflineNotTheLayer(t *testing.T) {
 	ctx := context.Background()
 	host, d, v := signedToolHive(t)
@@ -239,6 +240,17 @@ func TestToolHiveOfflineNotTheLayer(t *testing.T) {
 			defer b.Close()
 			if b.ID() != want {
 				t.Errorf("the cached bundle is %s after a warm start, want the signed artifact's %s", b.ID(), want)
+			}
+			// The signed one is kept as it is by the next warm start.
+			before, err := os.Stat(online.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f, err := oci.Fetch(ctx, oci.Scheme+"127.0.0.1:1/toolhive/notes@"+d, o); err != nil || !f.Cached {
+				t.Fatalf("offline again: %+v, %v", f, err)
+			}
+			if after, err := os.Stat(online.Path); err != nil || !os.SameFile(before, after) {
+				t.Errorf("the signed bundle was written again by a warm start: %v", err)
 			}
 		})
 	}

@@ -1,7 +1,6 @@
 package oci
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -117,12 +116,12 @@ func (o *Options) cachedToolHive(ctx context.Context, b *manifest.Bundle, p stri
 	if err != nil {
 		return "", false
 	}
-	built, err := o.toolHiveBundle(ctx, ref, cachedSource(b, ref), im, layer)
+	built, id, err := o.toolHiveBundle(ctx, ref, cachedSource(b, ref), im, layer)
 	if err != nil {
 		o.logf("%s: the cached artifact no longer builds: %v", ref, err)
 		return "", false
 	}
-	if id, ok := bundleID(built); !ok || id != b.ID() {
+	if id != b.ID() {
 		if err := writeSigned(p, built, sigs); err != nil {
 			return "", false
 		}
@@ -131,24 +130,13 @@ func (o *Options) cachedToolHive(ctx context.Context, b *manifest.Bundle, p stri
 	return who, true
 }
 
-// bundleID returns the id of the bundle of bytes b; false when it does
-// not open.
-func bundleID(b []byte) (manifest.Digest, bool) {
-	nb, err := manifest.Open(bytes.NewReader(b), int64(len(b)))
-	if err != nil {
-		return manifest.Digest{}, false
-	}
-	defer nb.Close()
-	return nb.ID(), true
-}
-
 // cachedSource returns the source the cached bundle b names, when it is a
 // reference pinned to ref's digest (the same artifact fetched from the
 // same or another name of its registry), else ref: so that a warm start
 // by another name of the registry (or none reachable) rebuilds the same
 // bytes.
 func cachedSource(b *manifest.Bundle, ref Ref) string {
-	m, err := b.Manifest()
+	m, err := b.Head()
 	if err != nil || len(m.Libraries) != 1 {
 		return ref.String()
 	}
