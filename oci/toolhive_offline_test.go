@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -21,10 +22,11 @@ import (
 )
 
 // signedToolHive pushes a ToolHive skill packaged by ToolHive's packager
-// to a registry of its own, has the real cosign CLI sign it with a new key
-// pair, and returns the registry's host, the artifact's digest and a
-// verifier that trusts the key.
-func signedToolHive(t testing.TB) (host, d string, v oci.CosignVerifier) {
+// (notes: its SKILL.md and the extra files, by path) to a registry of its
+// own, has the real cosign CLI sign it with a new key pair, and returns
+// the registry's host, the artifact's digest and a verifier that trusts
+// the key.
+func signedToolHive(t testing.TB, extra map[string]string) (host, d string, v oci.CosignVerifier) {
 	t.Helper()
 	bin := ocitest.Need(t, "cosign")
 	reg := ocitest.StartTest(t, false)
@@ -36,6 +38,14 @@ func signedToolHive(t testing.TB) (host, d string, v oci.CosignVerifier) {
 	}
 	if err := os.WriteFile(filepath.Join(src, "SKILL.md"), []byte("---\nname: notes\ndescription: Take notes.\nversion: 0.3.0\n---\nWrite it down.\n"), 0o644); err != nil {
 		t.Fatal(err)
+	}
+	for p, c := range extra {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(src, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(src, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	store, err := skills.NewStore(filepath.Join(work, "store"))
 	if err != nil {
@@ -87,7 +97,7 @@ func signedToolHive(t testing.TB) (host, d string, v oci.CosignVerifier) {
 // blob changed, nothing is vouched for and the registry is asked again.
 func TestToolHiveOffline(t *testing.T) {
 	ctx := context.Background()
-	host, d, v := signedToolHive(t)
+	host, d, v := signedToolHive(t, nil)
 	work := t.TempDir()
 	var mu sync.Mutex
 	var logs strings.Builder
@@ -191,7 +201,7 @@ func plant(t *testing.T, path string, sigs []manifest.Signature, files map[strin
 // alone, keeps the planted one and fails here.
 func TestToolHiveOfflineNotTheLayer(t *testing.T) {
 	ctx := context.Background()
-	host, d, v := signedToolHive(t)
+	host, d, v := signedToolHive(t, nil)
 	o := oci.Options{CacheDir: t.TempDir(), PlainHTTP: true, Cosign: v}
 	online, err := oci.Fetch(ctx, oci.Scheme+host+"/toolhive/notes@"+d, o)
 	if err != nil {
@@ -258,25 +268,35 @@ func TestToolHiveOfflineNotTheLayer(t *testing.T) {
 
 // BenchmarkToolHiveWarm is a warm start by digest of a cached ToolHive
 // skill under cosign trust, with no registry (the blobs rebuilt in memory
-// into the bundle, the signature checked), and without trust, as serve and pull
-// make it.
+// into the bundle, the signature checked), and without trust, as serve and
+// pull make it: of the one-file skill, and of one with 64 reference files
+// of 16 KiB of prose (1 MiB).
 func BenchmarkToolHiveWarm(b *testing.B) {
-	host, d, v := signedToolHive(b)
+	refs := map[string]string{}
+	for i := range 64 {
+		refs[fmt.Sprintf("references/r%02d.md", i)] = strings.Repeat(fmt.Sprintf("Step %d: read the notes of the day and write down what was decided.\n", i), 16<<10/70)
+	}
 	ctx := context.Background()
-	for _, trust := range []bool{false, true} {
-		o := oci.Options{CacheDir: b.TempDir(), PlainHTTP: true, Cosign: v}
-		if _, err := oci.Fetch(ctx, oci.Scheme+host+"/toolhive/notes@"+d, o); err != nil {
-			b.Fatal(err)
-		}
-		if !trust {
-			o.Cosign = nil
-		}
-		b.Run(map[bool]string{false: "unsigned", true: "cosign"}[trust], func(b *testing.B) {
-			for b.Loop() {
-				if f, err := oci.Fetch(ctx, oci.Scheme+"127.0.0.1:1/toolhive/notes@"+d, o); err != nil || !f.Cached {
-					b.Fatal(f, err)
-				}
+	for _, size := range []struct {
+		name  string
+		extra map[string]string
+	}{{"", nil}, {"1MiB/", refs}} {
+		host, d, v := signedToolHive(b, size.extra)
+		for _, trust := range []bool{false, true} {
+			o := oci.Options{CacheDir: b.TempDir(), PlainHTTP: true, Cosign: v}
+			if _, err := oci.Fetch(ctx, oci.Scheme+host+"/toolhive/notes@"+d, o); err != nil {
+				b.Fatal(err)
 			}
-		})
+			if !trust {
+				o.Cosign = nil
+			}
+			b.Run(size.name+map[bool]string{false: "unsigned", true: "cosign"}[trust], func(b *testing.B) {
+				for b.Loop() {
+					if f, err := oci.Fetch(ctx, oci.Scheme+"127.0.0.1:1/toolhive/notes@"+d, o); err != nil || !f.Cached {
+						b.Fatal(f, err)
+					}
+				}
+			})
+		}
 	}
 }
