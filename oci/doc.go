@@ -47,6 +47,6 @@
 //     nor named as insecure.
 //
 // A ToolHive skill artifact (ToolHiveArtifactType) is accepted too: its
-// tar+gzip layer is unpacked strictly and built, by package build, into a
-// one-skill bundle in the cache.
+// tar+gzip layer is read strictly into memory and built, by package build,
+// into a one-skill bundle in the cache; nothing else is written.
 package oci

@@ -217,8 +217,9 @@ func writeSigned(path string, b []byte, sigs []manifest.Signature) error {
 	return unwrapWrite(err)
 }
 
-// toolHiveTemp starts the names of the folders a ToolHive layer is unpacked
-// into, beside the cache's bundles.
+// toolHiveTemp starts the names of the folders that earlier versions
+// unpacked a ToolHive layer into, beside the cache's bundles; a layer is
+// read into memory now, and such folders a killed fetch left are removed.
 const toolHiveTemp = ".toolhive-"
 
 // staleAfter is how old an unpack folder must be to count as left by a
