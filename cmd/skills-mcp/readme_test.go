@@ -613,3 +613,45 @@ func prefixOfOne(defined map[string]bool, prefix string) bool {
 	}
 	return false
 }
+
+// TestDocsLayout wants every package of the repository named in the
+// layout of docs/design.md, so a new package is described where a
+// newcomer looks for it.
+func TestDocsLayout(t *testing.T) {
+	design := string(readPage(t, "docs/design.md"))
+	_, layout, ok := strings.Cut(design, "## Layout\n")
+	if !ok {
+		t.Fatal("docs/design.md has no Layout section")
+	}
+	layout, _, _ = strings.Cut(layout, "\n## ")
+	named := map[string]bool{}
+	for _, l := range strings.Split(layout, "\n") {
+		for _, f := range strings.FieldsFunc(l, func(r rune) bool { return r == ' ' || r == ',' }) {
+			named[strings.TrimSuffix(f, "/")] = true
+		}
+	}
+	seen := 0
+	err := filepath.WalkDir("../..", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if n := d.Name(); n == "node_modules" || n == "testdata" || strings.HasPrefix(n, ".") && path != "../.." {
+			return filepath.SkipDir
+		}
+		files, _ := filepath.Glob(filepath.Join(path, "*.go"))
+		prod := slices.ContainsFunc(files, func(f string) bool { return !strings.HasSuffix(f, "_test.go") })
+		if rel, _ := filepath.Rel("../..", path); prod && rel != "." {
+			seen++
+			if !named[filepath.ToSlash(rel)] {
+				t.Errorf("package %s is not in the layout of docs/design.md", filepath.ToSlash(rel))
+			}
+		}
+		return nil
+	})
+	if err != nil || seen < 20 {
+		t.Fatalf("walked %d packages: %v", seen, err)
+	}
+}
