@@ -3,9 +3,7 @@ package build
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path"
 	"slices"
 	"strconv"
@@ -347,13 +345,6 @@ func firstN(s []string, n int) []string {
 	return s
 }
 
-var (
-	errTooLarge   = errors.New("file too large")
-	errNotRegular = errors.New("not a regular file")
-	// errSwapped: the entry is no longer the file its folder listed.
-	errSwapped = errors.New("file changed while reading (rule " + RuleSymlink + ")")
-)
-
 // readProblem is the rule and message for a file that could not be read.
 // A file swapped between listing and reading, for a symlink say, breaks
 // the symlink rule; for a FIFO or device, the irregular-file rule.
@@ -367,41 +358,6 @@ func readProblem(err error, max int64) (rule, msg string) {
 		return RuleIrregularFile, errNotRegular.Error()
 	}
 	return RuleUnreadable, err.Error()
-}
-
-// readFile reads one regular file, at most max bytes. In a real folder it
-// checks, after opening, that the file is still the one the folder listed,
-// so a file swapped for a symlink between listing and reading is refused.
-func readFile(fsys fs.FS, realDir bool, name string, d fs.DirEntry, max int64) ([]byte, error) {
-	f, err := fsys.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, errNotRegular
-	}
-	if realDir {
-		li, err := d.Info()
-		if err != nil || !os.SameFile(li, fi) {
-			return nil, errSwapped
-		}
-	}
-	if fi.Size() > max {
-		return nil, errTooLarge
-	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > max {
-		return nil, errTooLarge
-	}
-	return data, nil
 }
 
 // checkFiles withholds skills that bundle archives or hold paths that

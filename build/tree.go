@@ -1,6 +1,11 @@
 package build
 
-import "io/fs"
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+)
 
 // A tree is a library's files as discovery and skill loading see them. Two
 // kinds exist: any fs.FS (archives, and folders seen through a Cache), and,
@@ -70,4 +75,46 @@ func joinName(dir, name string) string {
 		return name
 	}
 	return dir + "/" + name
+}
+
+var (
+	errTooLarge   = errors.New("file too large")
+	errNotRegular = errors.New("not a regular file")
+	// errSwapped: the entry is no longer the file its folder listed.
+	errSwapped = errors.New("file changed while reading (rule " + RuleSymlink + ")")
+)
+
+// readFile reads one regular file, at most max bytes. In a real folder it
+// checks, after opening, that the file is still the one the folder listed,
+// so a file swapped for a symlink between listing and reading is refused.
+func readFile(fsys fs.FS, realDir bool, name string, d fs.DirEntry, max int64) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errNotRegular
+	}
+	if realDir {
+		li, err := d.Info()
+		if err != nil || !os.SameFile(li, fi) {
+			return nil, errSwapped
+		}
+	}
+	if fi.Size() > max {
+		return nil, errTooLarge
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, errTooLarge
+	}
+	return data, nil
 }
