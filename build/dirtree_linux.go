@@ -87,11 +87,6 @@ type dirFolder struct {
 	dir   string
 }
 
-const (
-	dirFlags  = syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_NOFOLLOW | syscall.O_CLOEXEC
-	fileFlags = syscall.O_RDONLY | syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
-)
-
 // openat opens name relative to the folder dirfd, retrying on EINTR.
 func openat(dirfd int, name string, flags int) (int, error) {
 	for {

@@ -37,3 +37,8 @@ func hasOpenat2(dirfd int) bool {
 	})
 	return openat2Probe.ok
 }
+
+const (
+	dirFlags  = syscall.O_RDONLY | syscall.O_DIRECTORY | syscall.O_NOFOLLOW | syscall.O_CLOEXEC
+	fileFlags = syscall.O_RDONLY | syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
+)
