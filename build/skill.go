@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"path"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -16,30 +15,6 @@ import (
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
-// Rules that withhold a skill. Each problem names one of them.
-const (
-	RuleSymlink         = "symlink"
-	RuleIrregularFile   = "irregular-file"
-	RulePathInvalid     = "path-invalid"
-	RuleCaseCollision   = "case-collision"
-	RuleArchive         = "archive"
-	RuleFileTooLarge    = "file-too-large"
-	RuleTooManyFiles    = manifest.RuleTooManyFiles
-	RuleTooLarge        = manifest.RuleTooLarge
-	RuleNameMissing     = "name-missing"
-	RuleNameInvalid     = "name-invalid"
-	RuleNameTooLong     = "name-too-long"
-	RuleNameMismatch    = "name-mismatch"
-	RuleDescMissing     = "description-missing"
-	RuleDescTooLong     = "description-too-long"
-	RuleCompatTooLong   = "compatibility-too-long"
-	RuleUnreadable      = "unreadable"
-	maxNameLen          = 64
-	maxDescriptionLen   = 1024
-	maxCompatibilityLen = 500
-	maxCollectedFiles   = 2 * manifest.MaxSkillFiles
-)
-
 // ProvenanceFields are the frontmatter fields recorded as a skill's provenance.
 var ProvenanceFields = []string{
 	"origin", "origin-repo", "risk", "outbound", "outbound_targets", "gate_required", "dev-status", "pricing-tier",
@@ -47,22 +22,6 @@ var ProvenanceFields = []string{
 }
 
 var nameRE = &lazyre.RE{Expr: `^[a-z0-9]+(-[a-z0-9]+)*$`}
-
-// Problem is one reason to withhold a skill: a rule broken by a file.
-type Problem struct {
-	File string // relative to the skill folder; "" for the skill as a whole
-	Rule string
-	Msg  string
-}
-
-// String names the file as manifest.QuoteName renders it: a name that is
-// not plain, not valid UTF-8 say, is quoted with Go escapes.
-func (p Problem) String() string {
-	if p.File == "" {
-		return fmt.Sprintf("%s (rule %s)", p.Msg, p.Rule)
-	}
-	return fmt.Sprintf("%s: %s (rule %s)", manifest.QuoteName(p.File), p.Msg, p.Rule)
-}
 
 // loaded is a skill read from its library: the manifest record and the bytes
 // of each file, or the problems that withhold it.
@@ -216,15 +175,6 @@ func loadSkill(t tree, sd skillDir, lib *Library, key string, noScripts bool, op
 // manifest holds only valid UTF-8.
 func (l *loaded) problem(file, rule, format string, args ...any) {
 	l.problems = append(l.problems, Problem{File: file, Rule: rule, Msg: validText(fmt.Sprintf(format, args...))})
-}
-
-// validText returns s, or s quoted with Go escapes when it is not valid
-// UTF-8.
-func validText(s string) string {
-	if utf8.ValidString(s) {
-		return s
-	}
-	return strconv.Quote(s)
 }
 
 // collect walks a skill folder, whose listing discovery took, and reads
