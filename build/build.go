@@ -424,13 +424,6 @@ func skillURI(ns, p string) string {
 	return manifest.SkillURI(p)
 }
 
-func displayNS(ns string) string {
-	if ns == "" {
-		return "(root)"
-	}
-	return ns
-}
-
 // redactErr keeps a library's local root out of a message that enters the
 // manifest: the namespace stands in for it.
 func redactErr(err error, lib Library) string {

@@ -149,3 +149,10 @@ func CheckLibraries(libs []Library) error {
 	}
 	return nil
 }
+
+func displayNS(ns string) string {
+	if ns == "" {
+		return "(root)"
+	}
+	return ns
+}

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -160,52 +159,4 @@ func (x *imports) finish(warn func(string)) (kept, dropped int) {
 		}
 	}
 	return int(x.kept.Load()), len(x.dropped)
-}
-
-// importFindings appends to the findings of a skill loaded from a folder
-// library (key "dir:<abs>") the imported findings of each of its files.
-func (l *loaded) importFindings(x *imports, key string, sd skillDir, files []srcFile) {
-	root, ok := strings.CutPrefix(key, "dir:")
-	if x == nil || !ok {
-		return
-	}
-	s := &l.skill
-	var out []manifest.Finding
-	for i, f := range files {
-		abs := filepath.Join(root, filepath.FromSlash(sd.dir), filepath.FromSlash(f.path))
-		if len(x.byPath[abs]) == 0 {
-			continue
-		}
-		if out == nil {
-			out = make([]manifest.Finding, 0, len(s.Findings)+1)
-		}
-		out = append(out, x.findings(f.path, abs, f.data, s.Entry.Resources[i].Digest)...)
-	}
-	if len(out) == 0 {
-		return
-	}
-	// Findings stay in manifest file order: each file's own, then its
-	// imported ones.
-	all := append(s.Findings, out...)
-	order := map[string]int{}
-	for i, f := range s.Files {
-		order[f.Path] = i
-	}
-	slices.SortStableFunc(all, func(a, b manifest.Finding) int { return cmp.Compare(order[a.File], order[b.File]) })
-	s.Findings = all
-}
-
-// deny withholds the skill when a finding no waiver covers shows a
-// capability the library denies (lint.Deny): one problem per rule, naming
-// the rule, the capabilities, the first file and line, and the library.
-func (l *loaded) deny(deny []string, ns string) {
-	seen := map[string]bool{}
-	for _, d := range lint.Deny(deny, l.skill.Findings) {
-		if seen[d.Finding.Rule] {
-			continue
-		}
-		seen[d.Finding.Rule] = true
-		l.problem(d.Finding.File, d.Finding.Rule, "line %d: %s denied in library %s", d.Finding.Line,
-			strings.Join(d.Caps, ", "), displayNS(ns))
-	}
 }
