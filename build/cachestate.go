@@ -1,5 +1,8 @@
 package build
 
+// This file declares the Cache and the entries it holds; cache.go has its
+// methods. The types sit apart so that Options can name Cache from below.
+
 import (
 	"io/fs"
 	"os"

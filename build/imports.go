@@ -1,8 +1,8 @@
 package build
 
-// This file folds other tools' SARIF results (Options.SARIF) into the
-// findings of the skills they are about, and withholds the skills whose
-// findings show a capability their library denies.
+// This file reads other tools' SARIF logs (Options.SARIF) and indexes their
+// results by file; skill.go folds them into a skill's findings
+// (importFindings) and withholds what a library denies (deny).
 
 import (
 	"cmp"

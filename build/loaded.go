@@ -1,5 +1,8 @@
 package build
 
+// This file declares a skill as loaded (loaded, srcFile), which skill.go
+// fills and checks and cache.go reads through.
+
 import (
 	"fmt"
 	"io/fs"

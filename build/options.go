@@ -1,5 +1,9 @@
 package build
 
+// This file holds what a build is given (Options and its defaults) and an
+// opened library (source), below cache.go, skill.go, wellknown.go and
+// build.go, which read them.
+
 import (
 	"context"
 	"io/fs"

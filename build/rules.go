@@ -1,5 +1,8 @@
 package build
 
+// This file names the rules that withhold a skill and the Problem that
+// cites one.
+
 import (
 	"fmt"
 	"strconv"
