@@ -1,7 +1,8 @@
 // Package serve publishes bundles of Agent Skills over the Model Context
 // Protocol with the SEP-2640 Skills extension, on the official Go SDK
-// (github.com/modelcontextprotocol/go-sdk/mcp): no fork, no JSON-RPC layer of
-// its own. One Server speaks both protocol revisions, the initialize
+// (github.com/modelcontextprotocol/go-sdk/mcp), no fork: the SDK decodes
+// and answers every request, except the few immutable ones whose answers
+// serve/answers keeps as the SDK's own bytes and replays under a new id. One Server speaks both protocol revisions, the initialize
 // handshake (2025-11-25) and the stateless 2026-07-28, over stdio
 // (ServeStdio) and streamable HTTP (MCPHandler). serve is the MCP surface
 // only: the HTTP endpoint around MCPHandler (listener, host policy,
