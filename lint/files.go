@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/skills-mcp/skills-mcp/lint/excerpt"
 	"github.com/skills-mcp/skills-mcp/lint/filekind"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
@@ -222,7 +223,7 @@ func bidiControl(s *scan) []hit {
 
 // visible maps a rune for an excerpt that shows where invisible ones are.
 func visible(r rune) rune {
-	if unsafeRune(r) {
+	if excerpt.Unsafe(r) {
 		return '⍰'
 	}
 	return r

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/skills-mcp/skills-mcp/lint/excerpt"
 	"github.com/skills-mcp/skills-mcp/lint/filekind"
 	"github.com/skills-mcp/skills-mcp/lint/program"
 	"github.com/skills-mcp/skills-mcp/manifest"
@@ -18,7 +19,7 @@ const WindowBytes = 1 << 20
 const WindowOverlap = 64 << 10
 
 // MaxExcerpt is the longest excerpt a finding carries, in bytes.
-const MaxExcerpt = 120
+const MaxExcerpt = excerpt.Max
 
 // Severities of a finding, from the strongest.
 const (

@@ -19,6 +19,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/skills-mcp/skills-mcp/lint/excerpt"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -89,7 +90,7 @@ func checkRuleID(id string) error {
 		return errors.New("not valid UTF-8")
 	}
 	for _, r := range id {
-		if unicode.IsSpace(r) || unsafeRune(r) {
+		if unicode.IsSpace(r) || excerpt.Unsafe(r) {
 			return fmt.Errorf("holds %q: white space or a control character", r)
 		}
 	}
@@ -411,7 +412,7 @@ func (x *runIndex) result(res *sarifInResult, at, tool string) (imp Imported, ke
 	if !utf8.ValidString(res.Message.Text) {
 		return imp, false, fmt.Errorf("%s.message.text: not valid UTF-8", at)
 	}
-	imp.Message = excerpt(res.Message.Text, 0)
+	imp.Message = excerpt.Of(res.Message.Text, 0)
 	var rl sarifInResultLoc
 	if len(res.Locations) > 0 {
 		if err := decodeAt(res.Locations[0], at+".locations[0]", &rl); err != nil {
@@ -553,7 +554,7 @@ func Findings(imps []*Imported, file string, data []byte) (fs []manifest.Finding
 		if imp.Line > 0 && imp.Column > 0 {
 			start, f.Column = columnAt(line, imp.Column, imp.UTF16)
 		}
-		f.Excerpt = excerpt(line, start)
+		f.Excerpt = excerpt.Of(line, start)
 		if f.Excerpt == "" {
 			f.Excerpt = imp.Message
 		}

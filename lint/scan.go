@@ -5,10 +5,10 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"unicode"
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/skills-mcp/skills-mcp/lint/excerpt"
 	"github.com/skills-mcp/skills-mcp/lint/program"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
@@ -142,7 +142,7 @@ func (s *scan) finding(ri, i, start int, sev string) manifest.Finding {
 		col += s.colBase
 	}
 	return manifest.Finding{Rule: rules[ri].id, Line: s.lineBase + i + 1, Column: col,
-		Severity: sev, Excerpt: excerpt(line, start)}
+		Severity: sev, Excerpt: excerpt.Of(line, start)}
 }
 
 // flag returns the flags of line i.
@@ -364,44 +364,6 @@ func (s *scan) sevAt(i int, sev string) string {
 	return sev
 }
 
-// excerpt returns the line trimmed, made safe to print, and cut to
-// MaxExcerpt bytes at a rune boundary; when the match at byte start would
-// not show, the excerpt starts shortly before it, after "…".
-func excerpt(line string, start int) string {
-	trimmed := strings.TrimLeftFunc(line, unicode.IsSpace)
-	start -= len(line) - len(trimmed)
-	t := strings.TrimRightFunc(trimmed, unicode.IsSpace)
-	const ellipsis = "…"
-	if start > MaxExcerpt-40 && start < len(t) {
-		from := start - 20
-		for from > 0 && !utf8.RuneStart(t[from]) {
-			from--
-		}
-		t = ellipsis + t[from:]
-	}
-	var b strings.Builder
-	for _, r := range t { // invalid bytes come as utf8.RuneError
-		if r == '\t' {
-			r = ' '
-		} else if unsafeRune(r) {
-			r = utf8.RuneError
-		}
-		if b.Len()+utf8.RuneLen(r) > MaxExcerpt {
-			break
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// unsafeRune reports the runes an excerpt does not print: control and
-// format characters (zero-width, bidirectional, tag characters), line and
-// paragraph separators, and variation selectors.
-func unsafeRune(r rune) bool {
-	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029' ||
-		unicode.Is(unicode.Variation_Selector, r) || r == '\u115f' || r == '\u1160' || r == '\u3164' || r == '\uffa0'
-}
-
 func containsAll(s string, keys []string) bool {
 	for _, k := range keys {
 		if !strings.Contains(s, k) {
@@ -608,7 +570,7 @@ func (s *scan) find(ri int) (manifest.Finding, bool) {
 		i := s.lineAt(h.off)
 		f := s.finding(ri, i, h.off-s.starts[i], s.exampleSev(ri, i, s.sevAt(i, h.sev)))
 		if h.excerpt != "" {
-			f.Excerpt = excerpt(h.excerpt, 0)
+			f.Excerpt = excerpt.Of(h.excerpt, 0)
 		}
 		if !found || Rank(f.Severity) > Rank(best.Severity) {
 			best, found = f, true
@@ -639,7 +601,7 @@ func (s *scan) findOwn(ri int) (manifest.Finding, bool) {
 			}
 			f := s.finding(ri, i, h.off-s.starts[i], s.exampleSev(ri, i, sev))
 			if h.excerpt != "" {
-				f.Excerpt = excerpt(h.excerpt, 0)
+				f.Excerpt = excerpt.Of(h.excerpt, 0)
 			}
 			if take(f) {
 				break

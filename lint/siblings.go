@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/skills-mcp/skills-mcp/lint/excerpt"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -36,7 +37,7 @@ func InSkill(paths []string, fs []manifest.Finding) {
 		}
 		if src := sourceOf(f.File, paths); src != "" {
 			f.Severity = SeverityNote
-			f.Excerpt = excerpt(f.Excerpt+"; its source "+path.Base(src)+" ships with it", 0)
+			f.Excerpt = excerpt.Of(f.Excerpt+"; its source "+path.Base(src)+" ships with it", 0)
 		}
 	}
 }
