@@ -14,7 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/skills-mcp/skills-mcp/lint"
+	"github.com/skills-mcp/skills-mcp/lint/sarif"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -22,11 +22,11 @@ import (
 // a build folds into the findings of the skills they are about.
 type SARIF struct {
 	Name    string // the log's file, for reports; never in the bundle
-	Results []lint.Imported
+	Results []sarif.Imported
 }
 
 // ReadSARIF reads the SARIF log in the file name, at most
-// lint.MaxSARIFBytes of it, and parses it (lint.ParseSARIF); relative URIs
+// sarif.MaxSARIFBytes of it, and parses it (sarif.ParseSARIF); relative URIs
 // resolve against base, an absolute folder.
 func ReadSARIF(name, base string) (SARIF, error) {
 	f, err := os.Open(name)
@@ -34,11 +34,11 @@ func ReadSARIF(name, base string) (SARIF, error) {
 		return SARIF{}, fmt.Errorf("sarif %s: %w", name, err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, lint.MaxSARIFBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, sarif.MaxSARIFBytes+1))
 	if err != nil {
 		return SARIF{}, fmt.Errorf("sarif %s: %w", name, err)
 	}
-	imps, err := lint.ParseSARIF(name, data, base) // refuses more than MaxSARIFBytes
+	imps, err := sarif.ParseSARIF(name, data, base) // refuses more than MaxSARIFBytes
 	if err != nil {
 		return SARIF{}, err
 	}
@@ -49,7 +49,7 @@ func ReadSARIF(name, base string) (SARIF, error) {
 type importRef struct {
 	log  int // index in Options.SARIF
 	at   int // index in its log's results
-	imp  *lint.Imported
+	imp  *sarif.Imported
 	used atomic.Bool
 }
 
@@ -106,7 +106,7 @@ func (x *imports) findings(file, abs string, data []byte, digest manifest.Digest
 		return nil
 	}
 	var fit []*importRef
-	var imps []*lint.Imported
+	var imps []*sarif.Imported
 	for _, r := range refs {
 		if r.used.Swap(true) {
 			continue // one file of two skills (nested skills): the first takes it
@@ -118,7 +118,7 @@ func (x *imports) findings(file, abs string, data []byte, digest manifest.Digest
 		fit = append(fit, r)
 		imps = append(imps, r.imp)
 	}
-	fs, why := lint.Findings(imps, file, data)
+	fs, why := sarif.Findings(imps, file, data)
 	out := fs[:0]
 	for i, f := range fs {
 		if why[i] != "" {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skills-mcp/skills-mcp/lint"
+	"github.com/skills-mcp/skills-mcp/lint/sarif"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -19,7 +20,7 @@ const (
 )
 
 // importLibrary writes a folder library for the Semgrep log in
-// ../lint/testdata/sarif: ops/deploy with the two files it flags, and
+// ../lint/sarif/testdata: ops/deploy with the two files it flags, and
 // notes/elsewhere.py, which is in no skill.
 func importLibrary(t *testing.T) (string, []SARIF) {
 	t.Helper()
@@ -28,7 +29,7 @@ func importLibrary(t *testing.T) (string, []SARIF) {
 	writeFile(t, dir, "ops/deploy/scripts/run.py", runPy)
 	writeFile(t, dir, "ops/deploy/scripts/fetch.sh", fetchSh)
 	writeFile(t, dir, "notes/elsewhere.py", "exec(1)\n")
-	log, err := ReadSARIF("../lint/testdata/sarif/semgrep.sarif", dir)
+	log, err := ReadSARIF("../lint/sarif/testdata/semgrep.sarif", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func importLibrary(t *testing.T) (string, []SARIF) {
 	return dir, []SARIF{log}
 }
 
-// TestReadSARIF reads at most lint.MaxSARIFBytes of a file: a bigger one
+// TestReadSARIF reads at most sarif.MaxSARIFBytes of a file: a bigger one
 // (sparse, 64 MiB and a byte) is refused, naming it; so is a missing one.
 func TestReadSARIF(t *testing.T) {
 	big := filepath.Join(t.TempDir(), "big.sarif")
@@ -44,7 +45,7 @@ func TestReadSARIF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Truncate(lint.MaxSARIFBytes + 1); err != nil {
+	if err := f.Truncate(sarif.MaxSARIFBytes + 1); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
@@ -227,13 +228,13 @@ func TestDeny(t *testing.T) {
 // in no skill: the cost of folding results in.
 func BenchmarkBuildImportSARIF(b *testing.B) {
 	root, files, _ := genLibrary(b, 1000)
-	var imps []lint.Imported
+	var imps []sarif.Imported
 	for _, f := range files {
 		if strings.HasSuffix(f, "run.py") {
-			imps = append(imps, lint.Imported{Rule: "semgrep/x", Path: f, URI: f, Line: 1, Column: 1, UTF16: true, Severity: lint.SeverityWarning})
+			imps = append(imps, sarif.Imported{Rule: "semgrep/x", Path: f, URI: f, Line: 1, Column: 1, UTF16: true, Severity: lint.SeverityWarning})
 		}
 	}
-	imps = append(imps, lint.Imported{Rule: "semgrep/x", Path: root + "/nowhere.py", URI: "nowhere.py", Line: 1, Severity: lint.SeverityWarning})
+	imps = append(imps, sarif.Imported{Rule: "semgrep/x", Path: root + "/nowhere.py", URI: "nowhere.py", Line: 1, Severity: lint.SeverityWarning})
 	for _, c := range []struct {
 		name string
 		logs []SARIF

@@ -10,7 +10,7 @@
 // what lies past it is an unanalysed-code finding); every pattern is a Go regexp
 // (RE2, linear in its input), so no input makes it slow; and it never fails
 // or panics, whatever the bytes. The same holds for what it reads of other
-// tools (ParseSARIF: bytes in, imported results out, bounded); each rule
+// tools (package sarif: bytes in, imported results out, bounded); each rule
 // names the capabilities its findings show (caps.go). What kind a file is
 // by its name and bytes, and what a binary format hides, is package
 // filekind's, which knows nothing of lint; lint grades what it finds.

@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 
+	"github.com/skills-mcp/skills-mcp/lint/sarif"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -27,7 +28,7 @@ func (w *Waiver) Check() error {
 	case w.Digest == (manifest.Digest{}):
 		return fmt.Errorf("waiver for %s: needs the digest of the file (sha256:…)", w.Skill)
 	}
-	if _, ok := RuleByID(w.Rule); !ok && !IsImportedRule(w.Rule) {
+	if _, ok := RuleByID(w.Rule); !ok && !sarif.IsImportedRule(w.Rule) {
 		return fmt.Errorf("waiver for %s: unknown rule %q (a rule of lint, or tool/rule for an imported one)", w.Skill, w.Rule)
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skills-mcp/skills-mcp/lint/sarif"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -53,7 +54,7 @@ func (sk *Skill) folder() string {
 // SARIF 2.1.0 identifiers.
 const (
 	sarifSchema   = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-	sarifVersion  = "2.1.0"
+	sarifVersion  = sarif.Version
 	sarifSrcRoot  = "SRCROOT"
 	sarifToolName = "skills-mcp"
 )
@@ -110,7 +111,7 @@ func WriteSARIF(w io.Writer, r *Report, srcRoot func(library string) string) err
 	var imported []string
 	for _, sk := range r.Skills {
 		for _, f := range sk.Findings {
-			if _, ok := index[f.Rule]; !ok && IsImportedRule(f.Rule) {
+			if _, ok := index[f.Rule]; !ok && sarif.IsImportedRule(f.Rule) {
 				imported = append(imported, f.Rule)
 			}
 		}

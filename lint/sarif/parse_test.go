@@ -1,4 +1,4 @@
-package lint
+package sarif
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skills-mcp/skills-mcp/lint/excerpt"
+	"github.com/skills-mcp/skills-mcp/lint/program"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -15,7 +17,7 @@ import (
 // the base folder, in-source suppressions ignored.
 func TestParseSARIFSemgrep(t *testing.T) {
 	base := t.TempDir()
-	data, err := os.ReadFile("testdata/sarif/semgrep.sarif")
+	data, err := os.ReadFile("testdata/semgrep.sarif")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,11 +30,11 @@ func TestParseSARIFSemgrep(t *testing.T) {
 	}
 	want := []Imported{
 		{Rule: "semgrep/python.lang.security.audit.exec-detected.exec-detected", Path: filepath.Join(base, "ops/deploy/scripts/run.py"),
-			URI: "ops/deploy/scripts/run.py", Line: 4, Column: 5, UTF16: true, Severity: SeverityWarning, Where: "runs[0].results[0]"},
+			URI: "ops/deploy/scripts/run.py", Line: 4, Column: 5, UTF16: true, Severity: program.SeverityWarning, Where: "runs[0].results[0]"},
 		{Rule: "semgrep/bash.curl.security.curl-eval.curl-eval", Path: filepath.Join(base, "ops/deploy/scripts/fetch.sh"),
-			URI: "ops/deploy/scripts/fetch.sh", Line: 2, Column: 1, UTF16: true, Severity: SeverityError, Where: "runs[0].results[1]"},
+			URI: "ops/deploy/scripts/fetch.sh", Line: 2, Column: 1, UTF16: true, Severity: program.SeverityError, Where: "runs[0].results[1]"},
 		{Rule: "semgrep/python.lang.security.audit.exec-detected.exec-detected", Path: filepath.Join(base, "notes/elsewhere.py"),
-			URI: "notes/elsewhere.py", Line: 1, Column: 1, UTF16: true, Severity: SeverityWarning, Where: "runs[0].results[2]"},
+			URI: "notes/elsewhere.py", Line: 1, Column: 1, UTF16: true, Severity: program.SeverityWarning, Where: "runs[0].results[2]"},
 	}
 	for i, w := range want {
 		got := imps[i]
@@ -67,20 +69,20 @@ func TestParseSARIFForms(t *testing.T) {
 		none      bool
 	}{
 		{"rule index", withResult(`{"ruleIndex":0,"message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"a/b.py"},"region":{"startLine":2}}}]}`),
-			Imported{Rule: "codeql/py/code-injection", Path: "/base/a/b.py", URI: "a/b.py", Line: 2, UTF16: true, Severity: SeverityError, Message: "m"}, false},
+			Imported{Rule: "codeql/py/code-injection", Path: "/base/a/b.py", URI: "a/b.py", Line: 2, UTF16: true, Severity: program.SeverityError, Message: "m"}, false},
 		{"rule object", withResult(`{"rule":{"id":"py/other"},"level":"note","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"a.py"}}}]}`),
-			Imported{Rule: "codeql/py/other", Path: "/base/a.py", URI: "a.py", UTF16: true, Severity: SeverityNote, Message: "m"}, false},
+			Imported{Rule: "codeql/py/other", Path: "/base/a.py", URI: "a.py", UTF16: true, Severity: program.SeverityNote, Message: "m"}, false},
 		{"artifact index and digest", sarifDoc(`{"tool":{"driver":{"name":"skill-scanner"}},"columnKind":"unicodeCodePoints",
 			"artifacts":[{"location":{"uri":"s/x.sh","uriBaseId":"ROOT"},"hashes":{"sha-256":"` + strings.ToUpper(d.Hex()) + `"}}],
 			"originalUriBaseIds":{"ROOT":{"uri":"file:///srv/lib/"}},
 			"results":[{"ruleId":"SS-001","level":"error","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"index":0},"region":{"startLine":1,"startColumn":3}}}]}]}`),
-			Imported{Rule: "skill-scanner/SS-001", Path: "/srv/lib/s/x.sh", URI: "s/x.sh", Line: 1, Column: 3, Severity: SeverityError, Message: "m", Digest: &d}, false},
+			Imported{Rule: "skill-scanner/SS-001", Path: "/srv/lib/s/x.sh", URI: "s/x.sh", Line: 1, Column: 3, Severity: program.SeverityError, Message: "m", Digest: &d}, false},
 		{"file uri", withResult(`{"ruleId":"py/x","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"file:///abs/p%20q.py"}}}]}`),
-			Imported{Rule: "codeql/py/x", Path: "/abs/p q.py", URI: "file:///abs/p%20q.py", UTF16: true, Severity: SeverityWarning, Message: "m"}, false},
+			Imported{Rule: "codeql/py/x", Path: "/abs/p q.py", URI: "file:///abs/p%20q.py", UTF16: true, Severity: program.SeverityWarning, Message: "m"}, false},
 		{"http uri", withResult(`{"ruleId":"py/x","message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"https://example.com/a.py"}}}]}`),
-			Imported{Rule: "codeql/py/x", URI: "https://example.com/a.py", UTF16: true, Severity: SeverityWarning, Message: "m", Drop: "https://example.com/a.py is not a local file"}, false},
+			Imported{Rule: "codeql/py/x", URI: "https://example.com/a.py", UTF16: true, Severity: program.SeverityWarning, Message: "m", Drop: "https://example.com/a.py is not a local file"}, false},
 		{"no location", withResult(`{"ruleId":"py/x","message":{"text":"m"}}`),
-			Imported{Rule: "codeql/py/x", UTF16: true, Severity: SeverityWarning, Message: "m", Drop: "the result names no file"}, false},
+			Imported{Rule: "codeql/py/x", UTF16: true, Severity: program.SeverityWarning, Message: "m", Drop: "the result names no file"}, false},
 		{"pass", withResult(`{"ruleId":"py/x","kind":"pass","message":{"text":"m"}}`), Imported{}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -180,21 +182,21 @@ func TestParseSARIFBounded(t *testing.T) {
 func TestImportedFindings(t *testing.T) {
 	data := []byte("first\r\n\U0001F600 exec(x)\n\nlast")
 	imps := []*Imported{
-		{Rule: "t/a", Line: 2, Column: 4, UTF16: true, Severity: SeverityWarning}, // after the emoji (2 units) and a space
-		{Rule: "t/b", Line: 2, Column: 3, UTF16: false, Severity: SeverityError},
-		{Rule: "t/c", Line: 3, Severity: SeverityNote, Message: "blank line"},
-		{Rule: "t/d", Line: 5, Severity: SeverityNote},
-		{Rule: "t/e", Severity: SeverityWarning},
-		{Rule: "t/f", Line: 1, Column: 99, UTF16: true, Severity: SeverityWarning},
+		{Rule: "t/a", Line: 2, Column: 4, UTF16: true, Severity: program.SeverityWarning}, // after the emoji (2 units) and a space
+		{Rule: "t/b", Line: 2, Column: 3, UTF16: false, Severity: program.SeverityError},
+		{Rule: "t/c", Line: 3, Severity: program.SeverityNote, Message: "blank line"},
+		{Rule: "t/d", Line: 5, Severity: program.SeverityNote},
+		{Rule: "t/e", Severity: program.SeverityWarning},
+		{Rule: "t/f", Line: 1, Column: 99, UTF16: true, Severity: program.SeverityWarning},
 	}
 	fs, drop := Findings(imps, "s.sh", data)
 	want := []manifest.Finding{
-		{Rule: "t/a", File: "s.sh", Line: 2, Column: 3, Severity: SeverityWarning, Excerpt: "\U0001F600 exec(x)"},
-		{Rule: "t/b", File: "s.sh", Line: 2, Column: 3, Severity: SeverityError, Excerpt: "\U0001F600 exec(x)"},
-		{Rule: "t/c", File: "s.sh", Line: 3, Severity: SeverityNote, Excerpt: "blank line"},
+		{Rule: "t/a", File: "s.sh", Line: 2, Column: 3, Severity: program.SeverityWarning, Excerpt: "\U0001F600 exec(x)"},
+		{Rule: "t/b", File: "s.sh", Line: 2, Column: 3, Severity: program.SeverityError, Excerpt: "\U0001F600 exec(x)"},
+		{Rule: "t/c", File: "s.sh", Line: 3, Severity: program.SeverityNote, Excerpt: "blank line"},
 		{},
-		{Rule: "t/e", File: "s.sh", Line: 1, Severity: SeverityWarning, Excerpt: "first"},
-		{Rule: "t/f", File: "s.sh", Line: 1, Column: 6, Severity: SeverityWarning, Excerpt: "first"},
+		{Rule: "t/e", File: "s.sh", Line: 1, Severity: program.SeverityWarning, Excerpt: "first"},
+		{Rule: "t/f", File: "s.sh", Line: 1, Column: 6, Severity: program.SeverityWarning, Excerpt: "first"},
 	}
 	for i := range want {
 		if fs[i] != want[i] {
@@ -224,29 +226,17 @@ func TestImportedRuleNames(t *testing.T) {
 			t.Errorf("IsImportedRule(%q) = %v", id, got)
 		}
 	}
-	w := Waiver{Skill: "acme/x", Rule: "semgrep/python.x", Digest: manifest.Sum(nil), Reason: "reviewed"}
-	if err := w.Check(); err != nil {
-		t.Errorf("waiver of an imported rule: %v", err)
-	}
-	w.Rule = "no-such-rule"
-	if err := w.Check(); err == nil || !strings.Contains(err.Error(), "tool/rule") {
-		t.Errorf("waiver of an unknown rule: %v", err)
-	}
 }
 
 // FuzzParseSARIF: no input makes the parser panic, and every result it
 // returns is one build can use: an imported rule id, a severity, a path
-// or a reason to drop.
+// or a reason to drop. testdata/fuzz holds a log lint writes.
 func FuzzParseSARIF(f *testing.F) {
-	if b, err := os.ReadFile("testdata/sarif/semgrep.sarif"); err == nil {
+	if b, err := os.ReadFile("testdata/semgrep.sarif"); err == nil {
 		f.Add(b)
 	}
 	f.Add([]byte(withResult(`{"ruleIndex":0,"message":{"text":"m"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"a/b.py"},"region":{"startLine":2}}}]}`)))
 	f.Add([]byte(sarifDoc(`{"tool":{"driver":{"name":"t"}},"artifacts":[{"location":{"uri":"x"},"hashes":{"sha-256":"` + strings.Repeat("a", 64) + `"}}],"originalUriBaseIds":{"A":{"uri":"file:///b/"}},"results":[{"ruleId":"r","locations":[{"physicalLocation":{"artifactLocation":{"index":0,"uriBaseId":"A"}}}]}]}`)))
-	var b bytes.Buffer
-	if err := WriteSARIF(&b, sampleReport(), srcRoots); err == nil {
-		f.Add(b.Bytes())
-	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		imps, err := ParseSARIF("f.sarif", data, "/base")
 		if err != nil {
@@ -256,12 +246,12 @@ func FuzzParseSARIF(f *testing.F) {
 			return
 		}
 		for _, imp := range imps {
-			if !IsImportedRule(imp.Rule) || Rank(imp.Severity) == 0 || (imp.Path == "") == (imp.Drop == "") || imp.Line < 0 || imp.Column < 0 {
+			if !IsImportedRule(imp.Rule) || program.Rank(imp.Severity) == 0 || (imp.Path == "") == (imp.Drop == "") || imp.Line < 0 || imp.Column < 0 {
 				t.Fatalf("unusable result %+v", imp)
 			}
 			if imp.Path != "" {
 				fs, _ := Findings([]*Imported{&imp}, "f", data)
-				if fs[0].Rule != "" && len(fs[0].Excerpt) > MaxExcerpt {
+				if fs[0].Rule != "" && len(fs[0].Excerpt) > excerpt.Max {
 					t.Fatalf("excerpt of %d bytes", len(fs[0].Excerpt))
 				}
 			}
@@ -272,7 +262,7 @@ func FuzzParseSARIF(f *testing.F) {
 // BenchmarkParseSARIF parses a log of 10,000 results in Semgrep's shape
 // (about 5 MB).
 func BenchmarkParseSARIF(b *testing.B) {
-	one, err := os.ReadFile("testdata/sarif/semgrep.sarif")
+	one, err := os.ReadFile("testdata/semgrep.sarif")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,9 +1,4 @@
-package lint
-
-// This file reads other tools' SARIF 2.1.0 logs (Semgrep, Cisco's
-// skill-scanner, CodeQL, anything that writes SARIF), so that build folds
-// their results into a bundle's findings. It only parses: binding a result
-// to a skill's file, and its digest, is build's.
+package sarif
 
 import (
 	"bytes"
@@ -20,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skills-mcp/skills-mcp/lint/excerpt"
+	"github.com/skills-mcp/skills-mcp/lint/program"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -31,6 +27,9 @@ const (
 	MaxImportedRule = 200
 	maxBaseDepth    = 8
 )
+
+// Version is the SARIF version this package reads, and lint writes.
+const Version = "2.1.0"
 
 // Imported is one result of another tool's SARIF log.
 type Imported struct {
@@ -46,7 +45,7 @@ type Imported struct {
 	Line     int    // 1-based; 0 when the result gives no line (the whole file)
 	Column   int    // 1-based, in the log's column kind; 0 when none
 	UTF16    bool   // Column counts UTF-16 code units (the SARIF default), not code points
-	Severity string // SeverityError, SeverityWarning or SeverityNote
+	Severity string // program.SeverityError, SeverityWarning or SeverityNote
 	Message  string
 	// Digest is the file's SHA-256 as the log's artifacts state it, when
 	// they do: a file whose bytes no longer match is not the one scanned.
@@ -248,7 +247,7 @@ func ParseSARIF(name string, data []byte, base string) ([]Imported, error) {
 	switch {
 	case log.Version == nil:
 		return fail(errors.New("version: missing, want \"2.1.0\""))
-	case *log.Version != sarifVersion:
+	case *log.Version != Version:
 		return fail(fmt.Errorf("version: %q, want \"2.1.0\"", *log.Version))
 	case log.Runs == nil:
 		return fail(errors.New("runs: missing"))
@@ -510,11 +509,11 @@ func (x *runIndex) resolve(loc sarifInLocation, depth int) (p, drop string, err 
 func sarifSeverity(level string) (string, error) {
 	switch level {
 	case "error":
-		return SeverityError, nil
+		return program.SeverityError, nil
 	case "warning", "":
-		return SeverityWarning, nil
+		return program.SeverityWarning, nil
 	case "note", "none":
-		return SeverityNote, nil
+		return program.SeverityNote, nil
 	}
 	return "", fmt.Errorf("%q, want error, warning, note or none", level)
 }
