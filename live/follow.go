@@ -133,6 +133,8 @@ type Follower struct {
 	served  []Release
 	refused map[string]string // digest → reason, of releases not to fetch again
 	logged  map[string]bool   // source, reason and digest of refusals logged since the last update
+
+	rel *releaser // returns a swapped-out release's memory while Run runs
 }
 
 // NewFollower returns a follower of opt.Sources for srv, which must be
@@ -147,7 +149,7 @@ func NewFollower(srv *serve.Server, opt FollowOptions) (*Follower, error) {
 	if opt.Jitter == 0 {
 		opt.Jitter = opt.Interval / 10
 	}
-	f := &Follower{opt: opt, srv: srv, log: opt.Logger, served: slices.Clone(opt.Served), refused: map[string]string{}, logged: map[string]bool{}}
+	f := &Follower{opt: opt, srv: srv, log: opt.Logger, served: slices.Clone(opt.Served), refused: map[string]string{}, logged: map[string]bool{}, rel: newReleaser()}
 	if f.log == nil {
 		f.log = srv.Logger()
 	}
@@ -162,8 +164,12 @@ func NewFollower(srv *serve.Server, opt FollowOptions) (*Follower, error) {
 }
 
 // Run checks every source every interval plus jitter until ctx is
-// cancelled; it returns nil then.
+// cancelled; it returns nil then. A while after each update it returns
+// the memory the previous release held to the system.
 func (f *Follower) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer f.rel.start(ctx)()
+	defer cancel()
 	t := time.NewTimer(f.next())
 	defer t.Stop()
 	for {
@@ -247,6 +253,7 @@ func (f *Follower) checkOne(ctx context.Context, i int, src FollowSource) (strin
 		return "refused", f.refuse(ctx, i, d, ReasonConflict, fmt.Errorf("%s: %s: %w", src.Name(), d, err))
 	}
 	f.served = next
+	f.rel.swapped()
 	clear(f.logged)
 	f.log.Info("release served", "source", src.Name(), "digest", d, "bundle", b.ID().String(), "catalog", f.srv.Snapshot().ID().String(),
 		"took", time.Since(start).Round(time.Millisecond))

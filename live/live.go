@@ -118,6 +118,8 @@ type Live struct {
 
 	stMu sync.Mutex // guards pub: Status never waits for a rebuild
 	pub  liveState
+
+	rel *releaser // returns a swapped-out catalog's memory while Run runs
 }
 
 // liveState is what Status reports, as of the end of the last rescan.
@@ -149,7 +151,7 @@ func New(opt Options) (*Live, error) {
 	if opt.MaxWatches <= 0 {
 		opt.MaxWatches = DefaultMaxWatches
 	}
-	l := &Live{opt: opt, log: opt.Server.Logger, fixed: slices.Clone(opt.Build.Libraries), states: map[string]*libState{}}
+	l := &Live{opt: opt, log: opt.Server.Logger, fixed: slices.Clone(opt.Build.Libraries), states: map[string]*libState{}, rel: newReleaser()}
 	if l.log == nil {
 		l.log = slog.New(slog.DiscardHandler)
 	}
@@ -211,8 +213,12 @@ func (l *Live) Server() *serve.Server { return l.srv }
 
 // Run keeps the catalog fresh until ctx is cancelled: it rebuilds a library
 // shortly after a change under it (when watched) and everything every
-// Rescan interval. It returns nil when ctx is cancelled.
+// Rescan interval. It returns nil when ctx is cancelled. A while after
+// each swap it returns the memory the previous catalog held to the system.
 func (l *Live) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer l.rel.start(ctx)()
+	defer cancel()
 	var tick <-chan time.Time
 	if l.opt.Rescan > 0 {
 		t := time.NewTicker(l.opt.Rescan)
@@ -377,6 +383,7 @@ func (l *Live) rescan(ctx context.Context, dirty []string, config bool) error {
 			errs = append(errs, err)
 		} else {
 			l.served, l.swapErr = bundles, ""
+			l.rel.swapped()
 		}
 	}
 	if l.watcher != nil && (setChanged || full && l.watcher.needsSync()) {
