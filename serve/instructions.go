@@ -15,6 +15,7 @@ package serve
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"net/url"
@@ -177,12 +178,19 @@ func (d *discovery) catalogSection(c *catalog, listed []int) string {
 func (d *discovery) catalogSummary(c *catalog, listed []int) string {
 	counts := map[string]int{}
 	// Only a skill whose entry has a "category" key (its own, or under
-	// metadata) can have a category other than its folders'.
-	named := c.snap.EntriesContaining([]byte(`gory":`))
+	// metadata) can have a category other than its folders'. The scan for
+	// those and the skills' paths are independent: one runs on another
+	// core while the other is made.
+	namedc := make(chan map[int]bool, 1)
+	go func() { namedc <- c.snap.EntriesContaining([]byte(`gory":`)) }()
+	c.skillPaths()
+	named := <-namedc
 	for _, k := range listed {
 		var fm map[string]any
 		if named[k] {
-			fm, _ = c.frontmatter(k)
+			if e, err := c.snap.EntryJSON(k); err == nil {
+				fm = categoryKeys(e)
+			}
 		}
 		counts[skilltext.Category(fm, c.libraryOf(k), c.skillPath(k))]++
 	}
@@ -207,6 +215,38 @@ func (d *discovery) catalogSummary(c *catalog, listed []int) string {
 		b.WriteString(e)
 	}
 	return b.String()
+}
+
+// categoryKeys decodes from a SEP-2640 entry only what skilltext.Category
+// reads of its frontmatter: the string values of the exact keys "category"
+// and, when "metadata" is an object, its "category", as decoding the whole
+// frontmatter into a map[string]any would give them (a struct would match
+// "Category" too). A frontmatter that does not decode gives nil, as
+// catalog.frontmatter's error does.
+func categoryKeys(entry []byte) map[string]any {
+	var top map[string]json.RawMessage
+	if decodeFrontmatter(entry, &top) != nil || top == nil {
+		return nil
+	}
+	fm := map[string]any{}
+	str := func(raw json.RawMessage) (string, bool) {
+		var s string
+		return s, len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &s) == nil
+	}
+	if s, ok := str(top["category"]); ok {
+		fm["category"] = s
+	}
+	if raw := top["metadata"]; len(raw) > 0 && raw[0] == '{' {
+		var md map[string]json.RawMessage
+		if json.Unmarshal(raw, &md) == nil {
+			m := map[string]any{}
+			if s, ok := str(md["category"]); ok {
+				m["category"] = s
+			}
+			fm["metadata"] = m
+		}
+	}
+	return fm
 }
 
 // skillPath returns skill k's path, decoded as the tools take it.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"runtime"
 	"syscall"
 	"testing"
@@ -75,11 +76,16 @@ func BenchmarkPromptsList(b *testing.B) {
 }
 
 // BenchmarkInstructions builds the instructions of a 1,000-skill bundle
-// file (the first thing a session waits for), with the catalog (auto: too
-// large, so the categories) and without, and reports the CPU time of the
-// building thread, which a loaded machine inflates less than wall time.
+// file (BENCH_SKILLS for another count; the first thing a session waits
+// for), with the catalog (auto: too large, so the categories) and without,
+// and reports the CPU time of the building thread, which a loaded machine
+// inflates less than wall time.
 func BenchmarkInstructions(b *testing.B) {
-	bu := servetest.OpenBench(b, tempDir, 1000)
+	n := 1000
+	if v := os.Getenv("BENCH_SKILLS"); v != "" {
+		fmt.Sscan(v, &n)
+	}
+	bu := servetest.OpenBench(b, tempDir, n)
 	for _, mode := range []CatalogMode{CatalogAuto, CatalogNever} {
 		b.Run(string(mode), func(b *testing.B) {
 			s := newServer(b, Options{Catalog: mode}, bu)
