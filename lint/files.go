@@ -1,15 +1,12 @@
 package lint
 
 import (
-	"encoding/binary"
 	"fmt"
 	"path"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-	"unsafe"
 
-	"github.com/skills-mcp/skills-mcp/lint/excerpt"
 	"github.com/skills-mcp/skills-mcp/lint/filekind"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
@@ -79,38 +76,6 @@ const (
 	zeroWidthMin = 3 // a run of this many zero-width characters hides data
 	selectorMin  = 3 // so does a run of variation selectors
 )
-
-// isZeroWidth reports the zero-width characters that carry hidden data:
-// ZWSP, ZWNJ, ZWJ, word joiner, the invisible operators, BOM (not as the
-// first character), Mongolian vowel separator, Hangul fillers.
-func isZeroWidth(r rune) bool {
-	switch r {
-	case '\u200b', '\u200c', '\u200d', '\u2060', '\u2061', '\u2062', '\u2063', '\u2064', '\ufeff', '\u180e',
-		'\u115f', '\u1160', '\u3164', '\uffa0':
-		return true
-	}
-	return false
-}
-
-func isTag(r rune) bool      { return r >= 0xe0000 && r <= 0xe007f }
-func isSelector(r rune) bool { return r >= 0xfe00 && r <= 0xfe0f || r >= 0xe0100 && r <= 0xe01ef }
-
-// nextNonASCII returns the offset of the next byte ≥ 0x80 from off, or -1.
-// It tests eight bytes at a time.
-func nextNonASCII(t string, off int) int {
-	b := unsafe.Slice(unsafe.StringData(t), len(t)) // read only
-	for ; off+8 <= len(b); off += 8 {
-		if binary.LittleEndian.Uint64(b[off:])&0x8080808080808080 != 0 {
-			break
-		}
-	}
-	for ; off < len(b); off++ {
-		if b[off] >= 0x80 {
-			return off
-		}
-	}
-	return -1
-}
 
 // invisibleText finds Unicode tag characters (an error: they spell ASCII
 // no reader sees, and the excerpt shows what), runs of zero-width
@@ -219,14 +184,6 @@ func bidiControl(s *scan) []hit {
 		return nil
 	}
 	return []hit{best}
-}
-
-// visible maps a rune for an excerpt that shows where invisible ones are.
-func visible(r rune) rune {
-	if excerpt.Unsafe(r) {
-		return '⍰'
-	}
-	return r
 }
 
 // lookalikeHost finds a URL host with a label that mixes scripts (Latin

@@ -1,42 +1,10 @@
 package lint
 
 import (
-	"github.com/skills-mcp/skills-mcp/lint/excerpt"
 	"github.com/skills-mcp/skills-mcp/lint/filekind"
 	"github.com/skills-mcp/skills-mcp/lint/program"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
-
-// WindowBytes is the most of a file the analyser holds in one scan: a
-// bigger file is read whole, in windows of at most this many bytes that
-// overlap by WindowOverlap, so time grows linearly with the file and the
-// memory a scan takes is bounded whatever the file's size.
-const WindowBytes = 1 << 20
-
-// WindowOverlap is how far each window reaches back into the one before,
-// so that a match across a window's edge (a comment, a multi-line rule) is
-// seen whole in one of them.
-const WindowOverlap = 64 << 10
-
-// MaxExcerpt is the longest excerpt a finding carries, in bytes.
-const MaxExcerpt = excerpt.Max
-
-// Severities of a finding, from the strongest.
-const (
-	// SeverityError is code or instructions that attack the user: a reverse
-	// shell, exfiltration, persistence, hidden instructions.
-	SeverityError = program.SeverityError
-	// SeverityWarning is risky but common: a pipe-to-shell installer, a
-	// destructive command scoped to the user's home. Whatever runs without
-	// the model deciding (hooks, pre-prompt expansion, files tools run on
-	// their own, install hooks) is never below a warning.
-	SeverityWarning = program.SeverityWarning
-	// SeverityNote is worth knowing: likely legitimate.
-	SeverityNote = program.SeverityNote
-)
-
-// Rank orders severities: error 3, warning 2, note 1, anything else 0.
-func Rank(severity string) int { return program.Rank(severity) }
 
 // Rule describes one rule of the analyser.
 type Rule struct {

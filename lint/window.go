@@ -85,3 +85,14 @@ func mergeFindings(a, b []manifest.Finding) []manifest.Finding {
 	}
 	return out
 }
+
+// WindowBytes is the most of a file the analyser holds in one scan: a
+// bigger file is read whole, in windows of at most this many bytes that
+// overlap by WindowOverlap, so time grows linearly with the file and the
+// memory a scan takes is bounded whatever the file's size.
+const WindowBytes = 1 << 20
+
+// WindowOverlap is how far each window reaches back into the one before,
+// so that a match across a window's edge (a comment, a multi-line rule) is
+// seen whole in one of them.
+const WindowOverlap = 64 << 10
