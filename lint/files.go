@@ -8,26 +8,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/skills-mcp/skills-mcp/lint/filekind"
-	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
 // This file holds the whole-file finders and the checks of the rules that
 // look beyond one line or at a file's name and kind.
-
-// binaryFindings returns the findings of a binary file: the rules with a
-// bin matcher.
-func binaryFindings(file string, data []byte) []manifest.Finding {
-	var out []manifest.Finding
-	for _, r := range rules {
-		if r.bin == nil {
-			continue
-		}
-		if sev, ex := r.bin(file, data); sev != "" {
-			out = append(out, manifest.Finding{Rule: r.id, File: file, Line: 1, Column: 1, Severity: sev, Excerpt: ex})
-		}
-	}
-	return out
-}
 
 // executableBinary finds a native executable: a warning under a name that
 // says so, an error under any other.

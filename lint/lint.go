@@ -1,8 +1,6 @@
 package lint
 
 import (
-	"github.com/skills-mcp/skills-mcp/lint/filekind"
-	"github.com/skills-mcp/skills-mcp/lint/program"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -61,47 +59,4 @@ func RuleByID(id string) (Rule, bool) {
 // docs/lint.md lists them with an example each.
 func Analyze(file string, data []byte) []manifest.Finding {
 	return analyze(file, data, codeState{})
-}
-
-// analyze is Analyze with the state of the code analysis to start from: a
-// layer of a file (codehits.go) carries its depth and the file's budget.
-func analyze(file string, data []byte, code codeState) []manifest.Finding {
-	if text, ok := filekind.UTF16Text(data); ok {
-		data = text
-	}
-	roles := classify(file, data)
-	if roles == roleBinary {
-		return binaryFindings(file, data)
-	}
-	if code.budget == nil && len(data) > WindowBytes {
-		code.budget = program.NewBudget() // one for the file, all its windows together
-	}
-	var out []manifest.Finding
-	for w := (window{}); ; {
-		w = w.next(data)
-		out = mergeFindings(out, analyzeWindow(file, data, roles, w, code))
-		if w.end == len(data) {
-			return out
-		}
-	}
-}
-
-// analyzeWindow applies the text rules to window w of data.
-func analyzeWindow(file string, data []byte, roles role, w window, code codeState) []manifest.Finding {
-	s := newScan(file, data[w.start:w.end], roles)
-	defer s.free()
-	s.full, s.lineBase, s.colBase = len(data), w.line, w.col
-	s.code = code
-	var out []manifest.Finding
-	for i := range rules {
-		r := &rules[i]
-		if r.roles != 0 && r.roles&roles == 0 {
-			continue
-		}
-		if f, ok := s.find(i); ok {
-			f.File = file
-			out = append(out, f)
-		}
-	}
-	return out
 }

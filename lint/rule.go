@@ -39,14 +39,6 @@ type rule struct {
 	code bool
 }
 
-// A hit is a finding of a whole-file finder: its byte offset in the text,
-// its severity, and an excerpt when the line would not show it.
-type hit struct {
-	off     int
-	sev     string
-	excerpt string
-}
-
 // A pattern is one regular expression of a rule.
 type pattern struct {
 	keys []string // lowercase, not empty: the line must hold one of them before re runs

@@ -1,0 +1,303 @@
+package lint
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/skills-mcp/skills-mcp/lint/excerpt"
+	"github.com/skills-mcp/skills-mcp/lint/filekind"
+	"github.com/skills-mcp/skills-mcp/lint/program"
+	"github.com/skills-mcp/skills-mcp/manifest"
+)
+
+// This file runs the rules over a file (analyze: window by window, each
+// rule on the lines that hold its keys, scan.find), and joins the code
+// analysis (package program) to them: it runs the analysis of a text once,
+// when a rule first asks for its findings, analyses the layers it decodes
+// as the same file would be (which is analyze again, a layer deeper), and
+// turns what it found into hits of the rules.
+
+// extraHits returns what the code analysis found for rule ri.
+func (s *scan) extraHits(ri int) []hit {
+	if !s.code.done {
+		s.code.done = true
+		s.analyseCode()
+	}
+	return s.code.hits[ri]
+}
+
+// analyseCode runs the code analysis of the text and keeps its findings
+// as hits of the rules they name.
+func (s *scan) analyseCode() {
+	in := program.Input{File: s.file, Text: s.text, Starts: s.starts, Kind: programKind(s.roles),
+		Lang: s.code.lang, Depth: s.code.depth, Budget: s.code.budget, Reanalyze: reanalyze}
+	for _, f := range program.Analyze(in) {
+		if f.Severity == "" {
+			if g := (gradedLine{f.Rule, s.lineAt(f.Off)}); !slices.Contains(s.code.graded, g) {
+				s.code.graded = append(s.code.graded, g)
+			}
+			continue
+		}
+		ri, ok := ruleIndex()[f.Rule]
+		if !ok {
+			continue
+		}
+		if s.code.hits == nil {
+			s.code.hits = map[int][]hit{}
+		}
+		s.code.hits[ri] = []hit{{off: f.Off, sev: f.Severity, excerpt: f.Excerpt}}
+	}
+}
+
+// leftToCode reports whether rule ri's own matchers leave line i to the
+// code analysis: the line where the analysis saw what the rule looks for
+// whole and graded it itself (a write to a place that runs later, with
+// the place and what was written: a plain command a cron line or a
+// profile runs; git pointed at the repository's own hooks folder): its
+// grade is the rule's.
+func (s *scan) leftToCode(ri, i int) bool {
+	if id := rules[ri].id; id != "persistence" && id != "autorun-config" {
+		return false
+	}
+	s.extraHits(ri) // runs the analysis once
+	return slices.Contains(s.code.graded, gradedLine{rules[ri].id, i})
+}
+
+// programKind returns what the code analysis needs to know of a file's
+// roles.
+func programKind(r role) program.Kind {
+	var k program.Kind
+	if r&roleMarkdown != 0 {
+		k |= program.Markdown
+	}
+	if r&roleScript != 0 {
+		k |= program.Script
+	}
+	if r&roleAutoExec != 0 {
+		k |= program.AutoExec
+	}
+	if r&roleManifest != 0 {
+		k |= program.Manifest
+	}
+	return k
+}
+
+// reanalyze is program.Input.Reanalyze: a layer analysed as a file.
+func reanalyze(file string, data []byte, depth int, b *program.Budget, lang string) []program.Finding {
+	fs := analyzeLayer(file, data, depth, b, lang)
+	out := make([]program.Finding, len(fs))
+	for i, f := range fs {
+		out[i] = program.Finding{Rule: f.Rule, Severity: f.Severity, Excerpt: f.Excerpt}
+	}
+	return out
+}
+
+// analyzeLayer is Analyze for a layer of a file: its depth, the budget it
+// shares with the file, and the language it is in ("" for the file's).
+func analyzeLayer(file string, data []byte, depth int, b *program.Budget, lang string) []manifest.Finding {
+	return analyze(file, data, codeState{depth: depth, budget: b, lang: lang})
+}
+
+// analyze is Analyze with the state of the code analysis to start from: a
+// layer of a file (analyzeLayer) carries its depth and the file's budget.
+func analyze(file string, data []byte, code codeState) []manifest.Finding {
+	if text, ok := filekind.UTF16Text(data); ok {
+		data = text
+	}
+	roles := classify(file, data)
+	if roles == roleBinary {
+		return binaryFindings(file, data)
+	}
+	if code.budget == nil && len(data) > WindowBytes {
+		code.budget = program.NewBudget() // one for the file, all its windows together
+	}
+	var out []manifest.Finding
+	for w := (window{}); ; {
+		w = w.next(data)
+		out = mergeFindings(out, analyzeWindow(file, data, roles, w, code))
+		if w.end == len(data) {
+			return out
+		}
+	}
+}
+
+// analyzeWindow applies the text rules to window w of data.
+func analyzeWindow(file string, data []byte, roles role, w window, code codeState) []manifest.Finding {
+	s := newScan(file, data[w.start:w.end], roles)
+	defer s.free()
+	s.full, s.lineBase, s.colBase = len(data), w.line, w.col
+	s.code = code
+	var out []manifest.Finding
+	for i := range rules {
+		r := &rules[i]
+		if r.roles != 0 && r.roles&roles == 0 {
+			continue
+		}
+		if f, ok := s.find(i); ok {
+			f.File = file
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// find returns the finding of rule r (rules[ri]) in the file, if any: the
+// first match with the strongest severity, of the rule's own matchers and
+// of the code analysis.
+func (s *scan) find(ri int) (manifest.Finding, bool) {
+	best, found := s.findOwn(ri)
+	for _, h := range s.extraHits(ri) {
+		i := s.lineAt(h.off)
+		f := s.finding(ri, i, h.off-s.starts[i], s.exampleSev(ri, i, s.sevAt(i, h.sev)))
+		if h.excerpt != "" {
+			f.Excerpt = excerpt.Of(h.excerpt, 0)
+		}
+		if !found || Rank(f.Severity) > Rank(best.Severity) {
+			best, found = f, true
+		}
+	}
+	return best, found
+}
+
+// findOwn returns the finding of rule r's own matchers.
+func (s *scan) findOwn(ri int) (manifest.Finding, bool) {
+	r := &rules[ri]
+	var best manifest.Finding
+	found := false
+	// take keeps f if it is stronger than what was found, and reports
+	// whether the search is over: nothing can beat f.
+	take := func(f manifest.Finding) bool {
+		if !found || Rank(f.Severity) > Rank(best.Severity) {
+			best, found = f, true
+		}
+		return best.Severity == r.max
+	}
+	if r.file != nil {
+		for _, h := range r.file(s) {
+			i := s.lineAt(h.off)
+			sev := h.sev
+			if r.family != "auto-exec" { // the rule that grades running on its own needs no floor for it
+				sev = s.sevAt(i, sev)
+			}
+			f := s.finding(ri, i, h.off-s.starts[i], s.exampleSev(ri, i, sev))
+			if h.excerpt != "" {
+				f.Excerpt = excerpt.Of(h.excerpt, 0)
+			}
+			if take(f) {
+				break
+			}
+		}
+		return best, found
+	}
+	look := func(i int, keys keySet) bool {
+		if s.leftToCode(ri, i) {
+			return false
+		}
+		start, sev := s.matchLine(ri, i, keys)
+		if sev == "" {
+			return false
+		}
+		return take(s.finding(ri, i, start, sev))
+	}
+	// The candidate lines: those holding a key of a pattern, or all of them
+	// for a multi-line matcher or an unkeyed rule.
+	if r.unkeyed {
+		for i := range s.lines() {
+			if look(i, keySet{}) {
+				break
+			}
+		}
+		return best, found
+	}
+	if r.multi != nil {
+		h := 0
+		for i := range s.lines() {
+			var keys keySet
+			if h < len(s.hits) && s.hits[h] == i {
+				keys = s.hitKeys[h]
+				h++
+			}
+			if look(i, keys) {
+				break
+			}
+		}
+		return best, found
+	}
+	want := ruleKeys().rules[ri]
+	for h, i := range s.hits {
+		if s.hitKeys[h].meets(want) && look(i, s.hitKeys[h]) {
+			break
+		}
+	}
+	return best, found
+}
+
+// matchLine returns where rule r (rules[ri]) matches line i, which holds the
+// keys keys, and with what severity: the strongest there, or "" for no
+// match.
+func (s *scan) matchLine(ri, i int, keys keySet) (int, string) {
+	r := &rules[ri]
+	if r.where != 0 && (s.flag(i)&r.where == 0 || s.flag(i)&lineProse != 0) {
+		return -1, "" // not a line of code, or a comment in one
+	}
+	line := s.line(i)
+	start, best := -1, ""
+	// In Markdown other than SKILL.md, code quoted in a prose line (a
+	// table of patterns, an inline example) is documentation: a note.
+	quoted := s.roles&roleMarkdown != 0 && s.roles&roleSkill == 0 && s.flag(i)&lineProse != 0
+	consider := func(at int, sev string) bool {
+		if quoted && sev != SeverityNote && (strings.HasPrefix(strings.TrimSpace(line), "|") || strings.Count(line[:at], "`")%2 == 1) {
+			sev = SeverityNote
+		}
+		sev = s.exampleSev(ri, i, s.sevAt(i, sev))
+		if Rank(sev) > Rank(best) {
+			start, best = at, sev
+		}
+		return best == r.max
+	}
+	pats := ruleKeys().pats[ri]
+	for k := range r.pats {
+		p := &r.pats[k]
+		// The keys of p.all hold no letters (a test checks), so the line's
+		// case does not matter.
+		if !r.unkeyed && !keys.meets(pats[k]) || !containsAll(line, p.all) {
+			continue
+		}
+		// The first maxMatches matches of a line are enough to grade it, and
+		// bound the work of checks that read the line (a long line of
+		// matches would otherwise cost its length squared).
+		for _, m := range p.re.FindAllStringSubmatchIndex(line, maxMatches) {
+			sev := p.sev
+			if p.check != nil {
+				sev = p.check(s, i, m)
+			}
+			if sev == "" || r.prose && s.flag(i)&lineProse != 0 && (negation.MatchString(line[max(0, m[0]-negationWindow):m[0]]) || rejectedBefore(line[:m[0]])) {
+				continue
+			}
+			if consider(m[0], sev) {
+				return start, best
+			}
+		}
+	}
+	if r.multi != nil {
+		if at, sev := r.multi(s, i); sev != "" {
+			consider(at, sev)
+		}
+	}
+	return start, best
+}
+
+// binaryFindings returns the findings of a binary file: the rules with a
+// bin matcher.
+func binaryFindings(file string, data []byte) []manifest.Finding {
+	var out []manifest.Finding
+	for _, r := range rules {
+		if r.bin == nil {
+			continue
+		}
+		if sev, ex := r.bin(file, data); sev != "" {
+			out = append(out, manifest.Finding{Rule: r.id, File: file, Line: 1, Column: 1, Severity: sev, Excerpt: ex})
+		}
+	}
+	return out
+}
