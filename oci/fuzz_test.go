@@ -3,6 +3,7 @@ package oci
 import (
 	"archive/tar"
 	"errors"
+	"io/fs"
 	"strings"
 	"testing"
 
@@ -48,17 +49,30 @@ func FuzzReadSkillLayer(f *testing.F) {
 			return
 		}
 		var total int64
-		for p, f := range tree {
+		files := 0
+		err = fs.WalkDir(tree, ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
 			rest, ok := strings.CutPrefix(p, "skill/")
 			if !ok || manifest.CheckPath(rest) != nil {
 				t.Fatalf("read %q: not a path under the skill's folder", p)
 			}
-			if !f.Mode.IsRegular() || int64(len(f.Data)) > build.DefaultMaxFileBytes {
-				t.Fatalf("read %q: mode %v, %d bytes", p, f.Mode, len(f.Data))
+			info, err := d.Info()
+			if err != nil {
+				return err
 			}
-			total += int64(len(f.Data))
+			if !info.Mode().IsRegular() || info.Size() > build.DefaultMaxFileBytes {
+				t.Fatalf("read %q: mode %v, %d bytes", p, info.Mode(), info.Size())
+			}
+			files++
+			total += info.Size()
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		if err := manifest.CheckSkillLimits(len(tree), total); err != nil {
+		if err := manifest.CheckSkillLimits(files, total); err != nil {
 			t.Fatalf("read past the skill limits: %v", err)
 		}
 	})

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"testing/fstest"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
@@ -247,7 +246,7 @@ func removeStale(dir string) {
 // its bytes are inflated. Folders are implied by the files' paths. Errors
 // are *build.ArchiveError, naming the entry and the rule, or name the
 // entry and the path rule.
-func readSkillLayer(layer []byte, name string, lim build.ArchiveLimits, maxFile int64) (fstest.MapFS, error) {
+func readSkillLayer(layer []byte, name string, lim build.ArchiveLimits, maxFile int64) (*memFS, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(layer))
 	if err != nil {
 		return nil, fmt.Errorf("gzip: %w", err)
@@ -263,7 +262,7 @@ func readSkillLayer(layer []byte, name string, lim build.ArchiveLimits, maxFile 
 	var paths manifest.PathSet
 	entries, files := 0, 0
 	var total int64
-	tree := fstest.MapFS{}
+	tree := newMemFS()
 	for {
 		h, err := tr.Next()
 		if errors.Is(err, io.EOF) {
@@ -312,7 +311,9 @@ func readSkillLayer(layer []byte, name string, lim build.ArchiveLimits, maxFile 
 		if err != nil {
 			return nil, fmt.Errorf("entry %s: %w", manifest.QuoteName(h.Name), err)
 		}
-		tree[name+"/"+p] = &fstest.MapFile{Data: data, Mode: 0o644}
+		if err := tree.add(name+"/"+p, data); err != nil {
+			return nil, fmt.Errorf("entry %s: %w", manifest.QuoteName(h.Name), err)
+		}
 	}
 	return tree, inflated("")
 }
