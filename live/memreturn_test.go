@@ -7,8 +7,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/metrics"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -207,10 +205,10 @@ func BenchmarkFollowSwaps(b *testing.B) {
 		}
 		<-freed
 		if i == 1 {
-			first, firstHeap = vmRSS(b), heapAlloc()
+			first, firstHeap = servetest.RSS(b), heapAlloc()
 		}
 	}
-	last, lastHeap := vmRSS(b), heapAlloc()
+	last, lastHeap := servetest.RSS(b), heapAlloc()
 	runtime.KeepAlive(srv)
 	b.ReportMetric(float64(first)/(1<<20), "rss-first-MiB")
 	b.ReportMetric(float64(last)/(1<<20), "rss-last-MiB")
@@ -223,22 +221,6 @@ func heapAlloc() int64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return int64(m.HeapAlloc)
-}
-
-// vmRSS is the process's resident memory now.
-func vmRSS(b *testing.B) int64 {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		b.Skip(err)
-	}
-	for _, l := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return kb << 10
-		}
-	}
-	b.Skip("no VmRSS")
-	return 0
 }
 
 // TestLiveReturnsMemory: a rebuild that swaps the catalog is followed by a

@@ -8,8 +8,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/skills-mcp/skills-mcp/internal/servetest"
@@ -92,16 +90,5 @@ func liveHeap() int64 {
 // rss is the process's resident memory after a collection.
 func rss(b *testing.B) int64 {
 	runtime.GC()
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		b.Skip(err)
-	}
-	for _, l := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return kb << 10
-		}
-	}
-	b.Skip("no VmRSS")
-	return 0
+	return servetest.RSS(b)
 }
