@@ -3,7 +3,7 @@ package lint
 import (
 	"strings"
 
-	"github.com/skills-mcp/skills-mcp/lint/program"
+	"github.com/skills-mcp/skills-mcp/lint/encoded"
 )
 
 func sevIf(warn bool) string {
@@ -92,7 +92,7 @@ func credential(s *scan, i int, m []int) string {
 			continue
 		}
 		body := line[m[g]:m[g+1]]
-		if placeholder.MatchString(body) || program.HasRun(body, 5) {
+		if placeholder.MatchString(body) || encoded.HasRun(body, 5) {
 			return ""
 		}
 	}
@@ -214,13 +214,13 @@ func base64Blob(s *scan, i int) (int, string) {
 // base64url) characters that mixes upper case, lower case and digits, or -1.
 func longBase64(line string) int {
 	for i := 0; i < len(line); {
-		if !program.IsBase64Byte(line[i]) {
+		if !encoded.IsBase64Byte(line[i]) {
 			i++
 			continue
 		}
 		j := i
 		var upper, lower, digit bool
-		for j < len(line) && program.IsBase64Byte(line[j]) {
+		for j < len(line) && encoded.IsBase64Byte(line[j]) {
 			c := line[j]
 			upper = upper || 'A' <= c && c <= 'Z'
 			lower = lower || 'a' <= c && c <= 'z'

@@ -2,17 +2,19 @@ package program
 
 import (
 	"fmt"
-	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
+	"github.com/skills-mcp/skills-mcp/lint/encoded"
 )
 
 // This file runs the code analysis of a text: it picks the parts of the
 // file that hold code (a program, a fenced block of Markdown, a recipe),
 // hands each to the analysis of its language (shell.go, flow.go), and has
 // the caller analyse again what they decode or build at run time, and what
-// findEncoded decodes, as the same file would be (decode.go), within a
+// encoded.Find decodes, as the same file would be (lint/encoded), within a
 // budget. Its findings join each rule's own in lint: the strongest of both
 // is the rule's finding.
 
@@ -404,11 +406,11 @@ func (s *scan) analyseCode() {
 		}
 	}
 	if s.in.Depth < maxDepth {
-		for _, e := range findEncoded(s.text, maxLayers) {
-			s.layer(e.off, e.how, e.text, "")
+		for _, e := range encoded.Find(s.text, maxLayers) {
+			s.layer(e.Off, e.How, e.Text, "")
 		}
-	} else if e := findEncoded(s.text, 1); len(e) > 0 {
-		s.opaque(e[0].off, fmt.Sprintf("%s: not decoded: more than %d layers deep", e[0].how, maxDepth))
+	} else if e := encoded.Find(s.text, 1); len(e) > 0 {
+		s.opaque(e[0].Off, fmt.Sprintf("%s: not decoded: more than %d layers deep", e[0].How, maxDepth))
 	}
 }
 

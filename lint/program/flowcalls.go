@@ -3,6 +3,8 @@ package program
 import (
 	"strings"
 	"unicode/utf16"
+
+	"github.com/skills-mcp/skills-mcp/lint/encoded"
 )
 
 // This file is what the flow analysis (flow.go) knows of functions and
@@ -256,7 +258,7 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		var parts []value
 		for i := range args {
 			if v := arg(i); v.known {
-				if s, ok := charCodes(v.s); ok {
+				if s, ok := encoded.CharCodes(v.s); ok {
 					parts = append(parts, lit(s))
 					continue
 				}
@@ -265,7 +267,7 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		}
 		for _, a := range args {
 			for _, el := range a.elems {
-				if s, ok := charCodes(el.s); ok && el.known {
+				if s, ok := encoded.CharCodes(el.s); ok && el.known {
 					parts = append(parts, lit(s))
 				}
 			}
@@ -324,7 +326,7 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		if len(args) > 1 && args[0].name == "chr" {
 			var out []value
 			for _, el := range args[1].elems {
-				if s, ok := charCodes(el.s); ok && el.known {
+				if s, ok := encoded.CharCodes(el.s); ok && el.known {
 					c := lit(s)
 					c.t |= tBuilt
 					out = append(out, c)
@@ -531,7 +533,7 @@ func (f *flowState) method(recv ev, name string, args []ev, kw map[string]ev, at
 			return out
 		}
 		if rv.known {
-			v := lit(reverse(rv.s))
+			v := lit(encoded.Reverse(rv.s))
 			v.t = rv.t | tDecoded
 			return ev{v: v}
 		}
@@ -595,7 +597,7 @@ func decodeAs(v value, enc, method string) value {
 	case enc == "rot13" || enc == "rot_13" || enc == "rot-13":
 		out.t |= tDecoded
 		if v.known {
-			out.s, out.known = rot13(v.s), true
+			out.s, out.known = encoded.Rot13(v.s), true
 		}
 	case enc == "hex" || enc == "base64" || enc == "base32" || method == "decode64" || method == "unpack1" && enc == "m" || method == "unpack" && enc == "m":
 		out.t |= tDecoded
@@ -604,11 +606,11 @@ func decodeAs(v value, enc, method string) value {
 			var ok bool
 			switch {
 			case enc == "hex":
-				b, ok = decodeHex(v.s)
+				b, ok = encoded.DecodeHex(v.s)
 			case enc == "base32":
-				b, ok = decodeBase32(v.s)
+				b, ok = encoded.DecodeBase32(v.s)
 			default:
-				b, ok = decodeBase64(strings.Join(strings.Fields(v.s), ""))
+				b, ok = encoded.DecodeBase64(strings.Join(strings.Fields(v.s), ""))
 			}
 			if ok {
 				out.s, out.known = string(b), true
@@ -639,34 +641,34 @@ func (f *flowState) decodeCall(name string, args []ev) value {
 	t := strings.Join(strings.Fields(v.s), "")
 	switch {
 	case strings.Contains(name, "64") || name == "atob" || name == "base64_decode" || name == "binascii.a2b_base64" || name == "base64.decodebytes" || name == "[convert].frombase64string":
-		b, ok = decodeBase64(t)
+		b, ok = encoded.DecodeBase64(t)
 	case strings.Contains(name, "32"):
-		b, ok = decodeBase32(t)
+		b, ok = encoded.DecodeBase32(t)
 	case strings.Contains(name, "16") || strings.Contains(name, "hex") || name == "binascii.unhexlify" || name == "binascii.a2b_hex":
-		b, ok = decodeHex(t)
+		b, ok = encoded.DecodeHex(t)
 	case name == "codecs.decode" || name == "Buffer.from":
 		if enc == "" {
 			return v
 		}
 		return decodeAs(v, enc, "decode")
 	case name == "str_rot13":
-		return value{s: rot13(v.s), known: true, t: out.t}
+		return value{s: encoded.Rot13(v.s), known: true, t: out.t}
 	case name == "strrev":
-		return value{s: reverse(v.s), known: true, t: out.t}
+		return value{s: encoded.Reverse(v.s), known: true, t: out.t}
 	case name == "pack":
 		// pack("H*", "6375…"): the format first, then the data.
 		if v.s == "H*" || v.s == "h*" {
 			if len(args) > 1 {
 				d := f.valueOf(args[1])
 				if d.known {
-					b, ok = decodeHex(d.s)
+					b, ok = encoded.DecodeHex(d.s)
 				}
 			}
 		} else if strings.HasPrefix(v.s, "C") || strings.HasPrefix(v.s, "c") || strings.HasPrefix(v.s, "U") {
 			var parts []value
 			for _, a := range args[1:] {
 				av := f.valueOf(a)
-				if s, ok := charCodes(av.s); ok && av.known {
+				if s, ok := encoded.CharCodes(av.s); ok && av.known {
 					parts = append(parts, lit(s))
 				}
 			}
@@ -675,7 +677,7 @@ func (f *flowState) decodeCall(name string, args []ev) value {
 			return c
 		}
 	case name == "unescape":
-		return value{s: unescape(v.s), known: true, t: out.t}
+		return value{s: encoded.Unescape(v.s), known: true, t: out.t}
 	}
 	if ok {
 		out.s, out.known = string(b), true

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/skills-mcp/skills-mcp/lint/encoded"
 )
 
 // This file is the operand side of the flow analysis's expressions
@@ -307,7 +309,7 @@ func unescapeFor(s, lang string) string {
 	if lang == langPS {
 		return strings.NewReplacer("`n", "\n", "`t", "\t", "``", "`").Replace(s)
 	}
-	return unescape(s)
+	return encoded.Unescape(s)
 }
 
 // nextInterp finds the next interpolation in a template body: its start,
@@ -343,7 +345,7 @@ func nextInterp(body, lang string) (int, int, string) {
 				}
 				return i, j + end + 1, "$" + strings.Trim(body[j+1:j+end], "$ ")
 			}
-			for j < len(body) && (isIdentByte(body[j]) || body[j] == ':' && lang == langPS && j+1 < len(body) && isLetter(body[j+1])) {
+			for j < len(body) && (encoded.IsIdentByte(body[j]) || body[j] == ':' && lang == langPS && j+1 < len(body) && isLetter(body[j+1])) {
 				j++
 			}
 			return i, j, body[i:j]
@@ -419,7 +421,7 @@ func (f *flowState) index(e ev) ev {
 	}
 	switch {
 	case reversed && e.v.known:
-		v := lit(reverse(e.v.s))
+		v := lit(encoded.Reverse(e.v.s))
 		v.t = e.v.t | tDecoded | tBuilt
 		return ev{v: v}
 	case reversed:

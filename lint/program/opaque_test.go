@@ -1,9 +1,12 @@
 package program
 
 import (
+	"encoding/base64"
 	"strings"
 	"testing"
 )
+
+func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
 
 // starts returns the line starts of text as lint's scan keeps them.
 func starts(text string) []int {

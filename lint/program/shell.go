@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/skills-mcp/skills-mcp/lint/encoded"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -330,7 +331,7 @@ func (st *shellState) part(p syntax.WordPart, first bool) value {
 		return v
 	case *syntax.SglQuoted:
 		if p.Dollar {
-			v := lit(unescape(p.Value))
+			v := lit(encoded.Unescape(p.Value))
 			if strings.Contains(p.Value, `\x`) || strings.Contains(p.Value, `\0`) || strings.Contains(p.Value, `\u`) {
 				v.t |= tBuilt
 			}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf16"
 
+	"github.com/skills-mcp/skills-mcp/lint/encoded"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -138,7 +139,7 @@ func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
 		return value{t: stdin.t&(tSecret|tEnv|tFetched) | tCmd}
 	case "rev":
 		if stdin.known {
-			v := lit(reverse(strings.TrimSuffix(stdin.s, "\n")))
+			v := lit(encoded.Reverse(strings.TrimSuffix(stdin.s, "\n")))
 			v.t = stdin.t | tDecoded
 			return v
 		}
@@ -146,7 +147,7 @@ func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
 	case "tr":
 		if len(rest) >= 2 && isRot13(rest[len(rest)-2].s, rest[len(rest)-1].s) {
 			if stdin.known {
-				v := lit(rot13(stdin.s))
+				v := lit(encoded.Rot13(stdin.s))
 				v.t = stdin.t | tDecoded
 				return v
 			}
@@ -338,7 +339,7 @@ func (st *shellState) interp(lang, opt, name string, rest []value, stdin value, 
 			return value{t: tCmd}
 		case lang == langPS && (strings.EqualFold(s, "-enc") || strings.EqualFold(s, "-e") || strings.EqualFold(s, "-encodedcommand") || strings.EqualFold(s, "-ec")):
 			if i+1 < len(rest) && rest[i+1].known {
-				if b, ok := decodeBase64(rest[i+1].s); ok && len(b)%2 == 0 {
+				if b, ok := encoded.DecodeBase64(rest[i+1].s); ok && len(b)%2 == 0 {
 					u := make([]uint16, len(b)/2)
 					for k := range u {
 						u[k] = uint16(b[2*k]) | uint16(b[2*k+1])<<8
@@ -518,11 +519,11 @@ func (st *shellState) decoded(in value, how string) value {
 	t := strings.Join(strings.Fields(in.s), "")
 	switch how {
 	case "base64":
-		b, ok = decodeBase64(t)
+		b, ok = encoded.DecodeBase64(t)
 	case "base32":
-		b, ok = decodeBase32(t)
+		b, ok = encoded.DecodeBase32(t)
 	case "hex":
-		b, ok = decodeHex(t)
+		b, ok = encoded.DecodeHex(t)
 	}
 	if ok {
 		out.s, out.known = string(b), true
@@ -547,7 +548,7 @@ func (st *shellState) printf(rest []value) value {
 	}
 	escaped := strings.Contains(f.s, `\x`) || strings.Contains(f.s, `\0`) || strings.Contains(f.s, `\1`) || strings.Contains(f.s, `\u`)
 	parts := []value{}
-	s := unescape(f.s)
+	s := encoded.Unescape(f.s)
 	k := 0
 	for {
 		j := strings.IndexByte(s, '%')
@@ -564,7 +565,7 @@ func (st *shellState) printf(rest []value) value {
 					if strings.Contains(a.s, `\`) {
 						escaped = true
 					}
-					a = lit(unescape(a.s))
+					a = lit(encoded.Unescape(a.s))
 				}
 				parts = append(parts, a)
 				k++
@@ -590,7 +591,7 @@ func (st *shellState) echo(rest []value) value {
 	}
 	v := joinArgs(rest)
 	if e && v.known && strings.Contains(v.s, `\`) {
-		d := lit(unescape(v.s))
+		d := lit(encoded.Unescape(v.s))
 		d.t = v.t | tDecoded | tBuilt
 		return d
 	}

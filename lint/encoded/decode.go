@@ -1,4 +1,4 @@
-package program
+package encoded
 
 import (
 	"encoding/base32"
@@ -9,12 +9,6 @@ import (
 	"strings"
 	"unicode/utf8"
 )
-
-// This file decodes what a file may hide in plain sight: base64, base32 and
-// hex runs, \x and \u escapes, lists of character codes, rot13 and
-// reversed strings. A decoded text that reads as text is analysed again as
-// the same file would be (layers.go), so a payload hidden under encodings
-// meets the same rules as one written out.
 
 // minEncoded is the shortest run of base64, base32 or hex characters worth
 // decoding: shorter ones are words and digests' worth of noise.
@@ -39,8 +33,8 @@ func textual(b []byte) bool {
 	return bad*32 <= len(b) && letters*4 >= len(b)
 }
 
-// decodeBase64 decodes standard or URL base64, padded or not.
-func decodeBase64(s string) ([]byte, bool) {
+// DecodeBase64 decodes standard or URL base64, padded or not.
+func DecodeBase64(s string) ([]byte, bool) {
 	s = strings.TrimRight(s, "=")
 	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
 		if b, err := enc.DecodeString(s); err == nil {
@@ -57,15 +51,15 @@ func decodeBase64(s string) ([]byte, bool) {
 	return nil, false
 }
 
-// decodeBase32 decodes standard base32, padded or not.
-func decodeBase32(s string) ([]byte, bool) {
+// DecodeBase32 decodes standard base32, padded or not.
+func DecodeBase32(s string) ([]byte, bool) {
 	b, err := base32.StdEncoding.WithPadding(base32.NoPadding).DecodeString(strings.TrimRight(strings.ToUpper(s), "="))
 	return b, err == nil
 }
 
-// decodeHex decodes a run of hex digits, optionally with \x, 0x or %
+// DecodeHex decodes a run of hex digits, optionally with \x, 0x or %
 // before each pair or spaces, commas or colons between them.
-func decodeHex(s string) ([]byte, bool) {
+func DecodeHex(s string) ([]byte, bool) {
 	t := hexSeparators.Replace(s)
 	if len(t)%2 == 1 {
 		t = t[:len(t)-1]
@@ -77,10 +71,10 @@ func decodeHex(s string) ([]byte, bool) {
 // hexSeparators are what may stand between or before hex pairs.
 var hexSeparators = strings.NewReplacer(`\x`, "", "0x", "", "%", "", " ", "", ",", "", ":", "", `\X`, "", "0X", "")
 
-// unescape decodes \xHH, \uHHHH, \u{H…}, \UHHHHHHHH, octal \NNN and the
+// Unescape decodes \xHH, \uHHHH, \u{H…}, \UHHHHHHHH, octal \NNN and the
 // common one-letter escapes of a string literal; what is not an escape is
 // kept as it is.
-func unescape(s string) string {
+func Unescape(s string) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
@@ -148,8 +142,8 @@ func unescape(s string) string {
 
 func isHexDigit(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'f' }
 
-// rot13 rotates ASCII letters by 13.
-func rot13(s string) string {
+// Rot13 rotates ASCII letters by 13.
+func Rot13(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch {
 		case 'a' <= r && r <= 'z':
@@ -161,8 +155,8 @@ func rot13(s string) string {
 	}, s)
 }
 
-// reverse reverses a string by runes.
-func reverse(s string) string {
+// Reverse reverses a string by runes.
+func Reverse(s string) string {
 	r := []rune(s)
 	for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
 		r[i], r[j] = r[j], r[i]
@@ -170,9 +164,9 @@ func reverse(s string) string {
 	return string(r)
 }
 
-// charCodes decodes a list of character codes, decimal or 0x hex, separated
+// CharCodes decodes a list of character codes, decimal or 0x hex, separated
 // by commas, spaces or "+": 99,117,114,108. It gives up on anything else.
-func charCodes(s string) (string, bool) {
+func CharCodes(s string) (string, bool) {
 	var b strings.Builder
 	n := 0
 	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '+' || r == '\t' || r == '\n' }) {
@@ -190,18 +184,18 @@ func charCodes(s string) (string, bool) {
 	return b.String(), n > 0
 }
 
-// An encoded is a run of text a decoder can read: where it is, and what it
-// decodes to.
-type encoded struct {
-	off, end int
-	how      string // base64, base32, hex, escapes, char codes
-	text     string
+// A Run is a run of text a decoder can read: where it is (bytes Off to
+// End of the text), and what it decodes to.
+type Run struct {
+	Off, End int
+	How      string // base64, base32, hex, escapes, char codes
+	Text     string
 }
 
-// findEncoded returns the runs of text that decode to text, at most limit
+// Find returns the runs of text that decode to text, at most limit
 // of them, in order. It reads the text once.
-func findEncoded(t string, limit int) []encoded {
-	var out []encoded
+func Find(t string, limit int) []Run {
+	var out []Run
 	var keys [][]byte
 	keysFound := false
 	add := func(off, end int, how string, b []byte) {
@@ -210,7 +204,7 @@ func findEncoded(t string, limit int) []encoded {
 		}
 		if !strings.Contains(t, "^") {
 			if textual(b) {
-				out = append(out, encoded{off, end, how, string(b)})
+				out = append(out, Run{off, end, how, string(b)})
 			}
 			return
 		}
@@ -219,7 +213,7 @@ func findEncoded(t string, limit int) []encoded {
 		// of text with a letter's code is often printable, so which of
 		// the two is the text is not known).
 		if textual(b) {
-			out = append(out, encoded{off, end, how, string(b)})
+			out = append(out, Run{off, end, how, string(b)})
 		}
 		if !keysFound {
 			keys, keysFound = xorKeys(t), true
@@ -232,7 +226,7 @@ func findEncoded(t string, limit int) []encoded {
 			}
 		}
 		if best != nil && len(out) < limit {
-			out = append(out, encoded{off, end, bestHow, string(best)})
+			out = append(out, Run{off, end, bestHow, string(best)})
 		}
 	}
 	for i := 0; i < len(t) && len(out) < limit; {
@@ -250,12 +244,12 @@ func findEncoded(t string, limit int) []encoded {
 				n++
 			}
 			if n >= 4 {
-				add(i, j, "escapes", []byte(unescape(t[i:j])))
+				add(i, j, "escapes", []byte(Unescape(t[i:j])))
 				i = j
 				continue
 			}
 			i++
-		case isCodeDigit(c) && (i == 0 || !isIdentByte(t[i-1])):
+		case isCodeDigit(c) && (i == 0 || !IsIdentByte(t[i-1])):
 			// A list of character codes: 99, 117, 114, 108
 			j, n := i, 0
 			for j < len(t) {
@@ -278,7 +272,7 @@ func findEncoded(t string, limit int) []encoded {
 				j = k2
 			}
 			if n >= 6 {
-				if s, ok := charCodes(t[i:j]); ok {
+				if s, ok := CharCodes(t[i:j]); ok {
 					b := []byte(s)
 					if bs, ok := codeBytes(s); ok && !textual(b) {
 						b = bs // codes of bytes, maybe XORed: as bytes
@@ -299,7 +293,7 @@ func findEncoded(t string, limit int) []encoded {
 				}
 			}
 			// A run shorter than minEncoded (most words) is not read again.
-			if j-i < minEncoded || i > 0 && isIdentByte(t[i-1]) && t[i-1] != '_' || HasRun(t[i:j], 12) {
+			if j-i < minEncoded || i > 0 && IsIdentByte(t[i-1]) && t[i-1] != '_' || HasRun(t[i:j], 12) {
 				i = max(j, i+1)
 				continue
 			}
@@ -315,15 +309,15 @@ func findEncoded(t string, limit int) []encoded {
 				run := t[i:j]
 				switch {
 				case hexOnly:
-					if b, ok := decodeHex(run); ok {
+					if b, ok := DecodeHex(run); ok {
 						add(i, j, "hex", b)
 					}
 				case b32:
-					if b, ok := decodeBase32(run); ok {
+					if b, ok := DecodeBase32(run); ok {
 						add(i, j, "base32", b)
 					}
 				default:
-					if b, ok := decodeBase64(run); ok {
+					if b, ok := DecodeBase64(run); ok {
 						add(i, j, "base64", b)
 					}
 				}
@@ -388,7 +382,10 @@ var runByte = func() (t [256]uint8) {
 
 func isCodeDigit(c byte) bool { return '1' <= c && c <= '9' }
 
-func isIdentByte(c byte) bool {
+func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+
+// IsIdentByte reports whether c is a byte of an ASCII identifier.
+func IsIdentByte(c byte) bool {
 	return c == '_' || 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9'
 }
 
@@ -464,7 +461,7 @@ func xorKeys(t string) [][]byte {
 func lastOperand(s string) string {
 	s = strings.TrimRight(s, " \t)")
 	i := len(s)
-	for i > 0 && (isIdentByte(s[i-1]) || s[i-1] == '$') {
+	for i > 0 && (IsIdentByte(s[i-1]) || s[i-1] == '$') {
 		i--
 	}
 	return s[i:]
@@ -479,7 +476,7 @@ func identAt(s string) string {
 	if i >= len(s) || !isLetter(s[i]) && s[i] != '_' {
 		return ""
 	}
-	for i < len(s) && isIdentByte(s[i]) {
+	for i < len(s) && IsIdentByte(s[i]) {
 		i++
 	}
 	return s[:i]
@@ -495,7 +492,7 @@ func byteKey(s string) ([]byte, bool) {
 	for j < len(s) && j-i < 3 && (base == 10 && '0' <= s[j] && s[j] <= '9' || base == 16 && isHexDigit(s[j])) {
 		j++
 	}
-	if j == i || j < len(s) && isIdentByte(s[j]) {
+	if j == i || j < len(s) && IsIdentByte(s[j]) {
 		return nil, false
 	}
 	n, err := strconv.ParseUint(s[i:j], base, 16)
@@ -515,7 +512,7 @@ func assignedKey(t, name string) ([]byte, bool) {
 		}
 		i += from
 		from = i + len(name)
-		if i > 0 && (isIdentByte(t[i-1]) || t[i-1] == '.') {
+		if i > 0 && (IsIdentByte(t[i-1]) || t[i-1] == '.') {
 			continue
 		}
 		rest := strings.TrimLeft(t[from:], " \t")
