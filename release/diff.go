@@ -119,12 +119,6 @@ type WithheldChange struct {
 	Gone []manifest.Withheld `json:"gone"`
 }
 
-// pair is one skill on both sides (old or new nil when only one has it).
-type pair struct {
-	old, new *manifest.Skill
-	moved    bool
-}
-
 // Compare returns the differences from old to new. When both are bundles
 // it parses only the skill records that differ; otherwise it reads both
 // manifests whole. It reads no file's bytes (WritePatch does).
@@ -219,14 +213,6 @@ func Compare(ctx context.Context, old, new *Release) (*Diff, error) {
 		len(d.Renamed) == 0 && len(d.Changed) == 0 && len(d.Withheld.New) == 0 && len(d.Withheld.Gone) == 0 &&
 		d.Risk.empty()
 	return d, nil
-}
-
-// path is the pair's path in the newer release, else in the older.
-func (p pair) path() string {
-	if p.new != nil {
-		return p.new.Path
-	}
-	return p.old.Path
 }
 
 // match walks both releases' skills in URI order and returns the skills

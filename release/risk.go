@@ -60,6 +60,20 @@ func capabilities(s *manifest.Skill) []string {
 	return lint.SkillCaps(s.Findings)
 }
 
+// pair is one skill on both sides (old or new nil when only one has it).
+type pair struct {
+	old, new *manifest.Skill
+	moved    bool
+}
+
+// path is the pair's path in the newer release, else in the older.
+func (p pair) path() string {
+	if p.new != nil {
+		return p.new.Path
+	}
+	return p.old.Path
+}
+
 // compareRisk compares the findings and capabilities of each pair.
 func compareRisk(pairs []pair) Risk {
 	r := Risk{New: []Finding{}, Gone: []Finding{}, Unchanged: []Finding{}, StaleWaivers: []Finding{},
@@ -162,50 +176,4 @@ func matchFindings(of, nf []lint.Finding) []int {
 		}
 	}
 	return out
-}
-
-// NewAtOrAbove returns the findings new in the newer release (Risk.New)
-// that no waiver covers and that reach the severity level: what
-// --fail-on-new level fails on. An empty level returns none.
-func (d *Diff) NewAtOrAbove(level string) []Finding {
-	if level == "" {
-		return nil
-	}
-	var out []Finding
-	for _, f := range d.Risk.New {
-		if f.Waived == "" && lint.Rank(f.Severity) >= lint.Rank(level) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// SARIF returns the report of the findings new in the newer release, for
-// lint.WriteSARIF: what diff --sarif prints.
-func (d *Diff) SARIF() *lint.Report {
-	rep := &lint.Report{Skills: []lint.Skill{}, Withheld: []manifest.Withheld{}}
-	byPath := map[string]int{}
-	for _, p := range d.pairs {
-		if p.new != nil {
-			rep.Checked++
-		}
-	}
-	caps := map[string][]string{}
-	for _, p := range d.pairs {
-		if p.new != nil {
-			caps[p.new.Path] = capabilities(p.new)
-		}
-	}
-	for _, f := range d.Risk.New {
-		i, ok := byPath[f.Skill]
-		if !ok {
-			i = len(rep.Skills)
-			byPath[f.Skill] = i
-			// Dir puts each result at <skill path>/<file>: a release knows no
-			// library folder.
-			rep.Skills = append(rep.Skills, lint.Skill{Library: f.Library, Path: f.Skill, Dir: f.Skill, URI: f.URI, Capabilities: caps[f.Skill]})
-		}
-		rep.Skills[i].Findings = append(rep.Skills[i].Findings, f.Finding)
-	}
-	return rep
 }
