@@ -182,17 +182,6 @@ func (s *scan) line(i int) string {
 	return strings.TrimSuffix(s.text[s.starts[i]:s.starts[i+1]-1], "\r")
 }
 
-// A lang is a language the code analysis reads.
-const (
-	langShell  = "sh"
-	langPython = "py"
-	langJS     = "js"
-	langPS     = "ps1"
-	langRuby   = "rb"
-	langPerl   = "pl"
-	langGo     = "go"
-)
-
 // langOf returns the language of a program by its name and first line.
 func langOf(file, text string) string {
 	ext := strings.ToLower(path.Ext(file))

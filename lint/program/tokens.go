@@ -15,6 +15,17 @@ import (
 // past the end of its line unless the language lets it (triple quotes,
 // templates, here-strings), so one bad quote costs one line.
 
+// A lang is a language the code analysis reads.
+const (
+	langShell  = "sh"
+	langPython = "py"
+	langJS     = "js"
+	langPS     = "ps1"
+	langRuby   = "rb"
+	langPerl   = "pl"
+	langGo     = "go"
+)
+
 // A tokKind is what a token is.
 type tokKind uint8
 
