@@ -190,8 +190,6 @@ func tokenRun(text, lang string, from int, out []token, size, limit int) ([]toke
 	return out, n
 }
 
-func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
-
 func isWordStart(c byte, lang string) bool {
 	return isLetter(c) || c == '_' || '0' <= c && c <= '9' || c == '$' || (c == '@' || c == '%') && lang == langPerl && false
 }

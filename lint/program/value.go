@@ -131,6 +131,8 @@ func isExtension(s string) bool {
 	return true
 }
 
+func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+
 // homeMark stands for the user's home in a folded path.
 const homeMark = "~"
 
