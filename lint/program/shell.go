@@ -19,10 +19,6 @@ import (
 // sinks those values reach (shellsinks.go). A parse error does not end the
 // analysis: it resumes on the next line.
 
-// maxNesting bounds how deeply a region may nest brackets and quotes
-// before the parser sees it: the parser recurses once a level.
-const maxNesting = 200
-
 // shellState is the analysis of one region of shell.
 type shellState struct {
 	s     *scan
@@ -94,28 +90,6 @@ func (s *scan) shellRegion(r region) {
 var parsers = sync.Pool{New: func() any {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
 }}
-
-// tooNested reports whether text nests brackets deeper than maxNesting,
-// and where.
-func tooNested(text string) (int, bool) {
-	depth := 0
-	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case '(', '{', '[':
-			depth++
-			if depth > maxNesting {
-				return i, true
-			}
-		case ')', '}', ']':
-			depth = max(0, depth-1)
-		case '\n':
-			if depth > maxNesting/2 {
-				continue
-			}
-		}
-	}
-	return 0, false
-}
 
 // stripPrompts blanks a "$ " or "> " prompt at the start of lines of a
 // console transcript, keeping offsets.

@@ -327,3 +327,29 @@ func quoteLike(text string, i int, kind string) (token, int) {
 	}
 	return t, min(j+1, len(text))
 }
+
+// maxNesting bounds how deeply a region may nest brackets and quotes
+// before the parser sees it: the parser recurses once a level.
+const maxNesting = 200
+
+// tooNested reports whether text nests brackets deeper than maxNesting,
+// and where.
+func tooNested(text string) (int, bool) {
+	depth := 0
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '(', '{', '[':
+			depth++
+			if depth > maxNesting {
+				return i, true
+			}
+		case ')', '}', ']':
+			depth = max(0, depth-1)
+		case '\n':
+			if depth > maxNesting/2 {
+				continue
+			}
+		}
+	}
+	return 0, false
+}
