@@ -300,3 +300,38 @@ func browserDir(q string) bool {
 	}
 	return false
 }
+
+// weightiest returns the element of a loop's list whose path matters most
+// to a sink (a secret, then agent configuration, then a place that runs
+// later, then home), with the taint of them all; false when none names
+// such a path.
+func weightiest(elems []value) (value, bool) {
+	rank := func(k pathKind) int {
+		switch k {
+		case pathSecret:
+			return 4
+		case pathAgentConfig:
+			return 3
+		case pathPersist:
+			return 2
+		case pathHome:
+			return 1
+		}
+		return 0
+	}
+	best, r := value{}, 0
+	var t taint
+	for _, e := range elems {
+		t |= e.t
+		k := e.path
+		if k == pathNone {
+			k = classifyPath(e)
+		}
+		if rank(k) > r {
+			best, r = e, rank(k)
+			best.path = k
+		}
+	}
+	best.t |= t &^ tHome
+	return best, r > 0
+}
