@@ -29,8 +29,6 @@ const ManifestTitle = "manifest.json"
 
 // Limits on what one artifact may hold.
 const (
-	// maxPackBytes ends a pack once its tar holds this many bytes.
-	maxPackBytes = 4 << 20
 	// maxImageManifest is the largest image manifest pushed or accepted.
 	maxImageManifest = 4 << 20
 	// maxConfig is the largest config blob accepted.

@@ -52,6 +52,9 @@ const tarBlock = 512
 // block and its data padded to whole blocks.
 func packEntryBytes(n int64) int64 { return tarBlock + (n+tarBlock-1)/tarBlock*tarBlock }
 
+// maxPackBytes ends a pack once its tar holds this many bytes.
+const maxPackBytes = 4 << 20
+
 // maxPackTar is the largest uncompressed pack accepted: a pack is cut once
 // it reaches maxPackBytes, so it holds at most that, one more entry of up
 // to a skill's size, and the two zero blocks that end a tar.
