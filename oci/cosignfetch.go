@@ -83,27 +83,6 @@ func slicesCompact(errs []error) []error {
 	return out
 }
 
-// referrers lists the referrers of desc, of every type, at most
-// maxReferrers (a flood is refused); once per fetch.
-func (f *fetcher) referrers(ctx context.Context, desc ocispec.Descriptor) ([]ocispec.Descriptor, error) {
-	if f.listed {
-		return f.refs, nil
-	}
-	var refs []ocispec.Descriptor
-	err := f.repo.Referrers(ctx, desc, "", func(rs []ocispec.Descriptor) error {
-		refs = append(refs, rs...)
-		if len(refs) > maxReferrers {
-			return refused(f.ref, "more than %d referrers", maxReferrers)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%s: referrers: %w", f.ref, err)
-	}
-	f.refs, f.listed = refs, true
-	return refs, nil
-}
-
 // cosignSignatures reads the signatures in Sigstore formats of the
 // artifact desc describes: the simple-signing layers at its .sig tag, and
 // the Sigstore bundle referrers, each bounded (MaxSigstoreBundle, at most
