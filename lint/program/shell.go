@@ -443,12 +443,3 @@ func fileKey(v value) string {
 	}
 	return ""
 }
-
-// base returns the command name of a value: the last element of a path.
-func cmdName(v value) string {
-	if !v.known {
-		return ""
-	}
-	n := path.Base(strings.ReplaceAll(v.s, `\`, "/"))
-	return strings.TrimSuffix(strings.ToLower(n), ".exe")
-}

@@ -1,6 +1,9 @@
 package program
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // This file holds the questions the shell analysis asks of a command's
 // arguments (a literal, a flag, the first file, the last URL) and of the
@@ -76,4 +79,53 @@ func optionIs(args []value, opt, val string) bool {
 		}
 	}
 	return false
+}
+
+// base returns the command name of a value: the last element of a path.
+func cmdName(v value) string {
+	if !v.known {
+		return ""
+	}
+	n := path.Base(strings.ReplaceAll(v.s, `\`, "/"))
+	return strings.TrimSuffix(strings.ToLower(n), ".exe")
+}
+
+// interpreters maps an interpreter to the language it runs and the option
+// that gives it code as an argument.
+var interpreters = map[string]struct{ lang, opt string }{
+	"sh": {langShell, "-c"}, "bash": {langShell, "-c"}, "zsh": {langShell, "-c"}, "dash": {langShell, "-c"},
+	"ksh": {langShell, "-c"}, "ash": {langShell, "-c"}, "fish": {langShell, "-c"},
+	"python": {langPython, "-c"}, "python2": {langPython, "-c"}, "python3": {langPython, "-c"},
+	"node": {langJS, "-e"}, "nodejs": {langJS, "-e"}, "bun": {langJS, "-e"}, "deno": {langJS, "eval"},
+	"perl": {langPerl, "-e"}, "ruby": {langRuby, "-e"}, "php": {langPerl, "-r"},
+	"pwsh": {langPS, "-c"}, "powershell": {langPS, "-c"},
+}
+
+func interpreter(name string) (lang, opt string, ok bool) {
+	if i, ok := interpreters[name]; ok {
+		return i.lang, i.opt, true
+	}
+	if strings.HasPrefix(name, "python") && strings.Trim(name[6:], "0123456789.") == "" {
+		return langPython, "-c", true
+	}
+	return "", "", false
+}
+
+// joinArgs joins arguments with spaces, as eval does.
+func joinArgs(args []value) value {
+	vs := make([]value, 0, 2*len(args))
+	for i, a := range args {
+		if i > 0 {
+			vs = append(vs, lit(" "))
+		}
+		vs = append(vs, a)
+	}
+	v := cat(vs...)
+	if len(args) > 1 {
+		v.t &^= tBuilt
+		for _, a := range args {
+			v.t |= a.t & tBuilt
+		}
+	}
+	return v
 }

@@ -18,32 +18,11 @@ import (
 var wrappers = map[string]bool{"sudo": true, "doas": true, "command": true, "builtin": true, "nohup": true, "exec": true,
 	"nice": true, "timeout": true, "stdbuf": true, "env": true, "time": true, "setsid": true, "su": false}
 
-// interpreters maps an interpreter to the language it runs and the option
-// that gives it code as an argument.
-var interpreters = map[string]struct{ lang, opt string }{
-	"sh": {langShell, "-c"}, "bash": {langShell, "-c"}, "zsh": {langShell, "-c"}, "dash": {langShell, "-c"},
-	"ksh": {langShell, "-c"}, "ash": {langShell, "-c"}, "fish": {langShell, "-c"},
-	"python": {langPython, "-c"}, "python2": {langPython, "-c"}, "python3": {langPython, "-c"},
-	"node": {langJS, "-e"}, "nodejs": {langJS, "-e"}, "bun": {langJS, "-e"}, "deno": {langJS, "eval"},
-	"perl": {langPerl, "-e"}, "ruby": {langRuby, "-e"}, "php": {langPerl, "-r"},
-	"pwsh": {langPS, "-c"}, "powershell": {langPS, "-c"},
-}
-
 // sensitiveCmds are commands whose name built at run time is a sign of
 // hiding.
 var sensitiveCmds = map[string]bool{"curl": true, "wget": true, "bash": true, "sh": true, "nc": true, "ncat": true, "eval": true,
 	"base64": true, "python": true, "python3": true, "perl": true, "ruby": true, "node": true, "socat": true, "rm": true,
 	"chmod": true, "crontab": true, "ssh": true, "scp": true, "dd": true, "zsh": true, "source": true}
-
-func interpreter(name string) (lang, opt string, ok bool) {
-	if i, ok := interpreters[name]; ok {
-		return i.lang, i.opt, true
-	}
-	if strings.HasPrefix(name, "python") && strings.Trim(name[6:], "0123456789.") == "" {
-		return langPython, "-c", true
-	}
-	return "", "", false
-}
 
 // call walks a simple command and returns what it prints.
 func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
@@ -594,25 +573,6 @@ func (st *shellState) echo(rest []value) value {
 		d := lit(encoded.Unescape(v.s))
 		d.t = v.t | tDecoded | tBuilt
 		return d
-	}
-	return v
-}
-
-// joinArgs joins arguments with spaces, as eval does.
-func joinArgs(args []value) value {
-	vs := make([]value, 0, 2*len(args))
-	for i, a := range args {
-		if i > 0 {
-			vs = append(vs, lit(" "))
-		}
-		vs = append(vs, a)
-	}
-	v := cat(vs...)
-	if len(args) > 1 {
-		v.t &^= tBuilt
-		for _, a := range args {
-			v.t |= a.t & tBuilt
-		}
 	}
 	return v
 }
