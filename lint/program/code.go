@@ -3,11 +3,9 @@ package program
 import (
 	"fmt"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/skills-mcp/skills-mcp/internal/lazyre"
-	"github.com/skills-mcp/skills-mcp/lint/encoded"
 )
 
 // This file runs the code analysis of a text: it picks the parts of the
@@ -157,21 +155,6 @@ type scan struct {
 	in     Input
 	hits   map[string]Finding
 	graded []Finding // what the analysis graded itself (a write by gradeWrite), with no severity (see Finding)
-}
-
-// Analyze runs the code analysis of a text and returns, per rule, its
-// finding: the first with the strongest severity, sorted by rule; then
-// the writes it graded, in the order it met them (Finding). It accepts any
-// text and never fails.
-func Analyze(in Input) []Finding {
-	s := &scan{file: in.File, roles: in.Kind, text: in.Text, starts: in.Starts, in: in}
-	s.analyseCode()
-	out := make([]Finding, 0, len(s.hits)+len(s.graded))
-	for _, f := range s.hits {
-		out = append(out, f)
-	}
-	slices.SortFunc(out, func(a, b Finding) int { return strings.Compare(a.Rule, b.Rule) })
-	return append(out, s.graded...)
 }
 
 // lines returns the number of lines.
@@ -374,33 +357,6 @@ func (s *scan) emit(id string, off int, sev, excerpt string) {
 		return // one finding per rule: the first of the strongest
 	}
 	s.hits[id] = Finding{Rule: id, Off: off, Severity: sev, Excerpt: excerpt}
-}
-
-// analyseCode runs the analyses of the file's code and its layers.
-func (s *scan) analyseCode() {
-	for _, r := range s.regions() {
-		if !s.budget().takeCode(len(r.text)) {
-			s.opaque(r.off, fmt.Sprintf("not analysed: more than %d KiB of code in one file", maxCodeBytes>>10))
-			break
-		}
-		if n := longestLine(r.text); n > maxCodeLine {
-			s.opaque(r.off, fmt.Sprintf("not analysed: a line of %d KiB", n>>10))
-			continue
-		}
-		switch r.lang {
-		case langShell:
-			s.shellRegion(r)
-		default:
-			s.flowRegion(r)
-		}
-	}
-	if s.in.Depth < maxDepth {
-		for _, e := range encoded.Find(s.text, maxLayers) {
-			s.layer(e.Off, e.How, e.Text, "")
-		}
-	} else if e := encoded.Find(s.text, 1); len(e) > 0 {
-		s.opaque(e[0].Off, fmt.Sprintf("%s: not decoded: more than %d layers deep", e[0].How, maxDepth))
-	}
 }
 
 // layer analyses text, which the file decodes or builds at byte off, as
