@@ -55,10 +55,6 @@ func parseLitter(name string) (kind, token string, ok bool) {
 	return kind, token, true
 }
 
-// errNoExchange is returned by exchange where the system or the file system
-// cannot exchange two names in one step.
-var errNoExchange = errors.New("cannot exchange names atomically here")
-
 // journaledOnly makes swap use journaled renames even where it could
 // exchange (set by tests).
 var journaledOnly = false

@@ -327,9 +327,6 @@ func parentsFirst(dirs []string) []int {
 	return order
 }
 
-// errLocked is returned by lockDir when another process holds the lock.
-var errLocked = errors.New("locked")
-
 // lockDest keeps two pulls from writing into one destination at once: each
 // cleans up after killed runs, which would remove the other's staged
 // folders. The lock is on the folder itself and goes with the process.
