@@ -220,3 +220,12 @@ func recoverLitter(root *os.Root, parent string) (int, error) {
 	}
 	return n, nil
 }
+
+// syncDir flushes a folder's entries, so that renames in it survive a
+// crash. It is best effort: not every system can sync a folder.
+func syncDir(root *os.Root, dir string) {
+	if f, err := root.Open(dir); err == nil {
+		f.Sync()
+		f.Close()
+	}
+}

@@ -178,12 +178,3 @@ func (st *stage) abort() {
 	}
 	st.made = nil
 }
-
-// syncDir flushes a folder's entries, so that renames in it survive a
-// crash. It is best effort: not every system can sync a folder.
-func syncDir(root *os.Root, dir string) {
-	if f, err := root.Open(dir); err == nil {
-		f.Sync()
-		f.Close()
-	}
-}
