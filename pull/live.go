@@ -348,11 +348,3 @@ func (lb *liveBackend) get(ctx context.Context, uri string) (*Skill, error) {
 }
 
 func (lb *liveBackend) close() error { return lb.cs.Close() }
-
-// short makes an untrusted string safe to quote in a message.
-func short(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "…"
-	}
-	return s
-}

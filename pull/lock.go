@@ -533,3 +533,11 @@ func StrongETag(s string) bool {
 // lockNext is the lock of a pull in progress, beside LockFile (see
 // lockstate.go).
 const lockNext = ".skills-mcp-lock-next.json"
+
+// short makes an untrusted string safe to quote in a message.
+func short(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}
