@@ -1,0 +1,82 @@
+package program
+
+import (
+	"path"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// shellState is the analysis of one region of shell.
+type shellState struct {
+	s     *scan
+	base  int // the region's offset in the text
+	text  string
+	vars  map[string]value
+	files map[string]*shFile // what the region wrote to files, by path as written
+	// what the region did that a later command completes
+	staged  bool              // secrets copied into or added to a git work tree
+	remotes map[string]string // git remotes added: name → URL
+	steps   int               // statements walked: bounded by the text's size
+}
+
+// shFile is what the region put in a file.
+type shFile struct {
+	holds taint
+	exec  bool // made executable
+	off   int  // where it was written
+}
+
+// off returns the offset in the scan's text of a position.
+func (st *shellState) off(p syntax.Pos) int { return st.base + int(p.Offset()) }
+
+// fileContent returns what reading the file at path v gives.
+func (st *shellState) fileContent(v value) value {
+	if f, ok := st.files[fileKey(v)]; ok && fileKey(v) != "" {
+		return value{t: f.holds}
+	}
+	if v.path == pathSecret || classifyPath(v) == pathSecret {
+		return value{t: tSecret}
+	}
+	if v.known && (v.s == "/proc/self/environ" || strings.HasPrefix(v.s, "/proc/") && strings.HasSuffix(v.s, "/environ")) {
+		return value{t: tSecret | tEnv}
+	}
+	return value{}
+}
+
+// wrote records that the region wrote out to the file at target, at off,
+// and reports a write to a place that runs later or configures an agent.
+func (st *shellState) wrote(target, out value, off int) {
+	key := fileKey(target)
+	if key == "" {
+		return
+	}
+	f := st.files[key]
+	if f == nil {
+		f = &shFile{}
+		st.files[key] = f
+	}
+	f.holds |= out.t
+	f.off = off
+	st.s.gradeWrite(target, out, off)
+	// A script written out is code: a hook, a unit's command, a file
+	// that starts with #!.
+	if out.known && out.s != "" {
+		if lang := langOf(target.s, out.s); lang != "" {
+			st.s.layer(off, "writes "+path.Base(target.s), out.s, lang)
+		}
+	}
+}
+
+// fileKey names the file a value stands for: its path, or for a path the
+// analysis cannot know (mktemp's), the command that printed it.
+func fileKey(v value) string {
+	switch {
+	case v.known:
+		return v.s
+	case v.id != 0 && v.s == "":
+		return "\x00" + strconv.Itoa(v.id)
+	}
+	return ""
+}
