@@ -368,3 +368,320 @@ func (st *shellState) param(p *syntax.ParamExp) value {
 	}
 	return v
 }
+
+// call walks a simple command and returns what it prints.
+func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
+	args := make([]value, len(c.Args))
+	for i, w := range c.Args {
+		args[i] = st.word(w)
+	}
+	words := c.Args
+	at := st.off(c.Pos())
+	env := map[string]value{}
+	for _, a := range c.Assigns {
+		if a.Name != nil && a.Value != nil {
+			env[a.Name.Value] = st.word(a.Value)
+		}
+	}
+	// Wrappers: sudo -u x cmd, env A=b cmd, timeout 5 cmd.
+	for len(args) > 1 && wrappers[cmdName(args[0])] {
+		w := cmdName(args[0])
+		args, words = args[1:], words[1:]
+		for len(args) > 1 && args[0].known && (strings.HasPrefix(args[0].s, "-") || w == "env" && strings.Contains(args[0].s, "=") ||
+			w == "timeout" && strings.Trim(args[0].s, "0123456789.smhd") == "") {
+			if w == "env" && strings.Contains(args[0].s, "=") {
+				k, v, _ := strings.Cut(args[0].s, "=")
+				env[k] = lit(v)
+			}
+			args, words = args[1:], words[1:]
+		}
+	}
+	head := args[0]
+	name := cmdName(head)
+	if f, ok := st.files[fileKey(head)]; ok && fileKey(head) != "" && (strings.Contains(head.s, "/") || !head.known) && f.holds&tFetched != 0 {
+		st.s.emit("download-exec", at, SeverityWarning, "")
+	}
+	if !head.known {
+		switch {
+		case head.t&tDecoded != 0:
+			st.s.emit("eval-decode", at, SeverityError, "")
+		case head.t&tFetched != 0:
+			st.s.emit("remote-exec", at, SeverityWarning, "")
+		}
+		return value{t: tCmd}
+	}
+	if head.t&(tBuilt|tDecoded) != 0 && sensitiveCmds[name] {
+		st.s.emit("dynamic-exec", at, SeverityWarning, "command name built at run time: "+name)
+	}
+	rest := args[1:]
+	if lang, opt, ok := interpreter(name); ok {
+		return st.interp(lang, opt, name, rest, stdin, at)
+	}
+	switch name {
+	case "curl", "wget", "http", "https", "aria2c", "invoke-webrequest", "iwr", "irm", "invoke-restmethod", "fetch":
+		return st.fetch(name, rest, stdin, at)
+	case "nc", "ncat", "netcat", "socat", "telnet":
+		st.send(stdin, at)
+		return value{t: tCmd}
+	case "openssl":
+		if len(rest) > 0 && rest[0].s == "s_client" {
+			st.send(stdin, at)
+		}
+		if has(rest, "-d") || has(rest, "-base64") && has(rest, "-d") {
+			return st.decoded(stdin, "base64")
+		}
+		return value{t: tCmd | stdin.t&(tSecret|tEnv)}
+	case "dig", "nslookup", "host", "drill", "resolvectl", "resolve-dnsname":
+		for _, a := range rest {
+			if !a.known && a.t&(tCmd|tSecret|tEnv|tDecoded) != 0 && strings.Count(strings.TrimPrefix(a.s, "."), ".") >= 1 && !strings.HasPrefix(a.s, "-") {
+				st.s.emit("dns-exfil", at, SeverityError, "")
+			}
+		}
+		return value{t: tCmd}
+	case "base64", "base32", "basenc", "xxd", "uudecode", "gunzip", "zcat", "bunzip2", "unxz", "unzstd":
+		in := stdin
+		if f := firstFile(rest); f != nil {
+			in = st.fileContent(*f)
+		}
+		switch {
+		case name == "base64" && (has(rest, "-d") || has(rest, "--decode") || has(rest, "-D") || hasFlag(rest, 'd')):
+			return st.decoded(in, "base64")
+		case name == "base32" && (has(rest, "-d") || has(rest, "--decode")):
+			return st.decoded(in, "base32")
+		case name == "xxd" && (has(rest, "-r") || hasFlag(rest, 'r')):
+			return st.decoded(in, "hex")
+		case name == "basenc" && (has(rest, "-d") || has(rest, "--decode")):
+			return value{t: in.t | tDecoded}
+		case name == "gunzip" || name == "zcat" || name == "bunzip2" || name == "unxz" || name == "unzstd" || name == "uudecode":
+			return value{t: in.t | tDecoded}
+		}
+		return value{t: in.t&(tSecret|tEnv|tFetched) | tCmd}
+	case "gzip", "xz", "bzip2", "zstd":
+		if has(rest, "-d") || has(rest, "--decompress") {
+			return value{t: stdin.t | tDecoded}
+		}
+		return value{t: stdin.t&(tSecret|tEnv|tFetched) | tCmd}
+	case "rev":
+		if stdin.known {
+			v := lit(encoded.Reverse(strings.TrimSuffix(stdin.s, "\n")))
+			v.t = stdin.t | tDecoded
+			return v
+		}
+		return value{t: stdin.t | tDecoded}
+	case "tr":
+		if len(rest) >= 2 && isRot13(rest[len(rest)-2].s, rest[len(rest)-1].s) {
+			if stdin.known {
+				v := lit(encoded.Rot13(stdin.s))
+				v.t = stdin.t | tDecoded
+				return v
+			}
+			return value{t: stdin.t | tDecoded}
+		}
+		return value{t: stdin.t | tBuilt}
+	case "dirname", "realpath", "readlink":
+		out := value{t: tCmd}
+		for _, a := range rest {
+			out.t |= a.t & tShipped // a folder of the skill's own
+		}
+		return out
+	case "printf":
+		return st.printf(rest)
+	case "echo", "print":
+		return st.echo(rest)
+	case "cat", "head", "tail", "less", "more", "strings", "sqlite3", "sort", "uniq", "awk", "sed", "grep", "cut", "jq", "od", "hexdump", "type", "get-content", "gc":
+		out := value{t: tCmd | stdin.t&(tSecret|tEnv|tFetched|tDecoded|tDevice)}
+		if stdin.known && (name == "cat" || name == "sort" || name == "uniq") || name == "cat" && stdin.s != "" {
+			out = stdin // cat prints its input as it is, the parts the analysis sees included
+		}
+		for i, a := range rest {
+			if a.known && strings.HasPrefix(a.s, "-") || name == "awk" || name == "sed" || name == "grep" || name == "jq" {
+				if i == 0 && (name == "awk" || name == "sed" || name == "grep" || name == "jq") {
+					continue
+				}
+				if a.known && strings.HasPrefix(a.s, "-") {
+					continue
+				}
+			}
+			content := st.fileContent(a)
+			st.readSecret(a, at)
+			out.t |= content.t
+		}
+		return out
+	case "env", "printenv", "set", "export", "declare":
+		if len(rest) == 0 || name == "export" && has(rest, "-p") || name == "declare" && has(rest, "-p") {
+			return value{t: tSecret | tEnv | tCmd}
+		}
+	case "whoami", "hostname", "id", "uname":
+		return value{t: tCmd | tSecret}
+	case "tar", "zip", "7z", "rar", "cpio":
+		var in taint
+		for _, a := range rest {
+			if a.path == pathSecret || classifyPath(a) == pathSecret || a.path == pathHome {
+				in |= tSecret
+				st.readSecret(a, at)
+			}
+		}
+		if name == "zip" && len(rest) > 0 {
+			if f := firstFile(rest); f != nil {
+				st.wrote(*f, value{t: in}, at)
+			}
+		}
+		return value{t: tCmd | in}
+	case "cp", "mv", "install", "ln", "rsync", "scp", "copy-item", "move-item":
+		st.copy(name, rest, at)
+	case "tee", "set-content", "add-content", "out-file":
+		for _, a := range rest {
+			if !strings.HasPrefix(a.s, "-") {
+				st.wrote(a, stdin, at)
+			}
+		}
+		return stdin
+	case "dd":
+		var in value
+		for _, a := range rest {
+			if strings.HasPrefix(a.s, "if=") {
+				in = st.fileContent(lit(a.s[3:]))
+			}
+			if strings.HasPrefix(a.s, "of=") && (isDisk(a.s[3:]) || a.t&tDevice != 0 || !a.known && a.s == "of=/dev/") {
+				st.s.emit("disk-wipe", at, SeverityWarning, "")
+			}
+		}
+		return in
+	case "mkfs", "wipefs", "shred", "fdisk", "sfdisk", "parted":
+		for _, a := range rest {
+			if (isDisk(a.s) || a.t&tDevice != 0 || !a.known && a.s == "/dev/") && (name != "fdisk" && name != "parted" || !has(rest, "-l")) {
+				st.s.emit("disk-wipe", at, SeverityWarning, "")
+			}
+		}
+	case "eval", "invoke-expression", "iex":
+		st.exec(joinArgs(rest), langShell, at, false)
+	case "source", ".":
+		if len(rest) > 0 {
+			st.runFile(rest[0], langShell, at, true)
+		}
+	case "chmod":
+		st.chmod(rest, at)
+	case "rm", "remove-item", "rmdir":
+		st.rm(rest, words[len(words)-len(rest):], at)
+	case "find":
+		st.find(rest, at)
+	case "git":
+		if v := st.git(rest, at); v != (value{}) {
+			return v
+		}
+	case "crontab":
+		// crontab - (or no file) installs what it reads, crontab FILE the
+		// file: one write to the user's crontab, graded by what it holds.
+		var files []value
+		for _, a := range rest {
+			if !(a.known && strings.HasPrefix(a.s, "-") && a.s != "-") {
+				files = append(files, a)
+			}
+		}
+		if !has(rest, "-l") && !has(rest, "-r") && !has(rest, "-e") && len(files) <= 1 {
+			in := stdin
+			if len(files) == 1 && files[0].s != "-" {
+				in = st.fileContent(files[0])
+			}
+			st.wrote(lit("/var/spool/cron/crontab"), in, at)
+		}
+		if has(rest, "-e") {
+			for _, k := range []string{"EDITOR", "VISUAL"} {
+				if v, ok := env[k]; ok && v != (value{}) {
+					st.s.emit("autorun-config", at, SeverityWarning, "crontab -e with a scripted "+k)
+				}
+			}
+		}
+	case "claude":
+		if len(rest) >= 2 && rest[0].s == "mcp" && (rest[1].s == "add" || rest[1].s == "add-json") {
+			// At project scope it writes the project's .mcp.json, which the
+			// team reviews and Claude Code asks each user to approve: in
+			// instructions or documentation a note, as a bare .mcp.json
+			// written there is (gradeWrite).
+			sev := SeverityWarning
+			if st.s.roles&codeKinds == 0 && (has(rest, "--scope=project") || optionIs(rest, "--scope", "project") || optionIs(rest, "-s", "project")) {
+				sev = SeverityNote
+			}
+			st.s.emit("agent-config", at, sev, "")
+		}
+	case "lsblk", "findmnt", "blkid", "df", "diskutil", "mount", "losetup":
+		return value{t: tCmd | tDevice, id: at + 1}
+	case "gh", "aws", "gcloud", "az", "op", "vault", "heroku", "doppler", "kubectl", "npm", "pass", "bw", "lpass":
+		if printsSecret(name, rest) {
+			return value{t: tCmd | tSecret, id: at + 1}
+		}
+	default:
+		if strings.HasPrefix(name, "mkfs.") {
+			for _, a := range rest {
+				if isDisk(a.s) || a.t&tDevice != 0 {
+					st.s.emit("disk-wipe", at, SeverityWarning, "")
+				}
+			}
+		}
+	}
+	return value{t: tCmd, id: at + 1}
+}
+
+// rm walks a deletion: of /, of home, of "$V/"* when V may be empty.
+func (st *shellState) rm(rest []value, words []*syntax.Word, at int) {
+	recursive := false
+	for _, a := range rest {
+		if a.known && strings.HasPrefix(a.s, "-") && (a.s == "--recursive" || !strings.HasPrefix(a.s, "--") && strings.ContainsAny(a.s, "rR") || strings.EqualFold(a.s, "-recurse")) {
+			recursive = true
+		}
+	}
+	if !recursive {
+		return
+	}
+	for i, a := range rest {
+		if a.known && strings.HasPrefix(a.s, "-") {
+			continue
+		}
+		switch classifyPath(a) {
+		case pathRoot:
+			st.s.emit("destructive-rm", at, SeverityError, "")
+			continue
+		case pathHome:
+			st.s.emit("destructive-rm", at, SeverityWarning, "")
+			continue
+		}
+		if i < len(words) && st.mayBeEmptyPrefix(words[i]) {
+			st.s.emit("destructive-rm", at, SeverityWarning, "deletes from / when the variable is empty (no ${V:?} guard)")
+		}
+	}
+}
+
+// mayBeEmptyPrefix reports whether a word starts with a variable that may
+// be empty, followed by a slash: "$V/"*, "$V"/*, ${V}/x.
+func (st *shellState) mayBeEmptyPrefix(w *syntax.Word) bool {
+	var parts []syntax.WordPart
+	for _, p := range w.Parts {
+		if q, ok := p.(*syntax.DblQuoted); ok {
+			parts = append(parts, q.Parts...)
+		} else {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) < 2 {
+		return false
+	}
+	pe, ok := parts[0].(*syntax.ParamExp)
+	if !ok || pe.Param == nil || pe.Exp != nil && (pe.Exp.Op == syntax.ErrorUnset || pe.Exp.Op == syntax.ErrorUnsetOrNull ||
+		pe.Exp.Op == syntax.DefaultUnset || pe.Exp.Op == syntax.DefaultUnsetOrNull) {
+		return false
+	}
+	v := st.param(pe)
+	if v.t&tGuarded != 0 || v.known && v.s != "" || v.t&tHome != 0 {
+		return false
+	}
+	rest := make([]value, 0, len(parts)-1)
+	for _, p := range parts[1:] {
+		rest = append(rest, st.part(p, false))
+	}
+	tail := cat(rest...)
+	switch tail.s {
+	case "/", "/*", "/.*", "/**":
+		return tail.known
+	}
+	return false
+}

@@ -3,8 +3,6 @@ package program
 import (
 	"path"
 	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // This file is what the shell analysis (shell.go, shellsinks.go) knows of commands
@@ -87,70 +85,6 @@ func (st *shellState) chmod(rest []value, at int) {
 	if recursive && (strings.Contains(m, "a+w") || strings.Contains(m, "o+w") || strings.Contains(m, "ugo+w") || m == "666" || m == "0666" || m == "a=rw" || m == "a+rw") {
 		st.s.emit("world-writable", at, SeverityWarning, "")
 	}
-}
-
-// rm walks a deletion: of /, of home, of "$V/"* when V may be empty.
-func (st *shellState) rm(rest []value, words []*syntax.Word, at int) {
-	recursive := false
-	for _, a := range rest {
-		if a.known && strings.HasPrefix(a.s, "-") && (a.s == "--recursive" || !strings.HasPrefix(a.s, "--") && strings.ContainsAny(a.s, "rR") || strings.EqualFold(a.s, "-recurse")) {
-			recursive = true
-		}
-	}
-	if !recursive {
-		return
-	}
-	for i, a := range rest {
-		if a.known && strings.HasPrefix(a.s, "-") {
-			continue
-		}
-		switch classifyPath(a) {
-		case pathRoot:
-			st.s.emit("destructive-rm", at, SeverityError, "")
-			continue
-		case pathHome:
-			st.s.emit("destructive-rm", at, SeverityWarning, "")
-			continue
-		}
-		if i < len(words) && st.mayBeEmptyPrefix(words[i]) {
-			st.s.emit("destructive-rm", at, SeverityWarning, "deletes from / when the variable is empty (no ${V:?} guard)")
-		}
-	}
-}
-
-// mayBeEmptyPrefix reports whether a word starts with a variable that may
-// be empty, followed by a slash: "$V/"*, "$V"/*, ${V}/x.
-func (st *shellState) mayBeEmptyPrefix(w *syntax.Word) bool {
-	var parts []syntax.WordPart
-	for _, p := range w.Parts {
-		if q, ok := p.(*syntax.DblQuoted); ok {
-			parts = append(parts, q.Parts...)
-		} else {
-			parts = append(parts, p)
-		}
-	}
-	if len(parts) < 2 {
-		return false
-	}
-	pe, ok := parts[0].(*syntax.ParamExp)
-	if !ok || pe.Param == nil || pe.Exp != nil && (pe.Exp.Op == syntax.ErrorUnset || pe.Exp.Op == syntax.ErrorUnsetOrNull ||
-		pe.Exp.Op == syntax.DefaultUnset || pe.Exp.Op == syntax.DefaultUnsetOrNull) {
-		return false
-	}
-	v := st.param(pe)
-	if v.t&tGuarded != 0 || v.known && v.s != "" || v.t&tHome != 0 {
-		return false
-	}
-	rest := make([]value, 0, len(parts)-1)
-	for _, p := range parts[1:] {
-		rest = append(rest, st.part(p, false))
-	}
-	tail := cat(rest...)
-	switch tail.s {
-	case "/", "/*", "/.*", "/**":
-		return tail.known
-	}
-	return false
 }
 
 // find walks find … -delete or -exec rm -r from / or home.
