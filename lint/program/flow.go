@@ -17,41 +17,6 @@ import (
 // maxExprDepth bounds the nesting the expression parser follows.
 const maxExprDepth = 64
 
-// flowState is the analysis of one region.
-type flowState struct {
-	s      *scan
-	base   int
-	lang   string
-	toks   []token
-	pos    int
-	vars   map[string]ev
-	depth  int
-	region string
-	// The function being read (the last def or function seen) and what
-	// the analysis learned of each local function: whether code from its
-	// parameters runs, and what it returns.
-	cur   string
-	funcs map[string]*funcInfo
-}
-
-// funcInfo is what a local function does with what it is given.
-type funcInfo struct {
-	execs   bool  // a parameter's value reaches an exec sink
-	returns taint // what its return statements give
-}
-
-// An ev is what an expression evaluates to: a value, and when it names
-// something callable or a module, its qualified name (os.path.join); a file
-// handle remembers its path and mode.
-type ev struct {
-	v     value
-	name  string
-	file  *value
-	mode  string
-	elems []value // a list's elements, when known
-	recv  *ev     // for a method: the value it is called on (name is ".method")
-}
-
 // flowRegion analyses a region of Python, JavaScript, PowerShell, Ruby or
 // Perl.
 func (s *scan) flowRegion(r region) {
@@ -73,27 +38,6 @@ func (s *scan) flowRegion(r region) {
 			}
 		}
 	}
-}
-
-// peek returns the token at pos+k, or an EOL.
-func (f *flowState) peek(k int) token {
-	if f.pos+k < len(f.toks) {
-		return f.toks[f.pos+k]
-	}
-	return token{kind: tokEOL, off: len(f.region)}
-}
-
-func (f *flowState) is(k int, s string) bool {
-	t := f.peek(k)
-	return (t.kind == tokPunct || t.kind == tokWord) && t.s == s
-}
-
-// at returns the offset in the scan's text of the token at pos+k.
-func (f *flowState) at(k int) int { return f.base + f.peek(k).off }
-
-// endOfStatement reports whether the token ends a statement.
-func endOfStatement(t token) bool {
-	return t.kind == tokEOL || t.kind == tokPunct && (t.s == ";" || t.s == "}" || t.s == "{")
 }
 
 // statement reads one statement.
@@ -324,12 +268,6 @@ func (f *flowState) imports() {
 	}
 }
 
-// moduleName strips node: and normalises a JavaScript module name.
-func moduleName(m string) string {
-	m = strings.TrimPrefix(m, "node:")
-	return strings.ReplaceAll(m, "/", ".")
-}
-
 // dotted reads a dotted name: os.path.
 func (f *flowState) dotted() string {
 	var b strings.Builder
@@ -551,41 +489,4 @@ func (f *flowState) unary() ev {
 		return ev{v: value{t: tCmd}}
 	}
 	return f.postfix()
-}
-
-// joinPath joins two path values with a slash.
-func joinPath(a, b value) value {
-	if a.known && b.known && strings.HasPrefix(b.s, "/") && !strings.HasPrefix(b.s, "/.") {
-		return b
-	}
-	sep := lit("/")
-	if a.known && strings.HasSuffix(a.s, "/") || b.known && strings.HasPrefix(b.s, "/") {
-		return cat(a, b)
-	}
-	return cat(a, sep, b)
-}
-
-// joinList joins a list's elements with sep.
-func joinList(l ev, sep value) ev {
-	if len(l.elems) == 0 {
-		return ev{v: value{t: l.v.t | tBuilt}}
-	}
-	parts := make([]value, 0, 2*len(l.elems))
-	for i, e := range l.elems {
-		if i > 0 && sep.s != "" {
-			parts = append(parts, sep)
-		}
-		parts = append(parts, e)
-	}
-	v := cat(parts...)
-	v.t |= tBuilt
-	return ev{v: v}
-}
-
-// joinName qualifies a name.
-func joinName(a, b string) string {
-	if a == "" {
-		return ""
-	}
-	return a + "." + b
 }
