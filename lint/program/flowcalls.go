@@ -135,15 +135,6 @@ var valueMethods = map[string]bool{"downloadstring": true, "downloaddata": true,
 	"uploadfile": true, "uploaddata": true, "uploadvalues": true, "sendall": true, "sendto": true, "getstring": true,
 	"invokescript": true, "create": true, "read_text": true, "write_text": true, "read_bytes": true, "write_bytes": true}
 
-// psSwitches are PowerShell parameters that take no value.
-var psSwitches = map[string]bool{"raw": true, "recurse": true, "force": true, "noprofile": true, "noninteractive": true, "nop": true,
-	"usebasicparsing": true, "passthru": true, "wait": true, "nonewline": true, "append": true, "whatif": true, "confirm": true,
-	"asplaintext": true, "asbytestream": true, "encodedcommand": false, "noexit": true, "hidden": true, "verbose": true}
-
-// psAliases are PowerShell commands without a hyphen.
-var psAliases = map[string]bool{"iex": true, "iwr": true, "irm": true, "curl": true, "wget": true, "gc": true, "sc": true, "ni": true,
-	"rm": true, "del": true, "start": true, "saps": true, "cat": true, "echo": true, "cp": true, "copy": true}
-
 // call evaluates a call.
 func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 	if e.recv != nil && strings.HasPrefix(e.name, ".") {
@@ -683,55 +674,4 @@ func (f *flowState) decodeCall(name string, args []ev) value {
 		out.s, out.known = string(b), true
 	}
 	return out
-}
-
-// execSink reports code run: fetched, decoded, unresolved (but a shell
-// command the flow analysis hands on, which its own analysis grades), or
-// known (then analysed again in its language).
-func (f *flowState) execSink(code value, lang string, at int, stdin bool) {
-	if fi := f.funcs[f.cur]; fi != nil && code.t&tParam != 0 {
-		fi.execs = true
-	}
-	f.s.gradeExec(code, at, stdin, lang != langShell)
-	if lang != f.lang || code.t&(tBuilt|tDecoded) != 0 || lang == langShell {
-		f.s.runLayer(code, lang, at)
-	}
-}
-
-// sendCheck reports a secret reaching the network.
-func (f *flowState) sendCheck(v value, at int) { f.s.gradeSend(v, at) }
-
-// readPath returns what reading the file at p gives, and reports a read of
-// a secret through a path the program built.
-func (f *flowState) readPath(p value, at int) value {
-	k := p.path
-	if k == pathNone {
-		k = classifyPath(p)
-	}
-	if k != pathSecret {
-		return value{t: p.t & (tFetched | tShipped)}
-	}
-	if p.t&(tBuilt|tHome) != 0 {
-		n := normPath(p.s)
-		if browserDir(n) || strings.Contains(n, "keychain") || strings.Contains(n, "keyring") {
-			f.s.emit("credential-store", at, SeverityWarning, "")
-		} else {
-			f.s.emit("sensitive-path", at, SeverityWarning, "")
-		}
-	}
-	return value{t: tSecret}
-}
-
-// wrote reports a write to a place that runs later or configures an agent
-// (scan.gradeWrite, the rule the shell analysis shares).
-func (f *flowState) wrote(target, content value, at int) { f.s.gradeWrite(target, content, at) }
-
-// removeCheck reports a recursive deletion of / or home.
-func (f *flowState) removeCheck(p value, at int) {
-	switch classifyPath(p) {
-	case pathRoot:
-		f.s.emit("destructive-rm", at, SeverityError, "")
-	case pathHome:
-		f.s.emit("destructive-rm", at, SeverityWarning, "")
-	}
 }

@@ -189,28 +189,6 @@ func (f *flowState) skipTo(s string) {
 	}
 }
 
-// listOf makes a list value.
-func listOf(elems []value) ev {
-	var t taint
-	for _, e := range elems {
-		t |= e.t
-	}
-	return ev{v: value{t: t &^ tHome}, elems: elems}
-}
-
-// valueOf returns the value an expression stands for when used as data:
-// the whole environment for os.environ, process.env, ENV.
-func (f *flowState) valueOf(e ev) value {
-	switch e.name {
-	case "os.environ", "process.env", "ENV", "$ENV", "%ENV", "$_ENV", "$_SERVER", "env":
-		return value{t: tSecret | tEnv}
-	}
-	if e.v == (value{}) && len(e.elems) > 0 {
-		return listOf(e.elems).v
-	}
-	return e.v
-}
-
 // global returns what a name means when the region did not set it.
 func (f *flowState) global(name string) ev {
 	switch f.lang {
@@ -249,38 +227,6 @@ func (f *flowState) global(name string) ev {
 		}
 	}
 	return ev{name: name}
-}
-
-// homeValue is the user's home folder.
-func homeValue() value {
-	v := lit(homeMark)
-	v.t |= tHome
-	v.path = pathHome
-	return v
-}
-
-// envVar returns the value of an environment variable by name.
-func envVar(name string) value {
-	switch strings.ToUpper(name) {
-	case "HOME", "USERPROFILE":
-		return homeValue()
-	case "APPDATA":
-		v := lit(homeMark + "/appdata/roaming")
-		v.t |= tHome
-		return v
-	case "LOCALAPPDATA":
-		v := lit(homeMark + "/appdata/local")
-		v.t |= tHome
-		return v
-	case "XDG_CONFIG_HOME":
-		v := lit(homeMark + "/.config")
-		v.t |= tHome
-		return v
-	}
-	if skillDirVar(strings.ToUpper(name)) {
-		return shippedValue(strings.ToUpper(name))
-	}
-	return unknown()
 }
 
 // template evaluates a string with interpolation: the literal parts, and

@@ -105,12 +105,6 @@ func (f *flowState) psCommand() value {
 	return out
 }
 
-// isCmdlet reports a PowerShell command name: Verb-Noun, or an alias.
-func isCmdlet(w string) bool {
-	i := strings.IndexByte(w, '-')
-	return i > 0 && i < len(w)-1 && isLetter(w[0]) && !strings.HasPrefix(w, "$") || psAliases[strings.ToLower(w)]
-}
-
 // psInvoke reports & $x: running a command or script block by value.
 func (f *flowState) psInvoke(target ev, at int) {
 	v := f.valueOf(target)

@@ -100,3 +100,72 @@ func joinName(a, b string) string {
 	}
 	return a + "." + b
 }
+
+// listOf makes a list value.
+func listOf(elems []value) ev {
+	var t taint
+	for _, e := range elems {
+		t |= e.t
+	}
+	return ev{v: value{t: t &^ tHome}, elems: elems}
+}
+
+// valueOf returns the value an expression stands for when used as data:
+// the whole environment for os.environ, process.env, ENV.
+func (f *flowState) valueOf(e ev) value {
+	switch e.name {
+	case "os.environ", "process.env", "ENV", "$ENV", "%ENV", "$_ENV", "$_SERVER", "env":
+		return value{t: tSecret | tEnv}
+	}
+	if e.v == (value{}) && len(e.elems) > 0 {
+		return listOf(e.elems).v
+	}
+	return e.v
+}
+
+// homeValue is the user's home folder.
+func homeValue() value {
+	v := lit(homeMark)
+	v.t |= tHome
+	v.path = pathHome
+	return v
+}
+
+// envVar returns the value of an environment variable by name.
+func envVar(name string) value {
+	switch strings.ToUpper(name) {
+	case "HOME", "USERPROFILE":
+		return homeValue()
+	case "APPDATA":
+		v := lit(homeMark + "/appdata/roaming")
+		v.t |= tHome
+		return v
+	case "LOCALAPPDATA":
+		v := lit(homeMark + "/appdata/local")
+		v.t |= tHome
+		return v
+	case "XDG_CONFIG_HOME":
+		v := lit(homeMark + "/.config")
+		v.t |= tHome
+		return v
+	}
+	if skillDirVar(strings.ToUpper(name)) {
+		return shippedValue(strings.ToUpper(name))
+	}
+	return unknown()
+}
+
+// isCmdlet reports a PowerShell command name: Verb-Noun, or an alias.
+func isCmdlet(w string) bool {
+	i := strings.IndexByte(w, '-')
+	return i > 0 && i < len(w)-1 && isLetter(w[0]) && !strings.HasPrefix(w, "$") || psAliases[strings.ToLower(w)]
+}
+
+// psSwitches are PowerShell parameters that take no value.
+var psSwitches = map[string]bool{"raw": true, "recurse": true, "force": true, "noprofile": true, "noninteractive": true, "nop": true,
+	"usebasicparsing": true, "passthru": true, "wait": true, "nonewline": true, "append": true, "whatif": true, "confirm": true,
+	"asplaintext": true, "asbytestream": true, "encodedcommand": false, "noexit": true, "hidden": true, "verbose": true}
+
+// psAliases are PowerShell commands without a hyphen.
+var psAliases = map[string]bool{"iex": true, "iwr": true, "irm": true, "curl": true, "wget": true, "gc": true, "sc": true, "ni": true,
+	"rm": true, "del": true, "start": true, "saps": true, "cat": true, "echo": true, "cp": true, "copy": true}

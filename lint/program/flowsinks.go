@@ -1,0 +1,54 @@
+package program
+
+import "strings"
+
+// execSink reports code run: fetched, decoded, unresolved (but a shell
+// command the flow analysis hands on, which its own analysis grades), or
+// known (then analysed again in its language).
+func (f *flowState) execSink(code value, lang string, at int, stdin bool) {
+	if fi := f.funcs[f.cur]; fi != nil && code.t&tParam != 0 {
+		fi.execs = true
+	}
+	f.s.gradeExec(code, at, stdin, lang != langShell)
+	if lang != f.lang || code.t&(tBuilt|tDecoded) != 0 || lang == langShell {
+		f.s.runLayer(code, lang, at)
+	}
+}
+
+// sendCheck reports a secret reaching the network.
+func (f *flowState) sendCheck(v value, at int) { f.s.gradeSend(v, at) }
+
+// readPath returns what reading the file at p gives, and reports a read of
+// a secret through a path the program built.
+func (f *flowState) readPath(p value, at int) value {
+	k := p.path
+	if k == pathNone {
+		k = classifyPath(p)
+	}
+	if k != pathSecret {
+		return value{t: p.t & (tFetched | tShipped)}
+	}
+	if p.t&(tBuilt|tHome) != 0 {
+		n := normPath(p.s)
+		if browserDir(n) || strings.Contains(n, "keychain") || strings.Contains(n, "keyring") {
+			f.s.emit("credential-store", at, SeverityWarning, "")
+		} else {
+			f.s.emit("sensitive-path", at, SeverityWarning, "")
+		}
+	}
+	return value{t: tSecret}
+}
+
+// wrote reports a write to a place that runs later or configures an agent
+// (scan.gradeWrite, the rule the shell analysis shares).
+func (f *flowState) wrote(target, content value, at int) { f.s.gradeWrite(target, content, at) }
+
+// removeCheck reports a recursive deletion of / or home.
+func (f *flowState) removeCheck(p value, at int) {
+	switch classifyPath(p) {
+	case pathRoot:
+		f.s.emit("destructive-rm", at, SeverityError, "")
+	case pathHome:
+		f.s.emit("destructive-rm", at, SeverityWarning, "")
+	}
+}
