@@ -14,9 +14,6 @@ import (
 // with a small precedence-free parser that accepts anything: what it does
 // not understand is an unknown value, never an error.
 
-// maxExprDepth bounds the nesting the expression parser follows.
-const maxExprDepth = 64
-
 // flowRegion analyses a region of Python, JavaScript, PowerShell, Ruby or
 // Perl.
 func (s *scan) flowRegion(r region) {
@@ -179,13 +176,6 @@ func (f *flowState) statement() {
 		if f.pos == start {
 			f.pos++
 		}
-	}
-}
-
-// skipLine moves past the end of the statement.
-func (f *flowState) skipLine() {
-	for f.pos < len(f.toks) && !endOfStatement(f.peek(0)) {
-		f.pos++
 	}
 }
 
@@ -399,94 +389,4 @@ func (f *flowState) with() {
 		}
 		f.pos++
 	}
-}
-
-// expr evaluates an expression: operands joined by operators. "+" joins
-// strings; "/" joins paths (pathlib); "%" and "-f" format; everything else
-// keeps its operands' taint.
-func (f *flowState) expr() ev {
-	f.depth++
-	defer func() { f.depth-- }()
-	if f.depth > maxExprDepth {
-		f.s.opaque(f.at(0), fmt.Sprintf("not analysed: an expression nested deeper than %d", maxExprDepth))
-		f.skipLine()
-		return ev{v: unknown()}
-	}
-	left := f.unary()
-	for f.pos < len(f.toks) {
-		t := f.peek(0)
-		if t.kind != tokPunct && !(t.kind == tokWord && (t.s == "and" || t.s == "or" || t.s == "if" && f.lang == langPython || t.s == "-f" || t.s == "-join" || t.s == "-replace" || t.s == "eq" || t.s == "x")) {
-			break
-		}
-		op := t.s
-		switch op {
-		case "+", ".", "/", "%", "-f", "-join", "-replace", "||", "&&", "or", "and", "*", "-", "==", "!=", "<", ">", "?", ":", "??", "if", "else", "eq", "x", "|":
-		default:
-			return left
-		}
-		if op == ":" && f.lang == langPython || op == "." && f.lang != langPerl {
-			return left
-		}
-		f.pos++
-		if endOfStatement(f.peek(0)) {
-			return left
-		}
-		right := f.unary()
-		switch op {
-		case "+", ".":
-			if left.v.known && right.v.known || left.v != (value{}) || right.v != (value{}) {
-				left = ev{v: cat(left.v, right.v)}
-			}
-		case "/":
-			if left.v.t&tHome != 0 || left.name == "pathlib.Path" || strings.HasSuffix(left.name, "Path") || left.v.path != pathNone || left.v.known && (strings.HasPrefix(left.v.s, homeMark) || strings.HasPrefix(left.v.s, "/")) {
-				left = ev{v: joinPath(left.v, right.v)}
-			} else {
-				left = ev{v: value{t: left.v.t | right.v.t}}
-			}
-		case "-join":
-			left = joinList(left, right.v)
-		case "||", "&&", "or", "and", "??", "?", ":", "if", "else":
-			if left.v == (value{}) {
-				left = right
-			} else {
-				left.v.t |= right.v.t
-			}
-		default:
-			left = ev{v: value{t: (left.v.t | right.v.t) &^ tHome}}
-		}
-	}
-	return left
-}
-
-// unary evaluates an operand with its prefix operators.
-func (f *flowState) unary() ev {
-	for f.is(0, "not") || f.is(0, "!") || f.is(0, "-") || f.is(0, "await") || f.is(0, "typeof") || f.is(0, "*") || f.is(0, "**") || f.is(0, "\\") || f.is(0, "&") && f.lang != langPS || f.is(0, "lambda") {
-		if f.is(0, "lambda") {
-			for f.pos < len(f.toks) && !f.is(0, ":") && !endOfStatement(f.peek(0)) {
-				f.pos++
-			}
-		}
-		f.pos++
-	}
-	if f.is(0, "new") {
-		f.pos++
-		e := f.postfix()
-		return e
-	}
-	if f.lang == langPS && f.is(0, "&") {
-		f.pos++
-		at := f.at(0)
-		pattern, wild := f.psWildcardLookup()
-		target := f.postfix()
-		if tv := f.valueOf(target); !wild && tv.known && strings.HasPrefix(tv.s, wildPrefix) {
-			pattern, wild = tv.s[len(wildPrefix):], true // & $c, where $c = Get-Command i*-ex*
-		}
-		if wild {
-			f.psWildcardCall(pattern, at)
-			return ev{v: value{t: tCmd}}
-		}
-		f.psInvoke(target, at)
-		return ev{v: value{t: tCmd}}
-	}
-	return f.postfix()
 }

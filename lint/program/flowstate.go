@@ -169,3 +169,10 @@ var psSwitches = map[string]bool{"raw": true, "recurse": true, "force": true, "n
 // psAliases are PowerShell commands without a hyphen.
 var psAliases = map[string]bool{"iex": true, "iwr": true, "irm": true, "curl": true, "wget": true, "gc": true, "sc": true, "ni": true,
 	"rm": true, "del": true, "start": true, "saps": true, "cat": true, "echo": true, "cp": true, "copy": true}
+
+// skipLine moves past the end of the statement.
+func (f *flowState) skipLine() {
+	for f.pos < len(f.toks) && !endOfStatement(f.peek(0)) {
+		f.pos++
+	}
+}
