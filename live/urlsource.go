@@ -125,7 +125,7 @@ func (c *conditional) resolve(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("%s: %w", c.name, unwrapURL(err))
 	}
 	c.digest = "sha256:" + hex.EncodeToString(h.Sum(nil))
-	c.etag, c.since = resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
+	c.etag, c.since = resp.Header.Get("ETag"), strongSince(resp.Header, time.Now())
 	c.body, c.bodyDigest = buf.Bytes(), c.digest
 	return c.digest, nil
 }
@@ -300,4 +300,23 @@ func (s *Site) Open(ctx context.Context, digest string) (*manifest.Bundle, error
 		return nil, FollowRefusal(ReasonInvalid, fmt.Errorf("%s: %s: %w", s.c.name, digest, err))
 	}
 	return b, nil
+}
+
+// strongSince returns the answer's Last-Modified when it may validate the
+// next request, or "" when it may not: a time less than a second before the
+// answer's Date (or now, when it has none) is a weak validator (RFC 9110,
+// 8.8.2.2), since the resource may change again within that second and
+// still answer 304 to If-Modified-Since, so the change would never be seen.
+func strongSince(h http.Header, now time.Time) string {
+	lm, err := http.ParseTime(h.Get("Last-Modified"))
+	if err != nil {
+		return ""
+	}
+	if d, err := http.ParseTime(h.Get("Date")); err == nil {
+		now = d
+	}
+	if now.Sub(lm) < time.Second {
+		return ""
+	}
+	return h.Get("Last-Modified")
 }
