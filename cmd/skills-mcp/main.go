@@ -12,50 +12,13 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"net/http"
 	"os"
 	"os/signal"
-	"runtime/debug"
-	"sync"
 	"syscall"
 	"time"
 
 	"github.com/alecthomas/kong"
-	"github.com/skills-mcp/skills-mcp/internal/fetch"
 )
-
-// version is the tool's version, set at link time with -ldflags "-X main.version=…".
-// Without that, the version is the one the go command recorded (see buildVersion).
-var version = ""
-
-// buildVersion is the version of a binary whose linker set none: the module
-// version the go command recorded (go install …@v1.4.0 records v1.4.0; a
-// build in a clone, the pseudo-version of its commit,
-// v0.0.0-<time>-<rev>[+dirty]), else the VCS revision (with "-dirty" for
-// uncommitted changes), else "dev" (as under -buildvcs=false).
-func buildVersion(bi *debug.BuildInfo, ok bool) string {
-	if !ok {
-		return "dev"
-	}
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	var rev, dirty string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "-dirty"
-			}
-		}
-	}
-	if rev == "" {
-		return "dev"
-	}
-	return "dev-" + rev[:min(len(rev), 12)] + dirty
-}
 
 // CLI is the command tree.
 type CLI struct {
@@ -90,26 +53,6 @@ type ServeStdioCLI struct {
 	Version      kong.VersionFlag `help:"Print the version and exit."`
 	StallTimeout time.Duration    `name:"stall-timeout" env:"SKILLS_STALL_TIMEOUT" default:"10s" help:"Give up on a site, registry or issuer that sends nothing for this long: connecting, awaiting the answer, or between bytes of it (0: never)."`
 }
-
-// Exit statuses. verify and pull use exitFailed for a tampered or corrupt
-// bundle (and pull for skills it abandoned), exitUnsigned and exitUntrusted
-// when --trust is not met.
-const (
-	exitOK        = 0
-	exitFailed    = 1 // the command failed; verify: the bundle is tampered or corrupt
-	exitUsage     = 2 // bad command line, unreadable key or trust file
-	exitUnsigned  = 3 // --trust: the bundle carries no signature
-	exitUntrusted = 4 // --trust: signatures, but none valid by a trusted key
-)
-
-// exitError carries a specific exit status up to main.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
 
 // parse parses args with the whole command tree, or with ServeCLI alone when
 // args name no other command and ask for no help. Kong builds its model of
@@ -154,15 +97,6 @@ func newParser(grammar any, options ...kong.Option) *kong.Kong {
 		kong.Vars{"version": versionString()},
 	}, options...)...)
 }
-
-// versionString is what --version prints, and what serve and pull report as
-// their implementation's version.
-var versionString = sync.OnceValue(func() string {
-	if version != "" {
-		return version
-	}
-	return buildVersion(debug.ReadBuildInfo())
-})
 
 // signalContext is what signal.NotifyContext returns.
 type signalContext struct {
@@ -227,26 +161,4 @@ func run(args []string) int {
 	}
 	stderr.end()
 	return exitOK
-}
-
-// outbound is the HTTP client every command's outbound requests start from:
-// internal/fetch's bounded client with --stall-timeout as its idle time. Each
-// package adds its own bounds (deadline, byte caps, redirect rule) to it.
-// Set by run once the command line is parsed.
-var outbound = fetch.Client(nil, fetch.Policy{})
-
-// outboundClient returns the bounded client of --stall-timeout.
-func outboundClient(kctx *kong.Context) *http.Client {
-	idle := fetch.DefaultIdle
-	for _, f := range kctx.Flags() {
-		if f.Name == "stall-timeout" {
-			if d, ok := kctx.FlagValue(f).(time.Duration); ok {
-				idle = d
-			}
-		}
-	}
-	if idle <= 0 {
-		idle = -1 // no idle bound
-	}
-	return fetch.Client(nil, fetch.Policy{Idle: idle})
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"crypto/ed25519"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -107,22 +106,6 @@ func (r *RegistryFlags) fetch(ctx context.Context, arg, cache string, trusted []
 	o := r.options(cache, trusted, logf)
 	o.Progress = progressOf("fetching", "layers")
 	return oci.Fetch(ctx, arg, o)
-}
-
-// trustExit gives a failed signature check its exit status (3 unsigned, 4
-// untrusted), and any other error status def.
-func trustExit(err error, def int) error {
-	switch {
-	case errors.Is(err, manifest.ErrUnsigned):
-		return &exitError{exitUnsigned, fmt.Errorf("unsigned: %w", err)}
-	case errors.Is(err, manifest.ErrUntrusted), errors.Is(err, manifest.ErrBadSignature):
-		return &exitError{exitUntrusted, fmt.Errorf("untrusted: %w", err)}
-	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		return err
-	}
-	return &exitError{def, err}
 }
 
 // PushCmd is `skills-mcp push`.
