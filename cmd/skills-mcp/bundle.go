@@ -452,35 +452,3 @@ func nsLabel(ns string) string {
 	}
 	return ns
 }
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
-
-// openBundle opens the bundle file at path. A file that is truncated, damaged
-// or changed is reported as verify reports a blob that does not match:
-// "PATH: tampered or corrupt: REASON", exit status 1.
-func openBundle(path string) (*manifest.Bundle, error) {
-	b, err := manifest.OpenFile(path)
-	return b, bundleError(path, err)
-}
-
-// bundleError is openBundle's rewording of an error from manifest.OpenFile.
-func bundleError(path string, err error) error {
-	var ce *manifest.CorruptError
-	if errors.As(err, &ce) {
-		return &exitError{exitFailed, fmt.Errorf("%s: tampered or corrupt: %s", path, ce.Reason)}
-	}
-	return err
-}
-
-// count writes n and word, with an s when n is not 1: "1 file", "2 files".
-func count[N int | int64](n N, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}

@@ -134,13 +134,6 @@ func (f *LibraryFlags) policy(log *slog.Logger) (build.Options, error) {
 	return opt, nil
 }
 
-// warn prints a warning for the person at a terminal, as every command but
-// serve (whose log is logfmt, for machines) does.
-func warn(s string) { fmt.Fprintf(stderr, "skills-mcp: warning: %s\n", s) }
-
-// warnf is warn with a format.
-func warnf(format string, args ...any) { warn(fmt.Sprintf(format, args...)) }
-
 func isHTTP(s string) bool {
 	l := strings.ToLower(s)
 	return strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "http://")

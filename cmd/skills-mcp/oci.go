@@ -5,7 +5,6 @@ import (
 	"crypto/ed25519"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,16 +72,6 @@ func (r *RegistryFlags) bounded(maxDownload int64, a *ArchiveFlags) *RegistryFla
 	r.archive = build.ArchiveLimits{MaxEntries: a.MaxArchiveFiles, MaxTotalBytes: a.MaxArchiveBytes}
 	r.maxFileBytes = a.MaxFileBytes
 	return r
-}
-
-// stderrNote writes a note on stderr.
-func stderrNote(format string, args ...any) {
-	fmt.Fprintf(stderr, "skills-mcp: "+format+"\n", args...)
-}
-
-// slogNote logs a note at info level.
-func slogNote(log *slog.Logger) func(string, ...any) {
-	return func(format string, args ...any) { log.Info(fmt.Sprintf(format, args...)) }
 }
 
 // localBundle returns the bundle file arg names: arg itself, or for an

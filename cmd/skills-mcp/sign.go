@@ -282,17 +282,6 @@ func (c *ExportCmd) Run(ctx context.Context) error {
 	return nil
 }
 
-func writeFile(path string, write func(io.Writer) error) error {
-	if err := manifest.WriteFileAtomic(path, 0o644, write); err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	return nil
-}
-
-func writeBytes(path string, data []byte) error {
-	return writeFile(path, func(w io.Writer) error { _, err := w.Write(data); return err })
-}
-
 // loadTrust reads a trust file: an OpenSSH allowed_signers file, ssh-ed25519
 // public key lines, or a minisign public key. arg may also be the bare
 // minisign public key string ("RW…") itself, which is how minisign users
