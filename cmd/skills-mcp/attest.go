@@ -123,3 +123,11 @@ func inspectAttestations(b *manifest.Bundle, spec trustSpec, f *oci.Fetched) ([]
 	}
 	return out, nil
 }
+
+// inspectedAttestation is one attestation as inspect shows it.
+type inspectedAttestation struct {
+	PredicateType string          `json:"predicateType"`
+	Verified      bool            `json:"verified"` // its signature checked against --trust
+	Signer        string          `json:"signer,omitempty"`
+	Statement     json.RawMessage `json:"statement"`
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"crypto/ed25519"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -250,14 +249,6 @@ type inspection struct {
 	Attestations []inspectedAttestation `json:"attestations,omitempty"`
 }
 
-// inspectedAttestation is one attestation as inspect shows it.
-type inspectedAttestation struct {
-	PredicateType string          `json:"predicateType"`
-	Verified      bool            `json:"verified"` // its signature checked against --trust
-	Signer        string          `json:"signer,omitempty"`
-	Statement     json.RawMessage `json:"statement"`
-}
-
 type inspectedSkill struct {
 	URI             string `json:"uri"`
 	Library         string `json:"library"`
@@ -451,4 +442,43 @@ func nsLabel(ns string) string {
 		return "(root)"
 	}
 	return ns
+}
+
+// buildToRegistry builds the bundle into a temporary file, then pushes it
+// to ref.
+func (c *BuildCmd) buildToRegistry(ctx context.Context, opt build.Options, key ed25519.PrivateKey) (*build.Result, error) {
+	if _, err := oci.ParseRef(c.Output); err != nil {
+		return nil, &exitError{exitUsage, err}
+	}
+	signer, err := c.Cosign.signer()
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.CreateTemp("", "skills-mcp-push-*.skb")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	var res *build.Result
+	if key != nil {
+		res, err = buildSigned(opt, key, tmp)
+	} else {
+		res, err = build.Build(opt, tmp)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := c.policy(res); err != nil {
+		return res, err
+	}
+	if c.Strict && len(res.Manifest.Withheld) > 0 {
+		return res, errStrict
+	}
+	b, err := manifest.OpenFile(tmp.Name())
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	return res, pushBundle(ctx, b, c.Output, c.Tags, c.MountFrom, &c.Registry, signer)
 }

@@ -147,9 +147,3 @@ func firstEnv(names ...string) string {
 	}
 	return ""
 }
-
-// releaseFlags returns how to open a release given as pull --from takes
-// one (--baseline), with these flags' download limit and cache.
-func (f *LibraryFlags) releaseFlags(r RegistryFlags) ReleaseFlags {
-	return ReleaseFlags{MaxDownload: f.MaxDownload, Registry: r, Cache: CacheFlag{CacheDir: f.CacheDir}}
-}
