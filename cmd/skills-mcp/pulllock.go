@@ -101,27 +101,6 @@ func (c *PullCmd) lockSource(src *pull.Source, argv commandArgv) (*pull.LockSour
 	return &ls, nil
 }
 
-// openOCI fetches an oci:// reference into the cache and opens the bundle,
-// keeping the artifact's digest for the lock.
-func (c *PullCmd) openOCI(ctx context.Context, ref string, trusted []manifest.TrustedKey) (*pull.Source, error) {
-	o := c.Registry.bounded(c.MaxDownload, &c.Archive).options(c.Cache.CacheDir, trusted, stderrNote)
-	o.Progress = progressOf("fetching", "layers")
-	f, err := oci.Fetch(ctx, ref, o)
-	if err != nil {
-		return nil, err
-	}
-	c.ociResolved = f.Ref.Digest
-	if c.Registry.cosign != nil && f.Signer != "" {
-		// The fetch checked the Sigstore signatures over the digest.
-		src, err := pull.OpenBundle(f.Path, nil)
-		if err == nil {
-			src.Signed, src.SignedBy = true, f.Signer
-		}
-		return src, err
-	}
-	return pull.OpenBundle(f.Path, trusted)
-}
-
 // lockFlags refuses what --check and --frozen do not take.
 func (c *PullCmd) lockFlags() error {
 	if c.Check && c.Frozen {
