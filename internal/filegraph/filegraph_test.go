@@ -12,7 +12,7 @@ import (
 // the arrows inside it; move the shared piece down into a lower file, or
 // pass the value down, to break it. -v logs each package's figures.
 func TestOneWay(t *testing.T) {
-	for _, pkg := range []string{"release", "serve", "teamserver", "search", "lint/filekind", "manifest", "skilltext", "cosign", "live", "serve/wire", "serve/usage", "serve/answers", "build", "build/frontmatter", "lint", "lint/sarif", "lint/excerpt", "lint/encoded", "oci", "pull", "lint/program", "wellknown", "cosign/keyless", "internal/fetch", "internal/promtext", "internal/lazyre"} {
+	for _, pkg := range []string{"release", "serve", "teamserver", "search", "lint/filekind", "manifest", "skilltext", "cosign", "live", "serve/wire", "serve/usage", "serve/answers", "build", "build/frontmatter", "lint", "lint/sarif", "lint/excerpt", "lint/encoded", "oci", "pull", "lint/program", "wellknown", "cosign/keyless", "internal/fetch", "internal/promtext", "internal/lazyre", "cmd/skills-mcp"} {
 		g, err := Load(filepath.Join("..", "..", pkg))
 		if err != nil {
 			t.Fatal(err)
