@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/build"
+	"github.com/skills-mcp/skills-mcp/internal/livetest"
 	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/serve"
 )
@@ -30,25 +31,9 @@ func startLive(t testing.TB, opt Options) *Live {
 		opt.Server.Logger = servetest.Logger(t)
 	}
 	if opt.Debounce == 0 {
-		opt.Debounce = 20 * time.Millisecond
+		opt.Debounce = livetest.Debounce
 	}
-	l, err := New(opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- l.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-		if err := l.Close(); err != nil {
-			t.Error(err)
-		}
-	})
-	return l
+	return livetest.Start(t, func() (*Live, error) { return New(opt) })
 }
 
 // digestOf returns the digest skills/get reports for the file uri of the

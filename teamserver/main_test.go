@@ -10,11 +10,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skills-mcp/skills-mcp/internal/bundletest"
+	"github.com/skills-mcp/skills-mcp/internal/livetest"
 	"github.com/skills-mcp/skills-mcp/internal/servetest"
 	"github.com/skills-mcp/skills-mcp/live"
 	"github.com/skills-mcp/skills-mcp/manifest"
@@ -187,25 +187,9 @@ func startLive(t testing.TB, opt live.Options) *live.Live {
 		opt.Server.Logger = servetest.Logger(t)
 	}
 	if opt.Debounce == 0 {
-		opt.Debounce = 20 * time.Millisecond
+		opt.Debounce = livetest.Debounce
 	}
-	l, err := live.New(opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- l.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-		if err := l.Close(); err != nil {
-			t.Error(err)
-		}
-	})
-	return l
+	return livetest.Start(t, func() (*live.Live, error) { return live.New(opt) })
 }
 
 var (
