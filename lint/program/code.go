@@ -155,6 +155,7 @@ type scan struct {
 	in     Input
 	hits   map[string]Finding
 	graded []Finding // what the analysis graded itself (a write by gradeWrite), with no severity (see Finding)
+	plain  []string  // the places (normPath) a write graded a note put a plain job, service or entry (gradeWrite)
 }
 
 // lines returns the number of lines.
@@ -473,6 +474,9 @@ func (s *scan) gradeWrite(target, content value, at int) {
 		} else if plainCommand(content) || content.known && strings.TrimSpace(content.s) == "" ||
 			content.t&tShipped != 0 && content.t&(tFetched|tDecoded|tSecret|tEnv) == 0 {
 			sev = SeverityNote // a plain command, nothing at all, or a file the skill ships (read on its own)
+			if target.known {
+				s.plain = append(s.plain, n)
+			}
 		}
 		s.emit("persistence", at, sev, "")
 	case pathAgentConfig:
@@ -553,6 +557,9 @@ func plainCommand(content value) bool {
 	}
 	for l := range strings.Lines(content.s) {
 		t := TrimIndent(l)
+		if strings.HasPrefix(t, "<?xml") || strings.HasPrefix(t, "<!DOCTYPE") {
+			continue // an XML file's declaration of its format (a plist's DTD address is not fetched)
+		}
 		if content.t&tCmd == 0 {
 			// A shell handed only what the script was given (sh -c "$2",
 			// the start command the user named) runs that argument: it is

@@ -3,6 +3,7 @@ package program
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -590,6 +591,14 @@ func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
 				if v, ok := env[k]; ok && v != (value{}) {
 					st.s.emit("autorun-config", at, SeverityWarning, "crontab -e with a scripted "+k)
 				}
+			}
+		}
+	case "launchctl":
+		// Loading a job this file wrote, graded by what it holds, is that
+		// write's grade: the write already said what runs later.
+		if len(rest) >= 2 && (rest[0].s == "load" || rest[0].s == "bootstrap") {
+			if last := rest[len(rest)-1]; last.known && slices.Contains(st.s.plain, normPath(last.s)) {
+				st.s.graded = append(st.s.graded, Finding{Rule: "persistence", Off: at})
 			}
 		}
 	case "claude":
