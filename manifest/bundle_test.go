@@ -140,6 +140,15 @@ func TestRoundTrip(t *testing.T) {
 			t.Errorf("skill %s hidden=%v", b.SkillURI(i), b.Hidden(i))
 		}
 	}
+	if uris := b.SkillURIs(); len(uris) != b.NumSkills() {
+		t.Errorf("SkillURIs has %d URIs for %d skills", len(uris), b.NumSkills())
+	} else {
+		for i, u := range uris {
+			if u != b.SkillURI(i) {
+				t.Errorf("SkillURIs()[%d] = %q, SkillURI = %q", i, u, b.SkillURI(i))
+			}
+		}
+	}
 	if i, ok := b.FindSkill("skill://acme/git-workflow/SKILL.md"); !ok || b.SkillURI(i) != "skill://acme/git-workflow/SKILL.md" {
 		t.Fatal("FindSkill failed")
 	}
@@ -281,6 +290,9 @@ func checkChanged(t *testing.T, b *Bundle, m *Manifest) {
 	}
 	if u := b.SkillURI(0); u != "" {
 		t.Errorf("SkillURI = %q", u)
+	}
+	if u := b.SkillURIs(); len(u) != len(m.Skills) || u[0] != "" {
+		t.Errorf("SkillURIs = %.3q", u)
 	}
 	b.Hidden(0)
 	if b.HasBlob(sk.Entry.Resources[0].Digest) {

@@ -69,6 +69,35 @@ func (b *Bundle) SkillURI(i int) (uri string) {
 	return uri
 }
 
+// SkillURIs returns every skill's SKILL.md URI, SkillURI(i) at i, read in
+// one pass into one allocation; all "" if a mapped file changed under the
+// bundle.
+func (b *Bundle) SkillURIs() []string {
+	n := b.NumSkills()
+	uris := make([]string, n)
+	err := b.access(func() error {
+		size := 0
+		for i := range n {
+			size += b.rec(i).uriLen
+		}
+		var buf strings.Builder
+		buf.Grow(size)
+		for i := range n {
+			buf.Write(b.uri(i))
+		}
+		all := buf.String()
+		for i := range n {
+			l := b.rec(i).uriLen
+			uris[i], all = all[:l], all[l:]
+		}
+		return nil
+	})
+	if err != nil {
+		clear(uris)
+	}
+	return uris
+}
+
 // Hidden reports whether skill i is hidden (disable-model-invocation).
 func (b *Bundle) Hidden(i int) (hidden bool) {
 	b.access(func() error { hidden = b.rec(i).flags&flagHidden != 0; return nil })

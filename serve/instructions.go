@@ -108,7 +108,7 @@ Hosts that implement the MCP Skills extension (SEP-2640) can use skills/list, sk
 
 // listed returns the snapshot numbers of the listed skills.
 func (c *catalog) listed() []int {
-	var out []int
+	out := make([]int, 0, c.snap.Len())
 	for k := range c.snap.Len() {
 		if c.snap.Listed(k) {
 			out = append(out, k)

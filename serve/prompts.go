@@ -102,10 +102,11 @@ func (c *catalog) skillPaths() (paths, libs []string) {
 			}
 			ns[b] = set
 		}
-		n := c.snap.Len()
-		c.paths, c.libs = make([]string, n), make([]string, n)
-		for k := range n {
-			p := strings.TrimSuffix(strings.TrimPrefix(c.snap.URI(k), manifest.URIScheme), "/"+manifest.SkillFile)
+		// Each path is cut from its URI in place, in the slice URIs made.
+		c.paths = c.snap.URIs()
+		c.libs = make([]string, len(c.paths))
+		for k, uri := range c.paths {
+			p := strings.TrimSuffix(strings.TrimPrefix(uri, manifest.URIScheme), "/"+manifest.SkillFile)
 			c.paths[k] = p
 			b, _ := c.snap.Bundle(k)
 			if first, _, _ := strings.Cut(p, "/"); ns[b][first] {

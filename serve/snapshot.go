@@ -144,6 +144,23 @@ func (s *Snapshot) Bundle(k int) (*manifest.Bundle, int) { return s.ref(k) }
 // URI returns the URI of skill k's SKILL.md.
 func (s *Snapshot) URI(k int) string { b, i := s.ref(k); return b.SkillURI(i) }
 
+// URIs returns every skill's SKILL.md URI, URI(k) at k, read from each
+// bundle in one pass.
+func (s *Snapshot) URIs() []string {
+	if s.order == nil && len(s.bundles) == 1 {
+		return s.bundles[0].SkillURIs()
+	}
+	per := make([][]string, len(s.bundles))
+	for b, bu := range s.bundles {
+		per[b] = bu.SkillURIs()
+	}
+	uris := make([]string, s.n)
+	for k, r := range s.order {
+		uris[k] = per[r.b][r.i]
+	}
+	return uris
+}
+
 // Hidden reports whether skill k is hidden (disable-model-invocation).
 func (s *Snapshot) Hidden(k int) bool { b, i := s.ref(k); return b.Hidden(i) }
 
