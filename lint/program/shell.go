@@ -617,7 +617,7 @@ func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
 		return value{t: tCmd | tDevice, id: at + 1}
 	case "gh", "aws", "gcloud", "az", "op", "vault", "heroku", "doppler", "kubectl", "npm", "pass", "bw", "lpass":
 		if printsSecret(name, rest) {
-			return value{t: tCmd | tSecret, id: at + 1}
+			return value{t: tCmd | tSecret, id: at + 1, issuer: issuerOf(name, rest)}
 		}
 	default:
 		if strings.HasPrefix(name, "mkfs.") {

@@ -1,6 +1,7 @@
 package program
 
 import (
+	"net/url"
 	"path"
 	"strings"
 	"unicode/utf16"
@@ -42,6 +43,50 @@ func printsSecret(name string, rest []value) bool {
 		}
 	}
 	return false
+}
+
+// issuerOf returns the domain whose access token a CLI's command prints
+// (gh auth token: github.com), or "" for another secret (a stored
+// password, a key, a value any service may accept).
+func issuerOf(name string, rest []value) string {
+	if len(rest) < 2 || !rest[0].known || !rest[1].known {
+		return ""
+	}
+	switch name + " " + rest[0].s + " " + rest[1].s {
+	case "gh auth token":
+		return "github.com"
+	case "gcloud auth print-access-token", "gcloud auth print-identity-token":
+		return "googleapis.com"
+	}
+	return ""
+}
+
+// toIssuer reports a secret sent only to the domain that issued it, over
+// https: every address of the request is there (api.github.com for
+// gh auth token), so the token is used as it is meant to be.
+func toIssuer(v value, args []value) bool {
+	if v.issuer == "" || v.t&tEnv != 0 {
+		return false
+	}
+	n := 0
+	for _, a := range args {
+		if !strings.Contains(a.s, "://") {
+			continue
+		}
+		if !a.known {
+			return false
+		}
+		u, err := url.Parse(a.s)
+		if err != nil || u.Scheme != "https" {
+			return false
+		}
+		h := strings.ToLower(u.Hostname())
+		if h != v.issuer && !strings.HasSuffix(h, "."+v.issuer) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // interp walks an interpreter: code in an option, a script file, or its
@@ -129,7 +174,7 @@ func (st *shellState) fetch(name string, rest []value, stdin value, at int) valu
 		}
 		switch {
 		case !a.known:
-			if a.t&(tSecret|tEnv) != 0 {
+			if a.t&(tSecret|tEnv) != 0 && !toIssuer(a, rest) {
 				st.send(a, at)
 			}
 		case s == "-o" || s == "--output" || s == "-OutFile" || strings.EqualFold(s, "-outfile") || name == "wget" && (s == "-O" || s == "--output-document") ||
@@ -161,7 +206,7 @@ func (st *shellState) fetch(name string, rest []value, stdin value, at int) valu
 			st.sendData(lit(s[2:]), "-d", stdin, at)
 		case strings.HasPrefix(s, "-") && len(s) > 1:
 		default:
-			if a.t&(tSecret|tEnv) != 0 {
+			if a.t&(tSecret|tEnv) != 0 && !toIssuer(a, rest) {
 				st.send(a, at)
 			}
 		}

@@ -62,6 +62,11 @@ type value struct {
 	t     taint
 	path  pathKind // what the string names as a path, when it is one
 	id    int      // for a command's output the analysis cannot know: where the command is, so a file named by it can be followed
+	// issuer is, for a secret a service's own CLI printed (gh auth token),
+	// the domain that issued it: sent there over https it is used, not
+	// leaked. Empty for any other secret, or when parts from different
+	// issuers were joined.
+	issuer string
 }
 
 // lit is a known string.
@@ -82,11 +87,19 @@ func cat(vs ...value) value {
 	for last > 0 && vs[last] == (value{}) {
 		last--
 	}
+	secrets := 0
 	for k, v := range vs {
 		if v == (value{}) {
 			continue
 		}
 		n++
+		if v.t&tSecret != 0 {
+			if secrets++; secrets == 1 {
+				out.issuer = v.issuer
+			} else if v.issuer != out.issuer {
+				out.issuer = ""
+			}
+		}
 		out.t |= v.t &^ tKnownHead
 		if open && v.s != "" && !(k == last && isExtension(v.s)) || !v.known && v.s != "" && v.t&tKnownHead == 0 {
 			head = false
