@@ -99,6 +99,15 @@ func (o *Options) toolHiveLayerCap() int64 {
 	return min(o.maxBytes(), lim.MaxTotalBytes, manifest.MaxSkillBytes+int64(lim.MaxEntries)*tarEntryOverhead)
 }
 
+// toolHiveKey returns the name of the cache's record of what the ToolHive
+// artifact ref pins builds into as the library source (derivationKey):
+// the limits its layer is read under change what it builds into, or
+// whether it builds at all.
+func (o *Options) toolHiveKey(ref Ref, source string) string {
+	lim, maxFile := o.toolHiveLimits()
+	return derivationKey(ref.Digest, source, int64(lim.MaxEntries), lim.MaxTotalBytes, maxFile, o.toolHiveLayerCap())
+}
+
 // toolHiveSkillLayer checks the image manifest of a ToolHive skill and returns
 // its skill name and its one layer.
 func toolHiveSkillLayer(ref Ref, im *ocispec.Manifest) (string, ocispec.Descriptor, error) {
@@ -144,7 +153,7 @@ func (f *fetcher) toolHive(ctx context.Context, desc ocispec.Descriptor, im *oci
 	if err != nil {
 		return err
 	}
-	bundle, _, err := f.o.toolHiveBundle(ctx, f.ref, f.ref.String(), im, layer)
+	bundle, id, err := f.o.toolHiveBundle(ctx, f.ref, f.ref.String(), im, layer)
 	if err != nil {
 		return err
 	}
@@ -158,7 +167,9 @@ func (f *fetcher) toolHive(ctx context.Context, desc ocispec.Descriptor, im *oci
 	}
 	if err := keepToolHive(f.o.CacheDir, f.thIndex, f.thManifest, layer); err != nil {
 		f.o.logf("warning: %s: cache: %v; a warm start under cosign trust will fetch it again", f.ref, err)
+		return nil
 	}
+	f.o.recordDerived(f.ref, f.o.toolHiveKey(f.ref, f.ref.String()), id)
 	return nil
 }
 

@@ -94,7 +94,8 @@ func signedToolHive(t testing.TB, extra map[string]string) (host, d string, v oc
 // cache build into the cached bundle, so the signatures over the
 // artifact vouch for it. A bundle planted at its cache path with the
 // artifact's signatures is replaced by what the blobs build into; with a
-// blob changed, nothing is vouched for and the registry is asked again.
+// blob changed and no record of the bundle, nothing is vouched for and
+// the registry is asked again.
 func TestToolHiveOffline(t *testing.T) {
 	ctx := context.Background()
 	host, d, v := signedToolHive(t, nil)
@@ -145,7 +146,12 @@ func TestToolHiveOffline(t *testing.T) {
 		t.Errorf("no note of the rebuild in:\n%s", logs.String())
 	}
 
-	// A blob changed: not the artifact's, so the registry is asked.
+	// A blob changed, and no record of what the artifact built into
+	// (TestToolHiveDerived: a record vouches without the blobs): nothing
+	// to rebuild from but the artifact's, so the registry is asked.
+	if err := os.RemoveAll(filepath.Join(o.CacheDir, "oci", "derived")); err != nil {
+		t.Fatal(err)
+	}
 	blobs, _ := filepath.Glob(filepath.Join(o.CacheDir, "oci", "blobs", "sha256", "*"))
 	if len(blobs) != 3 {
 		t.Fatalf("%d blobs kept, want the index, the image manifest and the layer", len(blobs))

@@ -8,8 +8,9 @@ import (
 )
 
 // cachedToolHive reports whether the cached bundle b at p is what the
-// ToolHive artifact ref (pinned to its digest) builds into, from that
-// artifact's blobs in the store, offline, and returns who signed the
+// ToolHive artifact ref (pinned to its digest) builds into, by the cache's
+// record of that (derivedBundle), or else from that artifact's blobs in
+// the store, offline (recording it then), and returns who signed the
 // artifact when the signatures b carries meet the trust. A bundle the
 // blobs build into other bytes (another version of the analyser, or a
 // file planted with the artifact's signatures) is replaced by the one they
@@ -22,6 +23,15 @@ func (o *Options) cachedToolHive(ctx context.Context, b *manifest.Bundle, p stri
 	who, err := o.checkTrust(ref.Digest, nil, sigs)
 	if err != nil {
 		return "", false
+	}
+	// Then the record of what the artifact built into by this analyser,
+	// under these limits: the bundle is that one if it opened as it (b's
+	// digest is its manifest's, checked at open; each file is checked
+	// against the manifest as it is read).
+	source := cachedSource(b, ref)
+	key := o.toolHiveKey(ref, source)
+	if id, ok := derivedBundle(o.CacheDir, key); ok && id == b.ID() {
+		return who, true
 	}
 	// The artifact is an image index, or an image manifest itself.
 	top, err := readBlob(o.CacheDir, digest.Digest(ref.Digest), maxImageManifest)
@@ -53,7 +63,7 @@ func (o *Options) cachedToolHive(ctx context.Context, b *manifest.Bundle, p stri
 	if err != nil {
 		return "", false
 	}
-	built, id, err := o.toolHiveBundle(ctx, ref, cachedSource(b, ref), im, layer)
+	built, id, err := o.toolHiveBundle(ctx, ref, source, im, layer)
 	if err != nil {
 		o.logf("%s: the cached artifact no longer builds: %v", ref, err)
 		return "", false
@@ -64,6 +74,7 @@ func (o *Options) cachedToolHive(ctx context.Context, b *manifest.Bundle, p stri
 		}
 		o.logf("%s: the cached bundle rebuilt from the cached artifact (%s)", ref, p)
 	}
+	o.recordDerived(ref, key, id)
 	return who, true
 }
 
