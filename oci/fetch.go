@@ -136,6 +136,14 @@ func (o *Options) cachedTrusted(ctx context.Context, p string, ref Ref) (string,
 	if err != nil {
 		return "", false
 	}
+	// A bundle the cache recorded as what a ToolHive artifact built into
+	// is not one of ours: the record is its proof (cachedToolHive checks
+	// the signatures first), and cachedOf's need not be made.
+	if o.Cosign != nil && o.recordedToolHive(b, ref) {
+		if who, ok := o.cachedToolHive(ctx, b, p, ref); ok {
+			return who, true
+		}
+	}
 	oc := o.cachedOf(b, d)
 	if oc != o {
 		if who, ok := o.cachedToolHive(ctx, b, p, ref); ok {

@@ -30,7 +30,7 @@ func (o *Options) cachedToolHive(ctx context.Context, b *manifest.Bundle, p stri
 	// against the manifest as it is read).
 	source := cachedSource(b, ref)
 	key := o.toolHiveKey(ref, source)
-	if id, ok := derivedBundle(o.CacheDir, key); ok && id == b.ID() {
+	if o.recordedAs(b, key) {
 		return who, true
 	}
 	// The artifact is an image index, or an image manifest itself.
@@ -76,6 +76,18 @@ func (o *Options) cachedToolHive(ctx context.Context, b *manifest.Bundle, p stri
 	}
 	o.recordDerived(ref, key, id)
 	return who, true
+}
+
+// recordedToolHive reports whether the cache recorded b as the bundle the
+// ToolHive artifact ref pins built into, as cachedToolHive would find it.
+func (o *Options) recordedToolHive(b *manifest.Bundle, ref Ref) bool {
+	return o.recordedAs(b, o.toolHiveKey(ref, cachedSource(b, ref)))
+}
+
+// recordedAs reports whether the record named key names b.
+func (o *Options) recordedAs(b *manifest.Bundle, key string) bool {
+	id, ok := derivedBundle(o.CacheDir, key)
+	return ok && id == b.ID()
 }
 
 // cachedSource returns the source the cached bundle b names, when it is a
