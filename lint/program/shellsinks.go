@@ -45,29 +45,34 @@ func printsSecret(name string, rest []value) bool {
 	return false
 }
 
-// issuerOf returns the domain whose access token a CLI's command prints
-// (gh auth token: github.com), or "" for another secret (a stored
-// password, a key, a value any service may accept).
-func issuerOf(name string, rest []value) string {
+// issuers are the domains whose access tokens a CLI prints (value.issuer
+// indexes it; 0 is none).
+var issuers = [...]string{"", "github.com", "googleapis.com"}
+
+// issuerOf returns the issuers index of the domain whose access token a
+// CLI's command prints (gh auth token: github.com), or 0 for another
+// secret (a stored password, a key, a value any service may accept).
+func issuerOf(name string, rest []value) uint8 {
 	if len(rest) < 2 || !rest[0].known || !rest[1].known {
-		return ""
+		return 0
 	}
 	switch name + " " + rest[0].s + " " + rest[1].s {
 	case "gh auth token":
-		return "github.com"
+		return 1
 	case "gcloud auth print-access-token", "gcloud auth print-identity-token":
-		return "googleapis.com"
+		return 2
 	}
-	return ""
+	return 0
 }
 
 // toIssuer reports a secret sent only to the domain that issued it, over
 // https: every address of the request is there (api.github.com for
 // gh auth token), so the token is used as it is meant to be.
 func toIssuer(v value, args []value) bool {
-	if v.issuer == "" || v.t&tEnv != 0 {
+	if v.issuer == 0 || v.t&tEnv != 0 {
 		return false
 	}
+	iss := issuers[v.issuer]
 	n := 0
 	for _, a := range args {
 		if !strings.Contains(a.s, "://") {
@@ -81,7 +86,7 @@ func toIssuer(v value, args []value) bool {
 			return false
 		}
 		h := strings.ToLower(u.Hostname())
-		if h != v.issuer && !strings.HasSuffix(h, "."+v.issuer) {
+		if h != iss && !strings.HasSuffix(h, "."+iss) {
 			return false
 		}
 		n++

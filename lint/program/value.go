@@ -61,12 +61,13 @@ type value struct {
 	known bool   // s is the whole value, or its first maxValue bytes
 	t     taint
 	path  pathKind // what the string names as a path, when it is one
-	id    int      // for a command's output the analysis cannot know: where the command is, so a file named by it can be followed
 	// issuer is, for a secret a service's own CLI printed (gh auth token),
-	// the domain that issued it: sent there over https it is used, not
-	// leaked. Empty for any other secret, or when parts from different
-	// issuers were joined.
-	issuer string
+	// the domain that issued it (an index into issuers): sent there over
+	// https it is used, not leaked. Zero for any other secret, or when
+	// parts from different issuers were joined. A small number keeps the
+	// value, copied and compared everywhere, as small as it was.
+	issuer uint8
+	id     int // for a command's output the analysis cannot know: where the command is, so a file named by it can be followed
 }
 
 // lit is a known string.
@@ -97,7 +98,7 @@ func cat(vs ...value) value {
 			if secrets++; secrets == 1 {
 				out.issuer = v.issuer
 			} else if v.issuer != out.issuer {
-				out.issuer = ""
+				out.issuer = 0
 			}
 		}
 		out.t |= v.t &^ tKnownHead
