@@ -91,7 +91,7 @@ func mimeOf(p string) string {
 func Manifest(t testing.TB, fx Fixture) (*manifest.Manifest, map[manifest.Digest][]byte) {
 	t.Helper()
 	m := &manifest.Manifest{MediaType: manifest.MediaType, Generator: manifest.Generator}
-	libs := map[string]bool{}
+	libs := map[string]*manifest.Library{}
 	blobs := map[manifest.Digest][]byte{}
 	keys := slices.Sorted(maps.Keys(fx))
 	for _, sp := range keys {
@@ -116,7 +116,15 @@ func Manifest(t testing.TB, fx Fixture) (*manifest.Manifest, map[manifest.Digest
 			t.Fatal(err)
 		}
 		lib, _, _ := strings.Cut(sp, "/")
-		libs[lib] = true
+		l := libs[lib]
+		if l == nil {
+			l = &manifest.Library{Namespace: lib, Kind: manifest.LibraryKindDir}
+			libs[lib] = l
+		}
+		l.Skills++
+		if fm["disable-model-invocation"] == true {
+			l.Hidden++
+		}
 		s := manifest.Skill{Library: lib, Path: sp, Hidden: fm["disable-model-invocation"] == true,
 			Provenance: map[string]any{"source": "fixture"}}
 		s.Entry.URI = manifest.URIScheme + sp + "/" + manifest.SkillFile
@@ -142,8 +150,8 @@ func Manifest(t testing.TB, fx Fixture) (*manifest.Manifest, map[manifest.Digest
 		}
 		m.Skills = append(m.Skills, s)
 	}
-	for lib := range libs {
-		m.Libraries = append(m.Libraries, manifest.Library{Namespace: lib, Kind: manifest.LibraryKindDir})
+	for _, l := range libs {
+		m.Libraries = append(m.Libraries, *l)
 	}
 	slices.SortFunc(m.Libraries, func(a, b manifest.Library) int { return strings.Compare(a.Namespace, b.Namespace) })
 	slices.SortFunc(m.Skills, func(a, b manifest.Skill) int { return strings.Compare(a.Entry.URI, b.Entry.URI) })
