@@ -348,7 +348,7 @@ func (f *flowState) template(body string) value {
 // unescapeFor decodes a template's literal part.
 func unescapeFor(s, lang string) string {
 	if lang == langPS {
-		return strings.NewReplacer("`n", "\n", "`t", "\t", "``", "`").Replace(s)
+		return strings.NewReplacer("`n", "\n", "`t", "\t", "``", "`", "`\"", "\"").Replace(s)
 	}
 	return encoded.Unescape(s)
 }
@@ -648,6 +648,16 @@ func (f *flowState) psCommand() value {
 			content = lit("") // an empty file, or a folder
 		}
 		f.wrote(p, content, at)
+		if p.s != "" {
+			f.vars["\x00file:"+p.s] = ev{v: content} // what a task or a process run from it later runs
+		}
+	case "new-scheduledtaskaction":
+		out = cat(lit(taskMark), params["execute"], lit(" "), params["argument"])
+	case "register-scheduledtask":
+		if f.plainTask(params["action"]) {
+			f.s.graded = append(f.s.graded, Finding{Rule: "autorun-config", Off: at})
+			f.s.emit("autorun-config", at, SeverityNote, "")
+		}
 	case "remove-item", "rm", "del":
 		if _, ok := params["recurse"]; ok {
 			f.removeCheck(first("path", "literalpath"), at)

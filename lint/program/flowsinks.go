@@ -1,6 +1,10 @@
 package program
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
+)
 
 // execSink reports code run: fetched, decoded, unresolved (but a shell
 // command the flow analysis hands on, which its own analysis grades), or
@@ -51,4 +55,36 @@ func (f *flowState) removeCheck(p value, at int) {
 	case pathHome:
 		f.s.emit("destructive-rm", at, SeverityWarning, "")
 	}
+}
+
+// taskMark starts the value of a scheduled task's action
+// (New-ScheduledTaskAction): the program and its arguments follow.
+const taskMark = "\x00task:"
+
+// psHostFile matches a PowerShell host given a script file to run, and the
+// switches that change nothing of what it runs.
+var psHostFile = &lazyre.RE{Expr: `(?i)^\s*["']?(?:powershell|pwsh)(?:\.exe)?["']?((?:\s+-(?:noprofile|nop|noninteractive|nologo|file|f|executionpolicy\s+\w+|ep\s+\w+))*)\s*$`}
+
+// plainTask reports whether a task's action runs only a program, or a
+// script this file wrote with plain content (plainCommand): the task is
+// that write's grade. Anything fetched, decoded or secret in the action,
+// a script it runs that this file did not write, or an action not seen
+// is not plain.
+func (f *flowState) plainTask(action value) bool {
+	cmd, ok := strings.CutPrefix(action.s, taskMark)
+	if !ok || !action.known || action.t&(tFetched|tDecoded|tSecret|tEnv) != 0 {
+		return false
+	}
+	script, body := "", value{}
+	for k, fl := range f.vars {
+		if p, ok := strings.CutPrefix(k, "\x00file:"); ok && len(p) > len(script) && strings.Contains(cmd, p) {
+			script, body = p, fl.v // the longest: the script, not the folder it is in
+		}
+	}
+	if script != "" {
+		rest := strings.NewReplacer(`"`+script+`"`, "", `'`+script+`'`, "", script, "").Replace(cmd)
+		// a host told more than to run the script (-Command, -EncodedCommand, other files) is not plain
+		return plainCommand(body) && psHostFile.MatchString(rest)
+	}
+	return plainCommand(lit(cmd))
 }
