@@ -2,6 +2,8 @@ package lint
 
 import (
 	"slices"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 )
 
 // Capabilities are what a skill can do, as the analysis saw it: each rule
@@ -56,9 +58,9 @@ func IsCapability(name string) bool {
 }
 
 var (
-	agentTarget    = rx(`(?i)claude|agents\.md|gemini\.md|copilot-instructions|cursorrules|\.cursor[/\\]|windsurfrules|\.codex[/\\]`)
-	nonAgentTarget = rx(`(?i)\.(?:bashrc|zshrc|bash_profile|zprofile|zshenv|profile)\b|config\.fish|/etc/profile|\$profile\b|authorized_keys|` +
-		`crontab|/etc/cron|/var/spool/cron|systemd/|launch(?:agents|daemons)|\.git/hooks/|launchctl|currentversion\\run|schtasks`)
+	agentTarget    = &lazyre.RE{Expr: `(?i)claude|agents\.md|gemini\.md|copilot-instructions|cursorrules|\.cursor[/\\]|windsurfrules|\.codex[/\\]`}
+	nonAgentTarget = &lazyre.RE{Expr: `(?i)\.(?:bashrc|zshrc|bash_profile|zprofile|zshenv|profile)\b|config\.fish|/etc/profile|\$profile\b|authorized_keys|` +
+		`crontab|/etc/cron|/var/spool/cron|systemd/|launch(?:agents|daemons)|\.git/hooks/|launchctl|currentversion\\run|schtasks`}
 )
 
 // persistenceCaps gives a persistence finding writes-persistence alone

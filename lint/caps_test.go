@@ -14,7 +14,7 @@ func TestRuleCaps(t *testing.T) {
 	}
 	textOnly := map[string]bool{"invisible-text": true, "hidden-instructions": true, "prompt-injection": true,
 		"deceptive-text": true, "credentials": true, "tampering": true}
-	for _, r := range Rules {
+	for _, r := range Rules() {
 		for _, c := range r.Caps {
 			if !IsCapability(c) {
 				t.Errorf("rule %s: unknown capability %q", r.ID, c)

@@ -3,6 +3,7 @@ package lint
 import (
 	"strings"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"github.com/skills-mcp/skills-mcp/lint/encoded"
 )
 
@@ -74,15 +75,15 @@ func sensitiveHome(s *scan, i int, m []int) string {
 // assignBefore and assignAfter match what is around a path that a line
 // only assigns to a name, whole: KEY="$HOME/.ssh/id_work", export F=~/.aws/config.
 var (
-	assignBefore = rx(`^\s*(?:(?:export|local|readonly|declare(?:\s+-\w+)?)\s+)?\$?[A-Za-z_]\w*\s*:?=\s*["']?$`)
-	assignAfter  = rx(`^["']?\s*(?:[;#].*)?$`)
+	assignBefore = &lazyre.RE{Expr: `^\s*(?:(?:export|local|readonly|declare(?:\s+-\w+)?)\s+)?\$?[A-Za-z_]\w*\s*:?=\s*["']?$`}
+	assignAfter  = &lazyre.RE{Expr: `^["']?\s*(?:[;#].*)?$`}
 )
 
 // keyTools matches lines that create or use a key rather than read it.
-var keyTools = rx(`\bch(?:mod|own|grp)\s|\bls\s+-|\bstat\s|\btest\s+-[efrs]\s|\[\s+-[efrs]\s|\bssh-(?:keygen|add|copy-id)\b|\b(?:ssh|scp|sftp)\s(?:[^|;&]*\s)?-i\s|(?i:identityfile)`)
+var keyTools = &lazyre.RE{Expr: `\bch(?:mod|own|grp)\s|\bls\s+-|\bstat\s|\btest\s+-[efrs]\s|\[\s+-[efrs]\s|\bssh-(?:keygen|add|copy-id)\b|\b(?:ssh|scp|sftp)\s(?:[^|;&]*\s)?-i\s|(?i:identityfile)`}
 
 // placeholder matches token bodies that are documentation, not secrets.
-var placeholder = rx(`(?i)example|sample|dummy|placeholder|your|redacted|xxxx|0000|1234|abcd`)
+var placeholder = &lazyre.RE{Expr: `(?i)example|sample|dummy|placeholder|your|redacted|xxxx|0000|1234|abcd`}
 
 // credential rejects placeholder tokens.
 func credential(s *scan, i int, m []int) string {
@@ -114,8 +115,8 @@ func privateKey(s *scan, i int, m []int) string {
 const b64Chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 var (
-	secretVar = rx(`\$\{?[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)[A-Z0-9_]*\}?`)
-	cliOption = rx(`(?:^|\s)(-{1,2}[A-Za-z][\w-]*)`)
+	secretVar = &lazyre.RE{Expr: `\$\{?[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD)[A-Z0-9_]*\}?`}
+	cliOption = &lazyre.RE{Expr: `(?:^|\s)(-{1,2}[A-Za-z][\w-]*)`}
 )
 
 // secretInBody accepts curl or wget when a secret variable stands in the
@@ -144,7 +145,7 @@ func secretInBody(s *scan, i int, m []int) string {
 	return ""
 }
 
-var shellRedirect = rx(`(?:>&|&>|<>)\s*/dev/(?:tcp|udp)/|\b0>&1\b|\b0<&\d|\b(?:ba|z|k)?sh\s+-i\b`)
+var shellRedirect = &lazyre.RE{Expr: `(?:>&|&>|<>)\s*/dev/(?:tcp|udp)/|\b0>&1\b|\b0<&\d|\b(?:ba|z|k)?sh\s+-i\b`}
 
 // devTCP accepts bash's /dev/tcp when a shell's input and output go to it
 // (>& /dev/tcp, <>, 0>&1, sh -i); a lone redirection is a port check.
@@ -266,7 +267,7 @@ func isBase64Line(line string) bool {
 
 // mcpScopeProject matches the option of claude mcp add that writes the
 // project's .mcp.json rather than the user's own configuration.
-var mcpScopeProject = rx(`(?:\s-s|\s--scope)(?:\s+|=)project\b`)
+var mcpScopeProject = &lazyre.RE{Expr: `(?:\s-s|\s--scope)(?:\s+|=)project\b`}
 
 // claudeMCPAdd grades claude mcp add: a warning in a program, or when it
 // adds to the user's own configuration (the default scope, or user); a

@@ -3,7 +3,9 @@ package lint
 import (
 	"path"
 	"strings"
+	"sync"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"github.com/skills-mcp/skills-mcp/lint/program"
 )
 
@@ -52,7 +54,7 @@ func fencedRuns(s *scan) []hit {
 // readOnlyCommand matches a command that only reads the repository or the
 // clock: what !`command` is for (git status, git diff, ls, …), with no
 // pipe, list, substitution or redirection.
-var readOnlyCommand = rx(`^(?:git\s+(?:status|diff|log|show|branch|rev-parse|describe|remote\s+-v|config\s+--get\s+[\w.]+)|ls|pwd|date|whoami|uname|wc|head|tail|cat|echo|node\s+--version|python3?\s+--version|go\s+version)(?:\s+[\w@./:=~^+,%-]+)*\s*$`)
+var readOnlyCommand = &lazyre.RE{Expr: `^(?:git\s+(?:status|diff|log|show|branch|rev-parse|describe|remote\s+-v|config\s+--get\s+[\w.]+)|ls|pwd|date|whoami|uname|wc|head|tail|cat|echo|node\s+--version|python3?\s+--version|go\s+version)(?:\s+[\w@./:=~^+,%-]+)*\s*$`}
 
 // expansionSeverity grades !`command` at byte at of text: a read-only
 // command of the working tree (no home, absolute or parent path) is a
@@ -70,7 +72,7 @@ func expansionSeverity(text string, at int, cmd string) string {
 }
 
 // hookKey matches the frontmatter keys that make a host run a command.
-var hookKey = rx(`^(?:hooks|(?:pre|post)[-_]?(?:install|run|load|start)|on[-_]?(?:load|start|activate|install)|(?:setup|init|startup)[-_]?commands?)$`)
+var hookKey = &lazyre.RE{Expr: `^(?:hooks|(?:pre|post)[-_]?(?:install|run|load|start)|on[-_]?(?:load|start|activate|install)|(?:setup|init|startup)[-_]?commands?)$`}
 
 // frontmatterHookKey accepts a frontmatter line whose key, in any of
 // YAML's spellings, is one of hookKey's.
@@ -83,17 +85,21 @@ func frontmatterHookKey(s *scan, i int, m []int) string {
 
 // grantRE matches one entry of an allowed-tools list: a tool's name and
 // the command pattern in parentheses, if any.
-var grantRE = rx(`([A-Za-z][\w-]*)\s*(?:\(([^)]*)\))?`)
+var grantRE = &lazyre.RE{Expr: `([A-Za-z][\w-]*)\s*(?:\(([^)]*)\))?`}
 
 // shellTools are the tools that run commands, by lowercase name.
-var shellTools = map[string]bool{"bash": true, "shell": true, "powershell": true, "terminal": true}
+var shellTools = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"bash": true, "shell": true, "powershell": true, "terminal": true}
+})
 
 // anyCommand names the commands that run whatever their arguments say: a
 // grant of one as a command prefix grants every command.
-var anyCommand = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true, "pwsh": true,
-	"powershell": true, "cmd": true, "python": true, "python3": true, "node": true, "deno": true, "bun": true, "ruby": true,
-	"perl": true, "php": true, "eval": true, "exec": true, "env": true, "xargs": true, "sudo": true, "su": true, "doas": true,
-	"nohup": true, "timeout": true, "nice": true, "command": true, "source": true, ".": true, "iex": true, "invoke-expression": true}
+var anyCommand = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true, "pwsh": true,
+		"powershell": true, "cmd": true, "python": true, "python3": true, "node": true, "deno": true, "bun": true, "ruby": true,
+		"perl": true, "php": true, "eval": true, "exec": true, "env": true, "xargs": true, "sudo": true, "su": true, "doas": true,
+		"nohup": true, "timeout": true, "nice": true, "command": true, "source": true, ".": true, "iex": true, "invoke-expression": true}
+})
 
 // toolGrant accepts a frontmatter allowed-tools key whose value, on its
 // line or in the block list under it, pre-approves any command: a shell
@@ -115,14 +121,14 @@ func toolGrant(s *scan, i int, m []int) string {
 		val += "," + n
 	}
 	for _, g := range grantRE.FindAllStringSubmatch(val, -1) {
-		if !shellTools[strings.ToLower(g[1])] {
+		if !shellTools()[strings.ToLower(g[1])] {
 			continue
 		}
 		cmd := strings.TrimSpace(g[2])
 		if i := strings.IndexAny(cmd, ": \t"); i >= 0 {
 			cmd = cmd[:i]
 		}
-		if cmd == "" || strings.Trim(cmd, "*") == "" || anyCommand[strings.ToLower(path.Base(cmd))] {
+		if cmd == "" || strings.Trim(cmd, "*") == "" || anyCommand()[strings.ToLower(path.Base(cmd))] {
 			return SeverityWarning
 		}
 	}

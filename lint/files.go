@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"github.com/skills-mcp/skills-mcp/lint/filekind"
 )
 
@@ -21,7 +23,7 @@ func executableBinary(file string, data []byte) (string, string) {
 		return "", ""
 	}
 	ext := strings.ToLower(path.Ext(file))
-	if exeNames[ext] {
+	if exeNames()[ext] {
 		return SeverityWarning, kind + " executable"
 	}
 	return SeverityError, kind + " executable disguised as " + ext
@@ -293,15 +295,17 @@ func hiddenComment(s *scan) []hit {
 }
 
 var (
-	commentInjection = rx(`(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|system|original)\s+(?:instructions|prompts?|rules)\b|` +
-		`\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to)\s+the\s+user\b|\bwithout\s+(?:telling|informing)\s+the\s+user\b`)
+	commentInjection = &lazyre.RE{Expr: `(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|preceding|system|original)\s+(?:instructions|prompts?|rules)\b|` +
+		`\b(?:do\s+not|don't|never)\s+(?:tell|inform|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to)\s+the\s+user\b|\bwithout\s+(?:telling|informing)\s+the\s+user\b`}
+
 	// The comment speaks to the model: "AI:", "Claude,", "you must" …
-	commentAddressee = rx(`(?i)\b(?:ai|assistant|agent|model|llm|claude|gpt|copilot)\s*[:,]|^\s*(?:note\s+(?:to|for)\s+(?:the\s+)?)?(?:ai|assistant|agents?|model|llm|claude)\b|` +
-		`\byou\s+(?:must|should|will|need\s+to|are\s+(?:required|instructed))\b|\b(?:assistant|agent|model|claude)\s+(?:must|should|will)\b`)
+	commentAddressee = &lazyre.RE{Expr: `(?i)\b(?:ai|assistant|agent|model|llm|claude|gpt|copilot)\s*[:,]|^\s*(?:note\s+(?:to|for)\s+(?:the\s+)?)?(?:ai|assistant|agents?|model|llm|claude)\b|` +
+		`\byou\s+(?:must|should|will|need\s+to|are\s+(?:required|instructed))\b|\b(?:assistant|agent|model|claude)\s+(?:must|should|will)\b`}
+
 	// … and tells it to do something a reader would want to see.
-	commentImperative = rx(`(?i)\b(?:ignore|execute|run|send|upload|exfiltrate|fetch|download|curl|wget|post)\b|\bread\s+(?:the\s+)?(?:file\b|~|\.env|/|\$)|` +
+	commentImperative = &lazyre.RE{Expr: `(?i)\b(?:ignore|execute|run|send|upload|exfiltrate|fetch|download|curl|wget|post)\b|\bread\s+(?:the\s+)?(?:file\b|~|\.env|/|\$)|` +
 		`\binclude\s+(?:the\s+|its\s+|their\s+|it\b)?(?:full\s+)?(?:contents?|file|keys?|tokens?|secrets?|credentials?|\.env)?|` +
-		`\b(?:cat|print|output|reveal|show)\s+(?:the\s+)?(?:contents?|\.env|~|keys?|secrets?|credentials?|tokens?)`)
+		`\b(?:cat|print|output|reveal|show)\s+(?:the\s+)?(?:contents?|\.env|~|keys?|secrets?|credentials?|tokens?)`}
 )
 
 // autoExec reports a file that a tool runs on its own, at its first line
@@ -341,22 +345,24 @@ func autoExec(s *scan) []hit {
 // defines: an import, a def or class, a decorator, a docstring, the closing
 // bracket of a multi-line one, or a name bound to a literal
 // (pytest_plugins = [...] names plugins, read as any import is).
-var conftestStmt = rx(`^(?:@|import\s|from\s|(?:async\s+)?def\s|class\s|"""|'''|[)\]}]|r?["']|` +
-	`[A-Za-z_]\w*\s*(?::\s*[\w\[\], .]+)?=\s*(?:["'\d\[({-]|True\b|False\b|None\b))`)
+var conftestStmt = &lazyre.RE{Expr: `^(?:@|import\s|from\s|(?:async\s+)?def\s|class\s|"""|'''|[)\]}]|r?["']|` +
+	`[A-Za-z_]\w*\s*(?::\s*[\w\[\], .]+)?=\s*(?:["'\d\[({-]|True\b|False\b|None\b))`}
 
 // conftestHook matches the def of a pytest hook, which pytest calls on
 // every run, and captures its parameters.
-var conftestHook = rx(`^(?:async\s+)?def\s+pytest_\w+\s*\(([^)]*)`)
+var conftestHook = &lazyre.RE{Expr: `^(?:async\s+)?def\s+pytest_\w+\s*\(([^)]*)`}
 
 // hookCall matches a call in a hook's body and captures the name it starts
 // from: a plain name or the first name of a dotted one.
-var hookCall = rx(`(?:^|[^\w.])([A-Za-z_]\w*)(?:\.\w+)*\s*\(`)
+var hookCall = &lazyre.RE{Expr: `(?:^|[^\w.])([A-Za-z_]\w*)(?:\.\w+)*\s*\(`}
 
 // hookSafe are the names a pytest hook may call and still only configure
 // pytest: its own module and the builtins that compute.
-var hookSafe = map[string]bool{"pytest": true, "str": true, "int": true, "len": true, "sorted": true, "list": true, "dict": true,
-	"set": true, "tuple": true, "isinstance": true, "any": true, "all": true, "min": true, "max": true, "enumerate": true,
-	"range": true, "super": true, "print": true, "bool": true, "float": true, "zip": true, "reversed": true}
+var hookSafe = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"pytest": true, "str": true, "int": true, "len": true, "sorted": true, "list": true, "dict": true,
+		"set": true, "tuple": true, "isinstance": true, "any": true, "all": true, "min": true, "max": true, "enumerate": true,
+		"range": true, "super": true, "print": true, "bool": true, "float": true, "zip": true, "reversed": true}
+})
 
 // conftestActs grades a conftest.py, which pytest imports and whose hooks
 // it calls on every test run in its folder: a warning at the first line
@@ -397,7 +403,7 @@ func conftestActs(s *scan) []hit {
 			continue
 		}
 		for _, m := range hookCall.FindAllStringSubmatch(t, maxMatches) {
-			if !params[m[1]] && !hookSafe[m[1]] {
+			if !params[m[1]] && !hookSafe()[m[1]] {
 				return []hit{{off: s.starts[i], sev: SeverityWarning, excerpt: why + "; a hook runs this on every test run: " + t}}
 			}
 		}
@@ -419,8 +425,8 @@ func npmLifecycle(s *scan, i int, m []int) string {
 
 // writeOp matches a line that writes a file other than by redirection:
 // tee, cp, mv, ln, install, rsync, sed -i, an open for writing, a write call.
-var writeOp = rx(`\btee\b|\b(?:cp|mv|ln|install|rsync)\s|\bsed\s+-i|\bopen\s*\(.*["'][wa]\+?b?["']|` +
-	`\.write(?:_text|_bytes)?\s*\(|\b(?:write|append)File(?:Sync)?\b|\b(?:Set|Add)-Content\b|\bOut-File\b`)
+var writeOp = &lazyre.RE{Expr: `\btee\b|\b(?:cp|mv|ln|install|rsync)\s|\bsed\s+-i|\bopen\s*\(.*["'][wa]\+?b?["']|` +
+	`\.write(?:_text|_bytes)?\s*\(|\b(?:write|append)File(?:Sync)?\b|\b(?:Set|Add)-Content\b|\bOut-File\b`}
 
 // writes reports whether line i writes to the path matched at m: a
 // redirection straight before it, or a writing command on the line.
@@ -496,7 +502,7 @@ func agentConfigWrite(s *scan, i int, m []int) string {
 // varWindow is how far after its assignment a variable's use is looked for.
 const varWindow = 64 << 10
 
-var assignedVar = rx(`^\s*(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)=`)
+var assignedVar = &lazyre.RE{Expr: `^\s*(?:export\s+|local\s+|readonly\s+)?([A-Za-z_]\w*)=`}
 
 // writesVar reports whether text writes to the shell variable name: a
 // redirection to it, or tee to it. It reads at most varWindow bytes.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 )
 
 // This file finds prompt injection by structure and by concept: sentences
@@ -316,11 +318,11 @@ func quotedAt(s *scan, off int) bool {
 var (
 	// linkRefComment is a Markdown link reference definition that no
 	// renderer shows: [//]: # (text), [comment]: <> "text".
-	linkRefComment = rx(`(?m)^[ \t]{0,3}\[[^\]\n]*\]:[ \t]*(?:#|<>)[ \t]*(?:\(|"|')`)
+	linkRefComment = &lazyre.RE{Expr: `(?m)^[ \t]{0,3}\[[^\]\n]*\]:[ \t]*(?:#|<>)[ \t]*(?:\(|"|')`}
 	// hiddenElement is an HTML element hidden by an attribute or a style.
-	hiddenElement = rx(`(?i)<([a-z][a-z0-9]*)\b[^>]*?(?:\shidden(?:\s*=\s*["'](?:hidden|true)?["'])?(?:\s[^>]*)?|\sstyle\s*=\s*["'][^"']*?(?:display\s*:\s*none|visibility\s*:\s*hidden|` +
+	hiddenElement = &lazyre.RE{Expr: `(?i)<([a-z][a-z0-9]*)\b[^>]*?(?:\shidden(?:\s*=\s*["'](?:hidden|true)?["'])?(?:\s[^>]*)?|\sstyle\s*=\s*["'][^"']*?(?:display\s*:\s*none|visibility\s*:\s*hidden|` +
 		`font-size\s*:\s*[01](?:\.\d+)?(?:px|pt|em|rem)?\b|opacity\s*:\s*0(?:\.0+)?\s*(?:;|["'])|color\s*:\s*(?:#fff(?:fff)?\b|white\b|transparent\b)|` +
-		`(?:max-)?height\s*:\s*0(?:px)?\s*(?:;|["'])|(?:left|top|text-indent|margin-left)\s*:\s*-\d{3,})[^>]*)>`)
+		`(?:max-)?height\s*:\s*0(?:px)?\s*(?:;|["'])|(?:left|top|text-indent|margin-left)\s*:\s*-\d{3,})[^>]*)>`}
 )
 
 // hiddenCarrier finds text that renders invisible whatever it says: a
@@ -410,10 +412,10 @@ func stripTags(t string) string {
 
 // hostTag matches markup that imitates the host: chat-template tokens, the
 // tags of system messages and of the user's turn, instruction brackets.
-var hostTag = rx(`(?i)^(?:<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id)\|>|` +
+var hostTag = &lazyre.RE{Expr: `(?i)^(?:<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id)\|>|` +
 	`</?(?:system|system[-_ ]?(?:prompt|reminder|message|instructions?|override)|user(?:[-_]?(?:request|message|query|turn|input))?|` +
 	`human[-_]?(?:turn|message)?|assistant[-_]?(?:turn|message)|admin[-_]?(?:override|instructions?)|developer[-_]?(?:message|instructions?)|` +
-	`tool[-_]?results?|function[-_]?results?|antml:[a-z_]+)\s*>|\[/?(?:inst|sys|system)\]|<</?sys>>)`)
+	`tool[-_]?results?|function[-_]?results?|antml:[a-z_]+)\s*>|\[/?(?:inst|sys|system)\]|<</?sys>>)`}
 
 // hostTagSecond are the bytes that may follow "<" or "[" in host markup.
 const hostTagSecond = "|/<sSuUhHaAdDtTfFiI"

@@ -40,134 +40,136 @@ const (
 // "disable", "disabling"), unless it ends in "|", which asks for a word
 // end. One space in a term stands for any run of blanks, line breaks,
 // hyphens or underscores.
-var lexicon = map[concept][]string{
-	cAddressee: {
-		// English
-		"ai|", "a.i.", "ai-", "assistant|", "assistants|", "agent|", "agents|", "llm|", "llms|", "claude|", "chatgpt", "gpt-", "gpt|", "copilot", "gemini|", "language model",
-		"automated review", "automated reviewer", "ai review", "code review bot", "the model|", "any model", "bot reading",
-		// Chinese
-		"助手", "人工智能", "智能体", "大模型", "语言模型", "机器人",
-		// Spanish, Portuguese
-		"asistente", "agente", "ia|", "modelo de lenguaje", "assistente", "modelo de linguagem",
-		// German
-		"assistent", "ki|", "ki-", "sprachmodell",
-		// French
-		"modèle de langage",
-		// Russian
-		"ассистент", "ии|", "ии-", "агент", "нейросет", "языковая модель", "помощник",
-		// Japanese
-		"アシスタント", "エージェント", "人工知能", "言語モデル",
-		// Korean
-		"어시스턴트", "에이전트", "인공지능", "언어 모델", "비서",
-	},
-	cUser: {
-		"the user", "user's", "users'", "用户", "使用者", "用戶", "usuario", "usuário", "usuária", "utilizador",
-		"nutzer", "benutzer", "anwender", "utilisateur", "пользовател", "ユーザー", "利用者", "사용자", "유저",
-	},
-	cSilence: {
-		"silently", "quietly", "secretly", "covertly", "without telling", "without informing", "without notifying",
-		"without mentioning", "without saying", "without letting", "without alerting", "without the user's knowledge",
-		"do not mention", "don't mention", "never mention", "not mention", "do not tell", "don't tell", "never tell",
-		"do not reveal", "don't reveal", "never reveal", "do not disclose", "don't disclose", "do not inform", "don't inform",
-		"do not notify", "don't notify", "do not report", "don't report", "do not summarise", "do not summarize",
-		"don't summarise", "don't summarize", "say nothing", "keep this secret", "keep it secret", "keep this hidden",
-		"keep this between", "as if nothing happened", "hide this from", "hide it from", "conceal", "invisible to the user",
-		"不要告诉", "不要提及", "不要提到", "不要透露", "不要通知", "不要向用户", "别告诉", "不告诉", "悄悄", "默默", "静默", "秘密地", "不动声色",
-		"en silencio", "silenciosamente", "sin decir", "sin avisar", "sin informar", "sin mencionar", "no lo menciones",
-		"no menciones", "no le digas", "no digas", "no informes", "no comentes", "no lo comentes", "sin que el usuario",
-		"em silêncio", "sem avisar", "sem informar", "sem mencionar", "sem dizer", "não comente", "não mencione",
-		"não diga", "não informe", "não conte", "sem que o usuário",
-		"stillschweigend", "heimlich", "unauffällig", "ohne zu erwähnen", "ohne es zu erwähnen", "erwähne nicht",
-		"erwähne das nicht", "erwähne dies nicht", "nicht erwähnen", "sag nichts", "sage nichts", "ohne hinweis",
-		"ohne den nutzer zu informieren", "ohne den benutzer zu informieren", "nicht mitteilen", "verschweig",
-		"silencieusement", "discrètement", "en silence", "sans prévenir", "sans informer", "sans le dire", "sans mentionner",
-		"ne mentionne pas", "ne mentionnez pas", "ne dis pas", "ne dites pas", "ne le dis pas", "n'en parle pas", "sans en parler",
-		"не сообщай", "не говори", "не упоминай", "не рассказывай", "не сообщая", "молча", "незаметно", "тайно", "скрытно",
-		"ничего не говоря",
-		"黙って", "こっそり", "内緒", "言わない", "伝えない", "知らせず", "知らせない", "言及しない", "言及せず", "報告しない", "伝えず",
-		"触れない", "触れず",
-		"조용히", "몰래", "알리지 말", "알리지 않", "말하지 말", "언급하지 말", "언급하지 않", "보고하지 말",
-	},
-	cApproval: {
-		"without asking", "without confirmation", "without confirming", "without approval", "without permission",
-		"without consent", "without prompting", "without waiting for", "without the user's approval",
-		"without the user's confirmation", "without the user's permission", "without the user's consent",
-		"auto-approve", "autoapprove", "automatically approve", "approve automatically", "pre-approved", "preapproved",
-		"already approved", "do not ask for", "don't ask for", "never ask for", "do not ask before", "don't ask before",
-		"do not ask the user for confirmation", "don't ask the user for confirmation", "do not ask the user for permission",
-		"no need to ask", "no need for confirmation", "skip confirmation", "skip the confirmation", "skip permission",
-		"bypass permission", "bypasspermissions", "dangerously-skip-permissions", "approve all", "approve every",
-		"allow all tools", "do not prompt", "don't prompt", "do not wait for", "don't wait for",
-		"无需确认", "不需要确认", "不用确认", "无需询问", "不要询问", "不要征求", "无需用户同意", "无需批准", "自动批准", "自动同意",
-		"不经确认", "未经确认", "未经允许", "未经同意", "直接执行",
-		"sin pedir", "sin confirmación", "sin confirmar", "sin preguntar", "sin permiso", "sin autorización",
-		"aprueba automáticamente", "aprobar automáticamente", "no pidas", "no preguntes",
-		"sem pedir", "sem confirmação", "sem confirmar", "sem perguntar", "sem permissão", "sem autorização",
-		"aprove automaticamente", "aprovar automaticamente", "não peça", "não pergunte",
-		"ohne rückfrage", "ohne bestätigung", "ohne zu fragen", "ohne nachzufragen", "ohne erlaubnis", "ohne zustimmung",
-		"automatisch genehmig", "automatisch bestätig", "automatisch freigeben", "nicht nachfragen", "frag nicht", "frage nicht",
-		"sans demander", "sans confirmation", "sans autorisation", "sans permission", "approuve automatiquement",
-		"approuver automatiquement", "ne demande pas", "ne demandez pas",
-		"без подтверждени", "без разрешени", "без спроса", "без согласи", "не спрашивай", "не спрашивая",
-		"автоматически одобр", "автоматически подтвержд",
-		"確認せず", "確認なし", "確認を求めず", "確認を求めない", "確認不要", "許可なく", "許可を求めず", "承認なし", "自動承認",
-		"自動的に承認", "尋ねず", "聞かず",
-		"확인 없이", "확인하지 말", "확인을 구하지", "묻지 말", "묻지 않", "허락 없이", "승인 없이", "동의 없이", "자동 승인", "자동으로 승인",
-	},
-	cPrecede: {
-		"ignore previous", "ignore all previous", "ignore any previous", "ignore prior", "ignore all prior", "ignore the above",
-		"ignore all above", "ignore your instructions", "ignore your previous", "ignore the user", "ignore what the user",
-		"ignore earlier", "ignore the original", "ignore the system", "disregard your", "disregard the user", "disregard all",
-		"disregard previous", "disregard any", "forget your instructions", "forget all previous", "forget previous",
-		"supersedes the user", "supersede the user", "supersedes any", "supersedes all instructions", "takes priority over", "take priority over",
-		"takes precedence over", "take precedence over", "higher priority than", "overrides the user's", "override the user's",
-		"overrides any instructions", "overrides all instructions", "overrides previous", "instead of the user's", "instead of what the user",
-		"whatever the user asked", "whatever the user requested", "regardless of what the user", "in place of the user's",
-		"before the user's request", "before doing what the user",
-		"忽略之前", "忽略以上", "忽略上述", "忽略用户", "忽略所有", "忽略先前", "优先于", "优先级高于", "取代用户", "覆盖用户", "而不是用户",
-		"ignora las instrucciones", "ignora las indicaciones", "ignora la solicitud", "ignora la petición", "ignora lo que",
-		"tiene prioridad sobre", "prevalece sobre", "en lugar de lo que", "por encima de lo que",
-		"ignore as instruções", "ignora as instruções", "ignore o pedido", "ignore o que", "tem prioridade sobre",
-		"em vez do que", "no lugar do que",
-		"ignoriere vorherige", "ignoriere alle", "ignoriere die anweisungen", "ignoriere die anfrage", "hat vorrang", "haben vorrang",
-		"vorrang vor", "anstelle der anfrage", "statt der anfrage", "ersetzt die anfrage", "ersetze die anfrage",
-		"ignore les instructions", "ignorez les instructions", "ignore la demande", "ignorez la demande", "a priorité sur",
-		"ont priorité sur", "prévaut sur", "prime sur", "à la place de la demande", "au lieu de ce que",
-		"игнорируй инструкции", "игнорируй предыдущ", "проигнорируй", "имеет приоритет", "приоритет над", "важнее запроса",
-		"вместо запроса", "вместо того, что",
-		"以前の指示を無視", "指示を無視", "より優先", "優先されます", "優先します", "優先する",
-		"보다 우선", "우선합니다", "우선한다", "우선순위가 높",
-	},
-	cPrecedeWeak: {
-		"ignore|", "ignora|", "ignoriere", "ignorez", "игнорируй", "忽略", "无视", "無視", "무시", "instead|", "en lugar de",
-		"em vez de", "anstatt", "anstelle", "au lieu de", "вместо", "而不是", "代わりに", "대신", "supersede", "priority over",
-		"precedence over", "priorité sur", "prioridad sobre", "prioridade sobre", "vorrang", "приоритет", "优先", "優先", "우선",
-	},
-	cSafetyVerb: {
-		"disabl", "turn off", "turned off", "switch off", "switched off", "deactivat", "bypass", "circumvent", "skip", "is off|",
-		"are off|", "off for", "关闭", "禁用", "绕过", "停用", "跳过", "已关", "desactiv", "deshabilit", "omite", "desativ",
-		"desabilit", "desligad", "deaktivier", "abschalt", "ausgeschaltet", "umgeh", "schalte", "désactiv", "contourn",
-		"отключ", "выключ", "обойди", "обход", "無効", "オフ", "解除", "回避", "スキップ", "비활성", "해제", "끄", "꺼", "우회", "건너뛰",
-	},
-	cSafetyObject: {
-		"safety", "sandbox", "guardrail", "security check", "security scan", "protections", "content filter", "safeguard",
-		"restrictions", "verification", "antivirus", "defender", "firewall", "安全", "沙箱", "限制", "防护", "seguridad",
-		"restricciones", "verificaci", "segurança", "verificações", "restrições", "sicherheit", "schutz", "einschränkung",
-		"sécurité", "vérification", "безопасност", "песочниц", "ограничени", "защит", "セーフティ", "サンドボックス", "制限",
-		"안전", "보안", "샌드박스", "제한",
-	},
-	cSafetyOff: {
-		"jailbreak", "developer mode", "dan mode", "god mode", "no restrictions", "without restrictions", "unrestricted mode",
-		"without any restrictions", "guardrails off", "safety off", "sin restricciones", "sem restrições",
-		"ohne einschränkungen", "sans restriction", "без ограничений", "无限制", "不受限制", "制限なし", "제한 없이",
-	},
-	cMeta: {
-		"example", "e.g.", "for instance", "such as", "attacker", "malicious", "injection", "injected", "adversar", "phishing",
-		"red flag", "look for", "watch for", "beware", "detect", "attack", "threat", "exploit", "vulnerab", "technique",
-		"scan for", "scans for", "jailbreak attempt", "pattern", "ejemplo", "exemplo", "beispiel", "exemple", "пример",
-		"例如", "示例", "攻撃", "攻击", "예시", "공격",
-	},
-}
+var lexicon = sync.OnceValue(func() map[concept][]string {
+	return map[concept][]string{
+		cAddressee: {
+			// English
+			"ai|", "a.i.", "ai-", "assistant|", "assistants|", "agent|", "agents|", "llm|", "llms|", "claude|", "chatgpt", "gpt-", "gpt|", "copilot", "gemini|", "language model",
+			"automated review", "automated reviewer", "ai review", "code review bot", "the model|", "any model", "bot reading",
+			// Chinese
+			"助手", "人工智能", "智能体", "大模型", "语言模型", "机器人",
+			// Spanish, Portuguese
+			"asistente", "agente", "ia|", "modelo de lenguaje", "assistente", "modelo de linguagem",
+			// German
+			"assistent", "ki|", "ki-", "sprachmodell",
+			// French
+			"modèle de langage",
+			// Russian
+			"ассистент", "ии|", "ии-", "агент", "нейросет", "языковая модель", "помощник",
+			// Japanese
+			"アシスタント", "エージェント", "人工知能", "言語モデル",
+			// Korean
+			"어시스턴트", "에이전트", "인공지능", "언어 모델", "비서",
+		},
+		cUser: {
+			"the user", "user's", "users'", "用户", "使用者", "用戶", "usuario", "usuário", "usuária", "utilizador",
+			"nutzer", "benutzer", "anwender", "utilisateur", "пользовател", "ユーザー", "利用者", "사용자", "유저",
+		},
+		cSilence: {
+			"silently", "quietly", "secretly", "covertly", "without telling", "without informing", "without notifying",
+			"without mentioning", "without saying", "without letting", "without alerting", "without the user's knowledge",
+			"do not mention", "don't mention", "never mention", "not mention", "do not tell", "don't tell", "never tell",
+			"do not reveal", "don't reveal", "never reveal", "do not disclose", "don't disclose", "do not inform", "don't inform",
+			"do not notify", "don't notify", "do not report", "don't report", "do not summarise", "do not summarize",
+			"don't summarise", "don't summarize", "say nothing", "keep this secret", "keep it secret", "keep this hidden",
+			"keep this between", "as if nothing happened", "hide this from", "hide it from", "conceal", "invisible to the user",
+			"不要告诉", "不要提及", "不要提到", "不要透露", "不要通知", "不要向用户", "别告诉", "不告诉", "悄悄", "默默", "静默", "秘密地", "不动声色",
+			"en silencio", "silenciosamente", "sin decir", "sin avisar", "sin informar", "sin mencionar", "no lo menciones",
+			"no menciones", "no le digas", "no digas", "no informes", "no comentes", "no lo comentes", "sin que el usuario",
+			"em silêncio", "sem avisar", "sem informar", "sem mencionar", "sem dizer", "não comente", "não mencione",
+			"não diga", "não informe", "não conte", "sem que o usuário",
+			"stillschweigend", "heimlich", "unauffällig", "ohne zu erwähnen", "ohne es zu erwähnen", "erwähne nicht",
+			"erwähne das nicht", "erwähne dies nicht", "nicht erwähnen", "sag nichts", "sage nichts", "ohne hinweis",
+			"ohne den nutzer zu informieren", "ohne den benutzer zu informieren", "nicht mitteilen", "verschweig",
+			"silencieusement", "discrètement", "en silence", "sans prévenir", "sans informer", "sans le dire", "sans mentionner",
+			"ne mentionne pas", "ne mentionnez pas", "ne dis pas", "ne dites pas", "ne le dis pas", "n'en parle pas", "sans en parler",
+			"не сообщай", "не говори", "не упоминай", "не рассказывай", "не сообщая", "молча", "незаметно", "тайно", "скрытно",
+			"ничего не говоря",
+			"黙って", "こっそり", "内緒", "言わない", "伝えない", "知らせず", "知らせない", "言及しない", "言及せず", "報告しない", "伝えず",
+			"触れない", "触れず",
+			"조용히", "몰래", "알리지 말", "알리지 않", "말하지 말", "언급하지 말", "언급하지 않", "보고하지 말",
+		},
+		cApproval: {
+			"without asking", "without confirmation", "without confirming", "without approval", "without permission",
+			"without consent", "without prompting", "without waiting for", "without the user's approval",
+			"without the user's confirmation", "without the user's permission", "without the user's consent",
+			"auto-approve", "autoapprove", "automatically approve", "approve automatically", "pre-approved", "preapproved",
+			"already approved", "do not ask for", "don't ask for", "never ask for", "do not ask before", "don't ask before",
+			"do not ask the user for confirmation", "don't ask the user for confirmation", "do not ask the user for permission",
+			"no need to ask", "no need for confirmation", "skip confirmation", "skip the confirmation", "skip permission",
+			"bypass permission", "bypasspermissions", "dangerously-skip-permissions", "approve all", "approve every",
+			"allow all tools", "do not prompt", "don't prompt", "do not wait for", "don't wait for",
+			"无需确认", "不需要确认", "不用确认", "无需询问", "不要询问", "不要征求", "无需用户同意", "无需批准", "自动批准", "自动同意",
+			"不经确认", "未经确认", "未经允许", "未经同意", "直接执行",
+			"sin pedir", "sin confirmación", "sin confirmar", "sin preguntar", "sin permiso", "sin autorización",
+			"aprueba automáticamente", "aprobar automáticamente", "no pidas", "no preguntes",
+			"sem pedir", "sem confirmação", "sem confirmar", "sem perguntar", "sem permissão", "sem autorização",
+			"aprove automaticamente", "aprovar automaticamente", "não peça", "não pergunte",
+			"ohne rückfrage", "ohne bestätigung", "ohne zu fragen", "ohne nachzufragen", "ohne erlaubnis", "ohne zustimmung",
+			"automatisch genehmig", "automatisch bestätig", "automatisch freigeben", "nicht nachfragen", "frag nicht", "frage nicht",
+			"sans demander", "sans confirmation", "sans autorisation", "sans permission", "approuve automatiquement",
+			"approuver automatiquement", "ne demande pas", "ne demandez pas",
+			"без подтверждени", "без разрешени", "без спроса", "без согласи", "не спрашивай", "не спрашивая",
+			"автоматически одобр", "автоматически подтвержд",
+			"確認せず", "確認なし", "確認を求めず", "確認を求めない", "確認不要", "許可なく", "許可を求めず", "承認なし", "自動承認",
+			"自動的に承認", "尋ねず", "聞かず",
+			"확인 없이", "확인하지 말", "확인을 구하지", "묻지 말", "묻지 않", "허락 없이", "승인 없이", "동의 없이", "자동 승인", "자동으로 승인",
+		},
+		cPrecede: {
+			"ignore previous", "ignore all previous", "ignore any previous", "ignore prior", "ignore all prior", "ignore the above",
+			"ignore all above", "ignore your instructions", "ignore your previous", "ignore the user", "ignore what the user",
+			"ignore earlier", "ignore the original", "ignore the system", "disregard your", "disregard the user", "disregard all",
+			"disregard previous", "disregard any", "forget your instructions", "forget all previous", "forget previous",
+			"supersedes the user", "supersede the user", "supersedes any", "supersedes all instructions", "takes priority over", "take priority over",
+			"takes precedence over", "take precedence over", "higher priority than", "overrides the user's", "override the user's",
+			"overrides any instructions", "overrides all instructions", "overrides previous", "instead of the user's", "instead of what the user",
+			"whatever the user asked", "whatever the user requested", "regardless of what the user", "in place of the user's",
+			"before the user's request", "before doing what the user",
+			"忽略之前", "忽略以上", "忽略上述", "忽略用户", "忽略所有", "忽略先前", "优先于", "优先级高于", "取代用户", "覆盖用户", "而不是用户",
+			"ignora las instrucciones", "ignora las indicaciones", "ignora la solicitud", "ignora la petición", "ignora lo que",
+			"tiene prioridad sobre", "prevalece sobre", "en lugar de lo que", "por encima de lo que",
+			"ignore as instruções", "ignora as instruções", "ignore o pedido", "ignore o que", "tem prioridade sobre",
+			"em vez do que", "no lugar do que",
+			"ignoriere vorherige", "ignoriere alle", "ignoriere die anweisungen", "ignoriere die anfrage", "hat vorrang", "haben vorrang",
+			"vorrang vor", "anstelle der anfrage", "statt der anfrage", "ersetzt die anfrage", "ersetze die anfrage",
+			"ignore les instructions", "ignorez les instructions", "ignore la demande", "ignorez la demande", "a priorité sur",
+			"ont priorité sur", "prévaut sur", "prime sur", "à la place de la demande", "au lieu de ce que",
+			"игнорируй инструкции", "игнорируй предыдущ", "проигнорируй", "имеет приоритет", "приоритет над", "важнее запроса",
+			"вместо запроса", "вместо того, что",
+			"以前の指示を無視", "指示を無視", "より優先", "優先されます", "優先します", "優先する",
+			"보다 우선", "우선합니다", "우선한다", "우선순위가 높",
+		},
+		cPrecedeWeak: {
+			"ignore|", "ignora|", "ignoriere", "ignorez", "игнорируй", "忽略", "无视", "無視", "무시", "instead|", "en lugar de",
+			"em vez de", "anstatt", "anstelle", "au lieu de", "вместо", "而不是", "代わりに", "대신", "supersede", "priority over",
+			"precedence over", "priorité sur", "prioridad sobre", "prioridade sobre", "vorrang", "приоритет", "优先", "優先", "우선",
+		},
+		cSafetyVerb: {
+			"disabl", "turn off", "turned off", "switch off", "switched off", "deactivat", "bypass", "circumvent", "skip", "is off|",
+			"are off|", "off for", "关闭", "禁用", "绕过", "停用", "跳过", "已关", "desactiv", "deshabilit", "omite", "desativ",
+			"desabilit", "desligad", "deaktivier", "abschalt", "ausgeschaltet", "umgeh", "schalte", "désactiv", "contourn",
+			"отключ", "выключ", "обойди", "обход", "無効", "オフ", "解除", "回避", "スキップ", "비활성", "해제", "끄", "꺼", "우회", "건너뛰",
+		},
+		cSafetyObject: {
+			"safety", "sandbox", "guardrail", "security check", "security scan", "protections", "content filter", "safeguard",
+			"restrictions", "verification", "antivirus", "defender", "firewall", "安全", "沙箱", "限制", "防护", "seguridad",
+			"restricciones", "verificaci", "segurança", "verificações", "restrições", "sicherheit", "schutz", "einschränkung",
+			"sécurité", "vérification", "безопасност", "песочниц", "ограничени", "защит", "セーフティ", "サンドボックス", "制限",
+			"안전", "보안", "샌드박스", "제한",
+		},
+		cSafetyOff: {
+			"jailbreak", "developer mode", "dan mode", "god mode", "no restrictions", "without restrictions", "unrestricted mode",
+			"without any restrictions", "guardrails off", "safety off", "sin restricciones", "sem restrições",
+			"ohne einschränkungen", "sans restriction", "без ограничений", "无限制", "不受限制", "制限なし", "제한 없이",
+		},
+		cMeta: {
+			"example", "e.g.", "for instance", "such as", "attacker", "malicious", "injection", "injected", "adversar", "phishing",
+			"red flag", "look for", "watch for", "beware", "detect", "attack", "threat", "exploit", "vulnerab", "technique",
+			"scan for", "scans for", "jailbreak attempt", "pattern", "ejemplo", "exemplo", "beispiel", "exemple", "пример",
+			"例如", "示例", "攻撃", "攻击", "예시", "공격",
+		},
+	}
+})
 
 // A lexTerm is one term of the lexicon, in lower case.
 type lexTerm struct {
@@ -199,7 +201,7 @@ var lexOnce struct {
 func lexiconIndex() *lexIndex {
 	lexOnce.Do(func() {
 		x := &lexIndex{wide: map[rune][]uint16{}}
-		for c, terms := range lexicon {
+		for c, terms := range lexicon() {
 			for _, t := range terms {
 				t = strings.ToLower(t)
 				whole := strings.HasSuffix(t, "|")

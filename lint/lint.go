@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"sync"
+
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -22,20 +24,24 @@ type Example struct {
 	File, Text string
 }
 
-// Rules lists every rule Analyze applies, in the order its findings come
-// back.
-var Rules = func() []Rule {
+// Rules returns every rule Analyze applies, in the order its findings come
+// back. The slice is shared: callers do not change it.
+var Rules = sync.OnceValue(func() []Rule {
 	out := make([]Rule, len(rules))
 	for i, r := range rules {
-		out[i] = Rule{ID: r.id, Family: r.family, Severity: r.max, Description: r.desc, Caps: r.caps, Example: Example{r.exFile, r.exText}}
+		ex := r.exText
+		if r.exLong != nil {
+			ex = r.exLong()
+		}
+		out[i] = Rule{ID: r.id, Family: r.family, Severity: r.max, Description: r.desc, Caps: r.caps, Example: Example{r.exFile, ex}}
 	}
 	return out
-}()
+})
 
 // RuleByID returns the rule with the id, if there is one.
 func RuleByID(id string) (Rule, bool) {
 	if i, ok := ruleIndex()[id]; ok {
-		return Rules[i], true
+		return Rules()[i], true
 	}
 	return Rule{}, false
 }

@@ -388,7 +388,7 @@ func TestLintRules(t *testing.T) {
 // case, a non-warning case, and a false-positive case in lintCases.
 func TestLintRulesCovered(t *testing.T) {
 	ids := map[string]bool{}
-	for _, r := range Rules {
+	for _, r := range Rules() {
 		if r.ID == "" || r.Description == "" || strings.Contains(r.Description, "\n") {
 			t.Errorf("rule %q: needs an id and a one-line description", r.ID)
 		}
@@ -425,7 +425,7 @@ func TestLintRulesCovered(t *testing.T) {
 		"agent-config", "autorun-config", "untrusted-source", "security-off", "force-push", "executable-binary", "opaque-file",
 		"disguised-file", "image-trailer", "office-macro", "minified-code", "blank-padding", "unanalysed-code"}
 	var got []string
-	for _, r := range Rules {
+	for _, r := range Rules() {
 		got = append(got, r.ID)
 	}
 	if !slices.Equal(got, want) {
@@ -436,12 +436,12 @@ func TestLintRulesCovered(t *testing.T) {
 // TestLintRulesMatchTable checks that the matchers and Rules agree, in
 // order, and that every pattern can be gated by a key.
 func TestLintRulesMatchTable(t *testing.T) {
-	if len(rules) != len(Rules) {
-		t.Fatalf("%d matchers for %d rules", len(rules), len(Rules))
+	if len(rules) != len(Rules()) {
+		t.Fatalf("%d matchers for %d rules", len(rules), len(Rules()))
 	}
 	for i, r := range rules {
-		if r.id != Rules[i].ID {
-			t.Errorf("matcher %d is %s, Rules has %s", i, r.id, Rules[i].ID)
+		if r.id != Rules()[i].ID {
+			t.Errorf("matcher %d is %s, Rules has %s", i, r.id, Rules()[i].ID)
 		}
 		if len(r.pats) == 0 && r.multi == nil && r.file == nil && r.bin == nil && !r.code {
 			t.Errorf("rule %s matches nothing", r.id)
@@ -684,7 +684,7 @@ func FuzzLint(f *testing.F) {
 		lines := bytes.Count(data, []byte("\n")) + 1
 		last := -1
 		for _, fd := range fs {
-			i := slices.IndexFunc(Rules, func(r Rule) bool { return r.ID == fd.Rule })
+			i := slices.IndexFunc(Rules(), func(r Rule) bool { return r.ID == fd.Rule })
 			if i <= last {
 				t.Fatalf("rule %q out of order or repeated: %+v", fd.Rule, fs)
 			}
@@ -794,7 +794,7 @@ func TestReadmeListsRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range Rules {
+	for _, r := range Rules() {
 		if !bytes.Contains(readme, []byte("| `"+r.ID+"` |")) {
 			t.Errorf("docs/lint.md has no row for rule %s", r.ID)
 		}
@@ -804,7 +804,7 @@ func TestReadmeListsRules(t *testing.T) {
 // TestRuleExamples runs each rule's example: it must give a finding of that
 // rule at warning or above (at its severity for a rule that only notes).
 func TestRuleExamples(t *testing.T) {
-	for _, r := range Rules {
+	for _, r := range Rules() {
 		if r.Example.File == "" {
 			continue
 		}

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"github.com/skills-mcp/skills-mcp/lint/filekind"
 )
 
@@ -40,7 +42,7 @@ func disguisedText(s *scan) []hit {
 	case k == filekind.Text && s.roles&roleScript != 0 && !filekind.IsProgramExt(ext) && strings.HasPrefix(first, "#!"):
 		return []hit{{off: 0, sev: SeverityWarning, excerpt: "a script named " + ext + ": " + first}}
 	}
-	if !textNames[ext] && !(ext == "" && s.roles&(roleScript|roleManifest|roleAutoExec) == 0) {
+	if !textNames()[ext] && !(ext == "" && s.roles&(roleScript|roleManifest|roleAutoExec) == 0) {
 		return nil
 	}
 	code, other, at := 0, 0, -1
@@ -67,13 +69,15 @@ func disguisedText(s *scan) []hit {
 
 // textNames are the names of plain text and data that a program should not
 // hide under.
-var textNames = map[string]bool{".txt": true, ".text": true, ".log": true, ".dat": true, ".data": true, ".csv": true, ".cfg": true, ".conf": true}
+var textNames = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{".txt": true, ".text": true, ".log": true, ".dat": true, ".data": true, ".csv": true, ".cfg": true, ".conf": true}
+})
 
 // commandLine matches a line that reads as a shell or Python command.
-var commandLine = rx(`^(?:#!|(?:sudo\s+)?(?:curl|wget|chmod|chown|bash|sh|zsh|eval|exec|export|source|cd|rm|mv|cp|mkdir|echo|printf|cat|tar|unzip|base64|nc|python3?|node|perl|ruby|pip3?|npm|npx|git|ssh|scp|crontab|nohup|set\s+-[euxo])\b(?:\s|$)|` +
+var commandLine = &lazyre.RE{Expr: `^(?:#!|(?:sudo\s+)?(?:curl|wget|chmod|chown|bash|sh|zsh|eval|exec|export|source|cd|rm|mv|cp|mkdir|echo|printf|cat|tar|unzip|base64|nc|python3?|node|perl|ruby|pip3?|npm|npx|git|ssh|scp|crontab|nohup|set\s+-[euxo])\b(?:\s|$)|` +
 	`[A-Za-z_]\w*=(?:\$\(|["'$\w/])|if\s+\[|for\s+\w+\s+in\s|while\s|done$|fi$|then$|` +
 	`import\s+[\w.]+(?:\s*,\s*[\w.]+)*$|from\s+[\w.]+\s+import\s|def\s+\w+\s*\(|class\s+\w+.*:$|[\w.]+\([^)]*\)$|` +
-	`(?:const|let|var)\s+\w+\s*=|require\s*\()`)
+	`(?:const|let|var)\s+\w+\s*=|require\s*\()`}
 
 // longLines finds a line of code too long to review: minified or packed
 // JavaScript, a one-line program.

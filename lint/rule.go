@@ -18,9 +18,12 @@ type rule struct {
 	// from its excerpt, for a rule whose patterns show different ones.
 	capsOf         func(excerpt string) []string
 	exFile, exText string // an example it flags
-	roles          role   // the file roles it reads; 0: every text file
-	where          uint8  // line flags a match needs (any of them); 0: any line
-	prose          bool   // on a prose line, a warning word before a match clears it
+	// exLong builds an example too long to write out (exText is empty),
+	// when Rules is first called rather than at start-up.
+	exLong func() string
+	roles  role  // the file roles it reads; 0: every text file
+	where  uint8 // line flags a match needs (any of them); 0: any line
+	prose  bool  // on a prose line, a warning word before a match clears it
 	// unkeyed rules read few, small files (manifests, frontmatter): every
 	// line they may read is tried, and their keys stay out of the index
 	// that every file pays for.

@@ -97,7 +97,7 @@ func WriteSARIF(w io.Writer, r *Report, srcRoot func(library string) string) err
 		}
 	}
 	descs := map[string]string{}
-	for _, lr := range Rules {
+	for _, lr := range Rules() {
 		r := sarifRule{ID: lr.ID, ShortDescription: sarifText{lr.Description}, DefaultConfiguration: sarifConfig{lr.Severity},
 			Properties: &sarifRuleProps{Family: lr.Family, Tags: []string{"security", lr.Family}, Capabilities: lr.Caps}}
 		if lr.Example.Text != "" {

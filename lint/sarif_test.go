@@ -179,8 +179,8 @@ func TestWriteSARIF(t *testing.T) {
 	for _, r := range rules {
 		ids = append(ids, r.(map[string]any)["id"].(string))
 	}
-	if len(ids) != len(Rules)+3 || ids[0] != Rules[0].ID ||
-		!slices.Equal(ids[len(Rules):], []string{"semgrep/python.lang.security.audit.exec-detected", "description-missing", "name-mismatch"}) {
+	if len(ids) != len(Rules())+3 || ids[0] != Rules()[0].ID ||
+		!slices.Equal(ids[len(Rules()):], []string{"semgrep/python.lang.security.audit.exec-detected", "description-missing", "name-mismatch"}) {
 		t.Errorf("rules = %v", ids)
 	}
 	if run["columnKind"] != "unicodeCodePoints" {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"github.com/skills-mcp/skills-mcp/lint/program"
 )
 
@@ -15,7 +16,7 @@ const (
 	negationWindow = 256
 )
 
-var negation = rx(`(?i)\b(?:never|do\s+not|don'?t|don’t|avoid(?:s|ing)?|must\s+not|mustn'?t|should\s+not|shouldn'?t|warning|beware|dangerous|unsafe|insecure)\b`)
+var negation = &lazyre.RE{Expr: `(?i)\b(?:never|do\s+not|don'?t|don’t|avoid(?:s|ing)?|must\s+not|mustn'?t|should\s+not|shouldn'?t|warning|beware|dangerous|unsafe|insecure)\b`}
 
 // Line flags, worked out when a rule first needs them.
 const (
@@ -52,21 +53,19 @@ const maxLabel = 200
 // exampleLabel matches a heading, or a line before a fenced block, that
 // marks what follows as an example of what not to do: "Anti-patterns",
 // "Don't do this:", "Example attack:".
-var exampleLabel = rx(`(?i)\banti-?patterns?\b|\bbad\s+(?:examples?|practices?|patterns?|code)\b|\bwhat\s+not\s+to\s+do\b|` +
+var exampleLabel = &lazyre.RE{Expr: `(?i)\banti-?patterns?\b|\bbad\s+(?:examples?|practices?|patterns?|code)\b|\bwhat\s+not\s+to\s+do\b|` +
 	`\b(?:don'?t|don’t|do\s+not|never)\s+(?:do|run|write|use|copy|paste|execute|follow)\b|\battacks?\b|\battacker|\bmalicious\b|\binjection\b|` +
 	`\bred\s+flags?\b|\bthreats?\b|\binsecure\b|\bunsafe\b|\bdangerous\b|\bvulnerab|\bexploits?\b|\bpayloads?\b|\bpitfalls?\b|` +
 	`\blabell?ed\s+example\b|^\W*(?:bad|wrong|incorrect|avoid)\b|❌|🚫|` +
-	// The same concepts in the languages skills are written in: the
-	// anti-pattern, the bad example, the attack and the malicious, the
-	// unsafe and the dangerous, the vulnerability, "don't do this".
-	`反模式|错误(?:的)?(?:示例|例子|做法)|不要这样|切勿|危险|攻击|恶意|不安全|注入|漏洞|` + // zh
-	`アンチパターン|悪い例|間違った例|やってはいけない|してはいけない|危険|攻撃|悪意|安全でない|インジェクション|脆弱性|` + // ja
-	`안티\s?패턴|나쁜\s?예|잘못된\s?예|하지\s?마(?:세요|십시오)|위험|공격|악성|악의|안전하지\s?않|인젝션|취약|` + // ko
-	`(?i:антипаттерн|плох(?:ой|ие)\s+пример|неправильн|не\s+делайте|никогда\s+не|опасн|атак|вредонос|небезопасн|инъекц|уязвим|` + // ru
-	`\banti-?patr[oó]n|\bmal(?:os)?\s+ejemplos?|\bejemplos?\s+(?:malos?|incorrectos?)|\bno\s+(?:hagas|haga|ejecutes|ejecute|uses|copies)\b|\bpeligros|\bataques?\b|\bmalicios|\binsegur|\binyecci[oó]n|` + // es, pt
+
+	`反模式|错误(?:的)?(?:示例|例子|做法)|不要这样|切勿|危险|攻击|恶意|不安全|注入|漏洞|` +
+	`アンチパターン|悪い例|間違った例|やってはいけない|してはいけない|危険|攻撃|悪意|安全でない|インジェクション|脆弱性|` +
+	`안티\s?패턴|나쁜\s?예|잘못된\s?예|하지\s?마(?:세요|십시오)|위험|공격|악성|악의|안전하지\s?않|인젝션|취약|` +
+	`(?i:антипаттерн|плох(?:ой|ие)\s+пример|неправильн|не\s+делайте|никогда\s+не|опасн|атак|вредонос|небезопасн|инъекц|уязвим|` +
+	`\banti-?patr[oó]n|\bmal(?:os)?\s+ejemplos?|\bejemplos?\s+(?:malos?|incorrectos?)|\bno\s+(?:hagas|haga|ejecutes|ejecute|uses|copies)\b|\bpeligros|\bataques?\b|\bmalicios|\binsegur|\binyecci[oó]n|` +
 	`\banti-?padr[aã]o|\bmaus?\s+exemplos?|\bexemplos?\s+(?:ruins?|incorretos?)|\bn[aã]o\s+(?:fa[cç]a|execute|use|copie)\b|\bperigos|\binje[cç][aã]o|` +
-	`\bantimuster|\bschlechte[sn]?\s+beispiel|\bnicht\s+(?:so\s+machen|ausf[uü]hren|verwenden)|\bniemals\b|\bgef[aä]hrlich|\bangriffs?|\bb[oö]sartig|\bsch[aä]dlich|\bunsicher|\bschwachstelle|` + // de
-	`\banti-?mod[eè]le|\bmauvais\s+exemples?|\bne\s+(?:faites|lancez|ex[ée]cutez|copiez)\s+(?:pas|jamais)\b|\bdangereu|\battaques?\b|\bmalveillant|\bnon\s+s[ée]curis|\bvuln[ée]rab)`)
+	`\bantimuster|\bschlechte[sn]?\s+beispiel|\bnicht\s+(?:so\s+machen|ausf[uü]hren|verwenden)|\bniemals\b|\bgef[aä]hrlich|\bangriffs?|\bb[oö]sartig|\bsch[aä]dlich|\bunsicher|\bschwachstelle|` +
+	`\banti-?mod[eè]le|\bmauvais\s+exemples?|\bne\s+(?:faites|lancez|ex[ée]cutez|copiez)\s+(?:pas|jamais)\b|\bdangereu|\battaques?\b|\bmalveillant|\bnon\s+s[ée]curis|\bvuln[ée]rab)`}
 
 // scan is one file split into lines, with what the rules need to know about
 // each. One pass over the bytes finds the lines and the rule keys each line

@@ -3,6 +3,7 @@ package lint
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/skills-mcp/skills-mcp/lint/excerpt"
 	"github.com/skills-mcp/skills-mcp/manifest"
@@ -17,11 +18,13 @@ import (
 // a .py in preference to a .pyc beside it (its own cache, __pycache__, is
 // never bundled), so a .pyc shipped next to its source is there to be run
 // by name, in place of what the source says.
-var bytecodeSources = map[string][]string{
-	".wasm":  {".wat", ".wast", ".rs", ".c", ".cc", ".cpp", ".zig", ".go", ".ts"},
-	".class": {".java", ".kt", ".scala", ".groovy"},
-	".luac":  {".lua"},
-}
+var bytecodeSources = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		".wasm":  {".wat", ".wast", ".rs", ".c", ".cc", ".cpp", ".zig", ".go", ".ts"},
+		".class": {".java", ".kt", ".scala", ".groovy"},
+		".luac":  {".lua"},
+	}
+})
 
 // InSkill grades the findings fs of one skill, whose files are paths, by
 // what the other files show. Bytecode shipped with its source (adler32.wasm
@@ -46,7 +49,7 @@ func InSkill(paths []string, fs []manifest.Finding) {
 // file, by its stem (the name up to its first dot or $: Foo$Inner.class is
 // Foo's), or "" for none.
 func sourceOf(file string, paths []string) string {
-	exts := bytecodeSources[strings.ToLower(path.Ext(file))]
+	exts := bytecodeSources()[strings.ToLower(path.Ext(file))]
 	if exts == nil {
 		return ""
 	}

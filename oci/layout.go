@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/opencontainers/go-digest"
 	specs "github.com/opencontainers/image-spec/specs-go"
@@ -87,8 +86,9 @@ type layer struct {
 
 // placeholder stands for a pack's digests until they are computed: of the
 // same length, so that the image manifest planned with it has the size of
-// the one pushed.
-var placeholder = digest.NewDigestFromEncoded(digest.SHA256, strings.Repeat("0", 64))
+// the one pushed. A constant (TestPlaceholderDigest checks it is the
+// SHA-256 digest of 64 zeros), so it costs nothing at start-up.
+const placeholder = digest.Digest("sha256:" + "00000000000000000000000000000000" + "00000000000000000000000000000000")
 
 // planLayers groups the non-empty blobs into layers. With few blobs each is
 // a layer of its own, named by its digest; with more than maxLayers,

@@ -439,3 +439,12 @@ func TestFetchRefusesHostilePack(t *testing.T) {
 	}
 	assertEmptyCache(t, o.CacheDir)
 }
+
+// TestPlaceholderDigest wants the placeholder of a pack's digest to be a
+// valid SHA-256 digest of the length of a real one.
+func TestPlaceholderDigest(t *testing.T) {
+	want := digest.NewDigestFromEncoded(digest.SHA256, strings.Repeat("0", 64))
+	if placeholder != want || placeholder.Validate() != nil {
+		t.Errorf("placeholder = %q, want %q", placeholder, want)
+	}
+}

@@ -195,15 +195,16 @@ func (tk *tokenizer) words(text string, f func(w []byte, compound bool)) {
 }
 
 // asciiWord maps an ASCII letter or digit to its lower case, every other
-// byte to 0 (a byte of a multi-byte rune too: words decodes those).
-var asciiWord = func() (t [256]byte) {
-	for c := range utf8.RuneSelf {
-		if isWordRune(rune(c)) {
-			t[c] = byte(appendFolded(nil, rune(c))[0])
-		}
-	}
-	return t
-}()
+// byte to 0 (a byte of a multi-byte rune too: words decodes those). It is
+// a literal, laid out by the compiler rather than computed at start-up;
+// TestASCIIWordTable checks it against isWordRune and appendFolded.
+var asciiWord = [256]byte{
+	'0': '0', '1': '1', '2': '2', '3': '3', '4': '4', '5': '5', '6': '6', '7': '7', '8': '8', '9': '9',
+	'A': 'a', 'B': 'b', 'C': 'c', 'D': 'd', 'E': 'e', 'F': 'f', 'G': 'g', 'H': 'h', 'I': 'i', 'J': 'j', 'K': 'k', 'L': 'l', 'M': 'm',
+	'N': 'n', 'O': 'o', 'P': 'p', 'Q': 'q', 'R': 'r', 'S': 's', 'T': 't', 'U': 'u', 'V': 'v', 'W': 'w', 'X': 'x', 'Y': 'y', 'Z': 'z',
+	'a': 'a', 'b': 'b', 'c': 'c', 'd': 'd', 'e': 'e', 'f': 'f', 'g': 'g', 'h': 'h', 'i': 'i', 'j': 'j', 'k': 'k', 'l': 'l', 'm': 'm',
+	'n': 'n', 'o': 'o', 'p': 'p', 'q': 'q', 'r': 'r', 's': 's', 't': 't', 'u': 'u', 'v': 'v', 'w': 'w', 'x': 'x', 'y': 'y', 'z': 'z',
+}
 
 // nextIsWord reports whether rest starts with a rune of a word.
 func nextIsWord(rest string) bool {

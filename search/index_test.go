@@ -145,3 +145,17 @@ func FuzzIndexTerms(f *testing.F) {
 		}
 	})
 }
+
+// TestASCIIWordTable wants the literal table of ASCII word bytes to be
+// what isWordRune and appendFolded say of each byte.
+func TestASCIIWordTable(t *testing.T) {
+	for c := range 256 {
+		var want byte
+		if c < utf8.RuneSelf && isWordRune(rune(c)) {
+			want = appendFolded(nil, rune(c))[0]
+		}
+		if asciiWord[c] != want {
+			t.Errorf("asciiWord[%#x] = %q, want %q", c, asciiWord[c], want)
+		}
+	}
+}

@@ -55,7 +55,7 @@ type analysisWaiverNote struct {
 
 // rulesDigest is the sha256 of the rule table.
 func rulesDigest() string {
-	b, _ := json.Marshal(lint.Rules)
+	b, _ := json.Marshal(lint.Rules())
 	sum := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(sum[:])
 }

@@ -153,13 +153,15 @@ func sample(w *bufio.Writer, name string, names, values []string, extra string, 
 	w.WriteByte('\n')
 }
 
-var valueEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+var valueEscaper = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+})
 
 func escapeValue(s string) string {
 	if !strings.ContainsAny(s, "\\\"\n") {
 		return s
 	}
-	return valueEscaper.Replace(s)
+	return valueEscaper().Replace(s)
 }
 
 // formatFloat writes a value as the format does: +Inf, -Inf, NaN, or the

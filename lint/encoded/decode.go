@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -60,7 +61,7 @@ func DecodeBase32(s string) ([]byte, bool) {
 // DecodeHex decodes a run of hex digits, optionally with \x, 0x or %
 // before each pair or spaces, commas or colons between them.
 func DecodeHex(s string) ([]byte, bool) {
-	t := hexSeparators.Replace(s)
+	t := hexSeparators().Replace(s)
 	if len(t)%2 == 1 {
 		t = t[:len(t)-1]
 	}
@@ -69,7 +70,9 @@ func DecodeHex(s string) ([]byte, bool) {
 }
 
 // hexSeparators are what may stand between or before hex pairs.
-var hexSeparators = strings.NewReplacer(`\x`, "", "0x", "", "%", "", " ", "", ",", "", ":", "", `\X`, "", "0X", "")
+var hexSeparators = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer(`\x`, "", "0x", "", "%", "", " ", "", ",", "", ":", "", `\X`, "", "0X", "")
+})
 
 // Unescape decodes \xHH, \uHHHH, \u{H…}, \UHHHHHHHH, octal \NNN and the
 // common one-letter escapes of a string literal; what is not an escape is

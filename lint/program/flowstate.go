@@ -1,6 +1,9 @@
 package program
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // flowState is the analysis of one region.
 type flowState struct {
@@ -158,17 +161,21 @@ func envVar(name string) value {
 // isCmdlet reports a PowerShell command name: Verb-Noun, or an alias.
 func isCmdlet(w string) bool {
 	i := strings.IndexByte(w, '-')
-	return i > 0 && i < len(w)-1 && isLetter(w[0]) && !strings.HasPrefix(w, "$") || psAliases[strings.ToLower(w)]
+	return i > 0 && i < len(w)-1 && isLetter(w[0]) && !strings.HasPrefix(w, "$") || psAliases()[strings.ToLower(w)]
 }
 
 // psSwitches are PowerShell parameters that take no value.
-var psSwitches = map[string]bool{"raw": true, "recurse": true, "force": true, "noprofile": true, "noninteractive": true, "nop": true,
-	"usebasicparsing": true, "passthru": true, "wait": true, "nonewline": true, "append": true, "whatif": true, "confirm": true,
-	"asplaintext": true, "asbytestream": true, "encodedcommand": false, "noexit": true, "hidden": true, "verbose": true}
+var psSwitches = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"raw": true, "recurse": true, "force": true, "noprofile": true, "noninteractive": true, "nop": true,
+		"usebasicparsing": true, "passthru": true, "wait": true, "nonewline": true, "append": true, "whatif": true, "confirm": true,
+		"asplaintext": true, "asbytestream": true, "encodedcommand": false, "noexit": true, "hidden": true, "verbose": true}
+})
 
 // psAliases are PowerShell commands without a hyphen.
-var psAliases = map[string]bool{"iex": true, "iwr": true, "irm": true, "curl": true, "wget": true, "gc": true, "sc": true, "ni": true,
-	"rm": true, "del": true, "start": true, "saps": true, "cat": true, "echo": true, "cp": true, "copy": true}
+var psAliases = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"iex": true, "iwr": true, "irm": true, "curl": true, "wget": true, "gc": true, "sc": true, "ni": true,
+		"rm": true, "del": true, "start": true, "saps": true, "cat": true, "echo": true, "cp": true, "copy": true}
+})
 
 // skipLine moves past the end of the statement.
 func (f *flowState) skipLine() {

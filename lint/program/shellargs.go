@@ -3,6 +3,7 @@ package program
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // This file holds the questions the shell analysis asks of a command's
@@ -92,17 +93,19 @@ func cmdName(v value) string {
 
 // interpreters maps an interpreter to the language it runs and the option
 // that gives it code as an argument.
-var interpreters = map[string]struct{ lang, opt string }{
-	"sh": {langShell, "-c"}, "bash": {langShell, "-c"}, "zsh": {langShell, "-c"}, "dash": {langShell, "-c"},
-	"ksh": {langShell, "-c"}, "ash": {langShell, "-c"}, "fish": {langShell, "-c"},
-	"python": {langPython, "-c"}, "python2": {langPython, "-c"}, "python3": {langPython, "-c"},
-	"node": {langJS, "-e"}, "nodejs": {langJS, "-e"}, "bun": {langJS, "-e"}, "deno": {langJS, "eval"},
-	"perl": {langPerl, "-e"}, "ruby": {langRuby, "-e"}, "php": {langPerl, "-r"},
-	"pwsh": {langPS, "-c"}, "powershell": {langPS, "-c"},
-}
+var interpreters = sync.OnceValue(func() map[string]struct{ lang, opt string } {
+	return map[string]struct{ lang, opt string }{
+		"sh": {langShell, "-c"}, "bash": {langShell, "-c"}, "zsh": {langShell, "-c"}, "dash": {langShell, "-c"},
+		"ksh": {langShell, "-c"}, "ash": {langShell, "-c"}, "fish": {langShell, "-c"},
+		"python": {langPython, "-c"}, "python2": {langPython, "-c"}, "python3": {langPython, "-c"},
+		"node": {langJS, "-e"}, "nodejs": {langJS, "-e"}, "bun": {langJS, "-e"}, "deno": {langJS, "eval"},
+		"perl": {langPerl, "-e"}, "ruby": {langRuby, "-e"}, "php": {langPerl, "-r"},
+		"pwsh": {langPS, "-c"}, "powershell": {langPS, "-c"},
+	}
+})
 
 func interpreter(name string) (lang, opt string, ok bool) {
-	if i, ok := interpreters[name]; ok {
+	if i, ok := interpreters()[name]; ok {
 		return i.lang, i.opt, true
 	}
 	if strings.HasPrefix(name, "python") && strings.Trim(name[6:], "0123456789.") == "" {

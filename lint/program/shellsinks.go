@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 	"unicode/utf16"
 
 	"github.com/skills-mcp/skills-mcp/lint/encoded"
@@ -15,14 +16,18 @@ import (
 // input, a network send, a write, a deletion.
 
 // wrappers run the command after their options.
-var wrappers = map[string]bool{"sudo": true, "doas": true, "command": true, "builtin": true, "nohup": true, "exec": true,
-	"nice": true, "timeout": true, "stdbuf": true, "env": true, "time": true, "setsid": true, "su": false}
+var wrappers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"sudo": true, "doas": true, "command": true, "builtin": true, "nohup": true, "exec": true,
+		"nice": true, "timeout": true, "stdbuf": true, "env": true, "time": true, "setsid": true, "su": false}
+})
 
 // sensitiveCmds are commands whose name built at run time is a sign of
 // hiding.
-var sensitiveCmds = map[string]bool{"curl": true, "wget": true, "bash": true, "sh": true, "nc": true, "ncat": true, "eval": true,
-	"base64": true, "python": true, "python3": true, "perl": true, "ruby": true, "node": true, "socat": true, "rm": true,
-	"chmod": true, "crontab": true, "ssh": true, "scp": true, "dd": true, "zsh": true, "source": true}
+var sensitiveCmds = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"curl": true, "wget": true, "bash": true, "sh": true, "nc": true, "ncat": true, "eval": true,
+		"base64": true, "python": true, "python3": true, "perl": true, "ruby": true, "node": true, "socat": true, "rm": true,
+		"chmod": true, "crontab": true, "ssh": true, "scp": true, "dd": true, "zsh": true, "source": true}
+})
 
 // printsSecret reports a command of a credential tool that prints a token
 // or a password.
