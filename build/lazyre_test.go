@@ -3,14 +3,12 @@ package build
 import (
 	"testing"
 
-	"github.com/skills-mcp/skills-mcp/internal/lazyre"
+	"github.com/skills-mcp/skills-mcp/internal/lazyre/lazyretest"
 )
 
-// TestPatternsCompile compiles every pattern of the package: they are
-// compiled on first use, so a bad one would otherwise panic only when some
-// input first reaches it.
+// TestPatternsCompile compiles every pattern of the package, read from its
+// source: they are compiled on first use, so a bad one would otherwise
+// panic only when some input first reaches it.
 func TestPatternsCompile(t *testing.T) {
-	if err := lazyre.Check(namespaceRE, sidecarDigest, nameRE); err != nil {
-		t.Error(err)
-	}
+	lazyretest.CheckPackage(t, ".", 3)
 }

@@ -12,9 +12,29 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"testing"
 
 	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 )
+
+// CheckPackage compiles every pattern declared in the non-test Go files of
+// dir, failing t on the first that does not compile, on a literal Literals
+// cannot read, or when fewer than atLeast are found (a guard against the
+// search itself finding nothing). Every package with lazy patterns calls
+// it from its TestPatternsCompile.
+func CheckPackage(t testing.TB, dir string, atLeast int) {
+	t.Helper()
+	all, err := Literals(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) < atLeast {
+		t.Fatalf("%s: %d patterns found, fewer than the %d the package declares", dir, len(all), atLeast)
+	}
+	if err := lazyre.Check(all...); err != nil {
+		t.Errorf("%s: %v", dir, err)
+	}
+}
 
 // Literals returns a pattern for each lazyre.RE composite literal in the
 // non-test Go files of dir, in file and source order. An Expr that is not
