@@ -25,12 +25,7 @@ import (
 // trusted, and a record another analyser wrote is not used.
 func TestToolHiveDerived(t *testing.T) {
 	ctx := context.Background()
-	host, d, v := signedToolHive(t, nil)
-	o := oci.Options{CacheDir: t.TempDir(), PlainHTTP: true, Cosign: v}
-	online, err := oci.Fetch(ctx, oci.Scheme+host+"/toolhive/notes@"+d, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, o, online := fetchedToolHive(t)
 	offline := oci.Scheme + "127.0.0.1:1/toolhive/notes@" + d
 	records := func() []string {
 		t.Helper()

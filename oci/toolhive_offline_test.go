@@ -21,6 +21,20 @@ import (
 	"github.com/stacklok/toolhive-core/oci/skills"
 )
 
+// fetchedToolHive fetches a cosign-signed ToolHive artifact under trust of
+// its key into a new cache, as a first start does, and returns its digest,
+// the options it was fetched with and what the fetch returned.
+func fetchedToolHive(t testing.TB) (d string, o oci.Options, online *oci.Fetched) {
+	t.Helper()
+	host, d, v := signedToolHive(t, nil)
+	o = oci.Options{CacheDir: t.TempDir(), PlainHTTP: true, Cosign: v}
+	online, err := oci.Fetch(context.Background(), oci.Scheme+host+"/toolhive/notes@"+d, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, o, online
+}
+
 // signedToolHive pushes a ToolHive skill packaged by ToolHive's packager
 // (notes: its SKILL.md and the extra files, by path) to a registry of its
 // own, has the real cosign CLI sign it with a new key pair, and returns
@@ -207,12 +221,7 @@ func plant(t *testing.T, path string, sigs []manifest.Signature, files map[strin
 // alone, keeps the planted one and fails here.
 func TestToolHiveOfflineNotTheLayer(t *testing.T) {
 	ctx := context.Background()
-	host, d, v := signedToolHive(t, nil)
-	o := oci.Options{CacheDir: t.TempDir(), PlainHTTP: true, Cosign: v}
-	online, err := oci.Fetch(ctx, oci.Scheme+host+"/toolhive/notes@"+d, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, o, online := fetchedToolHive(t)
 	cached, err := manifest.OpenFile(online.Path)
 	if err != nil {
 		t.Fatal(err)
