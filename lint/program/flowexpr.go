@@ -348,10 +348,16 @@ func (f *flowState) template(body string) value {
 	return v
 }
 
+// psUnescape decodes PowerShell's backtick escapes in a template; built once,
+// on first use, rather than for every PowerShell template part.
+var psUnescape = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer("`n", "\n", "`t", "\t", "``", "`", "`\"", "\"")
+})
+
 // unescapeFor decodes a template's literal part.
 func unescapeFor(s, lang string) string {
 	if lang == langPS {
-		return strings.NewReplacer("`n", "\n", "`t", "\t", "``", "`", "`\"", "\"").Replace(s)
+		return psUnescape().Replace(s)
 	}
 	return encoded.Unescape(s)
 }
