@@ -77,8 +77,14 @@ func (f *flowState) plainTask(action value) bool {
 	}
 	script, body := "", value{}
 	for k, fl := range f.vars {
-		if p, ok := strings.CutPrefix(k, "\x00file:"); ok && len(p) > len(script) && strings.Contains(cmd, p) {
-			script, body = p, fl.v // the longest: the script, not the folder it is in
+		p, ok := strings.CutPrefix(k, "\x00file:")
+		if !ok || !strings.Contains(cmd, p) {
+			continue
+		}
+		// the longest: the script, not the folder it is in; of two as long,
+		// the first in order, so that the map's order never changes the grade
+		if len(p) > len(script) || len(p) == len(script) && p < script {
+			script, body = p, fl.v
 		}
 	}
 	if script != "" {
