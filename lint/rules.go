@@ -685,18 +685,33 @@ var rules = []rule{
 	{
 		id: "untrusted-source", family: "supply-chain", max: SeverityWarning, prose: true,
 		caps:   []string{CapNetwork},
-		desc:   "installs from outside a registry or lets one be swapped: git+ and URL requirements, --extra-index-url, npx -y …@latest, uvx --from git+, binding.gyp actions",
+		desc:   "installs from a source whose owner, or anyone on the path, can change what it serves: an index or file on an unknown host, over http or at a raw IP (--index-url, --extra-index-url, --find-links, --registry, pip.conf, .npmrc), --trusted-host, git+ at a branch or off a public forge, npx -y …@latest, binding.gyp actions",
 		exFile: "requirements.txt", exText: "requests==2.32.3\n--extra-index-url https://pkgs.example.net/simple\n",
 		pats: []pattern{
 			{
-				keys: []string{"extra-index-url", "trusted-host"},
-				re:   &lazyre.RE{Expr: `--(?:extra-index-url|trusted-host)\b|^\s*extra-index-url\s*=`},
-				sev:  SeverityWarning,
+				keys:  []string{"index-url", "find-links", "--index", "default-index", "registry", "pip"},
+				re:    &lazyre.RE{Expr: `\B(--(?:extra-index-url|index-url|find-links|default-index|index|registry)|-[if])(?:\s*=\s*|\s+)["']?([^\s"'<>\x60]+)`},
+				check: indexOption,
 			},
 			{
-				keys: []string{"git+"},
-				re:   &lazyre.RE{Expr: `\bgit\+(?:https?|ssh|git|file)://`},
-				sev:  SeverityWarning,
+				keys:  []string{"index-url", "find-links", "registry"},
+				re:    &lazyre.RE{Expr: `^\s*((?:extra-)?index-url|find-links|(?:@[\w.-]+:)?registry)\s*=\s*["']?([^\s"'<>]+)`},
+				check: indexConfig,
+			},
+			{
+				keys:  []string{"index_url", "find_links", "config set"},
+				re:    &lazyre.RE{Expr: `\b((?:PIP|UV)_(?:EXTRA_)?INDEX_URL|PIP_FIND_LINKS)\s*=\s*["']?([^\s"'<>]+)|\bconfig\s+set\s+((?:[\w-]+\.)?(?:extra-index-url|index-url)|(?:@[\w.-]+:)?registry)(?:\s*=\s*|\s+)["']?([^\s"'<>]+)`},
+				check: indexSetting,
+			},
+			{
+				keys:  []string{"trusted-host"},
+				re:    &lazyre.RE{Expr: `--trusted-host(?:\s*=\s*|\s+)["']?([^\s"'<>]+)?`},
+				check: trustedHost,
+			},
+			{
+				keys:  []string{"git+"},
+				re:    &lazyre.RE{Expr: `\bgit\+((?:https?|ssh|git|file)://[^\s"'<>\x60]+)`},
+				check: gitSource,
 			},
 			{
 				keys: []string{"npx"},
@@ -705,7 +720,7 @@ var rules = []rule{
 			},
 			{
 				keys:  []string{"http://", "https://"},
-				re:    &lazyre.RE{Expr: `^\s*(?:[\w.\[\]-]+\s*@\s*)?https?://\S+`},
+				re:    &lazyre.RE{Expr: `\b(https?://[^\s"'<>\x60]+)`},
 				check: requirementURL,
 			},
 			{

@@ -1,0 +1,51 @@
+package lint
+
+import "testing"
+
+// TestFixedRef: a full commit or a release tag is fixed; a branch, HEAD,
+// a lone major version, a short hash or a version that says it moves is not.
+func TestFixedRef(t *testing.T) {
+	for ref, want := range map[string]bool{
+		"6f2d4a1c9e8b7a5d3c1f0e9d8c7b6a5f4e3d2c1b": true,
+		"3.2.0": true, "v1.4.0": true, "V2.10": true, "v2.0.0-rc.1": true, "0.14.0rc2": true,
+		"sqlfmt-v0.21.0": true, "py-1.9.0": true, "knowledge-1.0.0": true,
+		"main": false, "master": false, "HEAD": false, "latest": false, "": false, "v4": false,
+		"6f2d4a1": false, "1.0-SNAPSHOT": false, "v2.1.0-nightly": false, "release/1.2.0": false,
+		"semver:^1.2": false,
+	} {
+		if got := fixedRef(ref); got != want {
+			t.Errorf("fixedRef(%q) = %v, want %v", ref, got, want)
+		}
+	}
+}
+
+// TestParseSource: the host is what follows the last @ of the authority,
+// in lower case, without its port; ssh's scp form keeps its path.
+func TestParseSource(t *testing.T) {
+	for _, c := range []struct{ in, host, port, path, ref string }{
+		{"https://Download.PyTorch.org/whl/cu121", "download.pytorch.org", "", "/whl/cu121", ""},
+		{"https://download.pytorch.org@cdn.example/whl", "cdn.example", "", "/whl", ""},
+		{"https://user:pw@pypi.example.net:8443/simple/", "pypi.example.net", "8443", "/simple/", ""},
+		{"ssh://git@github.com:org/repo.git@v1.2.0", "github.com", "", "/org/repo.git@v1.2.0", "v1.2.0"},
+		{"https://github.com/o/t.git#v1.2.3", "github.com", "", "/o/t.git", "v1.2.3"},
+		{"https://github.com/o/t@3.2.0#egg=t&subdirectory=cli", "github.com", "", "/o/t@3.2.0", "3.2.0"},
+		{"http://[::1]:3141/root/+simple/", "::1", "3141", "/root/+simple/", ""},
+	} {
+		src, ok := parseSource(c.in)
+		if !ok || src.host != c.host || src.port != c.port || src.path != c.path || src.gitRef() != c.ref {
+			t.Errorf("parseSource(%q) = %+v (ref %q), %v; want host %q port %q path %q ref %q",
+				c.in, src, src.gitRef(), ok, c.host, c.port, c.path, c.ref)
+		}
+	}
+	for _, bad := range []string{"$INDEX", "pypi.example.net/simple", "://x", "ht tp://x"} {
+		if _, ok := parseSource(bad); ok {
+			t.Errorf("parseSource(%q) ok, want not a URL", bad)
+		}
+	}
+	if src, _ := parseSource("http://[::1]:3141/"); !src.loopback() {
+		t.Errorf("[::1] is not loopback")
+	}
+	if src, _ := parseSource("https://download.pytorch.org:8443/whl"); src.official() {
+		t.Errorf("an official host on another port is official")
+	}
+}
