@@ -33,6 +33,9 @@ func (s *scan) analyseCode() {
 		Lang: s.code.lang, Depth: s.code.depth, Budget: s.code.budget, Reanalyze: reanalyze}
 	for _, f := range program.Analyze(in) {
 		if f.Severity == "" {
+			if f.Rule == "sensitive-path" && f.Excerpt != "" {
+				s.code.readOnly = append(s.code.readOnly, f.Excerpt)
+			}
 			if g := (gradedLine{f.Rule, s.lineAt(f.Off)}); !slices.Contains(s.code.graded, g) {
 				s.code.graded = append(s.code.graded, g)
 			}
@@ -61,6 +64,20 @@ func (s *scan) leftToCode(ri, i int) bool {
 	}
 	s.extraHits(ri) // runs the analysis once
 	return slices.Contains(s.code.graded, gradedLine{rules[ri].id, i})
+}
+
+// readOnlyPath reports a path (as a line names it) to a secret file that
+// the code analysis saw read and graded itself: only structure of it
+// reached anything (program's secretread.go), so the line is a note.
+func (s *scan) readOnlyPath(p string) bool {
+	s.extraHits(0) // runs the analysis once
+	n := program.NormPath(p)
+	for _, g := range s.code.readOnly {
+		if g == n || strings.HasPrefix(g, n+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // programKind returns what the code analysis needs to know of a file's
@@ -270,6 +287,12 @@ func (s *scan) matchLine(ri, i int, keys keySet) (int, string) {
 			sev := p.sev
 			if p.check != nil {
 				sev = p.check(s, i, m)
+			}
+			if Rank(sev) > Rank(SeverityNote) && r.id == "sensitive-path" && (s.flag(i)&lineCode != 0 || s.roles&roleScript != 0) && s.readOnlyPath(line[m[0]:m[1]]) {
+				// The code analysis saw the file read, and only its
+				// structure (names, counts) reach anything: its grade,
+				// for the code and the comments of a script alike.
+				sev = SeverityNote
 			}
 			if sev == "" || r.prose && s.flag(i)&lineProse != 0 && (negation.MatchString(line[max(0, m[0]-negationWindow):m[0]]) || rejectedBefore(line[:m[0]])) {
 				continue

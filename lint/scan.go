@@ -349,6 +349,10 @@ type codeState struct {
 	lang   string          // the language of the whole text, when a layer says ("" for the file's own)
 	hits   map[int][]hit
 	graded []gradedLine // the lines where the analysis graded a rule's matter itself (program.Finding)
+	// readOnly are the secret files (program.NormPath) the analysis saw
+	// read and of which only structure reached anything: a line of code
+	// that names one is the analysis' to grade (sensitiveHome).
+	readOnly []string
 }
 
 // gradedLine is a line where the code analysis graded rule's matter.

@@ -25,6 +25,7 @@ func Analyze(in Input) []Finding {
 
 // analyseCode runs the analyses of the file's code and its layers.
 func (s *scan) analyseCode() {
+	defer s.gradeReads() // what the reads of secret files reached is known at the end
 	for _, r := range s.regions() {
 		if !s.budget().takeCode(len(r.text)) {
 			s.opaque(r.off, fmt.Sprintf("not analysed: more than %d KiB of code in one file", maxCodeBytes>>10))

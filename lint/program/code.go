@@ -154,8 +154,9 @@ type scan struct {
 	starts []int
 	in     Input
 	hits   map[string]Finding
-	graded []Finding // what the analysis graded itself (a write by gradeWrite), with no severity (see Finding)
-	plain  []string  // the places (normPath) a write graded a note put a plain job, service or entry (gradeWrite)
+	graded []Finding   // what the analysis graded itself (a write by gradeWrite), with no severity (see Finding)
+	plain  []string    // the places (normPath) a write graded a note put a plain job, service or entry (gradeWrite)
+	reads  secretReads // the reads of secret files, graded at the end (secretread.go)
 }
 
 // lines returns the number of lines.
@@ -392,6 +393,7 @@ func (s *scan) layer(off int, how, text, lang string) {
 // unresolved counts, a value the analysis cannot resolve. One rule for the
 // shell analysis and the flow analysis of the other languages.
 func (s *scan) gradeExec(code value, at int, stdin, unresolved bool) {
+	s.escape(code)
 	switch {
 	case code == (value{}):
 	case code.t&tDecoded != 0:
@@ -408,6 +410,7 @@ func (s *scan) gradeExec(code value, at int, stdin, unresolved bool) {
 // gradeSend reports a secret or the environment reaching the network: one
 // rule for the shell and the flow analyses.
 func (s *scan) gradeSend(v value, at int) {
+	s.escape(v)
 	switch {
 	case v.t&tEnv != 0:
 		s.emit("env-exfil", at, SeverityError, "")
@@ -448,6 +451,7 @@ func longestLine(text string) int {
 // the line rules grade it; a VS Code task file whose known content has no
 // folderOpen task runs nothing by itself.
 func (s *scan) gradeWrite(target, content value, at int) {
+	s.escape(content)
 	p := target.path
 	if p == pathNone {
 		p = classifyPath(target)
@@ -572,4 +576,39 @@ func plainCommand(content value) bool {
 		}
 	}
 	return true
+}
+
+// readStore records a read of the secret file at p, at byte at, through a
+// path built at run time or not (secretread.go), and returns its content.
+func (s *scan) readStore(p value, at int, built bool) value { return s.reads.add(p, at, built) }
+
+// escape records that v reached a sink (secretread.go).
+func (s *scan) escape(v value) { s.reads.escape(v) }
+
+// escapeAll records that each value reached a sink.
+func (s *scan) escapeAll(vs ...value) {
+	for _, v := range vs {
+		s.escape(v)
+	}
+}
+
+// gradeReads grades the reads of secret files once the text is analysed:
+// a read that reached a sink is a warning (a literal path's is the line
+// rules'), one of which only structure reached anything a note, and its
+// path is handed to the line rules as graded (a Finding with no severity,
+// whose Excerpt is the path) unless another read of it reached a sink.
+func (s *scan) gradeReads() {
+	leaked := s.reads.leaked()
+	for _, r := range s.reads {
+		switch {
+		case r.escaped && r.built:
+			s.emit("sensitive-path", r.off, SeverityWarning, "")
+		case r.escaped:
+		default:
+			s.emit("sensitive-path", r.off, SeverityNote, "")
+			if !leaked[r.path] {
+				s.graded = append(s.graded, Finding{Rule: "sensitive-path", Off: max(0, min(r.off, len(s.text))), Excerpt: r.path})
+			}
+		}
+	}
 }

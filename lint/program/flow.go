@@ -104,13 +104,16 @@ func (f *flowState) statement() {
 	// container holds what it is given.
 	if t.kind == tokWord && f.is(1, "[") {
 		save := f.pos
-		f.pos++
+		f.pos += 2
 		f.skipArg("]")
 		if f.is(0, "]") && (f.is(1, "=") || f.is(1, "+=")) {
 			f.pos += 2
 			v := f.expr()
 			old := f.vars[t.s]
-			old.v = value{t: old.v.t | f.valueOf(v).t&^tHome}
+			old.v = taintOf(^tHome, old.v, f.valueOf(v))
+			if old.v.t&tSecret != 0 {
+				old.v.shape = shapeTree
+			}
 			f.vars[t.s] = old
 			return
 		}
@@ -348,30 +351,23 @@ func (f *flowState) funcDecl() {
 }
 
 // forLoop reads a for loop's head: its variable holds what the loop walks.
+// Names may be unpacked (for k, v in d.items(), for (const [k, v] of …)).
 func (f *flowState) forLoop() {
 	f.pos++
 	if f.is(0, "(") {
 		f.pos++
 	}
 	var names []string
-	for f.peek(0).kind == tokWord && f.peek(0).s != "in" && f.peek(0).s != "of" || f.is(0, ",") {
+	for f.peek(0).kind == tokWord && f.peek(0).s != "in" && f.peek(0).s != "of" || f.is(0, ",") || (f.is(0, "[") || f.is(0, "]") || f.is(0, "(") || f.is(0, ")")) && len(names) < 8 {
 		if f.peek(0).kind == tokWord && f.peek(0).s != "const" && f.peek(0).s != "let" && f.peek(0).s != "var" && f.peek(0).s != "my" {
 			names = append(names, f.peek(0).s)
 		}
 		f.pos++
 	}
 	if f.is(0, "in") || f.is(0, "of") {
+		keys := f.is(0, "in") && f.lang == langJS // for … in walks names
 		f.pos++
-		v := f.expr()
-		it := value{t: v.v.t | tUnknown}
-		if len(v.elems) == 1 {
-			it = v.elems[0]
-		} else if e, ok := weightiest(v.elems); ok {
-			it = e // the name holds each in turn: the one that matters most to a sink
-		}
-		for _, n := range names {
-			f.vars[n] = ev{v: it}
-		}
+		f.bindLoop(names, f.expr(), keys)
 	}
 }
 

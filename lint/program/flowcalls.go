@@ -153,13 +153,18 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		}
 		return ev{}
 	}
+	if v, ok := f.secretCall(name, args, kw, at); ok {
+		return v
+	}
 	kind, ok := calls()[name]
 	if i := strings.LastIndexByte(name, '.'); !ok && i > 0 && valueMethods()[strings.ToLower(name[i+1:])] {
 		return f.method(ev{name: e.name[:strings.LastIndexByte(e.name, '.')]}, name[i+1:], args, kw, at)
 	}
 	if fi := f.funcs[name]; fi != nil && !strings.Contains(name, ".") {
 		// A local function: code it runs from its parameters runs what it
-		// is given here; its result is what it returns.
+		// is given here; its result is what it returns. A secret given to
+		// it goes where the analysis does not follow: a sink.
+		f.escapeArgs(args, kw)
 		if fi.execs {
 			var in value
 			for _, a := range args {
@@ -172,12 +177,14 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 	}
 	if !ok {
 		// A function the analysis does not know: its result carries its
-		// arguments' taint.
-		var t taint
-		for _, a := range args {
-			t |= f.valueOf(a).t
+		// arguments' taint, and a secret given to it (print, a logger, a
+		// client of a service) reaches whatever it does: a sink.
+		f.escapeArgs(args, kw)
+		vs := make([]value, len(args))
+		for i, a := range args {
+			vs[i] = f.valueOf(a)
 		}
-		return ev{v: value{t: t &^ (tHome | tBuilt)}}
+		return ev{v: taintOf(^(tHome | tBuilt), vs...)}
 	}
 	arg := func(i int) value {
 		if i < len(args) {
@@ -435,6 +442,9 @@ func (f *flowState) method(recv ev, name string, args []ev, kw map[string]ev, at
 	}
 	rv := f.valueOf(recv)
 	lower := strings.ToLower(name)
+	if v, ok := f.secretMethodCall(recv, rv, name, args, kw, at); ok {
+		return v
+	}
 	switch lower {
 	case "read", "read_text", "read_bytes", "readlines", "readline", "readall", "readtoend":
 		if recv.file != nil {
@@ -449,6 +459,8 @@ func (f *flowState) method(recv ev, name string, args []ev, kw map[string]ev, at
 			f.wrote(*recv.file, arg(0), at)
 		} else if recv.name == "pathlib.Path" || rv.path != pathNone || rv.t&tHome != 0 {
 			f.wrote(rv, arg(0), at)
+		} else {
+			f.escapeArgs(args, kw) // a stream's: the output, a socket
 		}
 		return ev{}
 	case "open":
@@ -508,7 +520,16 @@ func (f *flowState) method(recv ev, name string, args []ev, kw map[string]ev, at
 		}
 		return ev{v: v}
 	case "replace", "format", "substitute", "gsub", "sub":
-		return ev{v: value{t: rv.t | tBuilt}}
+		vs := []value{rv}
+		for i := range args {
+			vs = append(vs, arg(i))
+		}
+		for _, v := range kw {
+			vs = append(vs, f.valueOf(v))
+		}
+		v := taintOf(^taint(0), vs...)
+		v.t |= tBuilt
+		return ev{v: v}
 	case "split":
 		if rv.known && len(args) > 0 && arg(0).known && arg(0).s == "" {
 			var elems []value
@@ -577,12 +598,17 @@ func (f *flowState) method(recv ev, name string, args []ev, kw map[string]ev, at
 			return ev{v: value{t: tCmd}}
 		}
 	}
-	// Anything else keeps the receiver's and the arguments' taint.
-	t := rv.t
-	for i := range args {
-		t |= arg(i).t
+	// Anything else keeps the receiver's and the arguments' taint; a
+	// secret given to a method the analysis does not know (a logger's, a
+	// stream's write, a service client's) reaches a sink.
+	if !pureMethods()[lower] {
+		f.escapeArgs(args, kw)
 	}
-	return ev{v: value{t: t &^ (tHome | tBuilt)}}
+	vs := []value{rv}
+	for i := range args {
+		vs = append(vs, arg(i))
+	}
+	return ev{v: taintOf(^(tHome | tBuilt), vs...)}
 }
 
 // decodeAs decodes a value with a codec name (Python codecs, Buffer

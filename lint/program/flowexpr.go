@@ -32,12 +32,17 @@ func (f *flowState) expr() ev {
 	left := f.unary()
 	for f.pos < len(f.toks) {
 		t := f.peek(0)
-		if t.kind != tokPunct && !(t.kind == tokWord && (t.s == "and" || t.s == "or" || t.s == "if" && f.lang == langPython || t.s == "-f" || t.s == "-join" || t.s == "-replace" || t.s == "eq" || t.s == "x")) {
+		if t.kind != tokPunct && !(t.kind == tokWord && (t.s == "and" || t.s == "or" || t.s == "if" && f.lang == langPython || t.s == "-f" || t.s == "-join" || t.s == "-replace" || t.s == "eq" || t.s == "x" ||
+			(t.s == "in" || t.s == "is" || t.s == "not" && f.is(1, "in")) && f.lang == langPython || t.s == "instanceof" && f.lang == langJS)) {
 			break
 		}
 		op := t.s
 		switch op {
 		case "+", ".", "/", "%", "-f", "-join", "-replace", "||", "&&", "or", "and", "*", "-", "==", "!=", "<", ">", "?", ":", "??", "if", "else", "eq", "x", "|":
+		case "in", "is", "not", "instanceof":
+			if f.lang == langPerl && op == "not" {
+				return left
+			}
 		default:
 			return left
 		}
@@ -45,11 +50,18 @@ func (f *flowState) expr() ev {
 			return left
 		}
 		f.pos++
+		for (op == "==" || op == "!=" || op == "<" || op == ">" || op == "is" || op == "not") && (f.is(0, "=") || f.is(0, "not") || f.is(0, "in")) {
+			f.pos++ // ===, <=, is not, not in
+		}
 		if endOfStatement(f.peek(0)) {
 			return left
 		}
 		right := f.unary()
 		switch op {
+		case "==", "!=", "<", ">", "in", "is", "not", "instanceof", "eq":
+			// a comparison, a membership test: a yes or no, never the secret compared
+			left = ev{v: structure(value{t: (left.v.t | right.v.t) &^ tHome})}
+			continue
 		case "+", ".":
 			if left.v.known && right.v.known || left.v != (value{}) || right.v != (value{}) {
 				left = ev{v: cat(left.v, right.v)}
@@ -65,6 +77,12 @@ func (f *flowState) expr() ev {
 		case "||", "&&", "or", "and", "??", "?", ":", "if", "else":
 			if left.v == (value{}) {
 				left = right
+			} else if (op == "||" || op == "or" || op == "??") && !left.v.known && left.v.s == "" && left.v.t&^(tUnknown|tEnv|tParam) == 0 && classifyPath(right.v) != pathNone {
+				// an override the analysis cannot see, or else a path it
+				// knows (os.environ.get(X) or ~/.aws/credentials): the path
+				t := left.v.t
+				left = right
+				left.v.t |= t
 			} else {
 				left.v.t |= right.v.t
 			}
@@ -173,7 +191,11 @@ func (f *flowState) elements(closer string) ([]value, ev) {
 	var last ev
 	for f.pos < len(f.toks) && !f.is(0, closer) {
 		start := f.pos
-		last = f.expr()
+		if c, ok := f.comprehension(closer); ok {
+			last = c
+		} else {
+			last = f.expr()
+		}
 		elems = append(elems, f.valueOf(last))
 		f.nextElem(start, closer, f.skipTo)
 	}
@@ -223,6 +245,7 @@ func (f *flowState) primary() ev {
 			return ev{v: envVar(name)}
 		}
 		if v, ok := f.vars[t.s]; ok {
+			v.from = t.s
 			return v
 		}
 		return f.global(t.s)
@@ -241,6 +264,10 @@ func (f *flowState) primary() ev {
 			elems, _ := f.elements("]")
 			return listOf(elems)
 		case "{":
+			if f.is(1, "}") {
+				f.pos += 2
+				return ev{emptyMap: true}
+			}
 			f.pos++
 			var out value
 			for f.pos < len(f.toks) && !f.is(0, "}") {
@@ -266,6 +293,7 @@ func (f *flowState) primary() ev {
 // skipTo moves to the closing bracket s at this depth, or the statement's
 // end.
 func (f *flowState) skipTo(s string) {
+	defer f.skipped(f.pos)
 	depth := 0
 	for f.pos < len(f.toks) && f.peek(0).kind != tokEOL {
 		t := f.peek(0)
@@ -327,110 +355,6 @@ func (f *flowState) global(name string) ev {
 	return ev{name: name}
 }
 
-// template evaluates a string with interpolation: the literal parts, and
-// the names it interpolates when they are simple.
-func (f *flowState) template(body string) value {
-	var parts []value
-	for len(body) > 0 {
-		i, j, name := nextInterp(body, f.lang)
-		if i < 0 {
-			parts = append(parts, lit(unescapeFor(body, f.lang)))
-			break
-		}
-		parts = append(parts, lit(unescapeFor(body[:i], f.lang)))
-		parts = append(parts, f.interp(name))
-		body = body[j:]
-	}
-	v := cat(parts...)
-	if len(parts) > 1 {
-		v.t |= tBuilt
-	}
-	return v
-}
-
-// psUnescape decodes PowerShell's backtick escapes in a template; built once,
-// on first use, rather than for every PowerShell template part.
-var psUnescape = sync.OnceValue(func() *strings.Replacer {
-	return strings.NewReplacer("`n", "\n", "`t", "\t", "``", "`", "`\"", "\"")
-})
-
-// unescapeFor decodes a template's literal part.
-func unescapeFor(s, lang string) string {
-	if lang == langPS {
-		return psUnescape().Replace(s)
-	}
-	return encoded.Unescape(s)
-}
-
-// nextInterp finds the next interpolation in a template body: its start,
-// end and the expression inside.
-func nextInterp(body, lang string) (int, int, string) {
-	for i := 0; i < len(body); i++ {
-		c := body[i]
-		switch {
-		case c == '\\' && lang != langPS:
-			i++
-		case c == '{' && (lang == langPython) && i+1 < len(body) && body[i+1] == '{':
-			i++
-		case c == '{' && lang == langPython, c == '$' && i+1 < len(body) && body[i+1] == '{' && lang == langJS,
-			c == '#' && i+1 < len(body) && body[i+1] == '{' && lang == langRuby:
-			start := i
-			open := strings.IndexByte(body[i:], '{') + i
-			end := strings.IndexByte(body[open:], '}')
-			if end < 0 {
-				return -1, -1, ""
-			}
-			expr := body[open+1 : open+end]
-			if k := strings.IndexAny(expr, "!:"); k >= 0 && lang == langPython {
-				expr = expr[:k]
-			}
-			return start, open + end + 1, strings.TrimSpace(expr)
-		case c == '$' && (lang == langPS || lang == langPerl) && i+1 < len(body) && (isLetter(body[i+1]) || body[i+1] == '_' || body[i+1] == '{' || body[i+1] == '('):
-			j := i + 1
-			if body[j] == '{' || body[j] == '(' {
-				closer := map[byte]byte{'{': '}', '(': ')'}[body[j]]
-				end := strings.IndexByte(body[j:], closer)
-				if end < 0 {
-					return -1, -1, ""
-				}
-				return i, j + end + 1, "$" + strings.Trim(body[j+1:j+end], "$ ")
-			}
-			for j < len(body) && (encoded.IsIdentByte(body[j]) || body[j] == ':' && lang == langPS && j+1 < len(body) && isLetter(body[j+1])) {
-				j++
-			}
-			return i, j, body[i:j]
-		}
-	}
-	return -1, -1, ""
-}
-
-// interp evaluates a simple interpolated expression: a name, a dotted
-// name, $env:NAME.
-func (f *flowState) interp(expr string) value {
-	if strings.HasPrefix(strings.ToLower(expr), "$env:") {
-		return envVar(expr[5:])
-	}
-	if f.lang == langPS && strings.EqualFold(expr, "$home") {
-		return homeValue()
-	}
-	name := expr
-	if i := strings.IndexAny(name, ".[("); i >= 0 {
-		name = name[:i]
-	}
-	if e, ok := f.vars[name]; ok {
-		if name == expr {
-			return f.valueOf(e)
-		}
-		// A part of it (an attribute, an item) the analysis does not
-		// follow: its taint, never nothing.
-		return value{t: f.valueOf(e).t&^tHome | tUnknown}
-	}
-	if (f.lang == langPS || f.lang == langPerl) && strings.EqualFold(name, "$home") {
-		return homeValue()
-	}
-	return unknown()
-}
-
 // attr evaluates e.name: a qualified name for a module or a function, a
 // method of a value otherwise.
 func (f *flowState) attr(e ev, name string) ev {
@@ -448,8 +372,11 @@ func (f *flowState) attr(e ev, name string) ev {
 		return ev{name: q}
 	}
 	// A method or an attribute of a value: the call decides; an attribute
-	// keeps the value's taint.
+	// keeps the value's taint, and of a secret's tree is that field.
 	r := e
+	if v := f.valueOf(e); v.t&tSecret != 0 {
+		return ev{v: field(v, lit(name)), name: "." + name, recv: &r}
+	}
 	return ev{v: value{t: e.v.t &^ tHome, s: e.v.s, known: false}, name: "." + name, recv: &r}
 }
 
@@ -493,6 +420,9 @@ func (f *flowState) index(e ev) ev {
 	if n, err := strconv.Atoi(k.v.s); err == nil && k.v.known && n >= 0 && n < len(e.elems) {
 		return ev{v: e.elems[n]}
 	}
+	if v := f.valueOf(e); v.t&tSecret != 0 {
+		return ev{v: field(v, f.valueOf(k))} // a field of a secret's tree, or an element
+	}
 	return ev{v: value{t: e.v.t&^tHome | tUnknown}} // an item the analysis does not know: never nothing
 }
 
@@ -514,6 +444,8 @@ func (f *flowState) args(closer string) ([]ev, map[string]ev) {
 				kw = map[string]ev{}
 			}
 			kw[name] = f.expr()
+		} else if c, ok := f.comprehension(closer); ok {
+			args = append(args, c)
 		} else {
 			args = append(args, f.expr())
 		}
@@ -542,6 +474,7 @@ func (f *flowState) nextElem(start int, closer string, skip func(string)) {
 // skipArg moves past the rest of an argument the parser did not follow
 // (a comprehension, an arrow function), to the next comma or the closer.
 func (f *flowState) skipArg(closer string) {
+	defer f.skipped(f.pos)
 	depth := 0
 	for f.pos < len(f.toks) {
 		t := f.peek(0)
@@ -685,6 +618,13 @@ func (f *flowState) psCommand() value {
 		if len(pos) > 1 {
 			out = joinPath(pos[0], pos[1])
 		}
+	default:
+		// A secret given to a command the analysis does not follow
+		// (Write-Output, a module's cmdlet) reaches what it does.
+		f.s.escapeAll(pos...)
+		for _, v := range params {
+			f.s.escape(v)
+		}
 	}
 	if f.is(0, "|") {
 		f.pos++
@@ -762,4 +702,72 @@ func (f *flowState) psWildcardCall(pattern string, at int) {
 			return
 		}
 	}
+}
+
+// comprehension evaluates a Python comprehension or generator at pos, up
+// to closer ([c["name"] for c in cfg["contexts"] if c], {k: v for k, v in
+// d.items()}): its loop names are bound first, then its element is
+// evaluated with them, so what it collects is what its loop gives. False,
+// moving nothing, when the element at pos is not one.
+func (f *flowState) comprehension(closer string) (ev, bool) {
+	if f.lang != langPython {
+		return ev{}, false
+	}
+	at, depth := -1, 0
+scan:
+	for k := f.pos; k < len(f.toks); k++ {
+		t := f.toks[k]
+		switch {
+		case t.kind == tokEOL:
+			break scan
+		case t.kind == tokPunct && (t.s == "(" || t.s == "[" || t.s == "{"):
+			depth++
+		case t.kind == tokPunct && (t.s == ")" || t.s == "]" || t.s == "}"):
+			if depth == 0 {
+				break scan
+			}
+			depth--
+		case t.kind == tokPunct && t.s == "," && depth == 0:
+			break scan
+		case t.kind == tokWord && t.s == "for" && depth == 0 && k > f.pos:
+			at = k
+			break scan
+		}
+	}
+	if at < 0 {
+		return ev{}, false
+	}
+	start := f.pos
+	f.pos = at
+	for f.is(0, "for") {
+		f.pos++
+		var names []string
+		for f.peek(0).kind == tokWord && f.peek(0).s != "in" || f.is(0, ",") || f.is(0, "(") || f.is(0, ")") {
+			if f.peek(0).kind == tokWord {
+				names = append(names, f.peek(0).s)
+			}
+			f.pos++
+		}
+		if !f.is(0, "in") {
+			break
+		}
+		f.pos++
+		f.bindLoop(names, f.expr(), false)
+		for f.is(0, "if") {
+			f.pos++
+			f.expr()
+		}
+	}
+	end := f.pos
+	f.pos = start
+	v := f.valueOf(f.expr())
+	if f.is(0, ":") {
+		f.pos++
+		v = taintOf(^taint(0), v, f.valueOf(f.expr())) // a mapping's entry: its name and its value
+	}
+	f.pos = end
+	if !f.is(0, closer) && !f.is(0, ",") {
+		f.skipArg(closer)
+	}
+	return ev{v: v}, true
 }

@@ -32,15 +32,14 @@ func (f *flowState) readPath(p value, at int) value {
 	if k != pathSecret {
 		return value{t: p.t & (tFetched | tShipped)}
 	}
-	if p.t&(tBuilt|tHome) != 0 {
-		n := normPath(p.s)
-		if browserDir(n) || strings.Contains(n, "keychain") || strings.Contains(n, "keyring") {
+	built := p.t&(tBuilt|tHome) != 0
+	if n := normPath(p.s); browserDir(n) || strings.Contains(n, "keychain") || strings.Contains(n, "keyring") {
+		if built {
 			f.s.emit("credential-store", at, SeverityWarning, "")
-		} else {
-			f.s.emit("sensitive-path", at, SeverityWarning, "")
 		}
+		return otherSecret(0)
 	}
-	return value{t: tSecret}
+	return f.s.readStore(p, at, built) // graded when the text is analysed: by what reaches a sink
 }
 
 // wrote reports a write to a place that runs later or configures an agent

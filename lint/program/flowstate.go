@@ -38,6 +38,10 @@ type ev struct {
 	mode  string
 	elems []value // a list's elements, when known
 	recv  *ev     // for a method: the value it is called on (name is ".method")
+	from  string  // the name the value was read from, when it is a name's: a method that fills it (append, configparser's read) changes that name
+	// emptyMap says the expression is an empty mapping literal ({}): a
+	// default that says what get() gets is one (secretMethod).
+	emptyMap bool
 }
 
 // peek returns the token at pos+k, or an EOL.
@@ -118,7 +122,7 @@ func listOf(elems []value) ev {
 func (f *flowState) valueOf(e ev) value {
 	switch e.name {
 	case "os.environ", "process.env", "ENV", "$ENV", "%ENV", "$_ENV", "$_SERVER", "env":
-		return value{t: tSecret | tEnv}
+		return otherSecret(tEnv)
 	}
 	if e.v == (value{}) && len(e.elems) > 0 {
 		return listOf(e.elems).v
@@ -179,7 +183,43 @@ var psAliases = sync.OnceValue(func() map[string]bool {
 
 // skipLine moves past the end of the statement.
 func (f *flowState) skipLine() {
+	defer f.skipped(f.pos)
 	for f.pos < len(f.toks) && !endOfStatement(f.peek(0)) {
 		f.pos++
+	}
+}
+
+// bindLoop gives a loop's names what it walks: each element of a list in
+// turn (the one that matters most to a sink), a secret's names or parts
+// (iterSecret), or what the analysis cannot see.
+func (f *flowState) bindLoop(names []string, v ev, keys bool) {
+	if sv := f.valueOf(v); sv.t&tSecret != 0 && len(v.elems) == 0 {
+		for i, it := range iterSecret(sv, keys, len(names)) {
+			f.vars[names[i]] = ev{v: it}
+		}
+		return
+	}
+	it := taintOf(^taint(0), v.v)
+	it.t |= tUnknown
+	if len(v.elems) == 1 {
+		it = v.elems[0]
+	} else if e, ok := weightiest(v.elems); ok {
+		it = e // the name holds each in turn: the one that matters most to a sink
+	}
+	for _, n := range names {
+		f.vars[n] = ev{v: it}
+	}
+}
+
+// skipped records, for the tokens from from to pos that the parser moved
+// past without following them (a comprehension, a callback, what it does
+// not read), that a secret a name among them holds may reach anything.
+func (f *flowState) skipped(from int) {
+	for i := max(from, 0); i < f.pos && i < len(f.toks); i++ {
+		if t := f.toks[i]; t.kind == tokWord {
+			if e, ok := f.vars[t.s]; ok {
+				f.s.escape(f.valueOf(e))
+			}
+		}
 	}
 }

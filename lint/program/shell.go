@@ -45,7 +45,7 @@ func (s *scan) shellRegion(r region) {
 				continue
 			}
 			st.base = r.off + from
-			st.stmt(stmt, value{})
+			s.escape(st.stmt(stmt, value{})) // what the script prints is the output: an agent's transcript
 		}
 		if perr == nil {
 			return
@@ -122,7 +122,7 @@ func (st *shellState) stmt(x *syntax.Stmt, stdin value) value {
 	for _, r := range x.Redirs {
 		switch r.Op {
 		case syntax.RdrIn:
-			stdin = st.fileContent(st.word(r.Word))
+			stdin = st.readSecret(st.word(r.Word), st.off(r.OpPos))
 		case syntax.Hdoc, syntax.DashHdoc:
 			if r.Hdoc != nil {
 				stdin = st.word(r.Hdoc)
@@ -203,7 +203,7 @@ func (st *shellState) command(c syntax.Command, stdin value) value {
 		}
 		return out
 	case *syntax.FuncDecl:
-		st.stmt(c.Body, value{})
+		st.s.escape(st.stmt(c.Body, value{})) // printed where it is called
 	case *syntax.TimeClause:
 		return st.stmt(c.Stmt, stdin)
 	case *syntax.CoprocClause:
@@ -416,6 +416,8 @@ func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
 	}
 	rest := args[1:]
 	if lang, opt, ok := interpreter(name); ok {
+		st.s.escapeAll(rest...)
+		st.s.escape(stdin)
 		return st.interp(lang, opt, name, rest, stdin, at)
 	}
 	switch name {
@@ -490,7 +492,8 @@ func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
 	case "echo", "print":
 		return st.echo(rest)
 	case "cat", "head", "tail", "less", "more", "strings", "sqlite3", "sort", "uniq", "awk", "sed", "grep", "cut", "jq", "od", "hexdump", "type", "get-content", "gc":
-		out := value{t: tCmd | stdin.t&(tSecret|tEnv|tFetched|tDecoded|tDevice)}
+		out := taintOf(tSecret|tEnv|tFetched|tDecoded|tDevice, stdin)
+		out.t |= tCmd
 		if stdin.known && (name == "cat" || name == "sort" || name == "uniq") || name == "cat" && stdin.s != "" {
 			out = stdin // cat prints its input as it is, the parts the analysis sees included
 		}
@@ -503,23 +506,28 @@ func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
 					continue
 				}
 			}
-			content := st.fileContent(a)
-			st.readSecret(a, at)
-			out.t |= content.t
+			c := st.readSecret(a, at)
+			out.store = taintOf(tSecret, out, c).store
+			out.t |= c.t
+		}
+		if quietFilter(name, rest) {
+			return structure(out) // names, a count, a yes or no
 		}
 		return out
 	case "env", "printenv", "set", "export", "declare":
 		if len(rest) == 0 || name == "export" && has(rest, "-p") || name == "declare" && has(rest, "-p") {
-			return value{t: tSecret | tEnv | tCmd}
+			return otherSecret(tEnv | tCmd)
 		}
+	case "wc", "test", "[", "true", "false", ":":
+		return value{t: tCmd, id: at + 1} // a count, a yes or no
 	case "whoami", "hostname", "id", "uname":
-		return value{t: tCmd | tSecret}
+		return otherSecret(tCmd)
 	case "tar", "zip", "7z", "rar", "cpio":
 		var in taint
 		for _, a := range rest {
 			if a.path == pathSecret || classifyPath(a) == pathSecret || a.path == pathHome {
 				in |= tSecret
-				st.readSecret(a, at)
+				st.s.escape(st.readSecret(a, at)) // archived whole
 			}
 		}
 		if name == "zip" && len(rest) > 0 {
@@ -617,7 +625,9 @@ func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
 		return value{t: tCmd | tDevice, id: at + 1}
 	case "gh", "aws", "gcloud", "az", "op", "vault", "heroku", "doppler", "kubectl", "npm", "pass", "bw", "lpass":
 		if printsSecret(name, rest) {
-			return value{t: tCmd | tSecret, id: at + 1, issuer: issuerOf(name, rest)}
+			v := otherSecret(tCmd)
+			v.id, v.issuer = at+1, issuerOf(name, rest)
+			return v
 		}
 	default:
 		if strings.HasPrefix(name, "mkfs.") {
@@ -628,6 +638,10 @@ func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
 			}
 		}
 	}
+	// A secret on a command line, or in the input, of a command the
+	// analysis does not follow reaches whatever the command does.
+	st.s.escapeAll(rest...)
+	st.s.escape(stdin)
 	return value{t: tCmd, id: at + 1}
 }
 

@@ -26,8 +26,11 @@ func (st *shellState) copy(name string, rest []value, at int) {
 	for _, src := range files[:len(files)-1] {
 		c := st.fileContent(src)
 		holds.t |= c.t
-		if c.t&tSecret != 0 && !sameFolder(src, dst) { // a backup beside it reads nothing out
-			st.readSecret(src, at)
+		if c.t&tSecret != 0 && sameFolder(src, dst) {
+			st.readSecret(src, at) // a backup beside it reads nothing out, unless the backup is sent on
+		}
+		if c.t&tSecret != 0 && !sameFolder(src, dst) {
+			st.s.escape(st.readSecret(src, at)) // copied out whole
 			if !strings.HasPrefix(normPath(dst.s), homeMark) && !strings.HasPrefix(dst.s, "/") || strings.HasPrefix(dst.s, "./") {
 				st.staged = true // a secret copied into the working folder
 			}

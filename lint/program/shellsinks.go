@@ -251,8 +251,7 @@ func (st *shellState) sendData(d value, opt string, stdin value, at int) {
 		} else {
 			f := d
 			f.s = s
-			st.send(st.fileContent(f), at)
-			st.readSecret(f, at)
+			st.send(st.readSecret(f, at), at)
 		}
 	case strings.HasPrefix(s, "@"):
 		f := d
@@ -271,21 +270,47 @@ func (st *shellState) sendData(d value, opt string, stdin value, at int) {
 // send reports a secret reaching the network.
 func (st *shellState) send(v value, at int) { st.s.gradeSend(v, at) }
 
-// readSecret reports reading a secret file through a path the file built
-// (a literal path is the line rules' business).
-func (st *shellState) readSecret(f value, at int) {
-	if f.t&(tBuilt|tHome) == 0 && f.known && !strings.Contains(f.s, "$") {
-		return
+// readSecret returns what reading the file at f gives: for a secret file
+// the user has (not one the region wrote), a read graded when the text is
+// analysed (secretread.go), by what its content reaches; a browser's
+// store or a keychain is a warning where it is read. A literal path is
+// the line rules' business.
+func (st *shellState) readSecret(f value, at int) value {
+	c := st.fileContent(f)
+	if _, wrote := st.files[fileKey(f)]; wrote && fileKey(f) != "" || c.t&tSecret == 0 || c.t&tEnv != 0 {
+		return c
 	}
-	p := classifyPath(f)
-	if p != pathSecret {
-		return
+	built := f.t&(tBuilt|tHome) != 0 || !f.known || strings.Contains(f.s, "$")
+	if n := normPath(f.s); browserDir(n) || strings.Contains(n, "keychain") || strings.Contains(n, "keyring") {
+		if built {
+			st.s.emit("credential-store", at, SeverityWarning, "")
+		}
+		return otherSecret(c.t)
 	}
-	if browserDir(normPath(f.s)) || strings.Contains(normPath(f.s), "keychain") || strings.Contains(normPath(f.s), "keyring") {
-		st.s.emit("credential-store", at, SeverityWarning, "")
-		return
+	return st.s.readStore(f, at, built)
+}
+
+// quietFilter reports a filter command whose output holds only structure
+// of what it reads: grep counting, listing or testing, jq with a filter
+// of names, counts and tests (jqStructure).
+func quietFilter(name string, rest []value) bool {
+	switch name {
+	case "grep":
+		for _, a := range rest {
+			if a.known && (a.s == "--count" || a.s == "--quiet" || a.s == "--silent" || a.s == "--files-with-matches" ||
+				strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.ContainsAny(a.s, "cqlL")) {
+				return true
+			}
+		}
+	case "jq":
+		for _, a := range rest {
+			if a.known && strings.HasPrefix(a.s, "-") {
+				continue
+			}
+			return a.known && jqStructure(a.s)
+		}
 	}
-	st.s.emit("sensitive-path", at, SeverityWarning, "")
+	return false
 }
 
 // decoded returns the decoding of in, decoded now when its text is known.

@@ -40,7 +40,7 @@ func (st *shellState) fileContent(v value) value {
 		return value{t: tSecret}
 	}
 	if v.known && (v.s == "/proc/self/environ" || strings.HasPrefix(v.s, "/proc/") && strings.HasSuffix(v.s, "/environ")) {
-		return value{t: tSecret | tEnv}
+		return otherSecret(tEnv)
 	}
 	return value{}
 }

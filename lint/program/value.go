@@ -67,7 +67,13 @@ type value struct {
 	// parts from different issuers were joined. A small number keeps the
 	// value, copied and compared everywhere, as small as it was.
 	issuer uint8
-	id     int // for a command's output the analysis cannot know: where the command is, so a file named by it can be followed
+	// store is, for a secret, which read of a secret file it came from
+	// (secretread.go): a read whose content reaches no sink is graded a
+	// note. shape says what the program parsed that content into
+	// (secretfields.go), so that the names in it can be told from the
+	// secrets.
+	store, shape uint8
+	id           int // for a command's output the analysis cannot know: where the command is, so a file named by it can be followed
 }
 
 // lit is a known string.
@@ -96,9 +102,12 @@ func cat(vs ...value) value {
 		n++
 		if v.t&tSecret != 0 {
 			if secrets++; secrets == 1 {
-				out.issuer = v.issuer
-			} else if v.issuer != out.issuer {
-				out.issuer = 0
+				out.issuer, out.store = v.issuer, v.store
+			} else {
+				if v.issuer != out.issuer {
+					out.issuer = 0
+				}
+				out.store = joinStores(out.store, v.store)
 			}
 		}
 		out.t |= v.t &^ tKnownHead
@@ -348,4 +357,25 @@ func weightiest(elems []value) (value, bool) {
 	}
 	best.t |= t &^ tHome
 	return best, r > 0
+}
+
+// Stores of a secret that no single read names (value.store): 0 and
+// storeAll stand for every read of the text, storeOther for none.
+const (
+	storeOther uint8 = 254 // a secret read from no file: a CLI's token, the environment, a user name
+	storeAll   uint8 = 255 // parts of several reads joined, or more reads than a store can name
+)
+
+// joinStores returns the store of a value joined from secrets of stores a
+// and b.
+func joinStores(a, b uint8) uint8 {
+	switch {
+	case a == b:
+		return a
+	case a == storeOther:
+		return b
+	case b == storeOther:
+		return a
+	}
+	return storeAll
 }

@@ -1,0 +1,145 @@
+package program
+
+import (
+	"strings"
+	"sync"
+)
+
+// This file is what the flow analysis (flowcalls.go) does with the content
+// of a secret file (secretread.go) in calls: the functions and methods that
+// parse it, take a part of it (secretfields.go) or give it on unchanged,
+// and the calls through which it reaches a sink because the analysis does
+// not know where they send what they are given.
+
+// escapeArgs records that the secrets among a call's arguments reached a
+// sink.
+func (f *flowState) escapeArgs(args []ev, kw map[string]ev) {
+	for _, a := range args {
+		f.s.escape(f.valueOf(a))
+		for _, e := range a.elems {
+			f.s.escape(e)
+		}
+	}
+	for _, a := range kw {
+		f.s.escape(f.valueOf(a))
+	}
+}
+
+// secretCall evaluates a function of secretFuncs: false for any other
+// name. A parser given a file handle reads the file.
+func (f *flowState) secretCall(name string, args []ev, kw map[string]ev, at int) (ev, bool) {
+	kind := secretFuncs()[name]
+	if kind == fnNone {
+		return ev{}, false
+	}
+	var v value
+	if len(args) > 0 {
+		v = f.valueOf(args[0])
+		if args[0].file != nil && kind == fnParse {
+			v = f.readPath(*args[0].file, at)
+		}
+		if kind == fnKeep || kind == fnStructure {
+			vs := make([]value, 0, len(args))
+			for _, a := range args {
+				vs = append(vs, f.valueOf(a))
+			}
+			v = taintOf(^(tHome | tBuilt), vs...)
+		}
+	}
+	if v.t&tSecret == 0 {
+		if kind == fnParse || kind == fnKeep || kind == fnNames {
+			return ev{v: taintOf(^(tHome | tBuilt), v)}, true
+		}
+		return ev{v: value{t: v.t &^ (tHome | tBuilt)}}, true
+	}
+	switch kind {
+	case fnStructure, fnKeys:
+		return ev{v: structure(v)}, true
+	case fnNames:
+		if v.shape == shapeMap || v.shape == shapeINI {
+			return ev{v: structure(v)}, true // a mapping's names
+		}
+		if v.shape == shapePairs {
+			return ev{v: v}, true
+		}
+		return ev{v: secretPart(v, shapeTree)}, true
+	case fnKeep:
+		return ev{v: secretPart(v, shapeRaw)}, true
+	case fnParse:
+		return ev{v: secretPart(v, shapeMap)}, true // a store's top is a mapping
+	case fnValues:
+		return ev{v: secretPart(v, shapeTree)}, true
+	case fnEntries:
+		return ev{v: secretPart(v, shapePairs)}, true
+	}
+	return ev{}, false
+}
+
+// pureMethods are methods that give a value made from their receiver and
+// arguments and send them nowhere: a secret given to one is still only in
+// what it gives.
+var pureMethods = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range []string{"format", "join", "replace", "get", "startswith", "endswith", "split", "rsplit", "strip", "encode",
+		"decode", "index", "find", "count", "concat", "slice", "substring", "substr", "includes", "indexof", "has", "map", "filter",
+		"sort", "sorted", "lower", "upper", "tostring", "tojson", "equals", "compare", "localecompare", "match", "test", "search",
+		"padstart", "padend", "ljust", "rjust", "center", "zfill", "trim", "removeprefix", "removesuffix", "partition", "fromkeys",
+		"keys", "values", "items", "entries", "then", "copy", "deepcopy", "add", "append", "extend", "insert", "push", "unshift",
+		"update", "setdefault", "set", "put", "merge", "assign"} {
+		m[n] = true
+	}
+	return m
+})
+
+// fillMethods put what they are given into their receiver.
+var fillMethods = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"append": true, "extend": true, "insert": true, "push": true, "unshift": true, "add": true, "update": true,
+		"setdefault": true, "set": true, "put": true, "merge": true, "assign": true}
+})
+
+// secretMethodCall evaluates recv.name(args) when a secret is in it: a
+// method of a secret's tree or text that gives a part of it
+// (secretMethod), configparser's read of a secret file into its receiver,
+// a method that puts a secret into its receiver (the name then holds it).
+// False for any other call, which method goes on with.
+func (f *flowState) secretMethodCall(recv ev, rv value, name string, args []ev, kw map[string]ev, at int) (ev, bool) {
+	lower := strings.ToLower(name)
+	if (lower == "read" || lower == "read_file") && recv.file == nil && recv.name != "pathlib.Path" && rv.path == pathNone && len(args) > 0 && recv.from != "" {
+		// configparser's read(path): the parser now holds the file
+		p := f.valueOf(args[0])
+		if p.path == pathSecret || classifyPath(p) == pathSecret {
+			c := secretPart(f.readPath(p, at), shapeINI)
+			if c.t&tSecret != 0 {
+				old := f.vars[recv.from]
+				old.v = c
+				f.vars[recv.from] = old
+				return ev{}, true
+			}
+		}
+	}
+	if fillMethods()[lower] && recv.from != "" {
+		vs := []value{rv}
+		for _, a := range args {
+			vs = append(vs, f.valueOf(a))
+		}
+		if in := taintOf(tSecret, vs[1:]...); in.t&tSecret != 0 {
+			old := f.vars[recv.from]
+			old.v = taintOf(^tHome, vs...)
+			old.v.shape = shapeTree
+			f.vars[recv.from] = old
+			return ev{}, true
+		}
+	}
+	if rv.t&tSecret == 0 {
+		return ev{}, false
+	}
+	vs := make([]value, len(args))
+	for i, a := range args {
+		vs[i] = f.valueOf(a)
+	}
+	mapDefault := len(args) > 1 && args[1].emptyMap
+	if v, ok := secretMethod(rv, name, vs, mapDefault); ok {
+		return ev{v: v}, true
+	}
+	return ev{}, false
+}

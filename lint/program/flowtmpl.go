@@ -1,0 +1,115 @@
+package program
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/skills-mcp/skills-mcp/lint/encoded"
+)
+
+// This file is what the flow analysis (flowexpr.go) makes of a string with
+// interpolation: its literal parts decoded, and the names it interpolates.
+
+// template evaluates a string with interpolation: the literal parts, and
+// the names it interpolates when they are simple.
+func (f *flowState) template(body string) value {
+	var parts []value
+	for len(body) > 0 {
+		i, j, name := nextInterp(body, f.lang)
+		if i < 0 {
+			parts = append(parts, lit(unescapeFor(body, f.lang)))
+			break
+		}
+		parts = append(parts, lit(unescapeFor(body[:i], f.lang)))
+		parts = append(parts, f.interp(name))
+		body = body[j:]
+	}
+	v := cat(parts...)
+	if len(parts) > 1 {
+		v.t |= tBuilt
+	}
+	return v
+}
+
+// psUnescape decodes PowerShell's backtick escapes in a template; built once,
+// on first use, rather than for every PowerShell template part.
+var psUnescape = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer("`n", "\n", "`t", "\t", "``", "`", "`\"", "\"")
+})
+
+// unescapeFor decodes a template's literal part.
+func unescapeFor(s, lang string) string {
+	if lang == langPS {
+		return psUnescape().Replace(s)
+	}
+	return encoded.Unescape(s)
+}
+
+// nextInterp finds the next interpolation in a template body: its start,
+// end and the expression inside.
+func nextInterp(body, lang string) (int, int, string) {
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case c == '\\' && lang != langPS:
+			i++
+		case c == '{' && (lang == langPython) && i+1 < len(body) && body[i+1] == '{':
+			i++
+		case c == '{' && lang == langPython, c == '$' && i+1 < len(body) && body[i+1] == '{' && lang == langJS,
+			c == '#' && i+1 < len(body) && body[i+1] == '{' && lang == langRuby:
+			start := i
+			open := strings.IndexByte(body[i:], '{') + i
+			end := strings.IndexByte(body[open:], '}')
+			if end < 0 {
+				return -1, -1, ""
+			}
+			expr := body[open+1 : open+end]
+			if k := strings.IndexAny(expr, "!:"); k >= 0 && lang == langPython {
+				expr = expr[:k]
+			}
+			return start, open + end + 1, strings.TrimSpace(expr)
+		case c == '$' && (lang == langPS || lang == langPerl) && i+1 < len(body) && (isLetter(body[i+1]) || body[i+1] == '_' || body[i+1] == '{' || body[i+1] == '('):
+			j := i + 1
+			if body[j] == '{' || body[j] == '(' {
+				closer := map[byte]byte{'{': '}', '(': ')'}[body[j]]
+				end := strings.IndexByte(body[j:], closer)
+				if end < 0 {
+					return -1, -1, ""
+				}
+				return i, j + end + 1, "$" + strings.Trim(body[j+1:j+end], "$ ")
+			}
+			for j < len(body) && (encoded.IsIdentByte(body[j]) || body[j] == ':' && lang == langPS && j+1 < len(body) && isLetter(body[j+1])) {
+				j++
+			}
+			return i, j, body[i:j]
+		}
+	}
+	return -1, -1, ""
+}
+
+// interp evaluates a simple interpolated expression: a name, a dotted
+// name, $env:NAME.
+func (f *flowState) interp(expr string) value {
+	if strings.HasPrefix(strings.ToLower(expr), "$env:") {
+		return envVar(expr[5:])
+	}
+	if f.lang == langPS && strings.EqualFold(expr, "$home") {
+		return homeValue()
+	}
+	name := expr
+	if i := strings.IndexAny(name, ".[("); i >= 0 {
+		name = name[:i]
+	}
+	if e, ok := f.vars[name]; ok {
+		if name == expr {
+			return f.valueOf(e)
+		}
+		// A part of it (an attribute, an item) the analysis does not
+		// follow: its taint, never nothing.
+		return value{t: f.valueOf(e).t&^tHome | tUnknown}
+	}
+	if (f.lang == langPS || f.lang == langPerl) && strings.EqualFold(name, "$home") {
+		return homeValue()
+	}
+	return unknown()
+}

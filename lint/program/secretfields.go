@@ -1,0 +1,274 @@
+package program
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
+)
+
+// This file is what the analysis knows of the parts of a secret file's
+// content (secretread.go): which of them are structure, the names and
+// counts a program may print without a secret in them, and which are the
+// secrets. A credential store parsed (json.loads, yaml.safe_load,
+// JSON.parse, configparser, jq) is a tree: the names of its entries (the
+// registries of ~/.docker/config.json's auths, the profiles of
+// ~/.aws/credentials, the contexts of a kubeconfig), a count, a test of
+// whether a key is there, and the fields named for what they are
+// (structureKey) are structure; a field named as a secret (secretKey),
+// one the analysis cannot name, the values of an entry, or the tree whole
+// stay the secret.
+
+// Shapes of a secret's content (value.shape), for what iterating it gives.
+const (
+	shapeRaw   uint8 = iota // the text or bytes read: every part of it may be the secret
+	shapeTree               // parsed: a field of it by name may be structure
+	shapeMap                // a mapping: iterating it gives its names
+	shapePairs              // a mapping's (name, value) pairs: items(), Object.entries
+	shapeINI                // an INI file parsed (configparser): sections by name, get(section, option)
+)
+
+// mapFields are the fields of credential stores that are mappings by
+// name: docker's auths and credHelpers, gh's and netrc's hosts.
+var mapFields = []string{"auths", "credhelpers", "hosts", "profiles", "proxies", "httpheaders"}
+
+// secretKeyParts are what the name of a field that holds a credential
+// contains: auth in docker's auths, password in .netrc, token in gh's
+// hosts.yml, aws_secret_access_key, client-key-data in a kubeconfig.
+var secretKeyParts = []string{"auth", "pass", "pwd", "token", "secret", "key", "cred", "cert", "private", "session", "cookie", "bearer", "sig"}
+
+// secretKey reports a field name that holds a credential.
+func secretKey(k string) bool {
+	k = strings.ToLower(k)
+	for _, p := range secretKeyParts {
+		if strings.Contains(k, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// structureKeys are the fields of credential stores that name or describe
+// an entry and hold no secret: a kubeconfig's names, server and current
+// context, docker's credential helpers, an AWS profile's region, gh's git
+// protocol. A field that can hold a secret under it (a kubeconfig's user,
+// a profile by its name) is not one.
+var structureKeys = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range []string{"name", "names", "region", "output", "server", "namespace", "cluster", "context", "current-context",
+		"currentcontext", "current_context", "credsstore", "credhelpers", "git_protocol", "kind", "apiversion", "type", "length",
+		"size", "count", "sso_start_url", "sso_region", "sso_account_id", "sso_role_name", "role_arn", "source_profile",
+		"mfa_serial", "endpoint_url", "registry", "host", "hostname", "machine", "port"} {
+		m[k] = true
+	}
+	return m
+})
+
+// structure is what a program may take from a secret without the secret:
+// a name, a count, a yes or no. It is no secret, from no read.
+func structure(v value) value {
+	v.t &^= tSecret | tEnv | tHome
+	v.store, v.shape = 0, 0
+	return v
+}
+
+// secretPart returns the part of secret v that a field of it, or an
+// element, is: shape says what the part is parsed as.
+func secretPart(v value, shape uint8) value {
+	out := taintOf(^(tHome | tBuilt), v)
+	out.shape = shape
+	return out
+}
+
+// field returns v's field named k (known or not), as v[k], v.get(k) or
+// v.k read it, when v is a secret: a field named for what it is is
+// structure; a secret's field, one named by a value the analysis cannot
+// see, or any other (an entry by its name, which holds its secrets) is
+// the secret, parsed.
+func field(v value, k value) value {
+	switch {
+	case !k.known:
+		return secretPart(v, shapeTree)
+	case structureKeys()[strings.ToLower(k.s)]:
+		return structure(v) // named whole for what it is: credsStore is a helper's name
+	case secretKey(k.s):
+		return secretPart(v, shapeTree)
+	}
+	for _, m := range mapFields {
+		if strings.EqualFold(k.s, m) {
+			return secretPart(v, shapeMap)
+		}
+	}
+	return secretPart(v, shapeTree)
+}
+
+// iterSecret returns what a loop over secret v gives its names: the names
+// of a mapping's entries are structure, and for pairs the values after
+// them are the entries, the secret; the elements of anything else are
+// the secret. keys says the loop walks names whatever v is (JavaScript's
+// for … in).
+func iterSecret(v value, keys bool, n int) []value {
+	out := make([]value, n)
+	for i := range out {
+		switch {
+		case i == 0 && (keys || v.shape == shapeMap || v.shape == shapePairs || v.shape == shapeINI):
+			out[i] = structure(v)
+		case v.shape == shapeRaw:
+			out[i] = secretPart(v, shapeRaw)
+		default:
+			out[i] = secretPart(v, shapeTree)
+		}
+	}
+	return out
+}
+
+// Kinds of function on a secret (secretFuncs).
+const (
+	fnNone      = iota
+	fnStructure // gives a count, a yes or no: len, bool, isinstance
+	fnNames     // gives a mapping's names, a list's elements: sorted, list, set
+	fnKeep      // gives the secret as it is, in another form: str, json.dumps
+	fnParse     // parses text into a tree, a mapping at its top: json.loads, yaml.safe_load, JSON.parse
+	fnKeys      // gives the names whatever it is given: Object.keys
+	fnValues    // gives the entries: Object.values
+	fnEntries   // gives (name, entry) pairs: Object.entries
+)
+
+// secretFuncs are the functions that take a secret and give a part of it,
+// or it whole, without a sink: by canonical name.
+var secretFuncs = sync.OnceValue(func() map[string]int {
+	m := map[string]int{}
+	for k, names := range map[int][]string{
+		fnStructure: {"len", "bool", "isinstance", "hasattr", "type", "callable", "any", "all", "id", "Array.isArray", "Number.isInteger",
+			"Boolean", "Object.hasOwn", "os.path.exists", "os.path.isfile"},
+		fnNames: {"sorted", "list", "set", "frozenset", "tuple", "iter", "reversed", "enumerate", "Array.from", "next", "filter", "min", "max"},
+		fnKeep: {"str", "repr", "bytes", "bytearray", "dict", "json.dumps", "JSON.stringify", "String", "yaml.dump", "yaml.safe_dump",
+			"toml.dumps", "sum", "zip", "format", "Buffer.concat", "base64.b64encode", "base64.urlsafe_b64encode", "binascii.hexlify", "hashlib.sha256"},
+		fnParse: {"json.loads", "json.load", "yaml.safe_load", "yaml.load", "yaml.full_load", "toml.loads", "toml.load", "tomllib.loads",
+			"tomllib.load", "JSON.parse", "yaml.parse", "YAML.parse", "jsyaml.load", "yaml.safeLoad", "JSON.load", "YAML.load", "YAML.safe_load"},
+		fnKeys:    {"Object.keys", "Object.getOwnPropertyNames", "Reflect.ownKeys"},
+		fnValues:  {"Object.values"},
+		fnEntries: {"Object.entries"},
+	} {
+		for _, n := range names {
+			m[n] = k
+		}
+	}
+	return m
+})
+
+// secretMethod returns what method name, called on secret receiver rv
+// with args, gives, when it is a method of a parsed store's tree or its
+// text that gives a part of it: false for any other. mapDefault says the
+// second argument is an empty mapping ({}): the field got is one.
+func secretMethod(rv value, name string, args []value, mapDefault bool) (value, bool) {
+	switch strings.ToLower(name) {
+	case "keys", "sections", "options", "getownpropertynames":
+		return structure(rv), true
+	case "has", "hasownproperty", "has_section", "has_option", "includes", "__contains__", "startswith", "endswith",
+		"exists", "containskey", "contains", "isempty", "is_empty", "empty?", "key?", "has_key?", "count", "index":
+		return structure(rv), true
+	case "values":
+		return secretPart(rv, shapeTree), true
+	case "items", "entries", "each_pair":
+		return secretPart(rv, shapePairs), true
+	case "get", "getint", "getboolean", "getfloat", "fetch", "dig", "pop", "setdefault", "item":
+		if len(args) == 0 {
+			return value{}, false
+		}
+		k := args[0]
+		if rv.shape == shapeINI && len(args) >= 2 {
+			k = args[1] // configparser's get(section, option): the option names the field
+		}
+		v := field(rv, k)
+		if v.t&tSecret != 0 && mapDefault {
+			v.shape = shapeMap
+		}
+		return v, true
+	}
+	return value{}, false
+}
+
+// jqStructure reports a jq filter whose output holds only structure: the
+// names of a store's entries (keys, to_entries[].key), a count (length),
+// a test (has, type), or fields named for what they are (.contexts[].name,
+// ."current-context"), however its stages pipe. Anything it does not read
+// as such (a field named as a secret, the tree whole, a construction) may
+// be the secret.
+func jqStructure(filter string) bool {
+	filter = strings.TrimSpace(jqDefault.Regexp().ReplaceAllString(filter, ""))
+	if filter == "" || strings.ContainsAny(filter, "{$") || strings.Contains(filter, "..") {
+		return false
+	}
+	for _, alt := range splitTop(filter, ',') {
+		structural := false
+		for _, stage := range splitTop(alt, '|') {
+			st := strings.TrimSpace(stage)
+			for len(st) > 1 && st[0] == '[' && st[len(st)-1] == ']' {
+				st = strings.TrimSpace(st[1 : len(st)-1]) // [ … ] collects
+			}
+			switch {
+			case st == "keys" || st == "keys[]" || st == "keys_unsorted" || st == "keys_unsorted[]" || st == "length" || st == "type" ||
+				strings.HasPrefix(st, "has(") || st == "to_entries[].key" || st == "map(.key)" || st == "map(keys)" || st == "add | length" ||
+				st == "map(.name)" || st == "map(.name)[]" || st == "any" || st == "all" || st == "not" || strings.HasPrefix(st, "test("):
+				structural = true
+			case st == "sort" || st == "unique" || st == ".[]" || st == "[]" || st == "first" || st == "last" || st == "tostring" || st == "@text" ||
+				strings.HasPrefix(st, "join(") || strings.HasPrefix(st, "select(") || strings.HasPrefix(st, "sort_by(") || st == "@csv" || st == "@tsv":
+				// keeps what it is given
+			case strings.HasPrefix(st, "."):
+				if !structural {
+					structural = jqPathStructure(st)
+				}
+			default:
+				return false
+			}
+		}
+		if !structural {
+			return false
+		}
+	}
+	return true
+}
+
+// jqDefault matches a jq alternative that gives an empty value when the
+// path has none (.auths // {}): it changes nothing of what the path is.
+var jqDefault = &lazyre.RE{Expr: `\s*//\s*(?:\{\s*\}|\[\s*\]|""|null|0|false)`}
+
+// jqPathStructure reports a jq path whose last field is named for what it
+// is (.contexts[].name, ."current-context", .["credsStore"]).
+func jqPathStructure(p string) bool {
+	p = strings.TrimSuffix(strings.TrimSuffix(p, "[]"), "?")
+	i := strings.LastIndexAny(p, ".[")
+	if i < 0 {
+		return false
+	}
+	last := strings.Trim(p[i:], `.[]"'? `)
+	return last != "" && !secretKey(last) && structureKeys()[strings.ToLower(last)]
+}
+
+// splitTop splits s at sep outside brackets, parentheses and quotes.
+func splitTop(s string, sep byte) []string {
+	var out []string
+	depth, quote, start := 0, byte(0), 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"':
+			quote = c
+		case c == '(' || c == '[':
+			depth++
+		case c == ')' || c == ']':
+			depth--
+		case c == sep && depth == 0:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
