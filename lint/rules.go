@@ -714,6 +714,21 @@ var rules = []rule{
 				check: gitSource,
 			},
 			{
+				keys:  []string{"github:", "gitlab:", "bitbucket:"},
+				re:    &lazyre.RE{Expr: `\b(github|gitlab|bitbucket):([\w.-]+/[\w.-]+(?:#[^\s"'<>,]+)?)`},
+				check: forgeShorthand,
+			},
+			{
+				keys:  []string{"cargo install"},
+				re:    &lazyre.RE{Expr: `\bcargo\s+install\b[^|;&\n]*?\s--git(?:\s+|=)["']?([^\s"'<>]+)`},
+				check: cargoGit,
+			},
+			{
+				keys:  []string{"git =", "git="},
+				re:    &lazyre.RE{Expr: `\bgit\s*=\s*["']([^"']+)["']`},
+				check: tomlGit,
+			},
+			{
 				keys: []string{"npx"},
 				re:   &lazyre.RE{Expr: `\bnpx\s+(?:-y|--yes)\s+(?:--\S+\s+)*(?:@[\w.-]+/)?[\w.-]+@(?:latest|next|\*)\b`},
 				sev:  SeverityWarning,

@@ -8,9 +8,11 @@ import (
 	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 )
 
-// This file grades what the untrusted-source rule (rules.go) finds: where a
-// package manager is told to fetch from, and whether what it fetches there
-// can change after the skill was read. A source is a note when both who
+// This file grades what the untrusted-source rule (rules.go) finds, and
+// finds the package indexes it names (supplymanifest.go finds packages
+// named by URL or repository): where a package manager is told to fetch
+// from, and whether what it fetches there can change after the skill was
+// read. A source is a note when both who
 // serves it and what it serves are fixed: a registry or a project's own
 // index (officialIndexes), or a public forge (publicForges) at a full
 // commit or a release tag, over https; anything else is a warning: an index
@@ -171,7 +173,11 @@ func gradeIndex(value string) string {
 // commit or a release tag; a warning for a branch, HEAD or no ref, another
 // host, or plain http and git://.
 func gradeGit(value string) string {
-	src, ok := parseSource(trimURL(value))
+	value = trimURL(value)
+	if scpForm.MatchString(value) {
+		value = "ssh://" + value // git@github.com:org/repo.git
+	}
+	src, ok := parseSource(value)
 	switch {
 	case !ok:
 		return SeverityWarning
@@ -182,6 +188,9 @@ func gradeGit(value string) string {
 	}
 	return SeverityWarning
 }
+
+// scpForm matches ssh's short form of a repository address, user@host:path.
+var scpForm = &lazyre.RE{Expr: `^[\w.-]+@[\w.-]+:[^/]`}
 
 // gradeFile grades a package file fetched by URL (a requirement, a pip
 // install argument): a note from one of officialIndexes, or from a public
@@ -245,13 +254,6 @@ func forgeRef(p string) string {
 		}
 	}
 	return ""
-}
-
-// requirementsFile reports whether a file is a pip requirements file
-// (requirements.txt, requirements-dev.txt, requirements.lock, reqs.in).
-func requirementsFile(file string) bool {
-	base := strings.ToLower(path.Base(file))
-	return strings.HasPrefix(base, "requirements") || strings.HasSuffix(base, ".in") && strings.Contains(base, "req")
 }
 
 // npmConfigFile reports whether a file is npm's or Yarn's configuration,
@@ -381,53 +383,6 @@ func trustedHost(s *scan, i int, m []int) string {
 // gitSource grades a git+ URL (group 1: the URL after git+).
 func gitSource(s *scan, i int, m []int) string {
 	return gradeGit(s.line(i)[m[2]:m[3]])
-}
-
-// installer matches a command that installs a Python package given by URL
-// and what may come between it and the URL: pip, pip3, pipx, uv pip, uv
-// add, uv tool and uvx.
-var installer = &lazyre.RE{Expr: `\b(?:pip[x\d.]*\s(?:[^|;&\n]*\s)?install|uv\s+(?:pip\s+install|add|tool\s+(?:install|run))|uvx)\b[^|;&\n]*$`}
-
-// valueOpts are the options of pip and uv whose value is not a package:
-// the URL after one of them is an index (indexSource) or a file of
-// constraints, not what is installed.
-var valueOpts = map[string]bool{
-	"-i": true, "--index-url": true, "--extra-index-url": true, "-f": true, "--find-links": true,
-	"--trusted-host": true, "--index": true, "--default-index": true, "-c": true, "--constraint": true,
-	"--cert": true, "--proxy": true, "--client-cert": true,
-}
-
-// requirementURL grades a package installed from a URL (group 1): a line
-// of a requirements file (name @ URL, a bare URL, -r URL, -e URL), or an
-// argument of pip, uv or pipx on a command line.
-func requirementURL(s *scan, i int, m []int) string {
-	line := s.line(i)
-	before := strings.TrimRight(line[:m[2]], `"'`)
-	if before != "" && !strings.HasSuffix(before, " ") && !strings.HasSuffix(before, "\t") && !strings.HasSuffix(before, "@") {
-		return "" // part of a word or an option's value (--index-url=https://…)
-	}
-	before = strings.TrimSpace(before)
-	if requirementsFile(s.file) {
-		head := strings.TrimSpace(strings.TrimRight(before, "@"))
-		switch {
-		case before == "", strings.HasSuffix(before, "@") && !strings.ContainsAny(head, " \t"):
-		case head == "-r" || head == "--requirement" || head == "-e" || head == "--editable":
-		default:
-			return ""
-		}
-		return gradeFile(line[m[2]:m[3]], hashedLine(s, i))
-	}
-	if !installer.MatchString(before) {
-		return ""
-	}
-	if s.flag(i)&lineCode == 0 && strings.Count(before, "`")%2 == 0 {
-		return "" // a sentence about pip, not a command: prose outside a code span
-	}
-	f := strings.Fields(strings.TrimRight(before, "@"))
-	if len(f) > 0 && (valueOpts[f[len(f)-1]] || strings.HasSuffix(f[len(f)-1], "=")) {
-		return ""
-	}
-	return gradeFile(line[m[2]:m[3]], hashedLine(s, i))
 }
 
 // gypAction accepts actions and command expansions of a node-gyp file,
