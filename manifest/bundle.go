@@ -25,7 +25,9 @@ var ErrNotFound = errors.New("not found")
 
 // Bundle is an opened bundle. Open has checked its structure and the digest
 // of its manifest, so the accessors below cannot fail on the bundle's layout;
-// reading a blob can still fail if the underlying file changes under it.
+// reading a blob can still fail if the underlying file changes under it. (A
+// bundle from OpenFileUnverified may still be checking its digest: see
+// Verified.)
 //
 // A bundle opened by OpenFile on unix reads its manifest and indexes straight
 // from the memory map, not from a copy: no byte of the metadata leaves the
@@ -51,6 +53,9 @@ type Bundle struct {
 	skillIdx []byte
 	sigs     []Signature
 	checked  []atomic.Uint64 // bit i set: blob i (index order) was hashed and matched its digest
+
+	hashed    chan struct{} // closed when the manifest digest check is done
+	digestErr error         // its error, set before hashed is closed
 
 	treeOnce sync.Once
 	tree     *dirTree

@@ -155,3 +155,73 @@ func TestChangedBlobRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenFileUnverified: OpenFileUnverified then Verified refuses what
+// OpenFile refuses, with the same error, for every single-byte change after
+// the header; only a change to the manifest or its digest is left to Verified. A
+// bundle closed before its check is done closes cleanly.
+func TestOpenFileUnverified(t *testing.T) {
+	data, _ := testBundle(t)
+	path := writeTemp(t, data)
+	b, err := OpenFileUnverified(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Verified(); err != nil {
+		t.Fatalf("intact bundle: Verified = %v", err)
+	}
+	if b.ID() != Sum(data[b.t.manifestOff:b.t.manifestOff+b.t.manifestLen]) {
+		t.Fatal("intact bundle: id is not the manifest's digest")
+	}
+	b.Close()
+	b0, _ := Open(bytes.NewReader(data), int64(len(data)))
+	deferred := 0
+	for i := int(b0.t.blobsOff); i < len(data); i++ {
+		mut := bytes.Clone(data)
+		mut[i] ^= 0x40
+		if err := os.WriteFile(path, mut, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want := "<nil>"
+		if b, err := OpenFile(path); err != nil {
+			want = err.Error()
+		} else {
+			b.Close()
+		}
+		got := "<nil>"
+		b, err := OpenFileUnverified(path)
+		if err == nil {
+			err = b.Verified()
+			if err != nil {
+				deferred++
+				inManifest := i >= int(b0.t.manifestOff) && i < int(b0.t.manifestOff+b0.t.manifestLen)
+				inDigest := i >= len(data)-trailerSize+88 && i < len(data)-8 // the trailer's sha256(manifest)
+				if !inManifest && !inDigest {
+					t.Errorf("flipped byte %d, outside the manifest and its digest: refused only by Verified: %v", i, err)
+				}
+			}
+			b.Close()
+		}
+		if err != nil {
+			got = err.Error()
+		}
+		if got != want {
+			t.Fatalf("flipped byte %d: OpenFileUnverified and Verified: %s; OpenFile: %s", i, got, want)
+		}
+	}
+	if deferred == 0 {
+		t.Fatal("no change was left to Verified: the manifest digest is checked in OpenFileUnverified")
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		b, err := OpenFileUnverified(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

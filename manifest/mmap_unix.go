@@ -42,7 +42,19 @@ func (m *mapping) Close() error {
 // read-only, so blobs are read without system calls and share the page cache
 // across processes. Never modify a served bundle in place: write a new file
 // and rename it over the old one (see the package documentation).
-func OpenFile(path string) (*Bundle, error) {
+func OpenFile(path string) (*Bundle, error) { return openBundleFile(path, true) }
+
+// OpenFileUnverified is OpenFile for a caller with other work to do while
+// the manifest is hashed: it returns once the rest of the bundle's
+// structure is checked, and the check of the manifest's digest goes on on
+// another goroutine. Until Verified returns nil, nothing read from the
+// bundle may be served, copied or trusted: read it only to prepare. An
+// error in the structure is returned as OpenFile returns it.
+func OpenFileUnverified(path string) (*Bundle, error) { return openBundleFile(path, false) }
+
+// openBundleFile is OpenFile; unless wait is set, it returns before the manifest
+// digest is checked.
+func openBundleFile(path string, wait bool) (*Bundle, error) {
 	// O_NONBLOCK: a FIFO in place of the bundle is refused below, not
 	// waited on for a writer. It changes nothing for a regular file.
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
@@ -66,12 +78,12 @@ func OpenFile(path string) (*Bundle, error) {
 	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
 	var b *Bundle
 	if err != nil { // a filesystem that cannot map: read through the file
-		b, err = openOwned(f, size, path, nil)
+		b, err = openOwned(f, size, path, nil, wait)
 	} else {
 		// The metadata is checked and read in place: the kernel maps
 		// page-cache pages, where a copy would fault in as many fresh pages
 		// of heap.
-		b, err = openOwned(&mapping{data, f}, size, path, data)
+		b, err = openOwned(&mapping{data, f}, size, path, data, wait)
 	}
 	if err != nil {
 		return nil, err

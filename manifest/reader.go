@@ -17,14 +17,19 @@ import (
 // Open parses no JSON: its cost does not grow with the number of skills beyond
 // hashing the manifest once.
 func Open(r io.ReaderAt, size int64) (*Bundle, error) {
-	return open(r, size, readerName, nil)
+	return open(r, size, readerName, nil, true)
 }
 
 // open reads the bundle of the given size from r. When mapped is not nil it
 // is the whole file, mapped: the metadata is checked and then read in place.
-func open(r io.ReaderAt, size int64, name string, mapped []byte) (*Bundle, error) {
+// Unless wait is set, open returns before the manifest digest is checked
+// (see OpenFileUnverified).
+func open(r io.ReaderAt, size int64, name string, mapped []byte, wait bool) (*Bundle, error) {
 	b := &Bundle{r: r, size: size, name: name, mapped: mapped != nil}
-	if err := b.access(func() error { return b.load(mapped) }); err != nil {
+	if err := b.access(func() error { return b.load(mapped, wait) }); err != nil {
+		if b.hashed != nil {
+			<-b.hashed // before the caller unmaps what it reads
+		}
 		return nil, err
 	}
 	return b, nil
@@ -35,8 +40,8 @@ func open(r io.ReaderAt, size int64, name string, mapped []byte) (*Bundle, error
 func openOwned(r interface {
 	io.ReaderAt
 	io.Closer
-}, size int64, name string, mapped []byte) (*Bundle, error) {
-	b, err := open(r, size, name, mapped)
+}, size int64, name string, mapped []byte, wait bool) (*Bundle, error) {
+	b, err := open(r, size, name, mapped, wait)
 	if err != nil {
 		r.Close()
 		return nil, err
@@ -46,7 +51,11 @@ func openOwned(r interface {
 }
 
 // load reads and checks the header, the trailer and the metadata; see Open.
-func (b *Bundle) load(mapped []byte) error {
+// The manifest is hashed on another goroutine while the rest is checked; a
+// digest mismatch is the error reported before any other found after the
+// trailer. Unless wait is set, load returns before the hash is done, if
+// nothing else is wrong.
+func (b *Bundle) load(mapped []byte, wait bool) error {
 	r, size, name := b.r, b.size, b.name
 	if size < blobsStart+trailerSize {
 		return corrupt(name, "%d bytes is too short", size)
@@ -91,9 +100,29 @@ func (b *Bundle) load(mapped []byte) error {
 		}
 	}
 	b.man = b.meta[:t.manifestLen]
-	if Sum(b.man) != t.manifestDigest {
-		return corrupt(name, "manifest digest mismatch")
+	b.hashed = make(chan struct{})
+	go func() {
+		defer close(b.hashed)
+		b.digestErr = b.access(func() error {
+			if Sum(b.man) != t.manifestDigest {
+				return corrupt(name, "manifest digest mismatch")
+			}
+			return nil
+		})
+	}()
+	err := b.loadIndexes()
+	if err != nil || wait {
+		if err := b.Verified(); err != nil {
+			return err
+		}
 	}
+	return err
+}
+
+// loadIndexes checks the padding after the manifest, both indexes and the
+// signatures, and reads the signatures.
+func (b *Bundle) loadIndexes() error {
+	t, name := b.t, b.name
 	if !zeros(b.meta[t.manifestLen : t.blobIndexOff-t.manifestOff]) {
 		return corrupt(name, "non-zero padding after manifest")
 	}
@@ -112,6 +141,17 @@ func (b *Bundle) load(mapped []byte) error {
 	}
 	b.sigs = sigs
 	return nil
+}
+
+// Verified waits for the check of the manifest's digest and returns its
+// error. Open and OpenFile return only once it passed, so for their bundles
+// it returns nil at once; for one from OpenFileUnverified it is the check
+// that must pass before anything read from the bundle is served.
+func (b *Bundle) Verified() error {
+	if b.hashed != nil {
+		<-b.hashed
+	}
+	return b.digestErr
 }
 
 // ID returns the bundle's identity: the digest of its manifest bytes.
@@ -195,6 +235,7 @@ func (b *Bundle) Signatures() []Signature { return b.sigs }
 // Close releases the file or mapping behind the bundle, if Open did not get
 // it from the caller.
 func (b *Bundle) Close() error {
+	b.Verified() // the check reads the mapping
 	if b.closer != nil {
 		return b.closer.Close()
 	}

@@ -3,8 +3,10 @@ package serve
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -78,5 +80,60 @@ func TestChangedBlobNotServed(t *testing.T) {
 		Arguments: map[string]any{"skill": "acme/billing/refunds", "path": "SKILL.md"}})
 	if err == nil && !res.IsError {
 		t.Errorf("read_skill_file of a changed blob succeeded: %v", resultText(res))
+	}
+}
+
+// TestUnverifiedBundleNotServed: a server may be made from a bundle whose
+// manifest digest is still being checked (manifest.OpenFileUnverified), but
+// when the check fails, Verified returns its error, the stdio writer
+// writes nothing, and Swap refuses the bundle; when it passes, all serve.
+func TestUnverifiedBundleNotServed(t *testing.T) {
+	_, path := fileBundle(t, exampleFixture())
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(data, []byte(`{"mediaType"`))
+	if i < 0 {
+		t.Fatal("no manifest found in the bundle file")
+	}
+	bad := bytes.Clone(data)
+	bad[i+2] ^= 0x20 // "MediaType": the structure holds, the digest does not
+	badPath := filepath.Join(t.TempDir(), "bad.skb")
+	if err := os.WriteFile(badPath, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	open := func(p string) *manifest.Bundle {
+		b, err := manifest.OpenFileUnverified(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { b.Close() })
+		return b
+	}
+
+	s := newServer(t, Options{}, open(badPath))
+	var out bytes.Buffer
+	n, err := verifiedWriter{&out, s}.Write([]byte("{}\n"))
+	if ce := (*manifest.CorruptError)(nil); !errors.As(err, &ce) || !strings.Contains(ce.Reason, "manifest digest mismatch") || n != 0 || out.Len() != 0 {
+		t.Fatalf("tampered manifest: Write = %d, %v (wrote %q), want 0 and the digest mismatch", n, err, out.String())
+	}
+	if err := s.Verified(); !errors.Is(err, manifest.ErrCorrupt) {
+		t.Fatalf("tampered manifest: Verified = %v", err)
+	}
+
+	good := newServer(t, Options{}, open(path))
+	if err := good.Verified(); err != nil {
+		t.Fatalf("intact bundle: Verified = %v", err)
+	}
+	if _, err := (verifiedWriter{&out, good}).Write([]byte("{}\n")); err != nil || out.String() != "{}\n" {
+		t.Fatalf("intact bundle: Write = %v, wrote %q", err, out.String())
+	}
+	before := good.Snapshot()
+	if err := good.Swap([]*manifest.Bundle{open(badPath)}); !errors.Is(err, manifest.ErrCorrupt) {
+		t.Fatalf("Swap to a tampered manifest = %v, want it refused", err)
+	}
+	if good.Snapshot() != before {
+		t.Fatal("a refused Swap changed the snapshot")
 	}
 }

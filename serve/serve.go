@@ -7,8 +7,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skills-mcp/skills-mcp/manifest"
@@ -20,6 +22,10 @@ import (
 // served by two bundles (or a skill folder of one bundle inside a skill
 // folder of another) is an error naming both bundles. The caller keeps
 // ownership of the bundles and closes them after the server is done.
+//
+// The bundles may still be checking their manifest's digest
+// (manifest.OpenFileUnverified): the server prepares from them meanwhile,
+// and serves nothing before Verified returns nil.
 func New(bundles []*manifest.Bundle, opt Options) (*Server, error) {
 	if opt.PageSize < 0 {
 		return nil, fmt.Errorf("serve: page size %d is negative", opt.PageSize)
@@ -80,8 +86,32 @@ func New(bundles []*manifest.Bundle, opt Options) (*Server, error) {
 			return nil, fmt.Errorf("serve: %w", err)
 		}
 	}
-	s.log.Info("serving skills", "skills", snap.Len(), "bundles", len(bundles), "catalog", snap.ID().String()[:19])
+	// Once verified, the server keeps no reference to the bundles of New:
+	// a Swap lets them go.
+	s.verify.pending = slices.Clone(bundles)
+	n, nb, id := snap.Len(), len(bundles), snap.ID().String()[:19]
+	s.verify.served = func() { s.log.Info("serving skills", "skills", n, "bundles", nb, "catalog", id) }
 	return s, nil
+}
+
+// Verified waits until every bundle New was given has passed the check of
+// its manifest's digest, and returns the first failure. ServeStdio writes
+// nothing before, and teamserver serves nothing before; Swap waits for the
+// bundles it is given itself.
+func (s *Server) Verified() error {
+	v := &s.verify
+	v.once.Do(func() {
+		for _, b := range v.pending {
+			if v.err = b.Verified(); v.err != nil {
+				break
+			}
+		}
+		if v.err == nil {
+			v.served()
+		}
+		v.pending, v.served = nil, nil
+	})
+	return v.err
 }
 
 // Swap replaces the served bundles. Requests in flight finish on the catalog
@@ -91,6 +121,11 @@ func New(bundles []*manifest.Bundle, opt Options) (*Server, error) {
 // changed or that is gone. On error nothing changes. Swap does not close the
 // old bundles: the caller closes them once requests in flight are done.
 func (s *Server) Swap(bundles []*manifest.Bundle) error {
+	for _, b := range bundles {
+		if err := b.Verified(); err != nil {
+			return err
+		}
+	}
 	next, err := newSnapshot(bundles, s.show)
 	if err != nil {
 		return err
@@ -136,15 +171,45 @@ func (s *Server) Swap(bundles []*manifest.Bundle) error {
 // that is not a JSON-RPC message is answered with an error and the session
 // goes on; at the end of stdin every request read is answered before
 // ServeStdio returns (see wire.NewStdio).
+//
+// Requests are read and handled while the bundles are still being verified
+// (see New), but nothing is written before Verified returns nil; if it
+// fails, the session ends with nothing written and ServeStdio returns its
+// error.
 func (s *Server) ServeStdio(ctx context.Context) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go func() {
+		if err := s.Verified(); err != nil {
+			cancel(err)
+		}
+	}()
+	out := verifiedWriter{os.Stdout, s}
 	var err error
 	if s.answers != nil {
-		err = s.answers.ServeStdio(ctx, s.mcp, os.Stdin, os.Stdout)
+		err = s.answers.ServeStdio(ctx, s.mcp, os.Stdin, out)
 	} else {
-		err = s.mcp.Run(ctx, wire.NewStdio(os.Stdin, os.Stdout, nil))
+		err = s.mcp.Run(ctx, wire.NewStdio(os.Stdin, out, nil))
+	}
+	if verr := s.Verified(); verr != nil {
+		return verr
 	}
 	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
 		return nil
 	}
 	return err
+}
+
+// verifiedWriter writes to w once the server's bundles are verified, and
+// nothing if they are not.
+type verifiedWriter struct {
+	w io.Writer
+	s *Server
+}
+
+func (v verifiedWriter) Write(p []byte) (int, error) {
+	if err := v.s.Verified(); err != nil {
+		return 0, err
+	}
+	return v.w.Write(p)
 }

@@ -91,6 +91,15 @@ type Server struct {
 	calls     atomic.Pointer[CallObserver] // learns of each call (ObserveCalls); nil: nothing does
 	answers   *answers.Answers[*Snapshot]  // pre-encoded answers of the current snapshot (answerhost.go); nil: none
 	usage     usageState                   // who learns of each skill use (ObserveUsage, usage.go)
+	verify    verification                 // Verified (serve.go)
+}
+
+// verification is what Server.Verified (serve.go) waits for, once.
+type verification struct {
+	once    sync.Once
+	pending []*manifest.Bundle // the bundles of New
+	served  func()             // logs that they are served
+	err     error
 }
 
 func (s *Server) cacheable() mcp.Cacheable {

@@ -216,7 +216,8 @@ func (p *hostPolicy) allowsOrigin(origin string) bool {
 // binds 127.0.0.1, not every interface. Binding every interface (0.0.0.0 or
 // ::) requires opt.AllowedHosts: the names clients will use to reach the
 // server. A specific bind address is allowed as a host name too. Binding
-// anything but a loopback address requires opt.Auth, or opt.NoAuth.
+// anything but a loopback address requires opt.Auth, or opt.NoAuth. It
+// listens only once srv.Verified returns nil, and returns its error.
 func ListenAndServe(ctx context.Context, srv *serve.Server, addr string, opt Options) error {
 	hostport, err := bindAddress(addr)
 	if err != nil {
@@ -232,6 +233,9 @@ func ListenAndServe(ctx context.Context, srv *serve.Server, addr string, opt Opt
 	}
 	if !isLoopbackHost(host) && opt.Auth == nil && !opt.NoAuth {
 		return fmt.Errorf("serve: binding %s lets anyone who can reach it read every skill: give --auth-tokens or --oauth-issuer, or --no-auth if the network in front authorizes", hostport)
+	}
+	if err := srv.Verified(); err != nil {
+		return err
 	}
 	ln, err := net.Listen("tcp", hostport)
 	if err != nil {
