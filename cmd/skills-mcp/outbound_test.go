@@ -427,6 +427,9 @@ func hostileOrigin(t *testing.T, behaviour string) *httptest.Server {
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch behaviour {
 		case "silent": // accepts, reads the request, never answers
+			// Until the client gives up: net/http then sends an empty 200,
+			// which a TLS client may still read between its close_notify
+			// and its close; the stall must be what it reports.
 			<-r.Context().Done()
 		case "stall-body": // headers, a few bytes, then nothing
 			w.Header().Set("Content-Length", "100000")

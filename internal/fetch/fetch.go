@@ -306,12 +306,19 @@ func (t *transport) try(req *http.Request, name string) (*http.Response, error) 
 	w.arm()
 	resp, err := t.next.RoundTrip(req.WithContext(ctx))
 	w.disarm()
-	if err != nil {
-		cause := ourCause(ctx)
-		end()
-		if cause != nil {
-			return nil, cause
+	// Once a bound fired, it is the error, even with an answer in hand:
+	// Go's transport hands over a response that raced the cancel, such as
+	// the empty 200 a server sends when a TLS client's close_notify ends
+	// its handler before the connection is closed.
+	if cause := ourCause(ctx); cause != nil {
+		if err == nil {
+			resp.Body.Close()
 		}
+		end()
+		return nil, cause
+	}
+	if err != nil {
+		end()
 		return nil, err
 	}
 	limit := t.limit()
@@ -441,16 +448,11 @@ func (b *body) Read(p []byte) (int, error) {
 		b.refused = &Error{Rule: RuleTooLarge, URL: b.name, Msg: "more than the shared byte budget allows"}
 		return n - int(min(over, int64(n))), b.refused
 	}
-	if err != nil && err != io.EOF {
-		if cause := ourCause(b.ctx); cause != nil {
-			err = cause
-		}
-	}
-	if err == io.EOF {
-		// A body cut short by a cancelled request may end in a clean EOF.
-		if cause := ourCause(b.ctx); cause != nil {
-			err = cause
-		}
+	// Once a bound fired, no byte more is handed: what this read gave
+	// raced the cancel, and a body the cancel cut short may end in a clean
+	// EOF.
+	if cause := ourCause(b.ctx); cause != nil {
+		return 0, cause
 	}
 	return n, err
 }

@@ -3,6 +3,7 @@ package fetch
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -420,5 +421,71 @@ func TestHeadNotSized(t *testing.T) {
 	}
 	if _, err := get(c, h.srv.URL+"/ok/100"); RuleOf(err) != RuleTooLarge {
 		t.Errorf("GET of 100 bytes under a 10-byte cap: %v", err)
+	}
+}
+
+// lateAnswer is a transport whose answers come only as the request is
+// cancelled, as Go's transport may hand over one that raced the cancel:
+// with head, the response itself waits for the cancel; without, its body's
+// first read does, then gives a whole JSON value.
+type lateAnswer struct {
+	head   bool
+	closed atomic.Int64 // bodies closed
+}
+
+func (l *lateAnswer) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	if l.head {
+		<-ctx.Done()
+	}
+	b := &lateBody{ctx: ctx, wait: !l.head, l: l}
+	return &http.Response{StatusCode: http.StatusOK, Header: http.Header{}, Body: b, Request: req}, nil
+}
+
+type lateBody struct {
+	ctx  context.Context
+	wait bool
+	sent bool
+	l    *lateAnswer
+}
+
+func (b *lateBody) Read(p []byte) (int, error) {
+	if b.sent {
+		return 0, io.EOF
+	}
+	if b.wait {
+		<-b.ctx.Done()
+	}
+	b.sent = true
+	return copy(p, `{"ok":true}`), nil
+}
+
+func (b *lateBody) Close() error { b.l.closed.Add(1); return nil }
+
+// TestAnswerAfterWatchdog: an answer that comes only as the idle watchdog
+// fires is not handed over: the request fails as stalled, and the late
+// answer is closed; a body whose bytes come only as it fires hands none of
+// them (a JSON value complete in them is not decoded).
+func TestAnswerAfterWatchdog(t *testing.T) {
+	l := &lateAnswer{head: true}
+	c := Client(&http.Client{Transport: l}, Policy{Idle: 30 * time.Millisecond, Retries: -1})
+	resp, err := c.Head("https://registry.example/v2/x/manifests/v1")
+	if err == nil {
+		resp.Body.Close()
+		t.Fatalf("a HEAD answered as the watchdog fired: status %d handed over, want rule %s", resp.StatusCode, RuleStalled)
+	}
+	if RuleOf(err) != RuleStalled || l.closed.Load() != 1 {
+		t.Errorf("a HEAD answered as the watchdog fired: %v, %d late bodies closed; want rule %s, 1", err, l.closed.Load(), RuleStalled)
+	}
+
+	c = Client(&http.Client{Transport: &lateAnswer{}}, Policy{Idle: 30 * time.Millisecond, Retries: -1})
+	resp, err = c.Get("https://example.com/index.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var v struct{ OK bool }
+	if err := json.NewDecoder(resp.Body).Decode(&v); RuleOf(err) != RuleStalled {
+		t.Errorf("a body sent as the watchdog fired: decoded %+v, error %v; want rule %s", v, err, RuleStalled)
 	}
 }
