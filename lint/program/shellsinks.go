@@ -99,10 +99,26 @@ func toIssuer(v value, args []value) bool {
 	return n > 0
 }
 
+// psValueOpts are the PowerShell host's options that take a value (a
+// window style, a policy, a folder), in lower case: the word after one is
+// not the script to run.
+var psValueOpts = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, o := range []string{"w", "windowstyle", "ep", "ex", "exec", "executionpolicy", "v", "version", "wd", "workingdirectory",
+		"of", "outputformat", "if", "inputformat", "psconsolefile", "settingsfile", "configurationname", "config", "custompipename", "encodedarguments", "ea"} {
+		m["-"+o] = true
+	}
+	return m
+})
+
 // interp walks an interpreter: code in an option, a script file, or its
 // input.
 func (st *shellState) interp(lang, opt, name string, rest []value, stdin value, at int) value {
+	skip := -1
 	for i, a := range rest {
+		if i == skip {
+			continue
+		}
 		if !a.known {
 			if a.t&(tFetched|tDecoded) != 0 {
 				st.runFile(a, lang, at, false)
@@ -114,10 +130,18 @@ func (st *shellState) interp(lang, opt, name string, rest []value, stdin value, 
 		case s == opt || lang == langPerl && (s == "-E" || s == "-e") || lang == langJS && (s == "-p" || s == "--eval" || s == "--print") ||
 			lang == langPS && (strings.EqualFold(s, "-command") || strings.EqualFold(s, "-c")) || lang == langShell && strings.HasPrefix(s, "-") && strings.HasSuffix(s, "c") && !strings.HasPrefix(s, "--"):
 			if i+1 < len(rest) {
-				st.exec(rest[i+1], lang, at, false)
+				code := rest[i+1]
+				if lang == langPS {
+					code = joinArgs(rest[i+1:]) // PowerShell runs the words after -Command joined
+				}
+				st.exec(code, lang, at, false)
 			}
 			return value{t: tCmd}
 		case lang == langPS && (strings.EqualFold(s, "-enc") || strings.EqualFold(s, "-e") || strings.EqualFold(s, "-encodedcommand") || strings.EqualFold(s, "-ec")):
+			if i+1 < len(rest) && !rest[i+1].known {
+				// a command hidden in base64 the analysis cannot see
+				st.s.gradeExec(value{t: rest[i+1].t | tDecoded}, at, false, true)
+			}
 			if i+1 < len(rest) && rest[i+1].known {
 				if b, ok := encoded.DecodeBase64(rest[i+1].s); ok && len(b)%2 == 0 {
 					u := make([]uint16, len(b)/2)
@@ -132,8 +156,11 @@ func (st *shellState) interp(lang, opt, name string, rest []value, stdin value, 
 			st.exec(stdin, lang, at, true)
 			return value{t: tCmd}
 		case strings.HasPrefix(s, "-"):
-			if (s == "-m" || s == "-W" || s == "-u" && lang == langShell) && i+1 < len(rest) {
+			if (s == "-m" || s == "-W" || s == "-u" && lang == langShell) && i+1 < len(rest) && lang != langPS {
 				return value{t: tCmd}
+			}
+			if lang == langPS && psValueOpts()[strings.ToLower(s)] {
+				skip = i + 1 // -WindowStyle Hidden: the next word is the option's, not a script
 			}
 			continue
 		}
