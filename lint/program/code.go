@@ -185,6 +185,8 @@ func langOf(file, text string) string {
 		return langPerl
 	case ".go":
 		return langGo
+	case ".bat", ".cmd":
+		return langBatch
 	}
 	if base := strings.ToLower(path.Base(file)); base == ".envrc" || strings.Contains(file, "hooks/") && ext == "" {
 		if !strings.HasPrefix(text, "#!") {
@@ -221,8 +223,10 @@ func fenceLang(info string) string {
 		return langShell // an unlabelled block is most often commands
 	}
 	switch strings.TrimPrefix(f[0], "language-") {
-	case "bash", "sh", "shell", "zsh", "console", "shell-session", "terminal", "ksh", "fish", "sh-session", "cmd", "dockerfile", "makefile", "text", "plain", "txt":
+	case "bash", "sh", "shell", "zsh", "console", "shell-session", "terminal", "ksh", "fish", "sh-session", "dockerfile", "makefile", "text", "plain", "txt":
 		return langShell
+	case "bat", "batch", "cmd", "dos", "batchfile", "winbatch", "doscon":
+		return langBatch
 	case "python", "py", "python3", "ipython", "pycon":
 		return langPython
 	case "js", "javascript", "node", "ts", "typescript", "jsx", "tsx", "mjs", "cjs":
@@ -534,13 +538,14 @@ func persistShell(p, content string) (string, bool) {
 // reachesOut matches what a unit, a cron line, a start-up entry or a
 // task makes a later run do beyond starting a program: fetch (a download
 // tool or a URL), decode, hand a string to a shell or an interpreter, open
-// a socket, run a program from a temporary folder anyone may write to, or
-// change how later commands resolve (an alias, a preloaded library, a
-// prompt hook).
+// a socket, run a program from a temporary folder (anyone may write to
+// /tmp; Windows's %TEMP% is where downloads and droppers land, and nothing
+// installs a program there), or change how later commands resolve (an
+// alias, a preloaded library, a prompt hook).
 var reachesOut = &lazyre.RE{Expr: `(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|invoke-expression|iex|` +
 	`start-bitstransfer|bitsadmin|certutil|mshta|rundll32|regsvr32|nc|ncat|netcat|socat|telnet|base64|xxd|openssl|eval|` +
 	`powershell|pwsh|osascript|alias|ld_preload|dyld_insert_libraries|prompt_command)\b|https?://|ftp://|/dev/(?:tcp|udp)/|` +
-	`(?:^|[\s'"=;|&(])/(?:tmp|var/tmp|dev/shm)/|` +
+	`(?:^|[\s'"=;|&(])/(?:tmp|var/tmp|dev/shm)/|(?:appdata[\\/]local|[\\/]windows)[\\/]temp[\\/]|(?:%te?mp%|\$env:te?mp)[\\/]|` +
 	`\b(?:ba|z|da|k)?sh\s+-\w*c|\b(?:python[0-9.]*|node|perl|ruby|php)\s+-\w*[ce]\b|\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|node|perl|ruby)\b`}
 
 // argShell matches a shell given -c and a script that is wholly an

@@ -61,8 +61,9 @@ func (f *flowState) removeCheck(p value, at int) {
 const taskMark = "\x00task:"
 
 // psHostFile matches a PowerShell host given a script file to run, and the
-// switches that change nothing of what it runs.
-var psHostFile = &lazyre.RE{Expr: `(?i)^\s*["']?(?:powershell|pwsh)(?:\.exe)?["']?((?:\s+-(?:noprofile|nop|noninteractive|nologo|file|f|executionpolicy\s+\w+|ep\s+\w+))*)\s*$`}
+// switches that change nothing of what it runs (a window style is how it
+// shows, not what it does).
+var psHostFile = &lazyre.RE{Expr: `(?i)^\s*["']?(?:powershell|pwsh)(?:\.exe)?["']?((?:\s+-(?:noprofile|nop|noninteractive|noni|nologo|file|f|executionpolicy\s+\w+|ep\s+\w+|windowstyle\s+\w+|w\s+\w+))*)\s*$`}
 
 // plainTask reports whether a task's action runs only a program, or a
 // script this file wrote with plain content (plainCommand): the task is

@@ -397,6 +397,17 @@ func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
 			args, words = args[1:], words[1:]
 		}
 	}
+	return st.run(args, words, env, stdin, at)
+}
+
+// run walks a simple command given its arguments as values (the words they
+// came from, when the shell parsed them, or nil), the variables set for it
+// alone, and its input, and returns what it prints. The batch analysis
+// hands its commands here too.
+func (st *shellState) run(args []value, words []*syntax.Word, env map[string]value, stdin value, at int) value {
+	if len(args) == 0 {
+		return value{}
+	}
 	head := args[0]
 	name := cmdName(head)
 	if f, ok := st.files[fileKey(head)]; ok && fileKey(head) != "" && (strings.Contains(head.s, "/") || !head.known) && f.holds&tFetched != 0 {
@@ -571,7 +582,10 @@ func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
 	case "chmod":
 		st.chmod(rest, at)
 	case "rm", "remove-item", "rmdir":
-		st.rm(rest, words[len(words)-len(rest):], at)
+		if len(words) >= len(rest) {
+			words = words[len(words)-len(rest):]
+		}
+		st.rm(rest, words, at)
 	case "find":
 		st.find(rest, at)
 	case "git":

@@ -15,6 +15,9 @@ type shellState struct {
 	text  string
 	vars  map[string]value
 	files map[string]*shFile // what the region wrote to files, by path as written
+	// folded is files by path in lower case, for a region of batch (nil
+	// for shell): Windows's names do not tell case apart.
+	folded map[string]*shFile
 	// what the region did that a later command completes
 	staged  bool              // secrets copied into or added to a git work tree
 	remotes map[string]string // git remotes added: name → URL
@@ -24,8 +27,13 @@ type shellState struct {
 // shFile is what the region put in a file.
 type shFile struct {
 	holds taint
-	exec  bool // made executable
-	off   int  // where it was written
+	// text is what was written, the writes joined up to maxValue bytes;
+	// unseen says a part of it was not known whole, or past the bound (a
+	// task graded by what it runs reads it: body).
+	text   []byte
+	unseen bool
+	exec   bool // made executable
+	off    int  // where it was written
 }
 
 // off returns the offset in the scan's text of a position.
@@ -56,8 +64,16 @@ func (st *shellState) wrote(target, out value, off int) {
 	if f == nil {
 		f = &shFile{}
 		st.files[key] = f
+		if st.folded != nil {
+			st.folded[strings.ToLower(key)] = f
+		}
 	}
 	f.holds |= out.t
+	if !out.known || len(f.text)+len(out.s) > maxValue {
+		f.unseen = true
+	} else {
+		f.text = append(f.text, out.s...)
+	}
 	f.off = off
 	st.s.gradeWrite(target, out, off)
 	// A script written out is code: a hook, a unit's command, a file
@@ -67,6 +83,12 @@ func (st *shellState) wrote(target, out value, off int) {
 			st.s.layer(off, "writes "+path.Base(target.s), out.s, lang)
 		}
 	}
+}
+
+// body returns what the region wrote to the file: known when every write
+// was, with the taint of them all.
+func (f *shFile) body() value {
+	return value{s: string(f.text), known: !f.unseen, t: f.holds}
 }
 
 // fileKey names the file a value stands for: its path, or for a path the

@@ -24,6 +24,7 @@ const (
 	langRuby   = "rb"
 	langPerl   = "pl"
 	langGo     = "go"
+	langBatch  = "bat" // Windows batch files: batch.go
 )
 
 // A tokKind is what a token is.
