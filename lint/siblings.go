@@ -17,7 +17,10 @@ import (
 // source it is compiled from. Python's .pyc is not among them: Python runs
 // a .py in preference to a .pyc beside it (its own cache, __pycache__, is
 // never bundled), so a .pyc shipped next to its source is there to be run
-// by name, in place of what the source says.
+// by name, in place of what the source says. Nor does its header make it
+// checkable: the source size and time it records, or the source's hash,
+// are what an attacker copies from the honest .py into a .pyc compiled
+// from another source, and nothing in it binds the code to either.
 var bytecodeSources = sync.OnceValue(func() map[string][]string {
 	return map[string][]string{
 		".wasm":  {".wat", ".wast", ".rs", ".c", ".cc", ".cpp", ".zig", ".go", ".ts"},
