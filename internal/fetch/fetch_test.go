@@ -24,7 +24,7 @@ import (
 //	/ok/N               N bytes, honestly
 //	/silent             accepts, reads the request, answers nothing
 //	/stall/D/N          declares D bytes, sends N, then nothing
-//	/drip               one byte every 40 ms, for ever
+//	/drip               one byte every 10 ms, for ever (well inside the smallest Idle)
 //	/flood              chunked bytes without end
 //	/lie/D/N            declares D bytes and sends N (N < D: cut short)
 //	/status/C           answers status C, counting the attempts
@@ -70,7 +70,7 @@ func (h *hostile) serve(w http.ResponseWriter, r *http.Request) {
 			select {
 			case <-r.Context().Done():
 				return
-			case <-time.After(40 * time.Millisecond):
+			case <-time.After(10 * time.Millisecond):
 			}
 		}
 	case "flood":
@@ -157,7 +157,7 @@ func TestBoundsProperty(t *testing.T) {
 				want = ""
 			}
 		case 3:
-			path, want = "/drip", RuleTimeout // 20 bytes at most in 800 ms: under any cap
+			path, want = "/drip", RuleTimeout // 80 bytes at most in 800 ms: under any cap
 		case 4:
 			path, want = "/flood", RuleTooLarge
 		case 5:
