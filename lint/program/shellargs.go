@@ -132,3 +132,24 @@ func joinArgs(args []value) value {
 	}
 	return v
 }
+
+// platformOnly reports whether uname's arguments ask only for the
+// platform: the kernel's, the machine's, the processor's or the system's
+// name (none, -s, -m, -p, -o, -i and their long forms, -sm), the names an
+// installer picks its download by, not the host's name (-n, -a) or its
+// kernel's release and build (-r, -v).
+func platformOnly(args []value) bool {
+	for _, a := range args {
+		if !a.known {
+			return false
+		}
+		switch a.s {
+		case "--kernel-name", "--machine", "--processor", "--operating-system", "--hardware-platform":
+			continue
+		}
+		if len(a.s) < 2 || a.s[0] != '-' || strings.Trim(a.s[1:], "smpoi") != "" {
+			return false
+		}
+	}
+	return true
+}
