@@ -275,6 +275,16 @@ var codeCases = []lintCase{
 	{"x.sh", "untrusted-source", "python3 -m pip install \"x @ https://github.com/o/x/archive/refs/tags/v2.1.0.tar.gz\"\n", "note", 1},
 	{"SKILL.md", "untrusted-source", "# Notes\n\nSee https://pip.pypa.io/en/stable/ for what pip install can do, and https://example.net/x.\n", "", 0},
 	{"x.sh", "untrusted-source", "pip install -r requirements.txt -c https://example.net/constraints.txt\n", "", 0},
+	// pre-commit fetches each hook repository at its rev and runs it on every commit.
+	{"pre-commit-config.yaml", "untrusted-source", "repos:\n  - repo: https://github.com/astral-sh/ruff-pre-commit\n    rev: v0.6.9\n    hooks:\n      - id: ruff\n  - repo: local\n    hooks:\n      - id: t\n", "note", 2},
+	{".pre-commit-config.yaml", "untrusted-source", "repos:\n  - repo: https://github.com/o/hooks\n    rev: main\n    hooks:\n      - id: fmt\n", "warning", 2},
+	{"pre-commit-config.yaml", "untrusted-source", "repos:\n  - repo: https://git.example.net/o/hooks\n    rev: v1.0.0\n", "warning", 2},
+	{"playbook.yml", "untrusted-source", "- ansible.builtin.git:\n    repo: https://git.example.net/o/app\n    version: main\n", "", 0},
+	{"x.sh", "untrusted-source", "pip install -r https://raw.githubusercontent.com/o/r/v1.2.0/requirements.txt\n", "note", 1},
+	{"x.sh", "untrusted-source", "pip install -r https://raw.githubusercontent.com/o/r/refs/heads/main/requirements.txt\n", "warning", 1},
+	{"x.sh", "untrusted-source", "pip install -r https://raw.githubusercontent.com/o/r/main/requirements.txt\n", "warning", 1},
+	{"requirements.txt", "untrusted-source", "x @ https://gitlab.com/o/x/-/archive/v3.0.1/x-v3.0.1.tar.gz\n", "note", 1},
+	{"requirements.txt", "untrusted-source", "x @ https://github.com/o/archive/archive/main.tar.gz\n", "warning", 1},
 	// Manifests declare sources too: direct references, package.json
 	// dependencies, git dependencies of TOML manifests, cargo install --git.
 	{"pyproject.toml", "untrusted-source", "[project]\nname = \"r\"\ndependencies = [\n  \"x @ https://files.example.net/x-1.0.tar.gz\",\n]\n", "warning", 4},

@@ -729,6 +729,11 @@ var rules = []rule{
 				check: tomlGit,
 			},
 			{
+				keys:  []string{"repo:"},
+				re:    &lazyre.RE{Expr: `^\s*-?\s*repo\s*:\s*["']?((?:https?|ssh|git)://[^\s"'#]+|[\w.-]+@[\w.-]+:[^\s"'#]+)`},
+				check: preCommitRepo,
+			},
+			{
 				keys: []string{"npx"},
 				re:   &lazyre.RE{Expr: `\bnpx\s+(?:-y|--yes)\s+(?:--\S+\s+)*(?:@[\w.-]+/)?[\w.-]+@(?:latest|next|\*)\b`},
 				sev:  SeverityWarning,

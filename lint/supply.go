@@ -37,8 +37,9 @@ var officialIndexes = []struct{ host, path string }{
 
 // publicForges are the public code hosts whose repositories, tags and
 // history anyone can read: a git source there at a full commit or a
-// release tag is pinned as a registry version is.
-var publicForges = []string{"github.com", "gitlab.com", "codeberg.org", "bitbucket.org"}
+// release tag is pinned as a registry version is (raw.githubusercontent.com
+// serves GitHub's files by ref).
+var publicForges = []string{"github.com", "gitlab.com", "codeberg.org", "bitbucket.org", "raw.githubusercontent.com"}
 
 // A source is a URL a package manager fetches from, in parts.
 type source struct {
@@ -204,7 +205,7 @@ func gradeFile(value string, hashed bool) string {
 		return SeverityWarning
 	case src.loopback(), src.official():
 		return SeverityNote
-	case src.forge() && (hashed || hashFragment(src.frag) || fixedRef(forgeRef(src.path))):
+	case src.forge() && (hashed || hashFragment(src.frag) || fixedRef(src.forgeRef())):
 		return SeverityNote
 	}
 	return SeverityWarning
@@ -224,34 +225,46 @@ func hashFragment(frag string) bool {
 }
 
 // forgeRef returns the ref a forge's download URL names: the tag of a
-// release asset (/releases/download/TAG/file), or the ref of an archive
+// release asset (/releases/download/TAG/file), the ref of an archive
 // (/archive/REF.tar.gz, /archive/refs/tags/TAG.zip, GitLab's
-// /-/archive/REF/file); a branch (refs/heads/) names none.
-func forgeRef(p string) string {
-	segs := strings.Split(strings.Trim(p, "/"), "/")
-	for i, s := range segs {
-		switch {
-		case s == "download" && i > 0 && segs[i-1] == "releases" && i+1 < len(segs):
+// /-/archive/REF/file) or of a raw file (/raw/REF/file, GitLab's
+// /-/raw/REF/file, raw.githubusercontent.com/org/repo/REF/file); a branch
+// (refs/heads/) names none.
+func (src source) forgeRef() string {
+	segs := strings.Split(strings.Trim(src.path, "/"), "/")
+	if src.host == "raw.githubusercontent.com" {
+		if len(segs) < 4 {
+			return ""
+		}
+		return refAt(segs[2:])
+	}
+	for i := 2; i+1 < len(segs); i++ { // after org/repo: a repository may be named "archive"
+		switch s := segs[i]; {
+		case s == "download" && segs[i-1] == "releases":
 			return segs[i+1]
-		case s == "archive" && i+1 < len(segs):
-			rest := segs[i+1:]
-			if len(rest) >= 3 && rest[0] == "refs" {
-				if rest[1] != "tags" {
-					return ""
-				}
-				rest = rest[2:]
-			}
-			if len(rest) > 1 { // GitLab: /-/archive/REF/name-REF.tar.gz
-				return rest[0]
-			}
-			name := rest[0]
+		case s == "raw":
+			return refAt(segs[i+1:])
+		case s == "archive":
+			ref := refAt(segs[i+1:]) // GitLab's /-/archive/REF/name-REF.tar.gz too
 			for _, ext := range []string{".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".zip"} {
-				if n, ok := strings.CutSuffix(name, ext); ok {
+				if n, ok := strings.CutSuffix(ref, ext); ok {
 					return n
 				}
 			}
-			return name
+			return ref
 		}
+	}
+	return ""
+}
+
+// refAt returns the ref that starts a path's rest: refs/tags/TAG gives
+// TAG, refs/heads/ none, anything else its first segment.
+func refAt(rest []string) string {
+	if rest[0] != "refs" {
+		return rest[0]
+	}
+	if len(rest) >= 3 && rest[1] == "tags" {
+		return rest[2]
 	}
 	return ""
 }

@@ -187,3 +187,28 @@ func withRef(url, ref string) string {
 	}
 	return url + "@" + ref
 }
+
+// preCommitRev matches the rev: of a pre-commit hook repository and its
+// value (group 1).
+var preCommitRev = &lazyre.RE{Expr: `^\s*-?\s*rev\s*:\s*["']?([^\s"'#]+)`}
+
+// preCommitRepo grades a hook repository of a pre-commit configuration
+// (repo: URL, group 1), whose hooks pre-commit fetches and runs on every
+// commit, with the rev: of its entry: a git source (gradeGit).
+func preCommitRepo(s *scan, i int, m []int) string {
+	if !strings.Contains(strings.ToLower(path.Base(s.file)), "pre-commit") {
+		return ""
+	}
+	ref := ""
+	for j := i + 1; j < s.lines() && j <= i+8; j++ {
+		l := s.line(j)
+		if strings.Contains(l, "repo:") {
+			break
+		}
+		if r := preCommitRev.FindStringSubmatch(l); r != nil {
+			ref = r[1]
+			break
+		}
+	}
+	return gradeGit(withRef(trimURL(s.line(i)[m[2]:m[3]]), ref))
+}
