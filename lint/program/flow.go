@@ -33,7 +33,37 @@ func (s *scan) flowRegion(r region) {
 			if f.pos == start {
 				f.pos++
 			}
+			f.runBodies()
 		}
+	}
+}
+
+// maxBodies bounds the callback bodies read for one statement, nested
+// ones included.
+const maxBodies = 256
+
+// runBodies reads the block bodies of the callbacks the statement just
+// read gave to calls (flowexpr.go's callback), their parameters bound:
+// each as statements of the text, the bodies they hold in turn.
+func (f *flowState) runBodies() {
+	for n := 0; len(f.bodies) > 0; n++ {
+		b := f.bodies[0]
+		f.bodies = f.bodies[1:]
+		if n >= maxBodies {
+			f.s.opaque(f.base+f.toks[min(b[0], len(f.toks)-1)].off, fmt.Sprintf("not analysed: more than %d callback bodies in one statement", maxBodies))
+			f.bodies = nil
+			return
+		}
+		toks, pos := f.toks, f.pos
+		f.toks = toks[:min(b[1], len(toks))]
+		for f.pos = b[0]; f.pos < len(f.toks); {
+			start := f.pos
+			f.statement()
+			if f.pos == start {
+				f.pos++
+			}
+		}
+		f.toks, f.pos = toks, pos
 	}
 }
 
@@ -132,6 +162,37 @@ func (f *flowState) statement() {
 			return
 		}
 	}
+	// Python's and Ruby's a, b = expr: the names take the tuple's parts, or
+	// what iterating the value gives them (a secret's: iterSecret).
+	if (f.lang == langPython || f.lang == langRuby) && t.kind == tokWord && f.is(1, ",") {
+		k := 1
+		for f.is(k, ",") && f.peek(k+1).kind == tokWord {
+			k += 2
+		}
+		if f.is(k, "=") {
+			var names []string
+			for j := 0; j < k; j += 2 {
+				names = append(names, f.peek(j).s)
+			}
+			f.pos += k + 1
+			first := f.expr()
+			var parts []ev
+			for f.is(0, ",") && len(parts) < len(names) {
+				f.pos++
+				parts = append(parts, f.expr())
+			}
+			parts = append([]ev{first}, parts...)
+			for i, n := range names {
+				switch {
+				case len(parts) > 1 && i < len(parts):
+					f.vars[n] = parts[i]
+				case len(parts) == 1 && f.valueOf(first).t&tSecret != 0:
+					f.vars[n] = ev{v: iterSecret(f.valueOf(first), false, len(names))[i]}
+				}
+			}
+			return
+		}
+	}
 	// Assignment: name = expr, name.attr = expr, name += expr, a, b = …
 	if t.kind == tokWord {
 		k := 1
@@ -141,6 +202,14 @@ func (f *flowState) statement() {
 		if f.is(k, "=") || f.is(k, "+=") || f.is(k, ".=") {
 			op := f.peek(k).s
 			name := t.s
+			dotted := ""
+			if k > 1 && f.is(1, ".") {
+				var b strings.Builder
+				for j := 0; j < k; j++ {
+					b.WriteString(f.peek(j).s)
+				}
+				dotted = b.String()
+			}
 			if pattern, ok := f.psWildcardAt(k + 1); ok && f.lang == langPS && k == 1 {
 				f.vars[name] = ev{v: lit(wildPrefix + pattern)}
 				f.pos += k + 1
@@ -163,6 +232,8 @@ func (f *flowState) statement() {
 					v = old
 				}
 				f.vars[name] = v
+			} else if _, held := f.vars[dotted]; dotted != "" && (held || f.valueOf(v).t&tSecret != 0) {
+				f.vars[dotted] = v // self.cfg = a secret: the attribute holds it (attr finds it by its dotted name)
 			}
 			return
 		}

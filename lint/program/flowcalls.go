@@ -193,6 +193,13 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		return value{}
 	}
 	switch kind {
+	case callNone, callExecLang, callExecShell:
+		// A process's command line and input, code run, or a call the
+		// table knows does nothing the analysis follows: a secret given to
+		// it reaches what it does.
+		f.escapeArgs(args, kw)
+	}
+	switch kind {
 	case callExecLang:
 		lang := f.lang
 		if name == "compile" {
@@ -594,6 +601,7 @@ func (f *flowState) method(recv ev, name string, args []ev, kw map[string]ev, at
 		}
 	case "exec", "execsync", "spawn", "spawnsync", "execfile", "execfilesync", "system", "popen", "run", "check_output", "call":
 		if strings.Contains(recv.name, "child_process") || strings.Contains(recv.name, "subprocess") || recv.name == "os" || recv.name == "Kernel" || recv.name == "Open3" || recv.name == "cp" {
+			f.escapeArgs(args, kw)
 			f.execSink(arg(0), langShell, at, false)
 			return ev{v: value{t: tCmd}}
 		}

@@ -5,7 +5,6 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/skills-mcp/skills-mcp/lint/encoded"
 )
@@ -142,7 +141,15 @@ func (f *flowState) postfix() ev {
 			e = f.attr(e, name)
 		case f.is(0, "("):
 			at := f.base + f.toks[min(start, len(f.toks)-1)].off
+			prev := f.elem
+			f.elem = nil
+			if e.recv != nil {
+				if rv := f.valueOf(*e.recv); rv.t&tSecret != 0 {
+					f.elem = &iterSecret(rv, false, 1)[0]
+				}
+			}
 			args, kw := f.args(")")
+			f.elem = prev
 			e = f.call(e, args, kw, at)
 		case f.is(0, "["):
 			e = f.index(e)
@@ -202,18 +209,6 @@ func (f *flowState) elements(closer string) ([]value, ev) {
 	f.pos++
 	return elems, last
 }
-
-// isPostfix reports whether the next token goes on a postfix chain: an
-// attribute, a call or an index.
-func (f *flowState) isPostfix() bool {
-	return f.is(0, ".") || f.is(0, "?.") || f.is(0, "->") || f.is(0, "::") || f.is(0, "(") || f.is(0, "[")
-}
-
-// perlListOps are functions Perl and Ruby call without parentheses.
-var perlListOps = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"system": true, "exec": true, "eval": true, "open": true, "require": true, "print": true, "spawn": true,
-		"decode_base64": true, "reverse": true, "unlink": true, "rmtree": true, "remove_tree": true}
-})
 
 // primary evaluates a literal, a name or a bracketed expression.
 func (f *flowState) primary() ev {
@@ -290,74 +285,15 @@ func (f *flowState) primary() ev {
 	return ev{}
 }
 
-// skipTo moves to the closing bracket s at this depth, or the statement's
-// end.
-func (f *flowState) skipTo(s string) {
-	defer f.skipped(f.pos)
-	depth := 0
-	for f.pos < len(f.toks) && f.peek(0).kind != tokEOL {
-		t := f.peek(0)
-		if t.kind == tokPunct {
-			switch t.s {
-			case "(", "[", "{":
-				depth++
-			case ")", "]", "}":
-				if depth == 0 {
-					if t.s == s {
-						return
-					}
-					return
-				}
-				depth--
-			}
-		}
-		f.pos++
-	}
-}
-
-// global returns what a name means when the region did not set it.
-func (f *flowState) global(name string) ev {
-	switch f.lang {
-	case langPS:
-		switch strings.ToLower(name) {
-		case "$home":
-			return ev{v: homeValue()}
-		case "$profile":
-			// The current user's profile, which every new session runs.
-			v := lit(homeMark + "/documents/powershell/microsoft.powershell_profile.ps1")
-			v.t |= tHome
-			v.path = pathPersist
-			return ev{v: v}
-		case "$true", "$false", "$null":
-			return ev{v: lit("")}
-		}
-		if strings.HasPrefix(name, "$") {
-			return ev{v: unknown()}
-		}
-	case langPerl:
-		if name == "$ENV" {
-			return ev{name: "$ENV"}
-		}
-		if strings.HasPrefix(name, "$") {
-			return ev{v: unknown()}
-		}
-	case langPython:
-		switch name {
-		case "True", "False", "None":
-			return ev{v: lit("")}
-		}
-	case langJS:
-		switch name {
-		case "true", "false", "null", "undefined", "this":
-			return ev{v: lit("")}
-		}
-	}
-	return ev{name: name}
-}
-
 // attr evaluates e.name: a qualified name for a module or a function, a
 // method of a value otherwise.
 func (f *flowState) attr(e ev, name string) ev {
+	for _, base := range []string{e.from, e.name} {
+		if v, ok := f.vars[base+"."+name]; ok && base != "" {
+			v.from = base + "." + name // an attribute the text set (self.cfg = …)
+			return v
+		}
+	}
 	if e.name != "" && e.v == (value{}) && e.file == nil && len(e.elems) == 0 {
 		q := e.name + "." + name
 		switch q {
@@ -446,6 +382,8 @@ func (f *flowState) args(closer string) ([]ev, map[string]ev) {
 			kw[name] = f.expr()
 		} else if c, ok := f.comprehension(closer); ok {
 			args = append(args, c)
+		} else if c, ok := f.callback(closer); ok {
+			args = append(args, c)
 		} else {
 			args = append(args, f.expr())
 		}
@@ -456,66 +394,6 @@ func (f *flowState) args(closer string) ([]ev, map[string]ev) {
 	}
 	f.pos++
 	return args, kw
-}
-
-// nextElem moves past the comma after an element of a list or arguments
-// that started at token start, past a token when the element read none
-// (so the loop ends), or with skip to the rest of an element the parser
-// did not follow.
-func (f *flowState) nextElem(start int, closer string, skip func(string)) {
-	switch {
-	case f.is(0, ","), f.pos == start:
-		f.pos++
-	case !f.is(0, closer):
-		skip(closer)
-	}
-}
-
-// skipArg moves past the rest of an argument the parser did not follow
-// (a comprehension, an arrow function), to the next comma or the closer.
-func (f *flowState) skipArg(closer string) {
-	defer f.skipped(f.pos)
-	depth := 0
-	for f.pos < len(f.toks) {
-		t := f.peek(0)
-		if t.kind == tokPunct {
-			switch t.s {
-			case "(", "[", "{":
-				depth++
-			case ")", "]", "}":
-				if depth == 0 {
-					return
-				}
-				depth--
-			case ",":
-				if depth == 0 {
-					return
-				}
-			}
-		}
-		f.pos++
-	}
-}
-
-// psType reads a PowerShell type literal: [Convert], [System.Text.Encoding].
-func (f *flowState) psType() ev {
-	f.pos++
-	var b strings.Builder
-	for f.pos < len(f.toks) && !f.is(0, "]") && f.peek(0).kind != tokEOL {
-		b.WriteString(f.peek(0).s)
-		f.pos++
-	}
-	f.pos++
-	name := strings.ToLower(strings.TrimPrefix(strings.ToLower(b.String()), "system."))
-	if name == "char" && f.peek(0).kind == tokWord {
-		if n, err := strconv.Atoi(f.peek(0).s); err == nil && n > 0 && n < 0x110000 {
-			f.pos++
-			v := lit(string(rune(n)))
-			v.t |= tBuilt
-			return ev{v: v}
-		}
-	}
-	return ev{name: "[" + name + "]"}
 }
 
 // What follows is what the flow analysis (flowcalls.go) knows of PowerShell's
@@ -647,46 +525,6 @@ func (f *flowState) psInvoke(target ev, at int) {
 	}
 }
 
-// psWildcardLookup reports whether the tokens at pos are a command looked
-// up by a wildcard pattern, (Get-Command i*k*-ex*) or (gcm i*e*x), and
-// returns the pattern, lower case. It moves nothing.
-func (f *flowState) psWildcardLookup() (string, bool) {
-	if !f.is(0, "(") {
-		return "", false
-	}
-	return f.psWildcardAt(1)
-}
-
-// wildPrefix marks a value that holds a command found by a wildcard
-// pattern ($c = Get-Command i*-ex*): the pattern follows it.
-const wildPrefix = "\x00wild:"
-
-// psWildcardAt is psWildcardLookup for a Get-Command at pos+at, outside
-// parentheses.
-func (f *flowState) psWildcardAt(at int) (string, bool) {
-	if c := strings.ToLower(f.peek(at).s); f.peek(at).kind != tokWord || c != "get-command" && c != "gcm" {
-		return "", false
-	}
-	var b strings.Builder
-	wild := false
-	for k := at + 1; k < at+64; k++ {
-		t := f.peek(k)
-		if t.kind == tokEOL || t.kind == tokPunct && (t.s == ")" || t.s == ";" || t.s == "|") {
-			break
-		}
-		if t.kind == tokString {
-			b.WriteString(t.s)
-			wild = wild || strings.ContainsAny(t.s, "*?")
-			continue
-		}
-		if t.s == "*" || t.s == "?" {
-			wild = true
-		}
-		b.WriteString(t.s)
-	}
-	return strings.ToLower(b.String()), wild
-}
-
 // psRunsCode are the commands that run the text they are given as code.
 var psRunsCode = []string{"invoke-expression", "iex", "invoke-command", "icm"}
 
@@ -770,4 +608,88 @@ scan:
 		f.skipArg(closer)
 	}
 	return ev{v: v}, true
+}
+
+// callback evaluates a JavaScript function literal given as an argument
+// (x => x.name, (a, b) => { … }, function (x) { … }): its parameters hold
+// what the call's receiver gives it (f.elem, a secret's part) or what its
+// caller passes, and its body is read as the text's own; its value is
+// what an expression body gives. False, moving nothing, for anything else.
+func (f *flowState) callback(closer string) (ev, bool) {
+	if f.lang != langJS {
+		return ev{}, false
+	}
+	save := f.pos
+	if f.is(0, "async") {
+		f.pos++
+	}
+	var names []string
+	switch {
+	case f.peek(0).kind == tokWord && f.is(1, "=>"):
+		names = append(names, f.peek(0).s)
+		f.pos += 2
+	case f.is(0, "(") || f.is(0, "function"):
+		fn := f.is(0, "function")
+		if fn {
+			f.pos++
+			if f.peek(0).kind == tokWord {
+				f.pos++
+			}
+		}
+		if !f.is(0, "(") {
+			f.pos = save
+			return ev{}, false
+		}
+		for f.pos++; f.pos < len(f.toks) && !f.is(0, ")"); f.pos++ {
+			if t := f.peek(0); t.kind == tokWord {
+				names = append(names, t.s)
+			} else if t.kind == tokEOL || t.kind == tokPunct && !strings.Contains(",[]{}=", t.s) {
+				f.pos = save
+				return ev{}, false
+			}
+		}
+		f.pos++
+		if !fn && !f.is(0, "=>") || fn && !f.is(0, "{") {
+			f.pos = save
+			return ev{}, false
+		}
+		if !fn {
+			f.pos++
+		}
+	default:
+		return ev{}, false
+	}
+	for i, n := range names {
+		if f.elem != nil {
+			f.vars[n] = ev{v: iterSecret(*f.elem, false, len(names))[i]}
+		} else {
+			f.vars[n] = ev{v: value{t: tParam}}
+		}
+	}
+	if !f.is(0, "{") {
+		return ev{v: f.valueOf(f.expr()), callback: true}, true
+	}
+	end, depth := -1, 0
+	for k := f.pos; k < len(f.toks); k++ {
+		if t := f.toks[k]; t.kind == tokPunct && (t.s == "{" || t.s == "}") {
+			if t.s == "{" {
+				depth++
+			} else if depth--; depth == 0 {
+				end = k
+				break
+			}
+		}
+	}
+	if end < 0 {
+		f.pos = save
+		return ev{}, false
+	}
+	// The body's statements are read when the statement that holds the
+	// call is (flow.go's runBodies), with its parameters bound now.
+	f.bodies = append(f.bodies, [2]int{f.pos + 1, end})
+	f.pos = end + 1
+	if f.elem != nil {
+		return ev{v: *f.elem, callback: true}, true // what it returns is not followed: the part it is given, at most
+	}
+	return ev{callback: true}, true
 }

@@ -133,6 +133,16 @@ func (f *flowState) secretMethodCall(recv ev, rv value, name string, args []ev, 
 	if rv.t&tSecret == 0 {
 		return ev{}, false
 	}
+	if len(args) > 0 && args[0].callback {
+		switch lower {
+		case "map", "flatmap":
+			return ev{v: args[0].v}, true // what the callback gives for each
+		case "foreach":
+			return ev{}, true
+		case "some", "every", "findindex":
+			return ev{v: structure(rv)}, true
+		}
+	}
 	vs := make([]value, len(args))
 	for i, a := range args {
 		vs[i] = f.valueOf(a)

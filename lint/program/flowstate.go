@@ -20,6 +20,13 @@ type flowState struct {
 	// parameters runs, and what it returns.
 	cur   string
 	funcs map[string]*funcInfo
+	// elem is what the receiver of the call whose arguments are being
+	// read gives a callback each time (xs.forEach(x => …)), when it is
+	// a secret's: the callback's parameters hold it.
+	elem *value
+	// bodies are the token ranges of callbacks' block bodies met in the
+	// statement being read, read after it (runBodies).
+	bodies [][2]int
 }
 
 // funcInfo is what a local function does with what it is given.
@@ -42,6 +49,7 @@ type ev struct {
 	// emptyMap says the expression is an empty mapping literal ({}): a
 	// default that says what get() gets is one (secretMethod).
 	emptyMap bool
+	callback bool // a function literal given as an argument: v is what its body gives
 }
 
 // peek returns the token at pos+k, or an EOL.

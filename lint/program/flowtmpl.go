@@ -104,6 +104,9 @@ func (f *flowState) interp(expr string) value {
 		if name == expr {
 			return f.valueOf(e)
 		}
+		if v, ok := f.interpSecret(e, expr); ok {
+			return v
+		}
 		// A part of it (an attribute, an item) the analysis does not
 		// follow: its taint, never nothing.
 		return value{t: f.valueOf(e).t&^tHome | tUnknown}
@@ -112,4 +115,54 @@ func (f *flowState) interp(expr string) value {
 		return homeValue()
 	}
 	return unknown()
+}
+
+// interpSecret evaluates an interpolated expression on a name that holds a
+// secret (f"{c['name']}", `${cfg.auths[r].auth}`), a chain of fields,
+// items by a literal and get() of one, as a field of the secret is, so
+// that a part named for what it is stays structure; false when the name
+// holds no secret, or the expression is not such a chain.
+func (f *flowState) interpSecret(e ev, expr string) (value, bool) {
+	v := f.valueOf(e)
+	if v.t&tSecret == 0 || f.lang != langPython && f.lang != langJS {
+		return value{}, false
+	}
+	toks, _ := tokenChunk(expr, f.lang, 0, nil)
+	for len(toks) > 0 && toks[len(toks)-1].kind == tokEOL {
+		toks = toks[:len(toks)-1]
+	}
+	is := func(i int, s string) bool { return i < len(toks) && toks[i].kind == tokPunct && toks[i].s == s }
+	for i := 1; i < len(toks); {
+		switch {
+		case (is(i, ".") || is(i, "?.")) && i+1 < len(toks) && toks[i+1].kind == tokWord && toks[i+1].s == "get" && is(i+2, "(") &&
+			i+3 < len(toks) && toks[i+3].kind == tokString:
+			v = field(v, lit(toks[i+3].s))
+			j := i + 4
+			for ; j < len(toks) && !is(j, ")"); j++ {
+				if t := toks[j]; t.kind != tokString && !is(j, ",") && !(t.kind == tokWord && (isDigits(t.s) || t.s == "None" || t.s == "True" || t.s == "False")) {
+					return value{}, false // a default that is not a literal
+				}
+			}
+			i = j + 1
+		case (is(i, ".") || is(i, "?.")) && i+1 < len(toks) && toks[i+1].kind == tokWord && !is(i+2, "("):
+			v = field(v, lit(toks[i+1].s))
+			i += 2
+		case is(i, "[") && i+2 < len(toks) && (toks[i+1].kind == tokString || toks[i+1].kind == tokWord && isDigits(toks[i+1].s)) && is(i+2, "]"):
+			v = field(v, lit(toks[i+1].s))
+			i += 3
+		default:
+			return value{}, false
+		}
+	}
+	return v, true
+}
+
+// isDigits reports a non-empty run of decimal digits.
+func isDigits(s string) bool {
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -26,6 +26,7 @@ const (
 	shapeMap                // a mapping: iterating it gives its names
 	shapePairs              // a mapping's (name, value) pairs: items(), Object.entries
 	shapeINI                // an INI file parsed (configparser): sections by name, get(section, option)
+	shapeKV                 // a line split at "=" or ":": its first part names the setting (npmrc's registry=, a .env's KEY=)
 )
 
 // mapFields are the fields of credential stores that are mappings by
@@ -87,6 +88,8 @@ func secretPart(v value, shape uint8) value {
 // the secret, parsed.
 func field(v value, k value) value {
 	switch {
+	case v.shape == shapeKV && k.known && k.s == "0":
+		return structure(v) // the name before "=": the setting, not its value
 	case !k.known:
 		return secretPart(v, shapeTree)
 	case structureKeys()[strings.ToLower(k.s)]:
@@ -111,7 +114,7 @@ func iterSecret(v value, keys bool, n int) []value {
 	out := make([]value, n)
 	for i := range out {
 		switch {
-		case i == 0 && (keys || v.shape == shapeMap || v.shape == shapePairs || v.shape == shapeINI):
+		case i == 0 && (keys || v.shape == shapeMap || v.shape == shapeINI || n > 1 && (v.shape == shapePairs || v.shape == shapeKV)):
 			out[i] = structure(v)
 		case v.shape == shapeRaw:
 			out[i] = secretPart(v, shapeRaw)
@@ -145,7 +148,8 @@ var secretFuncs = sync.OnceValue(func() map[string]int {
 		fnKeep: {"str", "repr", "bytes", "bytearray", "dict", "json.dumps", "JSON.stringify", "String", "yaml.dump", "yaml.safe_dump",
 			"toml.dumps", "sum", "zip", "format", "Buffer.concat", "base64.b64encode", "base64.urlsafe_b64encode", "binascii.hexlify", "hashlib.sha256"},
 		fnParse: {"json.loads", "json.load", "yaml.safe_load", "yaml.load", "yaml.full_load", "toml.loads", "toml.load", "tomllib.loads",
-			"tomllib.load", "JSON.parse", "yaml.parse", "YAML.parse", "jsyaml.load", "yaml.safeLoad", "JSON.load", "YAML.load", "YAML.safe_load"},
+			"tomllib.load", "JSON.parse", "yaml.parse", "YAML.parse", "jsyaml.load", "yaml.safeLoad", "JSON.load", "YAML.load", "YAML.safe_load",
+			"urllib.parse.urlparse", "urllib.parse.urlsplit", "urlparse", "urlsplit", "URL", "url.parse", "URI.parse"},
 		fnKeys:    {"Object.keys", "Object.getOwnPropertyNames", "Reflect.ownKeys"},
 		fnValues:  {"Object.values"},
 		fnEntries: {"Object.entries"},
@@ -172,6 +176,11 @@ func secretMethod(rv value, name string, args []value, mapDefault bool) (value, 
 		return secretPart(rv, shapeTree), true
 	case "items", "entries", "each_pair":
 		return secretPart(rv, shapePairs), true
+	case "split", "partition", "rsplit", "split_once":
+		if len(args) > 0 && args[0].known && (strings.TrimSpace(args[0].s) == "=" || strings.TrimSpace(args[0].s) == ":") {
+			return secretPart(rv, shapeKV), true
+		}
+		return secretPart(rv, shapeRaw), true
 	case "get", "getint", "getboolean", "getfloat", "fetch", "dig", "pop", "setdefault", "item":
 		if len(args) == 0 {
 			return value{}, false

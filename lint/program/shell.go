@@ -178,7 +178,7 @@ func (st *shellState) command(c syntax.Command, stdin value) value {
 		}
 		return out
 	case *syntax.WhileClause:
-		return cat(st.stmts(c.Cond), st.stmts(c.Do))
+		return cat(st.stmtsIn(c.Cond, stdin), st.stmts(c.Do)) // while read … done < file: the condition reads the input
 	case *syntax.ForClause:
 		if w, ok := c.Loop.(*syntax.WordIter); ok {
 			var items value
