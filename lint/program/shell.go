@@ -422,7 +422,7 @@ func (st *shellState) run(args []value, words []*syntax.Word, env map[string]val
 		}
 		return value{t: tCmd}
 	}
-	if head.t&(tBuilt|tDecoded) != 0 && sensitiveCmds()[name] {
+	if (head.t&tDecoded != 0 || head.t&tBuilt != 0 && head.t&tNamed == 0) && sensitiveCmds()[name] {
 		st.s.emit("dynamic-exec", at, SeverityWarning, "command name built at run time: "+name)
 	}
 	rest := args[1:]

@@ -34,6 +34,11 @@ const (
 	// analysis cannot see all come after the start (f"exporters.{fmt}",
 	// `./renderers/${f}.js`), so a name it builds stays under that prefix.
 	tKnownHead
+	// tNamed marks a value whose last part is a known path that ends it
+	// and holds a slash or a backslash ("$HOME/.venv/bin/python",
+	// %~dp0\node.exe): the folder was built at run time, the file's name is
+	// spelled whole.
+	tNamed
 )
 
 // shippedValue is the skill's own folder, or a path in it the analysis
@@ -133,6 +138,10 @@ func cat(vs ...value) value {
 		}
 	}
 	out.t |= tBuilt
+	out.t &^= tNamed
+	if v := vs[last]; v.known && strings.ContainsAny(v.s, `/\`) && (v.t&tBuilt == 0 || v.t&tNamed != 0) {
+		out.t |= tNamed
+	}
 	if !out.known && head {
 		out.t |= tKnownHead
 	}
