@@ -60,7 +60,7 @@ func IsCapability(name string) bool {
 var (
 	agentTarget    = &lazyre.RE{Expr: `(?i)claude|agents\.md|gemini\.md|copilot-instructions|cursorrules|\.cursor[/\\]|windsurfrules|\.codex[/\\]`}
 	nonAgentTarget = &lazyre.RE{Expr: `(?i)\.(?:bashrc|zshrc|bash_profile|zprofile|zshenv|profile)\b|config\.fish|/etc/profile|\$profile\b|authorized_keys|` +
-		`crontab|/etc/cron|/var/spool/cron|systemd/|launch(?:agents|daemons)|\.git/hooks/|launchctl|currentversion\\(?:run|winlogon)|schtasks|image file execution options|command processor|start menu[/\\]programs[/\\]startup`}
+		`crontab|/etc/cron|/var/spool/cron|systemd/|launch(?:agents|daemons)|\.git/hooks/|launchctl|currentversion\\(?:run|winlogon)|schtasks|image file execution options|command processor|userinitmprlogonscript|start menu[/\\]programs[/\\]startup`}
 )
 
 // persistenceCaps gives a persistence finding writes-persistence alone

@@ -4,6 +4,8 @@ import (
 	"path"
 	"strings"
 	"sync"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 )
 
 // This file is what the batch analysis (batch.go, batchline.go) knows of
@@ -254,12 +256,19 @@ func (b *batchState) program(text []bchar, stdin value, at int) value {
 		}
 		return value{t: tCmd}
 	case "reg":
-		if len(args) > 2 && strings.EqualFold(args[1].v.s, "add") && autorunKey(args[2].v.s) {
+		if len(args) > 2 && strings.EqualFold(args[1].v.s, "add") {
 			var data []bchar
+			name := ""
 			for i := 3; i+1 < len(args); i++ {
-				if strings.EqualFold(args[i].v.s, "/d") {
+				switch {
+				case strings.EqualFold(args[i].v.s, "/d"):
 					data = args[i+1].chars
+				case strings.EqualFold(args[i].v.s, "/v"):
+					name = args[i+1].v.s
 				}
+			}
+			if !autorunKey(args[2].v.s, name) {
+				return value{t: tCmd}
 			}
 			key := args[2].v.s
 			if i := indexFold(key, `\CurrentVersion\`); i >= 0 {
@@ -269,7 +278,37 @@ func (b *batchState) program(text []bchar, stdin value, at int) value {
 		}
 		return value{t: tCmd}
 	}
+	if name == "powershell" || name == "pwsh" {
+		b.psDownloads(args[1:], at)
+	}
 	return b.sh.run(values(args), nil, nil, stdin, at)
+}
+
+// psSaves matches where a PowerShell command saves a download:
+// Invoke-WebRequest -OutFile, Start-BitsTransfer -Destination, WebClient's
+// DownloadFile(url, path). The path is the last group that matched.
+var psSaves = &lazyre.RE{Expr: `(?i)-(?:outfile|destination)\s+(?:'([^']+)'|"([^"]+)"|([^\s;|)]+))|` +
+	`\.downloadfile\(\s*(?:'[^']*'|"[^"]*"|[^,]*)\s*,\s*(?:'([^']+)'|"([^"]+)"|([^)\s]+))`}
+
+// psDownloads records the files a powershell -Command string downloads:
+// the analysis of its text as PowerShell is a layer of its own, and a
+// later line of the batch file may run what it saved.
+func (b *batchState) psDownloads(args []barg, at int) {
+	for i, a := range args {
+		if s := strings.ToLower(a.v.s); s != "-c" && s != "-command" || i+1 >= len(args) {
+			continue
+		}
+		code := joinArgs(values(args[i+1:]))
+		for _, m := range psSaves.Regexp().FindAllStringSubmatch(code.s, 16) {
+			for k := len(m) - 1; k > 0; k-- {
+				if m[k] != "" {
+					b.sh.wrote(lit(m[k]), value{t: tFetched}, at)
+					break
+				}
+			}
+		}
+		return
+	}
 }
 
 // values returns the values of words.
@@ -400,11 +439,15 @@ func systemFolder(p string) bool {
 	return false
 }
 
-// autorunKey reports a registry key whose values Windows runs: the Run and
-// RunOnce keys, Winlogon's Shell and Userinit, a program's debugger (Image
-// File Execution Options), cmd.exe's AutoRun.
-func autorunKey(k string) bool {
+// autorunKey reports a registry key and value name Windows runs: the Run
+// and RunOnce keys, Winlogon's Shell and Userinit, a program's debugger
+// (Image File Execution Options), cmd.exe's AutoRun, the user's logon
+// script (Environment's UserInitMprLogonScript).
+func autorunKey(k, name string) bool {
 	k = strings.ToLower(strings.Trim(k, `"`))
+	if strings.HasSuffix(k, `\environment`) && strings.EqualFold(name, "UserInitMprLogonScript") {
+		return true
+	}
 	for _, n := range []string{`\currentversion\run`, `\currentversion\policies\explorer\run`, `\currentversion\winlogon`,
 		`\image file execution options\`, `\command processor`} {
 		if strings.Contains(k, n) {
