@@ -52,6 +52,9 @@ type Bundle struct {
 	blobIdx  []byte
 	skillIdx []byte
 	sigs     []Signature
+	uris     string          // every skill's URI, in skill order (checkSkillIndex)
+	uriEnd   []int           // uriEnd[i]: where skill i's URI ends in uris
+	hidden   []uint64        // bit i set: skill i is hidden
 	checked  []atomic.Uint64 // bit i set: blob i (index order) was hashed and matched its digest
 
 	hashed    chan struct{} // closed when the manifest digest check is done

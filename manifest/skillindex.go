@@ -23,9 +23,23 @@ func (b *Bundle) rec(i int) skillRec {
 	return skillRec{int(u(0)), int(u(1)), int(u(2)), int(u(3)), u(4)}
 }
 
+// checkSkillIndex checks the skill index against the manifest, and copies
+// every skill's URI and hidden flag out of the mapped file as it goes (into
+// b.uris, b.uriEnd and b.hidden), in one allocation each: the numbers and
+// URIs that listing and lookups read for every skill are then read from
+// memory of the process's own, with no guard, and in one place.
 func (b *Bundle) checkSkillIndex() error {
+	n := b.NumSkills()
+	size := 0
+	for i := range n {
+		size = min(size+min(b.rec(i).uriLen, len(b.man)), len(b.man))
+	}
+	var uris strings.Builder
+	uris.Grow(size)
+	b.uriEnd = make([]int, n)
+	b.hidden = make([]uint64, (n+63)/64)
 	var prev []byte
-	for i := 0; i < b.NumSkills(); i++ {
+	for i := range n {
 		r := b.rec(i)
 		if binary.LittleEndian.Uint32(b.skillIdx[i*skillIndexSize+20:]) != 0 || r.flags&^flagHidden != 0 {
 			return corrupt(b.name, "skill %d: unknown index flags", i)
@@ -48,7 +62,13 @@ func (b *Bundle) checkSkillIndex() error {
 			return corrupt(b.name, "skill index not sorted")
 		}
 		prev = uri
+		uris.Write(uri)
+		b.uriEnd[i] = uris.Len()
+		if r.flags&flagHidden != 0 {
+			b.hidden[i/64] |= 1 << (i % 64)
+		}
 	}
+	b.uris = uris.String()
 	return nil
 }
 
@@ -61,48 +81,40 @@ func (b *Bundle) uri(i int) []byte {
 // NumSkills returns the number of skills, hidden ones included.
 func (b *Bundle) NumSkills() int { return len(b.skillIdx) / skillIndexSize }
 
-// SkillURI returns the URI of skill i's SKILL.md, or "" if a mapped file
-// changed under the bundle. Skills are numbered in bytewise URI order, from 0
-// to NumSkills()-1.
-func (b *Bundle) SkillURI(i int) (uri string) {
-	b.access(func() error { uri = string(b.uri(i)); return nil })
-	return uri
+// SkillURI returns the URI of skill i's SKILL.md, or "" once an access
+// found a mapped file changed under the bundle (see Fault). Skills are
+// numbered in bytewise URI order, from 0 to NumSkills()-1.
+func (b *Bundle) SkillURI(i int) string {
+	if b.fault.Load() != nil {
+		return ""
+	}
+	return b.uriAt(i)
 }
 
-// SkillURIs returns every skill's SKILL.md URI, SkillURI(i) at i, read in
-// one pass into one allocation; all "" if a mapped file changed under the
+// uriAt returns skill i's URI as Open copied it.
+func (b *Bundle) uriAt(i int) string {
+	start := 0
+	if i > 0 {
+		start = b.uriEnd[i-1]
+	}
+	return b.uris[start:b.uriEnd[i]]
+}
+
+// SkillURIs returns every skill's SKILL.md URI, SkillURI(i) at i, in one
+// allocation; all "" once an access found a mapped file changed under the
 // bundle.
 func (b *Bundle) SkillURIs() []string {
-	n := b.NumSkills()
-	uris := make([]string, n)
-	err := b.access(func() error {
-		size := 0
-		for i := range n {
-			size += b.rec(i).uriLen
+	uris := make([]string, b.NumSkills())
+	if b.fault.Load() == nil {
+		for i := range uris {
+			uris[i] = b.uriAt(i)
 		}
-		var buf strings.Builder
-		buf.Grow(size)
-		for i := range n {
-			buf.Write(b.uri(i))
-		}
-		all := buf.String()
-		for i := range n {
-			l := b.rec(i).uriLen
-			uris[i], all = all[:l], all[l:]
-		}
-		return nil
-	})
-	if err != nil {
-		clear(uris)
 	}
 	return uris
 }
 
 // Hidden reports whether skill i is hidden (disable-model-invocation).
-func (b *Bundle) Hidden(i int) (hidden bool) {
-	b.access(func() error { hidden = b.rec(i).flags&flagHidden != 0; return nil })
-	return hidden
-}
+func (b *Bundle) Hidden(i int) bool { return b.hidden[i/64]&(1<<(i%64)) != 0 }
 
 // EntryJSON returns skill i's SEP-2640 entry exactly as it goes on the wire,
 // without parsing it. It fails only if a mapped file changed under the
@@ -122,11 +134,27 @@ func (b *Bundle) EntryJSON(i int) (p []byte, err error) {
 // before decoding entries. It returns nil if a mapped file changed under
 // the bundle (see Fault).
 func (b *Bundle) EntriesContaining(sub []byte) (idx []int) {
+	if len(sub) == 0 {
+		for i := range b.NumSkills() {
+			idx = append(idx, i)
+		}
+		return idx
+	}
+	// The scan looks for one byte of sub, then for sub around it: the first
+	// that is not one of entryBytes, if any, so that it does not stop at
+	// every resource of every entry.
+	k := 0
+	for j, c := range sub {
+		if strings.IndexByte(entryBytes, c) < 0 {
+			k = j
+			break
+		}
+	}
 	err := b.access(func() error {
 		for i := range b.NumSkills() {
 			r := b.rec(i)
 			s := r.off + len(recordPrefix)
-			if bytes.Contains(b.man[s:s+r.entryLen], sub) {
+			if containsAt(b.man[s:s+r.entryLen], sub, k) {
 				idx = append(idx, i)
 			}
 		}
@@ -138,6 +166,27 @@ func (b *Bundle) EntriesContaining(sub []byte) (idx []int) {
 	return idx
 }
 
+// entryBytes are the bytes of an entry's structure, which it repeats for
+// each of its resources: the keys ("uri", "frontmatter", "resources",
+// "digest", "size"), a digest's "sha256:" and hex digits, a size's digits,
+// the punctuation.
+const entryBytes = `{}[]",:0123456789abcdef` + "urifrontmatterresourcesdigestsha256size"
+
+// containsAt reports whether s holds sub, looking for sub[k] first.
+func containsAt(s, sub []byte, k int) bool {
+	for p := k; p < len(s); p++ {
+		j := bytes.IndexByte(s[p:], sub[k])
+		if j < 0 {
+			return false
+		}
+		p += j
+		if p-k+len(sub) <= len(s) && bytes.Equal(s[p-k:p-k+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
+
 // Skill parses and returns skill i's full record.
 func (b *Bundle) Skill(i int) (s *Skill, err error) {
 	err = b.access(func() error {
@@ -146,10 +195,10 @@ func (b *Bundle) Skill(i int) (s *Skill, err error) {
 		dec := json.NewDecoder(bytes.NewReader(b.man[r.off : r.off+r.len]))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(s); err != nil {
-			return corrupt(b.name, "skill %s: %v", b.uri(i), err)
+			return corrupt(b.name, "skill %s: %v", b.uriAt(i), err)
 		}
-		if s.Entry.URI != string(b.uri(i)) || len(s.Files) != len(s.Entry.Resources) || len(s.Files) == 0 {
-			return corrupt(b.name, "skill %s: record does not match its index", b.uri(i))
+		if s.Entry.URI != b.uriAt(i) || len(s.Files) != len(s.Entry.Resources) || len(s.Files) == 0 {
+			return corrupt(b.name, "skill %s: record does not match its index", b.uriAt(i))
 		}
 		return nil
 	})
@@ -167,9 +216,12 @@ func (b *Bundle) FindSkill(uri string) (i int, ok bool) {
 }
 
 func (b *Bundle) findSkill(uri string) (int, bool) {
+	if b.fault.Load() != nil {
+		return 0, false
+	}
 	n := b.NumSkills()
-	i := sort.Search(n, func(i int) bool { return string(b.uri(i)) >= uri })
-	return i, i < n && string(b.uri(i)) == uri
+	i := sort.Search(n, func(i int) bool { return b.uriAt(i) >= uri })
+	return i, i < n && b.uriAt(i) == uri
 }
 
 // SkillFor returns the innermost skill whose folder holds the resource or
