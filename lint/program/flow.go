@@ -27,6 +27,7 @@ func (s *scan) flowRegion(r region) {
 	for from := 0; from < len(r.text); {
 		f.toks, from = tokenChunk(r.text, r.lang, from, f.toks[:0])
 		f.pos = 0
+		f.chunk++
 		for f.pos < len(f.toks) {
 			start := f.pos
 			f.statement()
@@ -43,27 +44,50 @@ func (s *scan) flowRegion(r region) {
 const maxBodies = 256
 
 // runBodies reads the block bodies of the callbacks the statement just
-// read gave to calls (flowexpr.go's callback), their parameters bound:
-// each as statements of the text, the bodies they hold in turn.
+// read gave to calls (flowexpr.go's callback), their parameters bound, and
+// the bodies of the local functions it gave a secret, the secret bound to
+// their parameters: each as statements of the text, the bodies they meet
+// in turn.
 func (f *flowState) runBodies() {
 	for n := 0; len(f.bodies) > 0; n++ {
 		b := f.bodies[0]
 		f.bodies = f.bodies[1:]
 		if n >= maxBodies {
-			f.s.opaque(f.base+f.toks[min(b[0], len(f.toks)-1)].off, fmt.Sprintf("not analysed: more than %d callback bodies in one statement", maxBodies))
+			f.s.opaque(f.base+f.toks[min(b.span[0], len(f.toks)-1)].off, fmt.Sprintf("not analysed: more than %d callback bodies in one statement", maxBodies))
 			f.bodies = nil
 			return
 		}
+		saved := map[string]ev{}
+		for k, v := range b.bind {
+			if old, ok := f.vars[k]; ok {
+				saved[k] = old
+			}
+			f.vars[k] = v
+		}
+		fi, cur := f.funcs[b.fn], f.cur
+		if fi != nil {
+			fi.running, f.cur = true, b.fn
+		}
 		toks, pos := f.toks, f.pos
-		f.toks = toks[:min(b[1], len(toks))]
-		for f.pos = b[0]; f.pos < len(f.toks); {
+		f.toks = toks[:min(b.span[1], len(toks))]
+		for f.pos = b.span[0]; f.pos < len(f.toks); {
 			start := f.pos
 			f.statement()
 			if f.pos == start {
 				f.pos++
 			}
 		}
-		f.toks, f.pos = toks, pos
+		f.toks, f.pos, f.cur = toks, pos, cur
+		if fi != nil {
+			fi.running = false
+		}
+		for k := range b.bind {
+			if old, ok := saved[k]; ok {
+				f.vars[k] = old
+			} else {
+				delete(f.vars, k)
+			}
+		}
 	}
 }
 
@@ -389,7 +413,17 @@ func (f *flowState) destructure() ([]string, bool) {
 }
 
 // funcDecl reads a function's head: its parameters hold unknown values.
+// Where its body ends is kept (bodyEnd), for a call that gives it a secret.
 func (f *flowState) funcDecl() {
+	head := f.pos
+	var fi *funcInfo
+	defer func() {
+		if fi != nil && fi.body == [2]int{} {
+			if from, to, ok := f.bodyEnd(head); ok {
+				fi.body, fi.chunk = [2]int{from, to}, f.chunk
+			}
+		}
+	}()
 	for f.pos < len(f.toks) && !f.is(0, "(") && !endOfStatement(f.peek(0)) {
 		if t := f.peek(0); t.kind == tokWord && t.s != "def" && t.s != "function" && t.s != "sub" && t.s != "async" && t.s != "fn" && t.s != "func" {
 			f.cur = t.s
@@ -399,6 +433,8 @@ func (f *flowState) funcDecl() {
 			if f.funcs[t.s] == nil {
 				f.funcs[t.s] = &funcInfo{}
 			}
+			fi = f.funcs[t.s]
+			fi.params, fi.body = nil, [2]int{}
 		}
 		f.pos++
 	}
@@ -416,9 +452,64 @@ func (f *flowState) funcDecl() {
 			depth--
 		case t.kind == tokWord && depth == 1 && (f.is(-1, "(") || f.is(-1, ",") || f.is(-1, "*")):
 			f.vars[t.s] = ev{v: value{t: tParam}}
+			if fi != nil {
+				fi.params = append(fi.params, t.s)
+			}
 		}
 		f.pos++
 	}
+}
+
+// bodyEnd returns the tokens of the body of the function whose head starts
+// at token head, the head read up to its parameters' end: a Python body
+// to the first line indented no deeper than the def, a braced body to
+// its closing brace. False when the end is not in this chunk.
+func (f *flowState) bodyEnd(head int) (int, int, bool) {
+	switch f.lang {
+	case langPython:
+		k := f.pos
+		for k < len(f.toks) && f.toks[k].kind != tokEOL {
+			k++
+		}
+		from := k + 1
+		indent := f.indentOf(f.toks[head].off)
+		for k = from; k < len(f.toks); k++ {
+			if f.toks[k].kind != tokEOL && f.toks[k-1].kind == tokEOL && f.indentOf(f.toks[k].off) <= indent {
+				return from, k, from < k
+			}
+		}
+		return from, len(f.toks), from < len(f.toks) && from < k
+	case langJS:
+		k := f.pos
+		for k < len(f.toks) && !(f.toks[k].kind == tokPunct && f.toks[k].s == "{") {
+			if f.toks[k].kind == tokPunct && f.toks[k].s == ";" {
+				return 0, 0, false
+			}
+			k++
+		}
+		depth := 0
+		for j := k; j < len(f.toks); j++ {
+			if t := f.toks[j]; t.kind == tokPunct && (t.s == "{" || t.s == "}") {
+				if t.s == "{" {
+					depth++
+				} else if depth--; depth == 0 {
+					return k + 1, j, true
+				}
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// indentOf returns the indentation of the line of the region that holds
+// byte off.
+func (f *flowState) indentOf(off int) int {
+	start := strings.LastIndexByte(f.region[:min(off, len(f.region))], '\n') + 1
+	n := 0
+	for start+n < len(f.region) && (f.region[start+n] == ' ' || f.region[start+n] == '\t') {
+		n++
+	}
+	return n
 }
 
 // forLoop reads a for loop's head: its variable holds what the loop walks.

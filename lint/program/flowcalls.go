@@ -163,8 +163,9 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 	if fi := f.funcs[name]; fi != nil && !strings.Contains(name, ".") {
 		// A local function: code it runs from its parameters runs what it
 		// is given here; its result is what it returns. A secret given to
-		// it goes where the analysis does not follow: a sink.
-		f.escapeArgs(args, kw)
+		// it is followed through its body, read again with the secret
+		// bound (runBodies), or where the analysis cannot: a sink.
+		f.secretToFunc(name, fi, args, kw)
 		if fi.execs {
 			var in value
 			for _, a := range args {

@@ -686,7 +686,7 @@ func (f *flowState) callback(closer string) (ev, bool) {
 	}
 	// The body's statements are read when the statement that holds the
 	// call is (flow.go's runBodies), with its parameters bound now.
-	f.bodies = append(f.bodies, [2]int{f.pos + 1, end})
+	f.bodies = append(f.bodies, bodyRun{span: [2]int{f.pos + 1, end}})
 	f.pos = end + 1
 	if f.elem != nil {
 		return ev{v: *f.elem, callback: true}, true // what it returns is not followed: the part it is given, at most

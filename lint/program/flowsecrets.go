@@ -153,3 +153,36 @@ func (f *flowState) secretMethodCall(recv ev, rv value, name string, args []ev, 
 	}
 	return ev{}, false
 }
+
+// maxReruns bounds how many times one function's body is read again for
+// the secrets calls give it: past it, such a call is a sink, and the work
+// of a file stays linear in its size.
+const maxReruns = 16
+
+// secretToFunc has the body of local function name read again with the
+// secrets a call gives it bound to its parameters, after the statement
+// (runBodies): what it does with them is graded there. A function whose
+// body the analysis did not find whole, one being read so already, or a
+// call with keyword or more arguments than it names, is a sink.
+func (f *flowState) secretToFunc(name string, fi *funcInfo, args []ev, kw map[string]ev) {
+	secret := false
+	for _, a := range args {
+		secret = secret || f.valueOf(a).t&tSecret != 0
+	}
+	for _, a := range kw {
+		secret = secret || f.valueOf(a).t&tSecret != 0
+	}
+	if !secret {
+		return
+	}
+	if fi.running || fi.body == [2]int{} || fi.chunk != f.chunk || len(kw) > 0 || len(args) > len(fi.params) || fi.reruns >= maxReruns {
+		f.escapeArgs(args, kw)
+		return
+	}
+	fi.reruns++
+	bind := map[string]ev{}
+	for i, a := range args {
+		bind[fi.params[i]] = a
+	}
+	f.bodies = append(f.bodies, bodyRun{span: fi.body, bind: bind, fn: name})
+}

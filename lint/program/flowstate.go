@@ -24,15 +24,34 @@ type flowState struct {
 	// read gives a callback each time (xs.forEach(x => …)), when it is
 	// a secret's: the callback's parameters hold it.
 	elem *value
-	// bodies are the token ranges of callbacks' block bodies met in the
-	// statement being read, read after it (runBodies).
-	bodies [][2]int
+	// bodies are the callbacks' block bodies met in the statement being
+	// read, and the local functions it gave a secret, read after it
+	// (runBodies).
+	bodies []bodyRun
+	chunk  int // which chunk of the region toks holds
+}
+
+// A bodyRun is a body to read after the statement that met it: a
+// callback's, or a local function's with its parameters bound to what a
+// call gave it.
+type bodyRun struct {
+	span [2]int        // its tokens
+	bind map[string]ev // its parameters, for a function's
+	fn   string        // the function's name, for a function's
 }
 
 // funcInfo is what a local function does with what it is given.
 type funcInfo struct {
 	execs   bool  // a parameter's value reaches an exec sink
 	returns taint // what its return statements give
+	// Its parameters and body (token indexes in chunk), when the analysis
+	// found where the body ends: a call that gives it a secret has it read
+	// again with the secret bound. running says it is being read so.
+	params  []string
+	body    [2]int
+	chunk   int
+	running bool
+	reruns  int // how many times it was read so: bounded by maxReruns
 }
 
 // An ev is what an expression evaluates to: a value, and when it names
