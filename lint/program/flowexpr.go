@@ -473,6 +473,17 @@ func (f *flowState) psCommand() value {
 		}
 	case "new-scheduledtaskaction":
 		out = cat(lit(taskMark), params["execute"], lit(" "), params["argument"])
+	case "set-itemproperty", "new-itemproperty", "sp":
+		entry, val := params["name"], params["value"]
+		if _, ok := params["name"]; !ok && len(pos) > 1 {
+			entry = pos[1]
+		}
+		if _, ok := params["value"]; !ok && len(pos) > 2 {
+			val = pos[2]
+		}
+		if key := first("path", "literalpath"); autorunKey(key.s, entry.s) {
+			f.gradeRunKey(strings.ToLower(name), key.s, val, at)
+		}
 	case "register-scheduledtask":
 		if f.plainTask(params["action"]) {
 			f.s.graded = append(f.s.graded, Finding{Rule: "autorun-config", Off: at})

@@ -94,3 +94,24 @@ func (f *flowState) plainTask(action value) bool {
 	}
 	return plainCommand(lit(cmd))
 }
+
+// gradeRunKey grades a registry value Windows runs later (autorunKey) that
+// a cmdlet sets: what it runs, as a scheduled task's action is graded
+// (plainTask). A plain one is a note the line rules leave to the analysis
+// (New-ItemProperty is persistence's, Set-ItemProperty autorun-config's);
+// anything else a warning.
+func (f *flowState) gradeRunKey(cmdlet, key string, data value, at int) {
+	rule := "autorun-config"
+	if cmdlet == "new-itemproperty" {
+		rule = "persistence"
+	}
+	if f.plainTask(cat(lit(taskMark), data)) {
+		f.s.graded = append(f.s.graded, Finding{Rule: rule, Off: max(0, min(at, len(f.s.text)))})
+		f.s.emit(rule, at, SeverityNote, "")
+		return
+	}
+	if i := indexFold(key, `\CurrentVersion\`); i >= 0 {
+		key = "…" + key[i:]
+	}
+	f.s.emit(rule, at, SeverityWarning, cmdlet+" "+key+": what it runs later is fetched, decoded, hidden or not seen")
+}

@@ -170,14 +170,6 @@ func envVar(name string) value {
 	switch strings.ToUpper(name) {
 	case "HOME", "USERPROFILE":
 		return homeValue()
-	case "APPDATA":
-		v := lit(homeMark + "/appdata/roaming")
-		v.t |= tHome
-		return v
-	case "LOCALAPPDATA":
-		v := lit(homeMark + "/appdata/local")
-		v.t |= tHome
-		return v
 	case "XDG_CONFIG_HOME":
 		v := lit(homeMark + "/.config")
 		v.t |= tHome
@@ -185,6 +177,9 @@ func envVar(name string) value {
 	}
 	if skillDirVar(strings.ToUpper(name)) {
 		return shippedValue(strings.ToUpper(name))
+	}
+	if v, ok := windowsFolder(strings.ToUpper(name)); ok {
+		return v
 	}
 	return unknown()
 }

@@ -81,6 +81,42 @@ type value struct {
 	id           int // for a command's output the analysis cannot know: where the command is, so a file named by it can be followed
 }
 
+// windowsFolder returns what a Windows variable naming one of its folders
+// holds (USERPROFILE, APPDATA, TEMP, ProgramFiles, SystemRoot, …), by its
+// name in upper case: one table for batch's %VAR% and PowerShell's $env:.
+func windowsFolder(name string) (value, bool) {
+	home := func(rest string) (value, bool) {
+		v := lit(homeMark + rest)
+		v.t |= tHome
+		return v, true
+	}
+	switch name {
+	case "USERPROFILE", "HOMEPATH":
+		return home("")
+	case "HOMEDRIVE":
+		return lit(""), true
+	case "APPDATA":
+		return home(`\AppData\Roaming`)
+	case "LOCALAPPDATA":
+		return home(`\AppData\Local`)
+	case "TEMP", "TMP":
+		return home(`\AppData\Local\Temp`)
+	case "PROGRAMFILES", "PROGRAMW6432":
+		return lit(`C:\Program Files`), true
+	case "PROGRAMFILES(X86)":
+		return lit(`C:\Program Files (x86)`), true
+	case "PROGRAMDATA", "ALLUSERSPROFILE":
+		return lit(`C:\ProgramData`), true
+	case "SYSTEMROOT", "WINDIR":
+		return lit(`C:\Windows`), true
+	case "SYSTEMDRIVE":
+		return lit(`C:`), true
+	case "PUBLIC":
+		return lit(`C:\Users\Public`), true
+	}
+	return value{}, false
+}
+
 // lit is a known string.
 func lit(s string) value { return value{s: s, known: true} }
 
