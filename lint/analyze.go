@@ -41,7 +41,7 @@ func (s *scan) analyseCode() {
 			}
 			continue
 		}
-		ri, ok := ruleIndex()[f.Rule]
+		ri, ok := ruleIndex.Get()[f.Rule]
 		if !ok {
 			continue
 		}

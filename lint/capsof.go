@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -13,13 +13,13 @@ import (
 // their rules, and gates on them (Deny); the names themselves are caps.go's.
 
 // ruleIndex maps a rule id to its place in Rules.
-var ruleIndex = sync.OnceValue(func() map[string]int {
+var ruleIndex = lazy.Value[map[string]int]{New: func() map[string]int {
 	m := make(map[string]int, len(rules))
 	for i, r := range rules {
 		m[r.id] = i
 	}
 	return m
-})
+}}
 
 // FindingCaps returns the capabilities a finding shows: its rule's, when
 // the finding is at warning or above. A note shows none (it is the
@@ -30,7 +30,7 @@ func FindingCaps(f *manifest.Finding) []string {
 	if Rank(f.Severity) < Rank(SeverityWarning) {
 		return nil
 	}
-	if i, ok := ruleIndex()[f.Rule]; ok {
+	if i, ok := ruleIndex.Get()[f.Rule]; ok {
 		if r := &rules[i]; r.capsOf != nil {
 			return r.capsOf(f.Excerpt)
 		}

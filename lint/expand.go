@@ -3,8 +3,8 @@ package lint
 import (
 	"path"
 	"strings"
-	"sync"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"github.com/skills-mcp/skills-mcp/lint/program"
 )
@@ -88,18 +88,18 @@ func frontmatterHookKey(s *scan, i int, m []int) string {
 var grantRE = &lazyre.RE{Expr: `([A-Za-z][\w-]*)\s*(?:\(([^)]*)\))?`}
 
 // shellTools are the tools that run commands, by lowercase name.
-var shellTools = sync.OnceValue(func() map[string]bool {
+var shellTools = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{"bash": true, "shell": true, "powershell": true, "terminal": true}
-})
+}}
 
 // anyCommand names the commands that run whatever their arguments say: a
 // grant of one as a command prefix grants every command.
-var anyCommand = sync.OnceValue(func() map[string]bool {
+var anyCommand = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true, "pwsh": true,
 		"powershell": true, "cmd": true, "python": true, "python3": true, "node": true, "deno": true, "bun": true, "ruby": true,
 		"perl": true, "php": true, "eval": true, "exec": true, "env": true, "xargs": true, "sudo": true, "su": true, "doas": true,
 		"nohup": true, "timeout": true, "nice": true, "command": true, "source": true, ".": true, "iex": true, "invoke-expression": true}
-})
+}}
 
 // toolGrant accepts a frontmatter allowed-tools key whose value, on its
 // line or in the block list under it, pre-approves any command: a shell
@@ -121,14 +121,14 @@ func toolGrant(s *scan, i int, m []int) string {
 		val += "," + n
 	}
 	for _, g := range grantRE.FindAllStringSubmatch(val, -1) {
-		if !shellTools()[strings.ToLower(g[1])] {
+		if !shellTools.Get()[strings.ToLower(g[1])] {
 			continue
 		}
 		cmd := strings.TrimSpace(g[2])
 		if i := strings.IndexAny(cmd, ": \t"); i >= 0 {
 			cmd = cmd[:i]
 		}
-		if cmd == "" || strings.Trim(cmd, "*") == "" || anyCommand()[strings.ToLower(path.Base(cmd))] {
+		if cmd == "" || strings.Trim(cmd, "*") == "" || anyCommand.Get()[strings.ToLower(path.Base(cmd))] {
 			return SeverityWarning
 		}
 	}

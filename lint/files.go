@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"path"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"github.com/skills-mcp/skills-mcp/lint/filekind"
 )
@@ -23,7 +23,7 @@ func executableBinary(file string, data []byte) (string, string) {
 		return "", ""
 	}
 	ext := strings.ToLower(path.Ext(file))
-	if exeNames()[ext] {
+	if exeNames.Get()[ext] {
 		return SeverityWarning, kind + " executable"
 	}
 	return SeverityError, kind + " executable disguised as " + ext
@@ -358,11 +358,11 @@ var hookCall = &lazyre.RE{Expr: `(?:^|[^\w.])([A-Za-z_]\w*)(?:\.\w+)*\s*\(`}
 
 // hookSafe are the names a pytest hook may call and still only configure
 // pytest: its own module and the builtins that compute.
-var hookSafe = sync.OnceValue(func() map[string]bool {
+var hookSafe = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{"pytest": true, "str": true, "int": true, "len": true, "sorted": true, "list": true, "dict": true,
 		"set": true, "tuple": true, "isinstance": true, "any": true, "all": true, "min": true, "max": true, "enumerate": true,
 		"range": true, "super": true, "print": true, "bool": true, "float": true, "zip": true, "reversed": true}
-})
+}}
 
 // conftestActs grades a conftest.py, which pytest imports and whose hooks
 // it calls on every test run in its folder: a warning at the first line
@@ -403,7 +403,7 @@ func conftestActs(s *scan) []hit {
 			continue
 		}
 		for _, m := range hookCall.FindAllStringSubmatch(t, maxMatches) {
-			if !params[m[1]] && !hookSafe()[m[1]] {
+			if !params[m[1]] && !hookSafe.Get()[m[1]] {
 				return []hit{{off: s.starts[i], sev: SeverityWarning, excerpt: why + "; a hook runs this on every test run: " + t}}
 			}
 		}
@@ -460,14 +460,22 @@ func gitConfigSet(s *scan, i int, m []int) string {
 	return SeverityWarning
 }
 
-// writeOn returns a check that gives sev when the line writes to the path.
-func writeOn(sev string) func(s *scan, i int, m []int) string {
-	return func(s *scan, i int, m []int) string {
-		if writes(s, i, m) {
-			return sev
-		}
-		return ""
+// writeWarning is a check that gives a warning when the line writes to
+// the path.
+func writeWarning(s *scan, i int, m []int) string {
+	if writes(s, i, m) {
+		return SeverityWarning
 	}
+	return ""
+}
+
+// writeError is a check that gives an error when the line writes to the
+// path.
+func writeError(s *scan, i int, m []int) string {
+	if writes(s, i, m) {
+		return SeverityError
+	}
+	return ""
 }
 
 // agentConfigWrite grades a write to agent configuration: the user's own

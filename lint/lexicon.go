@@ -5,6 +5,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 )
 
 // This file is the injection lexicon: a small set of words and phrases, in
@@ -40,7 +42,7 @@ const (
 // "disable", "disabling"), unless it ends in "|", which asks for a word
 // end. One space in a term stands for any run of blanks, line breaks,
 // hyphens or underscores.
-var lexicon = sync.OnceValue(func() map[concept][]string {
+var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string {
 	return map[concept][]string{
 		cAddressee: {
 			// English
@@ -169,7 +171,7 @@ var lexicon = sync.OnceValue(func() map[concept][]string {
 			"例如", "示例", "攻撃", "攻击", "예시", "공격",
 		},
 	}
-})
+}}
 
 // A lexTerm is one term of the lexicon, in lower case.
 type lexTerm struct {
@@ -201,7 +203,7 @@ var lexOnce struct {
 func lexiconIndex() *lexIndex {
 	lexOnce.Do(func() {
 		x := &lexIndex{wide: map[rune][]uint16{}}
-		for c, terms := range lexicon() {
+		for c, terms := range lexicon.Get() {
 			for _, t := range terms {
 				t = strings.ToLower(t)
 				whole := strings.HasSuffix(t, "|")
@@ -334,7 +336,7 @@ func textHead(t string, i int) (uint32, bool) {
 	if i+4 <= len(t) {
 		// The common case: four ASCII letters, or letters and one space.
 		a, b, c, d := t[i], t[i+1], t[i+2], t[i+3]
-		if letterOrSpace[a] && letterOrSpace[b] && letterOrSpace[c] && letterOrSpace[d] && !(b == ' ' && c == ' ') && !(c == ' ' && d == ' ') {
+		if letterOrSpace(a) && letterOrSpace(b) && letterOrSpace(c) && letterOrSpace(d) && !(b == ' ' && c == ' ') && !(c == ' ' && d == ' ') {
 			return (uint32(a) | uint32(b)<<8 | uint32(c)<<16 | uint32(d)<<24) | 0x20202020, true
 		}
 	}
@@ -361,14 +363,9 @@ func textHead(t string, i int) (uint32, bool) {
 	return h, n == 4
 }
 
-// letterOrSpace are ASCII letters and the space, which textHead lowers by
-// setting bit 5.
-var letterOrSpace = func() (t [256]bool) {
-	for c := range t {
-		t[c] = 'a' <= c|0x20 && c|0x20 <= 'z' || c == ' '
-	}
-	return t
-}()
+// letterOrSpace reports whether c is an ASCII letter or the space, which
+// textHead lowers by setting bit 5.
+func letterOrSpace(c byte) bool { return (c|0x20)-'a' < 26 || c == ' ' }
 
 // nextVisibleByte returns the first byte, in lower case, of the first
 // rune from byte i of t that a reader sees, or 0 at the end.

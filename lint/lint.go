@@ -1,8 +1,7 @@
 package lint
 
 import (
-	"sync"
-
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -26,7 +25,10 @@ type Example struct {
 
 // Rules returns every rule Analyze applies, in the order its findings come
 // back. The slice is shared: callers do not change it.
-var Rules = sync.OnceValue(func() []Rule {
+func Rules() []Rule { return allRules.Get() }
+
+// allRules is what Rules returns, built on first use.
+var allRules = lazy.Value[[]Rule]{New: func() []Rule {
 	out := make([]Rule, len(rules))
 	for i, r := range rules {
 		ex := r.exText
@@ -36,11 +38,11 @@ var Rules = sync.OnceValue(func() []Rule {
 		out[i] = Rule{ID: r.id, Family: r.family, Severity: r.max, Description: r.desc, Caps: r.caps, Example: Example{r.exFile, ex}}
 	}
 	return out
-})
+}}
 
 // RuleByID returns the rule with the id, if there is one.
 func RuleByID(id string) (Rule, bool) {
-	if i, ok := ruleIndex()[id]; ok {
+	if i, ok := ruleIndex.Get()[id]; ok {
 		return Rules()[i], true
 	}
 	return Rule{}, false

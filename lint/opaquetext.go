@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"path"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"github.com/skills-mcp/skills-mcp/lint/filekind"
 )
@@ -42,7 +42,7 @@ func disguisedText(s *scan) []hit {
 	case k == filekind.Text && s.roles&roleScript != 0 && !filekind.IsProgramExt(ext) && strings.HasPrefix(first, "#!"):
 		return []hit{{off: 0, sev: SeverityWarning, excerpt: "a script named " + ext + ": " + first}}
 	}
-	if !textNames()[ext] && !(ext == "" && s.roles&(roleScript|roleManifest|roleAutoExec) == 0) {
+	if !textNames.Get()[ext] && !(ext == "" && s.roles&(roleScript|roleManifest|roleAutoExec) == 0) {
 		return nil
 	}
 	code, other, at := 0, 0, -1
@@ -69,9 +69,9 @@ func disguisedText(s *scan) []hit {
 
 // textNames are the names of plain text and data that a program should not
 // hide under.
-var textNames = sync.OnceValue(func() map[string]bool {
+var textNames = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{".txt": true, ".text": true, ".log": true, ".dat": true, ".data": true, ".csv": true, ".cfg": true, ".conf": true}
-})
+}}
 
 // commandLine matches a line that reads as a shell or Python command.
 var commandLine = &lazyre.RE{Expr: `^(?:#!|(?:sudo\s+)?(?:curl|wget|chmod|chown|bash|sh|zsh|eval|exec|export|source|cd|rm|mv|cp|mkdir|echo|printf|cat|tar|unzip|base64|nc|python3?|node|perl|ruby|pip3?|npm|npx|git|ssh|scp|crontab|nohup|set\s+-[euxo])\b(?:\s|$)|` +

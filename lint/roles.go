@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"path"
 	"strings"
-	"sync"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 	"github.com/skills-mcp/skills-mcp/lint/filekind"
 )
 
@@ -31,7 +31,7 @@ const roleProse = roleMarkdown | roleText
 const roleCode = roleScript | roleManifest | roleAutoExec
 
 // manifestNames are package and build manifests by file name.
-var manifestNames = sync.OnceValue(func() map[string]bool {
+var manifestNames = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{
 		"package.json": true, "setup.py": true, "setup.cfg": true, "pyproject.toml": true, "makefile": true,
 		"gnumakefile": true, "dockerfile": true, "containerfile": true, ".npmrc": true, ".yarnrc": true,
@@ -39,16 +39,16 @@ var manifestNames = sync.OnceValue(func() map[string]bool {
 		"composer.json": true, "justfile": true, "taskfile.yml": true, "requirements.txt": true, "pipfile": true,
 		"deno.json": true, "bunfig.toml": true, "docker-compose.yml": true, "compose.yaml": true,
 	}
-})
+}}
 
 // autoExecNames are files that a tool runs without being asked to: pytest
 // imports conftest.py, Python's site module sitecustomize.py and
 // usercustomize.py, Cargo compiles and runs build.rs, direnv sources .envrc.
-var autoExecNames = sync.OnceValue(func() map[string]bool {
+var autoExecNames = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{
 		"conftest.py": true, "sitecustomize.py": true, "usercustomize.py": true, "build.rs": true, ".envrc": true,
 	}
-})
+}}
 
 // IsScript reports whether path names an executable script by its
 // extension: .sh .bash .zsh .ps1 .psm1 .bat .cmd .py .js .mjs .cjs .ts .rb .pl
@@ -75,10 +75,10 @@ func classify(file string, data []byte) role {
 	if filekind.IsProgramExt(ext) || bytes.HasPrefix(data, []byte("#!")) {
 		r |= roleScript
 	}
-	if manifestNames()[lower] || ext == ".mk" || ext == ".mak" || strings.HasPrefix(lower, "dockerfile") || strings.HasPrefix(lower, "requirements") && ext == ".txt" {
+	if manifestNames.Get()[lower] || ext == ".mk" || ext == ".mak" || strings.HasPrefix(lower, "dockerfile") || strings.HasPrefix(lower, "requirements") && ext == ".txt" {
 		r = r&^roleText | roleManifest
 	}
-	if autoExecNames()[lower] || ext == ".pth" || strings.Contains(file, ".git/hooks/") || strings.HasPrefix(file, ".husky/") ||
+	if autoExecNames.Get()[lower] || ext == ".pth" || strings.Contains(file, ".git/hooks/") || strings.HasPrefix(file, ".husky/") ||
 		strings.Contains(file, "/.husky/") {
 		r |= roleAutoExec
 	}
@@ -89,6 +89,6 @@ func classify(file string, data []byte) role {
 }
 
 // exeNames are extensions under which a native executable says what it is.
-var exeNames = sync.OnceValue(func() map[string]bool {
+var exeNames = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{".exe": true, ".dll": true, ".so": true, ".dylib": true, ".bin": true, ".elf": true, ".node": true, "": true}
-})
+}}

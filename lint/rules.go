@@ -121,12 +121,12 @@ var rules = []rule{
 			{
 				keys:  []string{".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", ".zshenv", ".fish", "/etc/profile", ".bashrc", "$profile"},
 				re:    &lazyre.RE{Expr: `(?i)(?:\.(?:bashrc|zshrc|bash_profile|zprofile|zshenv|profile)\b|fish/config\.fish|/etc/profile\b|/etc/bash\.bashrc|\$profile\b)`},
-				check: writeOn(SeverityWarning),
+				check: writeWarning,
 			},
 			{
 				keys:  []string{"ized_keys"},
 				re:    &lazyre.RE{Expr: `authorized_keys2?\b`},
-				check: writeOn(SeverityError),
+				check: writeError,
 			},
 			{
 				keys: []string{"crontab", "/etc/cron", "/var/spool/cron"},
@@ -136,7 +136,7 @@ var rules = []rule{
 			{
 				keys:  []string{"ystemd/", "chagents", "chdaemons", ".git/hooks/"},
 				re:    &lazyre.RE{Expr: `(?i)(?:/etc/systemd/|\.config/systemd/|/lib/systemd/system/|library/launch(?:agents|daemons)|\.git/hooks/)`},
-				check: writeOn(SeverityWarning),
+				check: writeWarning,
 			},
 			{
 				keys: []string{"chctl", "currentversion", "schtasks"},
@@ -668,7 +668,7 @@ var rules = []rule{
 			{
 				keys:  []string{"autostart"},
 				re:    &lazyre.RE{Expr: `(?i)\.config[/\\]autostart[/\\]|/etc/xdg/autostart/`},
-				check: writeOn(SeverityWarning),
+				check: writeWarning,
 			},
 			{
 				keys: []string{"crontab"},

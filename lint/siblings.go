@@ -3,8 +3,8 @@ package lint
 import (
 	"path"
 	"strings"
-	"sync"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 	"github.com/skills-mcp/skills-mcp/lint/excerpt"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
@@ -21,13 +21,13 @@ import (
 // checkable: the source size and time it records, or the source's hash,
 // are what an attacker copies from the honest .py into a .pyc compiled
 // from another source, and nothing in it binds the code to either.
-var bytecodeSources = sync.OnceValue(func() map[string][]string {
+var bytecodeSources = lazy.Value[map[string][]string]{New: func() map[string][]string {
 	return map[string][]string{
 		".wasm":  {".wat", ".wast", ".rs", ".c", ".cc", ".cpp", ".zig", ".go", ".ts"},
 		".class": {".java", ".kt", ".scala", ".groovy"},
 		".luac":  {".lua"},
 	}
-})
+}}
 
 // InSkill grades the findings fs of one skill, whose files are paths, by
 // what the other files show. Bytecode shipped with its source (adler32.wasm
@@ -52,7 +52,7 @@ func InSkill(paths []string, fs []manifest.Finding) {
 // file, by its stem (the name up to its first dot or $: Foo$Inner.class is
 // Foo's), or "" for none.
 func sourceOf(file string, paths []string) string {
-	exts := bytecodeSources()[strings.ToLower(path.Ext(file))]
+	exts := bytecodeSources.Get()[strings.ToLower(path.Ext(file))]
 	if exts == nil {
 		return ""
 	}

@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 )
 
@@ -23,11 +24,13 @@ var installer = &lazyre.RE{Expr: `\b(?:pip[x\d.]*\s(?:[^|;&\n]*\s)?install|uv\s+
 // valueOpts are the options of pip and uv whose value is not a package:
 // the URL after one of them is an index (indexSource) or a file of
 // constraints, not what is installed.
-var valueOpts = map[string]bool{
-	"-i": true, "--index-url": true, "--extra-index-url": true, "-f": true, "--find-links": true,
-	"--trusted-host": true, "--index": true, "--default-index": true, "-c": true, "--constraint": true,
-	"--cert": true, "--proxy": true, "--client-cert": true,
-}
+var valueOpts = lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{
+		"-i": true, "--index-url": true, "--extra-index-url": true, "-f": true, "--find-links": true,
+		"--trusted-host": true, "--index": true, "--default-index": true, "-c": true, "--constraint": true,
+		"--cert": true, "--proxy": true, "--client-cert": true,
+	}
+}}
 
 // requirementURL grades a package installed from a URL (group 1): a line
 // of a requirements file (name @ URL, a bare URL, -r URL, -e URL), a
@@ -60,7 +63,7 @@ func requirementURL(s *scan, i int, m []int) string {
 		return "" // a sentence about pip, not a command: prose outside a code span
 	}
 	f := strings.Fields(strings.TrimRight(before, "@"))
-	if len(f) > 0 && (valueOpts[f[len(f)-1]] || strings.HasSuffix(f[len(f)-1], "=")) {
+	if len(f) > 0 && (valueOpts.Get()[f[len(f)-1]] || strings.HasSuffix(f[len(f)-1], "=")) {
 		return ""
 	}
 	return gradeFile(line[m[2]:m[3]], hashedLine(s, i))

@@ -77,7 +77,7 @@ func mergeFindings(a, b []manifest.Finding) []manifest.Finding {
 				f = b[0]
 			}
 			out, a, b = append(out, f), a[1:], b[1:]
-		case ruleIndex()[a[0].Rule] < ruleIndex()[b[0].Rule]:
+		case ruleIndex.Get()[a[0].Rule] < ruleIndex.Get()[b[0].Rule]:
 			out, a = append(out, a[0]), a[1:]
 		default:
 			out, b = append(out, b[0]), b[1:]

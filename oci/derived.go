@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
-	"sync"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -41,7 +41,7 @@ const maxDerivedRecord = 256
 // may find other things, never takes a record another one wrote. Empty
 // when the executable cannot be read: then nothing is recorded, and every
 // warm start rebuilds.
-var analyserVersion = sync.OnceValue(func() string {
+var analyserVersion = &lazy.Value[string]{New: func() string {
 	p, err := os.Executable()
 	if err != nil {
 		return ""
@@ -61,14 +61,14 @@ var analyserVersion = sync.OnceValue(func() string {
 		}
 	}
 	return s.String()
-})
+}}
 
 // derivationKey returns the name of the record of what the artifact of
 // digest d builds into as the library source, under the limits given and
 // this analyser; empty when the analyser cannot be named.
 // Options.toolHiveKey says which limits.
 func derivationKey(d, source string, limits ...int64) string {
-	v := analyserVersion()
+	v := analyserVersion.Get()
 	if v == "" {
 		return ""
 	}

@@ -273,7 +273,14 @@ func (l *limitReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-var errInflate = fmt.Errorf("inflates past %d bytes", int64(maxPackTar))
+// errInflate is a pack whose tar goes on past maxPackTar.
+var errInflate error = inflateError{}
+
+// inflateError is errInflate's type: a value, not an error made at
+// package initialisation.
+type inflateError struct{}
+
+func (inflateError) Error() string { return fmt.Sprintf("inflates past %d bytes", int64(maxPackTar)) }
 
 // why says why reading stopped: an inflation past the limit, or err.
 func (l *limitReader) why(err error) error {

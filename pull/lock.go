@@ -9,9 +9,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -315,14 +315,14 @@ func (p *lockParser) valueStart(off int64) int64 {
 
 // The fields of each object of the format, for scan: each must be there,
 // but for those of lockOptional.
-var lockFields = sync.OnceValue(func() map[string][]string {
+var lockFields = lazy.Value[map[string][]string]{New: func() map[string][]string {
 	return map[string][]string{
 		"":        {"lockVersion", "sources"},
 		"sources": {"ref", "kind", "resolved", "signer", "etag", "skills"},
 		"skills":  {"path", "uri", "dest", "tree", "files"},
 		"files":   {"path", "digest", "size"},
 	}
-})
+}}
 
 // lockOptional are the fields Marshal leaves out when empty.
 var lockOptional = []string{"etag"}
@@ -382,7 +382,7 @@ func (p *lockParser) scan() error {
 				}
 			}
 		case '{':
-			fields, known := lockFields()[kind]
+			fields, known := lockFields.Get()[kind]
 			seen := map[string]bool{}
 			for dec.More() {
 				koff := p.valueStart(dec.InputOffset())

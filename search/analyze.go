@@ -7,9 +7,10 @@ package search
 import (
 	"bytes"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 )
 
 // nameAliases (built on first use) maps the nameKey of what people call a
@@ -18,7 +19,7 @@ import (
 // "make a PowerPoint" matches a skill named pptx. Only unambiguous names
 // are listed: "word" alone is an English word, so it needs "document",
 // "doc" or "file" after it.
-var nameAliases = sync.OnceValue(func() map[string]string {
+var nameAliases = lazy.Value[map[string]string]{New: func() map[string]string {
 	var tk tokenizer
 	m := map[string]string{}
 	for ext, apps := range map[string][]string{
@@ -31,7 +32,7 @@ var nameAliases = sync.OnceValue(func() map[string]string {
 		}
 	}
 	return m
-})
+}}
 
 // stops holds the stop words, dropped from documents and queries (built on
 // first use): English function words
@@ -39,7 +40,7 @@ var nameAliases = sync.OnceValue(func() map[string]string {
 // the usual Snowball list, and the longer conjunctions and prepositions
 // it leaves out: whether, without, via, unless), and the words requests are wrapped in ("I need
 // to …", "please use …").
-var stops = sync.OnceValue(func() stopList {
+var stops = lazy.Value[stopList]{New: func() stopList {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`i me my myself we our ours ourselves you your yours yourself yourselves
 		he him his himself she her hers herself it its itself they them their theirs themselves
@@ -59,7 +60,7 @@ var stops = sync.OnceValue(func() stopList {
 		n = max(n, len(w))
 	}
 	return stopList{m, n}
-})
+}}
 
 // stopList is the set of stop words and the length of the longest.
 type stopList struct {
@@ -69,7 +70,7 @@ type stopList struct {
 
 // foldTable (built on first use) maps lower-case Latin letters with diacritics (Latin-1
 // Supplement and Latin Extended-A) and a few ligatures to plain ASCII.
-var foldTable = sync.OnceValue(func() map[rune]string {
+var foldTable = lazy.Value[map[rune]string]{New: func() map[rune]string {
 	m := map[rune]string{'ß': "ss", 'æ': "ae", 'œ': "oe", 'ĳ': "ij", 'þ': "th", 'ð': "d", 'ŋ': "n", 'ſ': "s"}
 	for base, variants := range map[string]string{
 		"a": "àáâãäåāăą", "c": "çćĉċč", "d": "ďđ", "e": "èéêëēĕėęě", "g": "ĝğġģ", "h": "ĥħ",
@@ -81,7 +82,7 @@ var foldTable = sync.OnceValue(func() map[rune]string {
 		}
 	}
 	return m
-})
+}}
 
 // isJoiner reports whether r joins the words of a compound.
 func isJoiner(r rune) bool { return r == '-' || r == '_' || r == '/' || r == '.' }
@@ -106,7 +107,7 @@ func appendFolded(b []byte, r rune) []byte {
 		return append(b, byte(r))
 	}
 	r = unicode.ToLower(r)
-	if s, ok := foldTable()[r]; ok {
+	if s, ok := foldTable.Get()[r]; ok {
 		return append(b, s...)
 	}
 	return utf8.AppendRune(b, r)
@@ -136,7 +137,7 @@ func (tk *tokenizer) term(w []byte, compound bool) ([]byte, bool) {
 		return nil, false
 	}
 	if !compound {
-		if st := stops(); len(w) <= st.maxLen && st.words[string(w)] {
+		if st := stops.Get(); len(w) <= st.maxLen && st.words[string(w)] {
 			return nil, false
 		}
 	}

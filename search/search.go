@@ -48,7 +48,7 @@ func (ix *Index) Search(query string, limit int, keep func(doc int) bool) []Hit 
 	// The last word's exact term is scored with its prefix expansions,
 	// taking the best per document.
 	lastTerm := ""
-	if lastWord != "" && !stops().words[lastWord] {
+	if lastWord != "" && !stops.Get().words[lastWord] {
 		lastTerm = string(appendStem(nil, []byte(lastWord)))
 	}
 	sc := ix.scratch.Get().(*queryScratch)
@@ -133,7 +133,7 @@ func (ix *Index) Search(query string, limit int, keep func(doc int) bool) []Hit 
 			sc.name[e.doc] = max(sc.name[e.doc], e.w)
 		}
 	}
-	aliases := nameAliases()
+	aliases := nameAliases.Get()
 	var (
 		buf   []byte // the query's words, folded, one after another
 		ends  []int  // where each word ends in buf

@@ -176,7 +176,7 @@ func (d *discovery) completeTools(ctx context.Context, tools []*mcp.Tool) []*mcp
 			continue // a tool added through MCP
 		}
 		c := *t
-		if s, ok := toolSchemas()[name]; ok { // else the SDK inferred it (TestToolSchemas fails)
+		if s, ok := toolSchemas.Get()[name]; ok { // else the SDK inferred it (TestToolSchemas fails)
 			c.OutputSchema = json.RawMessage(s.output)
 		}
 		if d.describe && name == "get_skill" {

@@ -6,9 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 )
 
 // invalidParams is the JSON-RPC error -32602. Every refusal of a client's
@@ -57,13 +58,13 @@ func encodeCursor(kind byte, snap *Snapshot, index int, key uint32) string {
 	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
-var cursorMethod = sync.OnceValue(func() map[byte]string {
+var cursorMethod = lazy.Value[map[byte]string]{New: func() map[byte]string {
 	return map[byte]string{
 		cursorSkills:    "skills/list",
 		cursorResources: "resources/list",
 		cursorDirectory: "resources/directory/read",
 	}
-})
+}}
 
 // decodeCursor returns the index a cursor resumes at; "" resumes at 0.
 func decodeCursor(c string, kind byte, snap *Snapshot, key uint32, limit int) (int, error) {
@@ -71,21 +72,21 @@ func decodeCursor(c string, kind byte, snap *Snapshot, key uint32, limit int) (i
 		return 0, nil
 	}
 	b, err := base64.RawURLEncoding.DecodeString(c)
-	if err != nil || len(b) != cursorLen || cursorMethod()[b[0]] == "" {
-		return 0, invalidParams("%s: invalid cursor %q", cursorMethod()[kind], c)
+	if err != nil || len(b) != cursorLen || cursorMethod.Get()[b[0]] == "" {
+		return 0, invalidParams("%s: invalid cursor %q", cursorMethod.Get()[kind], c)
 	}
 	if b[0] != kind {
-		return 0, invalidParams("%s: cursor %q was issued by %s", cursorMethod()[kind], c, cursorMethod()[b[0]])
+		return 0, invalidParams("%s: cursor %q was issued by %s", cursorMethod.Get()[kind], c, cursorMethod.Get()[b[0]])
 	}
 	if string(b[1:9]) != string(snap.id[:8]) {
-		return 0, invalidParams("%s: cursor %q belongs to another catalog (the served bundles changed); list again without a cursor", cursorMethod()[kind], c)
+		return 0, invalidParams("%s: cursor %q belongs to another catalog (the served bundles changed); list again without a cursor", cursorMethod.Get()[kind], c)
 	}
 	if binary.BigEndian.Uint32(b[13:]) != key {
-		return 0, invalidParams("%s: cursor %q was issued for another directory", cursorMethod()[kind], c)
+		return 0, invalidParams("%s: cursor %q was issued for another directory", cursorMethod.Get()[kind], c)
 	}
 	i := int(binary.BigEndian.Uint32(b[9:]))
 	if i > limit {
-		return 0, invalidParams("%s: invalid cursor %q", cursorMethod()[kind], c)
+		return 0, invalidParams("%s: invalid cursor %q", cursorMethod.Get()[kind], c)
 	}
 	return i, nil
 }

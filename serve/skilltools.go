@@ -12,9 +12,9 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 	"github.com/skills-mcp/skills-mcp/manifest"
 	"github.com/skills-mcp/skills-mcp/serve/usage"
 	"github.com/skills-mcp/skills-mcp/skilltext"
@@ -216,18 +216,18 @@ func riskBanner(fs []manifest.Finding) string {
 }
 
 // interpreters maps script extensions to the command that runs them.
-var interpreters = sync.OnceValue(func() map[string]string {
+var interpreters = lazy.Value[map[string]string]{New: func() map[string]string {
 	return map[string]string{
 		".py": "python", ".sh": "bash", ".bash": "bash", ".zsh": "zsh", ".js": "node", ".mjs": "node", ".cjs": "node",
 		".ts": "npx tsx", ".ps1": "pwsh -File", ".bat": "cmd /c", ".cmd": "cmd /c", ".rb": "ruby", ".pl": "perl", ".php": "php",
 	}
-})
+}}
 
 func interpreter(f manifest.File) string {
 	if !f.Script {
 		return ""
 	}
-	return interpreters()[strings.ToLower(path.Ext(f.Path))]
+	return interpreters.Get()[strings.ToLower(path.Ext(f.Path))]
 }
 
 // cacheDir is where the safe-run steps copy a skill: outside every folder a

@@ -85,7 +85,7 @@ func addTool[In, Out any](d *discovery, t *mcp.Tool, h mcp.ToolHandlerFor[In, Ou
 	if _, ok := d.toolTypes[name]; !ok { // get_skill is re-added by describeChanged
 		d.toolTypes[name] = [2]reflect.Type{reflect.TypeFor[In](), reflect.TypeFor[Out]()}
 	}
-	s, ok := toolSchemas()[name]
+	s, ok := toolSchemas.Get()[name]
 	if !ok { // TestToolSchemas fails; the SDK infers both schemas
 		mcp.AddTool(d.srv.mcp, t, h)
 		return

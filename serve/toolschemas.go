@@ -2,12 +2,12 @@
 
 package serve
 
-import "sync"
+import "github.com/skills-mcp/skills-mcp/internal/lazy"
 
 // toolSchemas holds each discovery tool's input and output JSON schema, by
 // the tool's name without the prefix (see addTool): a map built on first
 // use, not at start-up.
-var toolSchemas = sync.OnceValue(func() map[string]toolSchema {
+var toolSchemas = lazy.Value[map[string]toolSchema]{New: func() map[string]toolSchema {
 	return map[string]toolSchema{
 		"catalog_status": {
 			input:  `{"type":"object","properties":{"include_warnings":{"type":"boolean","description":"include the build warnings (skipped files and other notes)"},"refresh":{"type":"boolean","description":"reload live libraries first, when the server has any"}},"additionalProperties":false}`,
@@ -38,7 +38,7 @@ var toolSchemas = sync.OnceValue(func() map[string]toolSchema {
 			output: `{"type":"object","properties":{"query":{"type":"string"},"results":{"type":["null","array"],"items":{"type":"object","properties":{"name":{"type":"string","description":"the skill's name"},"path":{"type":"string","description":"the skill path (namespace, folders, name): pass it as the skill argument of the other tools"},"uri":{"type":"string","description":"the skill:// URI of the skill's SKILL.md"},"library":{"type":"string","description":"the library namespace; empty for an un-namespaced library"},"category":{"type":"string"},"description":{"type":"string"},"files":{"type":"integer","description":"number of files, SKILL.md included"},"hidden":{"type":"boolean","description":"disable-model-invocation: use only when the user asks for it"},"trust":{"type":"object","description":"provenance from the frontmatter (origin, license, risk, allowed-tools, …)","additionalProperties":true},"riskFlags":{"type":["null","array"],"items":{"type":"string"},"description":"lint rules that matched the skill's files; get_skill shows file:line"},"capabilities":{"type":["null","array"],"items":{"type":"string"},"description":"what the analysis saw the skill do (network, exec-remote, reads-secrets, writes-persistence, agent-config, destructive, dynamic-code, opaque-files)"},"score":{"type":"number","description":"relevance; higher is better; comparable within one search only"}},"required":["name","path","uri","library","category","description","files","score"],"additionalProperties":false}},"hint":{"type":"string"}},"required":["query","results"],"additionalProperties":false}`,
 		},
 	}
-})
+}}
 
 // toolSchema is a tool's input and output JSON schema.
 type toolSchema struct{ input, output string }

@@ -9,11 +9,12 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 )
 
 // reqInfo is filled in by the layers a request goes through: the token's
@@ -80,12 +81,12 @@ func (h *headReader) Close() error { return h.body.Close() }
 // "method" is not always the one the SDK decodes (a duplicate key wins
 // there), so a name read here must come from a fixed set, or any client
 // could make a new series with each request.
-var clientNotifications = sync.OnceValue(func() map[string]bool {
+var clientNotifications = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{
 		"notifications/initialized": true, "notifications/cancelled": true, "notifications/progress": true,
 		"notifications/roots/list_changed": true,
 	}
-})
+}}
 
 // notification returns the method of the notification whose body was
 // kept (the first one, of a batch), or "" when the kept bytes do not name
@@ -106,7 +107,7 @@ func (ri *reqInfo) notification() string {
 		}
 		if key == "method" {
 			m, _ := dec.Token()
-			if s, ok := m.(string); ok && clientNotifications()[s] {
+			if s, ok := m.(string); ok && clientNotifications.Get()[s] {
 				return s
 			}
 			return ""

@@ -47,9 +47,6 @@ var gzipPool = sync.Pool{New: func() any {
 // copyPool keeps the buffers files are copied into the archive through.
 var copyPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
-// epoch is the time of every archive entry.
-var epoch = time.Unix(0, 0)
-
 // WriteArchive writes skill s's files as a gzip'd tar: regular files only,
 // at the archive root, in the manifest's order (SKILL.md first), mode 0644,
 // owner and group 0 without names, time 0, no gzip name or time. The bytes
@@ -67,7 +64,7 @@ func WriteArchive(w io.Writer, b *manifest.Bundle, s *manifest.Skill) error {
 			Name:     s.Files[j].Path,
 			Mode:     0o644,
 			Size:     r.Size,
-			ModTime:  epoch,
+			ModTime:  time.Unix(0, 0), // every entry's, for archives that depend on the files alone
 		}
 		if err := tw.WriteHeader(hdr); err != nil {
 			return fmt.Errorf("skill %s: archive %s: %w", s.Entry.URI, s.Files[j].Path, err)

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -40,6 +42,35 @@ func TestStartupDeps(t *testing.T) {
 			if strings.HasPrefix(d, h) {
 				t.Errorf("skills-mcp links %s (%s): its package init would run at every start; keep it in a helper program", d, h)
 			}
+		}
+	}
+}
+
+// TestNoPackageInit builds the command and wants none of this module's
+// packages to run anything at initialisation (GODEBUG=inittrace=1 names
+// every package whose init does work): a package-level table built by a
+// call, sync.OnceValue(...) included, runs at every start, and touches the
+// package's code, which the kernel maps 64 KiB at a time. Declare tables
+// as lazy.Value, lazyre.RE or static literals instead (main's own start-up
+// is main's).
+func TestNoPackageInit(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "skills-mcp")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "--version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	var trace strings.Builder
+	cmd.Stderr = &trace
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("--version: %v\n%s", err, trace.String())
+	}
+	if !strings.Contains(trace.String(), "init runtime @") {
+		t.Fatalf("no init trace in\n%s", trace.String())
+	}
+	for _, line := range strings.Split(trace.String(), "\n") {
+		if strings.HasPrefix(line, "init github.com/skills-mcp/skills-mcp/") {
+			t.Errorf("package initialisation does work: %s", line)
 		}
 	}
 }

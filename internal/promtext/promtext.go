@@ -28,6 +28,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 )
 
 // Types of a family, as # TYPE names them.
@@ -153,15 +155,15 @@ func sample(w *bufio.Writer, name string, names, values []string, extra string, 
 	w.WriteByte('\n')
 }
 
-var valueEscaper = sync.OnceValue(func() *strings.Replacer {
+var valueEscaper = lazy.Value[*strings.Replacer]{New: func() *strings.Replacer {
 	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
-})
+}}
 
 func escapeValue(s string) string {
 	if !strings.ContainsAny(s, "\\\"\n") {
 		return s
 	}
-	return valueEscaper().Replace(s)
+	return valueEscaper.Get().Replace(s)
 }
 
 // formatFloat writes a value as the format does: +Inf, -Inf, NaN, or the

@@ -7,8 +7,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 )
 
 // minEncoded is the shortest run of base64, base32 or hex characters worth
@@ -61,7 +62,7 @@ func DecodeBase32(s string) ([]byte, bool) {
 // DecodeHex decodes a run of hex digits, optionally with \x, 0x or %
 // before each pair or spaces, commas or colons between them.
 func DecodeHex(s string) ([]byte, bool) {
-	t := hexSeparators().Replace(s)
+	t := hexSeparators.Get().Replace(s)
 	if len(t)%2 == 1 {
 		t = t[:len(t)-1]
 	}
@@ -70,9 +71,9 @@ func DecodeHex(s string) ([]byte, bool) {
 }
 
 // hexSeparators are what may stand between or before hex pairs.
-var hexSeparators = sync.OnceValue(func() *strings.Replacer {
+var hexSeparators = lazy.Value[*strings.Replacer]{New: func() *strings.Replacer {
 	return strings.NewReplacer(`\x`, "", "0x", "", "%", "", " ", "", ",", "", ":", "", `\X`, "", "0X", "")
-})
+}}
 
 // Unescape decodes \xHH, \uHHHH, \u{H…}, \UHHHHHHHH, octal \NNN and the
 // common one-letter escapes of a string literal; what is not an escape is
@@ -198,6 +199,7 @@ type Run struct {
 // Find returns the runs of text that decode to text, at most limit
 // of them, in order. It reads the text once.
 func Find(t string, limit int) []Run {
+	runByte := runBytes.Get()
 	var out []Run
 	var keys [][]byte
 	keysFound := false
@@ -350,7 +352,7 @@ func escapeLen(t string) int {
 	return 0
 }
 
-// Classes of the bytes of an encoded run (runByte).
+// Classes of the bytes of an encoded run (runBytes).
 const (
 	cBase64 = 1 << iota // IsBase64Byte, or '=' (padding, not at a run's start)
 	cHex                // a hex digit
@@ -359,9 +361,10 @@ const (
 	cLower              // a-z
 )
 
-// runByte gives each byte its classes, so that the search for encoded runs
-// reads a byte with one load.
-var runByte = func() (t [256]uint8) {
+// runBytes gives each byte its classes, so that the search for encoded
+// runs reads a byte with one load.
+var runBytes = lazy.Value[*[256]uint8]{New: func() *[256]uint8 {
+	t := new([256]uint8)
 	for i := range t {
 		c := byte(i)
 		if IsBase64Byte(c) || c == '=' {
@@ -381,7 +384,7 @@ var runByte = func() (t [256]uint8) {
 		}
 	}
 	return t
-}()
+}}
 
 func isCodeDigit(c byte) bool { return '1' <= c && c <= '9' }
 

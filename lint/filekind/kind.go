@@ -6,7 +6,8 @@ import (
 	"encoding/binary"
 	"path"
 	"strings"
-	"sync"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 )
 
 // This file tells a file's kind: by the extension of its name (ByName) and
@@ -38,36 +39,36 @@ func (k Kind) String() string { return kindNames[k] }
 
 // scriptExts are the extensions of programs: --no-scripts withholds these
 // files (see IsScriptExt, and lint.IsScript).
-var scriptExts = sync.OnceValue(func() map[string]bool {
+var scriptExts = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{
 		".sh": true, ".bash": true, ".zsh": true, ".ps1": true, ".psm1": true, ".bat": true, ".cmd": true,
 		".py": true, ".js": true, ".mjs": true, ".cjs": true, ".ts": true, ".rb": true, ".pl": true, ".php": true,
 	}
-})
+}}
 
 // moreScriptExts are further program extensions the analyser reads as code
 // (IsScriptExt keeps its historical list, which --no-scripts applies).
-var moreScriptExts = sync.OnceValue(func() map[string]bool {
+var moreScriptExts = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{
 		".ksh": true, ".fish": true, ".psd1": true, ".vbs": true, ".jsx": true, ".tsx": true, ".mts": true,
 		".cts": true, ".lua": true, ".tcl": true, ".r": true, ".go": true, ".rs": true, ".swift": true,
 		".java": true, ".kt": true, ".cs": true, ".c": true, ".cc": true, ".cpp": true, ".h": true,
 		".groovy": true, ".gradle": true, ".applescript": true, ".scpt": true, ".ipynb": true,
 	}
-})
+}}
 
 // IsScriptExt reports whether ext, lower case with its dot, is the
 // extension of a script in the list --no-scripts withholds: .sh .bash .zsh
 // .ps1 .psm1 .bat .cmd .py .js .mjs .cjs .ts .rb .pl .php.
-func IsScriptExt(ext string) bool { return scriptExts()[ext] }
+func IsScriptExt(ext string) bool { return scriptExts.Get()[ext] }
 
 // IsProgramExt reports whether ext, lower case with its dot, is the
 // extension of a program the analyser reads as code: IsScriptExt's and
 // more (.go, .rs, .lua, .ipynb, …).
-func IsProgramExt(ext string) bool { return scriptExts()[ext] || moreScriptExts()[ext] }
+func IsProgramExt(ext string) bool { return scriptExts.Get()[ext] || moreScriptExts.Get()[ext] }
 
 // extKinds are the kinds file extensions claim.
-var extKinds = sync.OnceValue(func() map[string]Kind {
+var extKinds = lazy.Value[map[string]Kind]{New: func() map[string]Kind {
 	m := map[string]Kind{}
 	set := func(k Kind, exts ...string) {
 		for _, e := range exts {
@@ -86,18 +87,18 @@ var extKinds = sync.OnceValue(func() map[string]Kind {
 	set(Text, ".md", ".markdown", ".mdx", ".txt", ".text", ".rst", ".adoc", ".json", ".jsonl", ".yaml", ".yml",
 		".toml", ".ini", ".cfg", ".conf", ".csv", ".tsv", ".xml", ".html", ".htm", ".css", ".svg", ".log", ".env",
 		".template", ".tmpl", ".j2", ".sql", ".graphql", ".proto", ".lock")
-	for e := range scriptExts() {
+	for e := range scriptExts.Get() {
 		m[e] = Text
 	}
-	for e := range moreScriptExts() {
+	for e := range moreScriptExts.Get() {
 		m[e] = Text
 	}
 	return m
-})
+}}
 
 // ByName returns the kind file's extension claims, None for none or an
 // extension that claims nothing (.bin, .dat).
-func ByName(file string) Kind { return extKinds()[strings.ToLower(path.Ext(file))] }
+func ByName(file string) Kind { return extKinds.Get()[strings.ToLower(path.Ext(file))] }
 
 // Sniff returns the kind of data by its leading bytes and a name of its
 // format, or None.

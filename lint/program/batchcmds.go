@@ -3,8 +3,8 @@ package program
 import (
 	"path"
 	"strings"
-	"sync"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 )
 
@@ -18,7 +18,7 @@ import (
 
 // batchNoops are cmd.exe's commands and the Windows programs that run
 // nothing and read no file the analysis cares about.
-var batchNoops = sync.OnceValue(func() map[string]bool {
+var batchNoops = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range []string{"cls", "pause", "title", "color", "goto", "exit", "pushd", "popd", "cd", "chdir", "md", "mkdir",
 		"setlocal", "endlocal", "shift", "ver", "vol", "prompt", "path", "where", "timeout", "choice", "verify", "break",
@@ -26,7 +26,7 @@ var batchNoops = sync.OnceValue(func() map[string]bool {
 		m[n] = true
 	}
 	return m
-})
+}}
 
 // command walks a command's text: cmd.exe's own, the programs this file
 // knows, and the shell analysis's table for the rest.
@@ -210,7 +210,7 @@ func (b *batchState) program(text []bchar, stdin value, at int) value {
 		b.sh.copy(op, files, at)
 		return value{}
 	}
-	if batchNoops()[name] {
+	if batchNoops.Get()[name] {
 		return value{}
 	}
 	args = b.split(text, true) // a program's words, as the C runtime splits them

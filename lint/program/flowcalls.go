@@ -2,9 +2,9 @@ package program
 
 import (
 	"strings"
-	"sync"
 	"unicode/utf16"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 	"github.com/skills-mcp/skills-mcp/lint/encoded"
 )
 
@@ -56,7 +56,7 @@ const (
 )
 
 // calls are the functions the analysis knows, by canonical name.
-var calls = sync.OnceValue(func() map[string]int {
+var calls = lazy.Value[map[string]int]{New: func() map[string]int {
 	return map[string]int{
 		// Execution of code in the program's own language, and of commands.
 		"exec": callExecLang, "eval": callExecLang, "compile": callExecLang, "Function": callExecLang, "vm.runInThisContext": callExecLang,
@@ -127,18 +127,18 @@ var calls = sync.OnceValue(func() map[string]int {
 		"exec.CommandContext": callExecShell, "os.RemoveAll": callRemove, "base64.StdEncoding.DecodeString": callDecode,
 		"base64.URLEncoding.DecodeString": callDecode, "base64.RawStdEncoding.DecodeString": callDecode, "hex.DecodeString": callDecode,
 	}
-})
+}}
 
 // procPrefix names a child process the program started: an interpreter
 // waiting for code on its input.
 const procPrefix = "\x00proc:"
 
 // valueMethods are methods that mean the same whatever they are called on.
-var valueMethods = sync.OnceValue(func() map[string]bool {
+var valueMethods = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{"downloadstring": true, "downloaddata": true, "downloadfile": true, "uploadstring": true,
 		"uploadfile": true, "uploaddata": true, "uploadvalues": true, "sendall": true, "sendto": true, "getstring": true,
 		"invokescript": true, "create": true, "read_text": true, "write_text": true, "read_bytes": true, "write_bytes": true}
-})
+}}
 
 // call evaluates a call.
 func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
@@ -156,8 +156,8 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 	if v, ok := f.secretCall(name, args, kw, at); ok {
 		return v
 	}
-	kind, ok := calls()[name]
-	if i := strings.LastIndexByte(name, '.'); !ok && i > 0 && valueMethods()[strings.ToLower(name[i+1:])] {
+	kind, ok := calls.Get()[name]
+	if i := strings.LastIndexByte(name, '.'); !ok && i > 0 && valueMethods.Get()[strings.ToLower(name[i+1:])] {
 		return f.method(ev{name: e.name[:strings.LastIndexByte(e.name, '.')]}, name[i+1:], args, kw, at)
 	}
 	if fi := f.funcs[name]; fi != nil && !strings.Contains(name, ".") {
@@ -610,7 +610,7 @@ func (f *flowState) method(recv ev, name string, args []ev, kw map[string]ev, at
 	// Anything else keeps the receiver's and the arguments' taint; a
 	// secret given to a method the analysis does not know (a logger's, a
 	// stream's write, a service client's) reaches a sink.
-	if !pureMethods()[lower] {
+	if !pureMethods.Get()[lower] {
 		f.escapeArgs(args, kw)
 	}
 	vs := []value{rv}

@@ -162,7 +162,7 @@ func (f *flowState) postfix() ev {
 			e = f.attr(e, k.v.s)
 		case (f.peek(0).kind == tokString || f.peek(0).kind == tokTmpl) && e.v.known && f.peek(-1).kind == tokString && f.lang == langPython:
 			e = ev{v: cat(e.v, f.primary().v)} // "a" "b"
-		case f.lang == langPerl && e.name != "" && e.v == (value{}) && (f.peek(0).kind == tokString || f.peek(0).kind == tokTmpl || f.peek(0).kind == tokWord && strings.HasPrefix(f.peek(0).s, "$")) && perlListOps()[e.name]:
+		case f.lang == langPerl && e.name != "" && e.v == (value{}) && (f.peek(0).kind == tokString || f.peek(0).kind == tokTmpl || f.peek(0).kind == tokWord && strings.HasPrefix(f.peek(0).s, "$")) && perlListOps.Get()[e.name]:
 			// Perl and Ruby call without parentheses: system "…", eval $x.
 			at := f.base + f.toks[min(start, len(f.toks)-1)].off
 			var args []ev
@@ -174,7 +174,7 @@ func (f *flowState) postfix() ev {
 				f.pos++
 			}
 			e = f.call(e, args, nil, at)
-		case f.lang == langRuby && e.name != "" && e.v == (value{}) && (f.peek(0).kind == tokString || f.peek(0).kind == tokTmpl) && perlListOps()[e.name]:
+		case f.lang == langRuby && e.name != "" && e.v == (value{}) && (f.peek(0).kind == tokString || f.peek(0).kind == tokTmpl) && perlListOps.Get()[e.name]:
 			at := f.base + f.toks[min(start, len(f.toks)-1)].off
 			args := []ev{f.expr()}
 			e = f.call(e, args, nil, at)
@@ -413,7 +413,7 @@ func (f *flowState) psCommand() value {
 		if t.kind == tokWord && strings.HasPrefix(t.s, "-") && len(t.s) > 1 {
 			p := strings.ToLower(t.s[1:])
 			f.pos++
-			if psSwitches()[p] || endOfStatement(f.peek(0)) || f.peek(0).kind == tokWord && strings.HasPrefix(f.peek(0).s, "-") && len(f.peek(0).s) > 1 || f.is(0, "|") {
+			if psSwitches.Get()[p] || endOfStatement(f.peek(0)) || f.peek(0).kind == tokWord && strings.HasPrefix(f.peek(0).s, "-") && len(f.peek(0).s) > 1 || f.is(0, "|") {
 				params[p] = lit("true")
 				continue
 			}

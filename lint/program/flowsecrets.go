@@ -2,7 +2,8 @@ package program
 
 import (
 	"strings"
-	"sync"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 )
 
 // This file is what the flow analysis (flowcalls.go) does with the content
@@ -28,7 +29,7 @@ func (f *flowState) escapeArgs(args []ev, kw map[string]ev) {
 // secretCall evaluates a function of secretFuncs: false for any other
 // name. A parser given a file handle reads the file.
 func (f *flowState) secretCall(name string, args []ev, kw map[string]ev, at int) (ev, bool) {
-	kind := secretFuncs()[name]
+	kind := secretFuncs.Get()[name]
 	if kind == fnNone {
 		return ev{}, false
 	}
@@ -78,7 +79,7 @@ func (f *flowState) secretCall(name string, args []ev, kw map[string]ev, at int)
 // pureMethods are methods that give a value made from their receiver and
 // arguments and send them nowhere: a secret given to one is still only in
 // what it gives.
-var pureMethods = sync.OnceValue(func() map[string]bool {
+var pureMethods = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range []string{"format", "join", "replace", "get", "startswith", "endswith", "split", "rsplit", "strip", "encode",
 		"decode", "index", "find", "count", "concat", "slice", "substring", "substr", "includes", "indexof", "has", "map", "filter",
@@ -89,13 +90,13 @@ var pureMethods = sync.OnceValue(func() map[string]bool {
 		m[n] = true
 	}
 	return m
-})
+}}
 
 // fillMethods put what they are given into their receiver.
-var fillMethods = sync.OnceValue(func() map[string]bool {
+var fillMethods = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{"append": true, "extend": true, "insert": true, "push": true, "unshift": true, "add": true, "update": true,
 		"setdefault": true, "set": true, "put": true, "merge": true, "assign": true}
-})
+}}
 
 // secretMethodCall evaluates recv.name(args) when a secret is in it: a
 // method of a secret's tree or text that gives a part of it
@@ -117,7 +118,7 @@ func (f *flowState) secretMethodCall(recv ev, rv value, name string, args []ev, 
 			}
 		}
 	}
-	if fillMethods()[lower] && recv.from != "" {
+	if fillMethods.Get()[lower] && recv.from != "" {
 		vs := []value{rv}
 		for _, a := range args {
 			vs = append(vs, f.valueOf(a))

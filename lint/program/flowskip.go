@@ -3,7 +3,8 @@ package program
 import (
 	"strconv"
 	"strings"
-	"sync"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 )
 
 // This file is what the flow analysis's expressions (flowexpr.go) do with
@@ -18,10 +19,10 @@ func (f *flowState) isPostfix() bool {
 }
 
 // perlListOps are functions Perl and Ruby call without parentheses.
-var perlListOps = sync.OnceValue(func() map[string]bool {
+var perlListOps = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{"system": true, "exec": true, "eval": true, "open": true, "require": true, "print": true, "spawn": true,
 		"decode_base64": true, "reverse": true, "unlink": true, "rmtree": true, "remove_tree": true}
-})
+}}
 
 // skipTo moves to the closing bracket s at this depth, or the statement's
 // end.

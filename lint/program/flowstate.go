@@ -2,7 +2,8 @@ package program
 
 import (
 	"strings"
-	"sync"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 )
 
 // flowState is the analysis of one region.
@@ -187,21 +188,21 @@ func envVar(name string) value {
 // isCmdlet reports a PowerShell command name: Verb-Noun, or an alias.
 func isCmdlet(w string) bool {
 	i := strings.IndexByte(w, '-')
-	return i > 0 && i < len(w)-1 && isLetter(w[0]) && !strings.HasPrefix(w, "$") || psAliases()[strings.ToLower(w)]
+	return i > 0 && i < len(w)-1 && isLetter(w[0]) && !strings.HasPrefix(w, "$") || psAliases.Get()[strings.ToLower(w)]
 }
 
 // psSwitches are PowerShell parameters that take no value.
-var psSwitches = sync.OnceValue(func() map[string]bool {
+var psSwitches = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{"raw": true, "recurse": true, "force": true, "noprofile": true, "noninteractive": true, "nop": true,
 		"usebasicparsing": true, "passthru": true, "wait": true, "nonewline": true, "append": true, "whatif": true, "confirm": true,
 		"asplaintext": true, "asbytestream": true, "encodedcommand": false, "noexit": true, "hidden": true, "verbose": true}
-})
+}}
 
 // psAliases are PowerShell commands without a hyphen.
-var psAliases = sync.OnceValue(func() map[string]bool {
+var psAliases = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{"iex": true, "iwr": true, "irm": true, "curl": true, "wget": true, "gc": true, "sc": true, "ni": true,
 		"rm": true, "del": true, "start": true, "saps": true, "cat": true, "echo": true, "cp": true, "copy": true}
-})
+}}
 
 // skipLine moves past the end of the statement.
 func (f *flowState) skipLine() {

@@ -2,8 +2,8 @@ package program
 
 import (
 	"strings"
-	"sync"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 	"github.com/skills-mcp/skills-mcp/lint/encoded"
 )
 
@@ -33,14 +33,14 @@ func (f *flowState) template(body string) value {
 
 // psUnescape decodes PowerShell's backtick escapes in a template; built once,
 // on first use, rather than for every PowerShell template part.
-var psUnescape = sync.OnceValue(func() *strings.Replacer {
+var psUnescape = lazy.Value[*strings.Replacer]{New: func() *strings.Replacer {
 	return strings.NewReplacer("`n", "\n", "`t", "\t", "``", "`", "`\"", "\"")
-})
+}}
 
 // unescapeFor decodes a template's literal part.
 func unescapeFor(s, lang string) string {
 	if lang == langPS {
-		return psUnescape().Replace(s)
+		return psUnescape.Get().Replace(s)
 	}
 	return encoded.Unescape(s)
 }

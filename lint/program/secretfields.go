@@ -2,8 +2,8 @@ package program
 
 import (
 	"strings"
-	"sync"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 )
 
@@ -54,7 +54,7 @@ func secretKey(k string) bool {
 // context, docker's credential helpers, an AWS profile's region, gh's git
 // protocol. A field that can hold a secret under it (a kubeconfig's user,
 // a profile by its name) is not one.
-var structureKeys = sync.OnceValue(func() map[string]bool {
+var structureKeys = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	m := map[string]bool{}
 	for _, k := range []string{"name", "names", "region", "output", "server", "namespace", "cluster", "context", "current-context",
 		"currentcontext", "current_context", "credsstore", "credhelpers", "git_protocol", "kind", "apiversion", "type", "length",
@@ -63,7 +63,7 @@ var structureKeys = sync.OnceValue(func() map[string]bool {
 		m[k] = true
 	}
 	return m
-})
+}}
 
 // structure is what a program may take from a secret without the secret:
 // a name, a count, a yes or no. It is no secret, from no read.
@@ -92,7 +92,7 @@ func field(v value, k value) value {
 		return structure(v) // the name before "=": the setting, not its value
 	case !k.known:
 		return secretPart(v, shapeTree)
-	case structureKeys()[strings.ToLower(k.s)]:
+	case structureKeys.Get()[strings.ToLower(k.s)]:
 		return structure(v) // named whole for what it is: credsStore is a helper's name
 	case secretKey(k.s):
 		return secretPart(v, shapeTree)
@@ -139,7 +139,7 @@ const (
 
 // secretFuncs are the functions that take a secret and give a part of it,
 // or it whole, without a sink: by canonical name.
-var secretFuncs = sync.OnceValue(func() map[string]int {
+var secretFuncs = lazy.Value[map[string]int]{New: func() map[string]int {
 	m := map[string]int{}
 	for k, names := range map[int][]string{
 		fnStructure: {"len", "bool", "isinstance", "hasattr", "type", "callable", "any", "all", "id", "Array.isArray", "Number.isInteger",
@@ -159,7 +159,7 @@ var secretFuncs = sync.OnceValue(func() map[string]int {
 		}
 	}
 	return m
-})
+}}
 
 // secretMethod returns what method name, called on secret receiver rv
 // with args, gives, when it is a method of a parsed store's tree or its
@@ -252,7 +252,7 @@ func jqPathStructure(p string) bool {
 		return false
 	}
 	last := strings.Trim(p[i:], `.[]"'? `)
-	return last != "" && !secretKey(last) && structureKeys()[strings.ToLower(last)]
+	return last != "" && !secretKey(last) && structureKeys.Get()[strings.ToLower(last)]
 }
 
 // splitTop splits s at sep outside brackets, parentheses and quotes.

@@ -385,7 +385,7 @@ func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
 		}
 	}
 	// Wrappers: sudo -u x cmd, env A=b cmd, timeout 5 cmd.
-	for len(args) > 1 && wrappers()[cmdName(args[0])] {
+	for len(args) > 1 && wrappers.Get()[cmdName(args[0])] {
 		w := cmdName(args[0])
 		args, words = args[1:], words[1:]
 		for len(args) > 1 && args[0].known && (strings.HasPrefix(args[0].s, "-") || w == "env" && strings.Contains(args[0].s, "=") ||
@@ -422,7 +422,7 @@ func (st *shellState) run(args []value, words []*syntax.Word, env map[string]val
 		}
 		return value{t: tCmd}
 	}
-	if (head.t&tDecoded != 0 || head.t&tBuilt != 0 && head.t&tNamed == 0) && sensitiveCmds()[name] {
+	if (head.t&tDecoded != 0 || head.t&tBuilt != 0 && head.t&tNamed == 0) && sensitiveCmds.Get()[name] {
 		st.s.emit("dynamic-exec", at, SeverityWarning, "command name built at run time: "+name)
 	}
 	rest := args[1:]

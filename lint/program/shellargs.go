@@ -3,7 +3,8 @@ package program
 import (
 	"path"
 	"strings"
-	"sync"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 )
 
 // This file holds the questions the shell analysis asks of a command's
@@ -93,7 +94,7 @@ func cmdName(v value) string {
 
 // interpreters maps an interpreter to the language it runs and the option
 // that gives it code as an argument.
-var interpreters = sync.OnceValue(func() map[string]struct{ lang, opt string } {
+var interpreters = lazy.Value[map[string]struct{ lang, opt string }]{New: func() map[string]struct{ lang, opt string } {
 	return map[string]struct{ lang, opt string }{
 		"sh": {langShell, "-c"}, "bash": {langShell, "-c"}, "zsh": {langShell, "-c"}, "dash": {langShell, "-c"},
 		"ksh": {langShell, "-c"}, "ash": {langShell, "-c"}, "fish": {langShell, "-c"},
@@ -102,10 +103,10 @@ var interpreters = sync.OnceValue(func() map[string]struct{ lang, opt string } {
 		"perl": {langPerl, "-e"}, "ruby": {langRuby, "-e"}, "php": {langPerl, "-r"},
 		"pwsh": {langPS, "-c"}, "powershell": {langPS, "-c"},
 	}
-})
+}}
 
 func interpreter(name string) (lang, opt string, ok bool) {
-	if i, ok := interpreters()[name]; ok {
+	if i, ok := interpreters.Get()[name]; ok {
 		return i.lang, i.opt, true
 	}
 	if strings.HasPrefix(name, "python") && strings.Trim(name[6:], "0123456789.") == "" {

@@ -4,9 +4,9 @@ import (
 	"net/url"
 	"path"
 	"strings"
-	"sync"
 	"unicode/utf16"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 	"github.com/skills-mcp/skills-mcp/lint/encoded"
 )
 
@@ -16,18 +16,18 @@ import (
 // input, a network send, a write, a deletion.
 
 // wrappers run the command after their options.
-var wrappers = sync.OnceValue(func() map[string]bool {
+var wrappers = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{"sudo": true, "doas": true, "command": true, "builtin": true, "nohup": true, "exec": true,
 		"nice": true, "timeout": true, "stdbuf": true, "env": true, "time": true, "setsid": true, "su": false}
-})
+}}
 
 // sensitiveCmds are commands whose name built at run time is a sign of
 // hiding.
-var sensitiveCmds = sync.OnceValue(func() map[string]bool {
+var sensitiveCmds = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{"curl": true, "wget": true, "bash": true, "sh": true, "nc": true, "ncat": true, "eval": true,
 		"base64": true, "python": true, "python3": true, "perl": true, "ruby": true, "node": true, "socat": true, "rm": true,
 		"chmod": true, "crontab": true, "ssh": true, "scp": true, "dd": true, "zsh": true, "source": true}
-})
+}}
 
 // printsSecret reports a command of a credential tool that prints a token
 // or a password.
@@ -102,14 +102,14 @@ func toIssuer(v value, args []value) bool {
 // psValueOpts are the PowerShell host's options that take a value (a
 // window style, a policy, a folder), in lower case: the word after one is
 // not the script to run.
-var psValueOpts = sync.OnceValue(func() map[string]bool {
+var psValueOpts = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	m := map[string]bool{}
 	for _, o := range []string{"w", "windowstyle", "ep", "ex", "exec", "executionpolicy", "v", "version", "wd", "workingdirectory",
 		"of", "outputformat", "if", "inputformat", "psconsolefile", "settingsfile", "configurationname", "config", "custompipename", "encodedarguments", "ea"} {
 		m["-"+o] = true
 	}
 	return m
-})
+}}
 
 // interp walks an interpreter: code in an option, a script file, or its
 // input.
@@ -159,7 +159,7 @@ func (st *shellState) interp(lang, opt, name string, rest []value, stdin value, 
 			if (s == "-m" || s == "-W" || s == "-u" && lang == langShell) && i+1 < len(rest) && lang != langPS {
 				return value{t: tCmd}
 			}
-			if lang == langPS && psValueOpts()[strings.ToLower(s)] {
+			if lang == langPS && psValueOpts.Get()[strings.ToLower(s)] {
 				skip = i + 1 // -WindowStyle Hidden: the next word is the option's, not a script
 			}
 			continue

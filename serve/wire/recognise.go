@@ -9,8 +9,9 @@ package wire
 import (
 	"bytes"
 	"encoding/json"
-	"sync"
 	"unicode/utf8"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 )
 
 // Request is a request the recogniser knows exactly. Its strings are parts
@@ -36,14 +37,14 @@ const (
 // fastMethods are the methods answered from pre-encoded answers, with the
 // params each takes: the answer depends on the params below and on the
 // snapshot, the caller's view and the protocol revision, nothing else.
-var fastMethods = sync.OnceValue(func() map[string]struct{ uri, cursor, noParams bool } {
+var fastMethods = lazy.Value[map[string]struct{ uri, cursor, noParams bool }]{New: func() map[string]struct{ uri, cursor, noParams bool } {
 	return map[string]struct{ uri, cursor, noParams bool }{
 		"resources/read":    {uri: true},
 		MethodGetSkill:      {uri: true},
 		MethodListSkills:    {cursor: true, noParams: true},
 		MethodReadDirectory: {uri: true, cursor: true},
 	}
-})
+}}
 
 // Meta keys a recognised request may carry, besides the protocol version:
 // the rest (a progress token above all) go to the SDK.
@@ -128,7 +129,7 @@ func Recognise(body []byte) (r Request, ok bool) {
 	if sc.i != len(sc.b) || seen&7 != 7 {
 		return r, false
 	}
-	m := fastMethods()[r.Method]
+	m := fastMethods.Get()[r.Method]
 	switch {
 	case seen&8 == 0 && !m.noParams,
 		r.HasURI != m.uri, r.HasCursor && !m.cursor:

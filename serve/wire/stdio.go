@@ -410,9 +410,9 @@ func requestID(raw json.RawMessage) (id any, key string, err error) {
 }
 
 var (
-	errNotJSON = errors.New("parse error: the line is not valid JSON")
-	errBadID   = fmt.Errorf("the id must be a string or an integer from -%d to %d", maxExactID, maxExactID)
-	errBatch   = errors.New("invalid request: a batch (the protocol revisions served have none): send one message a line")
+	errNotJSON       = errors.New("parse error: the line is not valid JSON")
+	errBadID   error = boundError{"the id must be a string or an integer from -%[1]d to %[1]d", maxExactID}
+	errBatch         = errors.New("invalid request: a batch (the protocol revisions served have none): send one message a line")
 )
 
 // isString reports whether raw is a JSON string equal to s.
@@ -437,7 +437,17 @@ func refusedID(line []byte) any {
 	return id
 }
 
-var errLineTooLong = fmt.Errorf("parse error: a line longer than %d bytes", maxStdioLine)
+// errLineTooLong is a line longer than maxStdioLine.
+var errLineTooLong error = boundError{"parse error: a line longer than %d bytes", maxStdioLine}
+
+// boundError is an error that tells a bound n by format: a value, not an
+// error made at package initialisation.
+type boundError struct {
+	format string
+	n      int64
+}
+
+func (e boundError) Error() string { return fmt.Sprintf(e.format, e.n) }
 
 // readLine returns the next line without its newline. A line longer than
 // maxStdioLine is read to its end and dropped, with errLineTooLong.
