@@ -154,6 +154,10 @@ var codeCases = []lintCase{
 	{"r.py", "sensitive-path", "import json, pathlib\ncfg = json.loads((pathlib.Path.home() / \".docker\" / \"config.json\").read_text())\nname, entry = next(iter(cfg[\"auths\"].items()))\nprint(name, entry)\n", "warning", 2},
 	{"r.py", "sensitive-path", "import json, pathlib\ncfg = json.loads((pathlib.Path.home() / \".docker\" / \"config.json\").read_text())\nname, entry = next(iter(cfg[\"auths\"].items()))\nprint(name)\n", "note", 2},
 	{"r.sh", "sensitive-path", "while read -r line; do\n  echo \"$line\"\ndone < \"$HOME/.netrc\"\n", "warning", 3},
+	// PowerShell writes an expression statement's value out, or down its pipeline
+	{"r.ps1", "sensitive-path", "$p = Join-Path $HOME '.docker\\config.json'\n$cfg = Get-Content -Raw $p | ConvertFrom-Json\n$cfg.auths.PSObject.Properties.Name | Sort-Object\n", "note", 2},
+	{"r.ps1", "sensitive-path", "$p = Join-Path $HOME '.docker\\config.json'\n$cfg = Get-Content -Raw $p | ConvertFrom-Json\n$cfg.auths\n", "warning", 2},
+	{"r.ps1", "sensitive-path", "$p = Join-Path $HOME '.docker\\config.json'\n$cfg = Get-Content -Raw $p | ConvertFrom-Json\n$cfg | ConvertTo-Json -Depth 5 | Out-File -FilePath \"$env:TEMP\\d.json\"\n", "warning", 2},
 	// a local function given the secret is read again with it bound: what it does with it is the grade
 	{"r.py", "sensitive-path", "import json\nfrom pathlib import Path\n\ndef report(cfg):\n    for r in sorted(cfg.get(\"auths\", {})):\n        print(r)\n\ndef main():\n    report(json.loads((Path.home() / \".docker\" / \"config.json\").read_text()))\n\nmain()\n", "note", 9},
 	{"r.py", "sensitive-path", "import json\nfrom pathlib import Path\n\ndef report(cfg):\n    for r in sorted(cfg.get(\"auths\", {})):\n        print(r, cfg[\"auths\"][r])\n\ndef main():\n    report(json.loads((Path.home() / \".docker\" / \"config.json\").read_text()))\n\nmain()\n", "warning", 9},

@@ -266,14 +266,18 @@ func (f *flowState) statement() {
 		f.psCommand()
 		return
 	}
-	f.expr()
+	v := f.expr()
 	// The rest of the statement, for what the expression left.
 	for f.pos < len(f.toks) && !endOfStatement(f.peek(0)) {
 		start := f.pos
-		f.expr()
+		w := f.expr()
+		v = ev{v: taintOf(^taint(0), f.valueOf(v), f.valueOf(w))}
 		if f.pos == start {
 			f.pos++
 		}
+	}
+	if f.lang == langPS {
+		f.s.escape(f.valueOf(v)) // PowerShell writes an expression's value out, or down a pipeline to what it runs
 	}
 }
 
