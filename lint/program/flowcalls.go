@@ -23,6 +23,8 @@ func canonical(name string) string {
 	n = strings.TrimPrefix(n, "CORE::")
 	n = strings.ReplaceAll(n, "::", ".")
 	n = strings.ReplaceAll(n, "->", ".")
+	n = strings.TrimPrefix(n, "CORE.GLOBAL.")
+	n = strings.TrimPrefix(n, "CORE.")
 	n = strings.TrimPrefix(n, "node.")
 	if strings.HasPrefix(n, "child_process.") || strings.HasPrefix(n, "fs.") || strings.HasPrefix(n, "fs.promises.") {
 		n = strings.TrimSuffix(strings.TrimSuffix(n, "Sync"), "Async")
@@ -53,6 +55,7 @@ const (
 	callPath
 	callGlob
 	callMap
+	callReverse
 )
 
 // calls are the functions the analysis knows, by canonical name.
@@ -118,7 +121,7 @@ var calls = lazy.Value[map[string]int]{New: func() map[string]int {
 		// Names computed at run time.
 		"__import__": callImport, "importlib.import_module": callImport, "require": callImport, "getattr": callGetattr,
 		"Reflect.get": callGetattr, "send": callNone,
-		"glob.glob": callGlob, "glob.iglob": callGlob, "map": callMap,
+		"glob.glob": callGlob, "glob.iglob": callGlob, "map": callMap, "reverse": callReverse,
 		// Go's standard library.
 		"os.UserHomeDir": callHome, "filepath.Join": callJoin, "path.Join": callJoin, "os.ReadFile": callRead,
 		"ioutil.ReadFile": callRead, "os.WriteFile": callWrite, "ioutil.WriteFile": callWrite, "os.Getenv": callEnvGet,
@@ -154,6 +157,9 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		return ev{}
 	}
 	if v, ok := f.secretCall(name, args, kw, at); ok {
+		return v
+	}
+	if v, ok := f.rubySend(name, args, kw, at); ok {
 		return v
 	}
 	kind, ok := calls.Get()[name]
@@ -394,6 +400,28 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 			return ev{name: moduleName(a.s)}
 		}
 		return ev{v: unknown()}
+	case callReverse:
+		// Perl's reverse: of one string, the string backwards (scalar
+		// reverse 'hs | …'), of a list, the list.
+		if len(args) == 1 && len(args[0].elems) == 0 {
+			if a := arg(0); a.known {
+				v := lit(encoded.Reverse(a.s))
+				v.t = a.t | tDecoded | tBuilt
+				return ev{v: v}
+			}
+			return ev{v: value{t: arg(0).t}}
+		}
+		l := ev{}
+		if len(args) == 1 {
+			l = args[0]
+		} else {
+			vs := make([]value, len(args))
+			for i := range args {
+				vs[i] = arg(i)
+			}
+			l = listOf(vs)
+		}
+		return f.method(l, "reverse", nil, nil, at)
 	case callGetattr:
 		obj := args
 		n := arg(1)
@@ -438,6 +466,37 @@ func confinedImport(a value) bool {
 		}
 	}
 	return true
+}
+
+// rubySend evaluates Ruby's Kernel.send(:name, args…) (also public_send,
+// __send__, on Kernel, Object or a module): the call of the method its
+// first argument names, and a name built at run time is dynamic-exec, as
+// getattr's is, when the whole name is built or decoded.
+func (f *flowState) rubySend(name string, args []ev, kw map[string]ev, at int) (ev, bool) {
+	if f.lang != langRuby || len(args) == 0 {
+		return ev{}, false
+	}
+	recv, m := "", name
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		recv, m = name[:i], name[i+1:]
+	}
+	if m != "send" && m != "public_send" && m != "__send__" {
+		return ev{}, false
+	}
+	n := f.valueOf(args[0])
+	if n.t&tDecoded != 0 || n.known && n.t&tBuilt != 0 {
+		// A name the text hides: public_send("to_#{fmt}") picks one of
+		// an object's to_ methods, which is dispatch, not hiding.
+		f.s.emit("dynamic-exec", at, SeverityWarning, "calls a method by a name built at run time: "+n.s)
+	}
+	if !n.known {
+		return ev{v: unknown()}, true
+	}
+	target := strings.TrimPrefix(n.s, ":")
+	if recv != "" && recv != "Kernel" && recv != "Object" && recv != "self" {
+		target = recv + "." + target
+	}
+	return f.call(ev{name: target}, args[1:], kw, at), true
 }
 
 // method evaluates recv.name(args).
@@ -491,6 +550,9 @@ func (f *flowState) method(recv ev, name string, args []ev, kw map[string]ev, at
 		if lower == "join" && len(args) > 0 && len(recv.elems) > 0 {
 			return joinList(recv, arg(0))
 		}
+		if lower == "join" && len(args) == 0 && len(recv.elems) > 0 && f.lang == langRuby {
+			return joinList(recv, lit("")) // Ruby's join without a separator joins with nothing
+		}
 		if lower == "expanduser" && rv.known && strings.HasPrefix(rv.s, "~") {
 			h := lit(homeMark + rv.s[1:])
 			h.t |= tHome
@@ -519,7 +581,7 @@ func (f *flowState) method(recv ev, name string, args []ev, kw map[string]ev, at
 			return ev{v: v}
 		}
 		return ev{v: decodeAs(rv, enc, lower)}
-	case "encode", "strip", "lstrip", "rstrip", "lower", "upper", "trim", "text", "json", "content", "body", "data", "getvalue", "result", "then", "decode_contents", "chomp", "trimend", "trimstart":
+	case "encode", "strip", "lstrip", "rstrip", "lower", "upper", "trim", "text", "json", "to_s", "to_str", "to_sym", "intern", "content", "body", "data", "getvalue", "result", "then", "decode_contents", "chomp", "trimend", "trimstart":
 		v := rv
 		if lower == "strip" || lower == "trim" || lower == "chomp" {
 			if v.known {

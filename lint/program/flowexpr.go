@@ -139,6 +139,12 @@ func (f *flowState) postfix() ev {
 			name := f.peek(1).s
 			f.pos += 2
 			e = f.attr(e, name)
+			if f.lang == langRuby && e.recv != nil && !f.is(0, "(") && !f.is(0, "=") {
+				// Ruby calls a method without parentheses: words.join.
+				e = f.call(e, nil, nil, f.base+f.toks[min(start, len(f.toks)-1)].off)
+			}
+		case f.is(0, "->") && f.is(1, "(") && f.lang == langPerl:
+			f.pos++ // $code->(…) calls what $code refers to
 		case f.is(0, "("):
 			at := f.base + f.toks[min(start, len(f.toks)-1)].off
 			prev := f.elem
@@ -239,6 +245,9 @@ func (f *flowState) primary() ev {
 			f.pos += 2
 			return ev{v: envVar(name)}
 		}
+		if f.lang == langPerl && t.s == "scalar" && !f.is(0, "(") && !endOfStatement(f.peek(0)) {
+			return f.postfix() // scalar reverse '…': the context, not a call
+		}
 		if v, ok := f.vars[t.s]; ok {
 			v.from = t.s
 			return v
@@ -275,6 +284,11 @@ func (f *flowState) primary() ev {
 			}
 			f.pos++
 			return ev{v: value{t: out.t}}
+		case "\\":
+			if f.lang == langPerl && f.is(1, "&") && f.peek(2).kind == tokWord {
+				f.pos += 2
+				return f.postfix() // \&CORE::system: a reference to the function, called as it
+			}
 		case "@":
 			if f.lang == langPS && (f.is(1, "(") || f.is(1, "{")) {
 				f.pos++

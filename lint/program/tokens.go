@@ -158,7 +158,11 @@ func tokenRun(text, lang string, from int, out []token, size, limit int) ([]toke
 			kinds := map[byte]string{'q': "q", 'Q': "qq", 'x': "qx", 'w': "qw"}
 			t, next := quoteLike(text, i+2, kinds[text[i+1]])
 			t.off = i
-			out = append(out, t)
+			if text[i+1] == 'w' {
+				out = wordList(out, t)
+			} else {
+				out = append(out, t)
+			}
 			i = next
 		case c >= 0x80:
 			i++
@@ -168,6 +172,12 @@ func tokenRun(text, lang string, from int, out []token, size, limit int) ([]toke
 				two := text[i : i+2]
 				if two == ":=" && goLang {
 					out = append(out, token{kind: tokPunct, s: "=", off: i})
+					i += 2
+					continue
+				}
+				if two == ".." && (lang == langPerl || lang == langRuby || lang == langPS) {
+					// A range (1 .. 10, @a[-50 .. -1]), never two concatenations.
+					out = append(out, token{kind: tokPunct, s: two, off: i})
 					i += 2
 					continue
 				}
@@ -287,6 +297,19 @@ func stringToken(text string, i int, lang, prefix string) (token, int) {
 		}
 	}
 	return t, next
+}
+
+// wordList appends Ruby's %w[…], a list of the words of t, as the
+// bracketed list of strings it stands for: ["sys", "tem"].
+func wordList(out []token, t token) []token {
+	out = append(out, token{kind: tokPunct, s: "[", off: t.off})
+	for k, w := range strings.Fields(t.s) {
+		if k > 0 {
+			out = append(out, token{kind: tokPunct, s: ",", off: t.off})
+		}
+		out = append(out, token{kind: tokString, s: w, off: t.off, raw: true})
+	}
+	return append(out, token{kind: tokPunct, s: "]", off: t.off})
 }
 
 // quoteLike reads Perl's q(), qq{}, qw[], qx// and Ruby's %q() at i (the
