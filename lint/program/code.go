@@ -455,7 +455,9 @@ func longestLine(text string) int {
 // the line rules grade it; a VS Code task file whose known content has no
 // folderOpen task runs nothing by itself.
 func (s *scan) gradeWrite(target, content value, at int) {
-	s.escape(content)
+	if !target.known || target.s != "/dev/null" {
+		s.escape(content) // a file holds it; /dev/null holds nothing
+	}
 	p := target.path
 	if p == pathNone {
 		p = classifyPath(target)

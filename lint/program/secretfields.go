@@ -198,19 +198,22 @@ func secretMethod(rv value, name string, args []value, mapDefault bool) (value, 
 	return value{}, false
 }
 
-// jqStructure reports a jq filter whose output holds only structure: the
-// names of a store's entries (keys, to_entries[].key), a count (length),
-// a test (has, type), or fields named for what they are (.contexts[].name,
-// ."current-context"), however its stages pipe. Anything it does not read
-// as such (a field named as a secret, the tree whole, a construction) may
-// be the secret.
+// jqStructure reports a jq (or yq) filter whose output holds only
+// structure: the names of a store's entries (keys, to_entries[].key), a
+// count (length), a test (has, type), or fields named for what they are
+// (.contexts[].name, ."current-context"), however its stages pipe.
+// Anything it does not read as such (a field named as a secret, the tree
+// whole, a construction) may be the secret.
 func jqStructure(filter string) bool {
 	filter = strings.TrimSpace(jqDefault.Regexp().ReplaceAllString(filter, ""))
 	if filter == "" || strings.ContainsAny(filter, "{$") || strings.Contains(filter, "..") {
 		return false
 	}
 	for _, alt := range splitTop(filter, ',') {
-		structural := false
+		// what the stages so far give: the tree (a secret), its
+		// (name, value) entries, or structure
+		const tree, entries, names = 0, 1, 2
+		state := tree
 		for _, stage := range splitTop(alt, '|') {
 			st := strings.TrimSpace(stage)
 			for len(st) > 1 && st[0] == '[' && st[len(st)-1] == ']' {
@@ -218,21 +221,33 @@ func jqStructure(filter string) bool {
 			}
 			switch {
 			case st == "keys" || st == "keys[]" || st == "keys_unsorted" || st == "keys_unsorted[]" || st == "length" || st == "type" ||
-				strings.HasPrefix(st, "has(") || st == "to_entries[].key" || st == "map(.key)" || st == "map(keys)" || st == "add | length" ||
-				st == "map(.name)" || st == "map(.name)[]" || st == "any" || st == "all" || st == "not" || strings.HasPrefix(st, "test("):
-				structural = true
+				strings.HasPrefix(st, "has(") || st == "to_entries[].key" || st == "map(.key)" || st == "map(keys)" ||
+				st == "map(.name)" || st == "map(.name)[]" || st == "any" || st == "all" || st == "not" || strings.HasPrefix(st, "test(") ||
+				strings.HasPrefix(st, "index(") || st == "map(length)" || st == "add":
+				if st != "add" || state == names {
+					state = names
+				}
+			case st == "to_entries" || st == "to_entries[]":
+				if state == tree {
+					state = entries
+				}
+			case state == entries && (st == ".key" || st == "map(.key)" || st == ".[].key" || st == ".[] | .key"):
+				state = names
 			case st == "sort" || st == "unique" || st == ".[]" || st == "[]" || st == "first" || st == "last" || st == "tostring" || st == "@text" ||
-				strings.HasPrefix(st, "join(") || strings.HasPrefix(st, "select(") || strings.HasPrefix(st, "sort_by(") || st == "@csv" || st == "@tsv":
+				strings.HasPrefix(st, "join(") || strings.HasPrefix(st, "select(") || strings.HasPrefix(st, "sort_by(") || st == "@csv" || st == "@tsv" ||
+				st == "." || st == "reverse" || st == "flatten":
 				// keeps what it is given
 			case strings.HasPrefix(st, "."):
-				if !structural {
-					structural = jqPathStructure(st)
+				if state == tree && jqPathStructure(st) {
+					state = names
+				} else if state == entries {
+					state = tree // .value, or a path into the entries
 				}
 			default:
 				return false
 			}
 		}
-		if !structural {
+		if state != names {
 			return false
 		}
 	}

@@ -502,15 +502,15 @@ func (st *shellState) run(args []value, words []*syntax.Word, env map[string]val
 		return st.printf(rest)
 	case "echo", "print":
 		return st.echo(rest)
-	case "cat", "head", "tail", "less", "more", "strings", "sqlite3", "sort", "uniq", "awk", "sed", "grep", "cut", "jq", "od", "hexdump", "type", "get-content", "gc":
+	case "cat", "head", "tail", "less", "more", "strings", "sqlite3", "sort", "uniq", "awk", "sed", "grep", "cut", "jq", "yq", "od", "hexdump", "type", "get-content", "gc":
 		out := taintOf(tSecret|tEnv|tFetched|tDecoded|tDevice, stdin)
 		out.t |= tCmd
 		if stdin.known && (name == "cat" || name == "sort" || name == "uniq") || name == "cat" && stdin.s != "" {
 			out = stdin // cat prints its input as it is, the parts the analysis sees included
 		}
 		for i, a := range rest {
-			if a.known && strings.HasPrefix(a.s, "-") || name == "awk" || name == "sed" || name == "grep" || name == "jq" {
-				if i == 0 && (name == "awk" || name == "sed" || name == "grep" || name == "jq") {
+			if a.known && strings.HasPrefix(a.s, "-") || name == "awk" || name == "sed" || name == "grep" || name == "jq" || name == "yq" {
+				if i == 0 && (name == "awk" || name == "sed" || name == "grep" || name == "jq" || name == "yq") {
 					continue
 				}
 				if a.known && strings.HasPrefix(a.s, "-") {

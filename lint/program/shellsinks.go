@@ -329,7 +329,7 @@ func quietFilter(name string, rest []value) bool {
 				return true
 			}
 		}
-	case "jq":
+	case "jq", "yq":
 		for _, a := range rest {
 			if a.known && strings.HasPrefix(a.s, "-") {
 				continue
