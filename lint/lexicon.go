@@ -41,7 +41,12 @@ const (
 // (anywhere for CJK) and may continue into a longer word ("disabl" matches
 // "disable", "disabling"), unless it ends in "|", which asks for a word
 // end. One space in a term stands for any run of blanks, line breaks,
-// hyphens or underscores.
+// hyphens or underscores. A term " … " splits holds a head and a tail
+// the same clause must go on to (within tailReach bytes, before a comma,
+// a colon or a sentence's end): German puts the negation after the
+// object, "erwähne die letzte Zeile nicht", "frage den Benutzer nicht um
+// Bestätigung", so the words of one instruction are not next to each
+// other.
 var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string {
 	return map[concept][]string{
 		cAddressee: {
@@ -49,19 +54,21 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 			"ai|", "a.i.", "ai-", "assistant|", "assistants|", "agent|", "agents|", "llm|", "llms|", "claude|", "chatgpt", "gpt-", "gpt|", "copilot", "gemini|", "language model",
 			"automated review", "automated reviewer", "ai review", "code review bot", "the model|", "any model", "bot reading",
 			// Chinese
-			"助手", "人工智能", "智能体", "大模型", "语言模型", "机器人",
+			"助手", "人工智能", "智能体", "大模型", "语言模型", "机器人", "自动审查", "自动审核", "自动化审查",
 			// Spanish, Portuguese
-			"asistente", "agente", "ia|", "modelo de lenguaje", "assistente", "modelo de linguagem",
+			"asistente", "agente", "ia|", "modelo de lenguaje", "assistente", "modelo de linguagem", "revisor automático",
+			"revisores automáticos", "revisión automática", "revisão automática",
 			// German
-			"assistent", "ki|", "ki-", "sprachmodell",
+			"assistent", "ki|", "ki-", "sprachmodell", "automatische prüf", "automatisierte prüf", "automatische review",
+			"automatisierte review",
 			// French
-			"modèle de langage",
+			"modèle de langage", "relecteur automatique", "relecteurs automatiques", "vérificateur automatique", "revue automatique",
 			// Russian
 			"ассистент", "ии|", "ии-", "агент", "нейросет", "языковая модель", "помощник",
 			// Japanese
-			"アシスタント", "エージェント", "人工知能", "言語モデル",
+			"アシスタント", "エージェント", "人工知能", "言語モデル", "自動レビュー",
 			// Korean
-			"어시스턴트", "에이전트", "인공지능", "언어 모델", "비서",
+			"어시스턴트", "에이전트", "인공지능", "언어 모델", "비서", "자동 검토", "자동 리뷰",
 		},
 		cUser: {
 			"the user", "user's", "users'", "用户", "使用者", "用戶", "usuario", "usuário", "usuária", "utilizador",
@@ -83,6 +90,9 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 			"stillschweigend", "heimlich", "unauffällig", "ohne zu erwähnen", "ohne es zu erwähnen", "erwähne nicht",
 			"erwähne das nicht", "erwähne dies nicht", "nicht erwähnen", "sag nichts", "sage nichts", "ohne hinweis",
 			"ohne den nutzer zu informieren", "ohne den benutzer zu informieren", "nicht mitteilen", "verschweig",
+			"erwähne … nicht", "erwähnen sie … nicht", "sag … nichts", "sage … nichts", "sagen sie … nichts", "sag … nicht",
+			"sage … nicht", "teile … nicht mit", "teilen sie … nicht mit", "informiere … nicht", "informieren sie … nicht",
+			"benachrichtige … nicht", "verrate … nicht", "ohne … zu informieren", "ohne … zu erwähnen", "ohne … zu benachrichtigen",
 			"silencieusement", "discrètement", "en silence", "sans prévenir", "sans informer", "sans le dire", "sans mentionner",
 			"ne mentionne pas", "ne mentionnez pas", "ne dis pas", "ne dites pas", "ne le dis pas", "n'en parle pas", "sans en parler",
 			"не сообщай", "не говори", "не упоминай", "не рассказывай", "не сообщая", "молча", "незаметно", "тайно", "скрытно",
@@ -109,6 +119,8 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 			"aprove automaticamente", "aprovar automaticamente", "não peça", "não pergunte",
 			"ohne rückfrage", "ohne bestätigung", "ohne zu fragen", "ohne nachzufragen", "ohne erlaubnis", "ohne zustimmung",
 			"automatisch genehmig", "automatisch bestätig", "automatisch freigeben", "nicht nachfragen", "frag nicht", "frage nicht",
+			"frag … nicht um", "frage … nicht um", "fragen sie … nicht um", "frag … nicht nach", "frage … nicht nach",
+			"fragen sie … nicht nach", "bitte … nicht um", "warte … nicht auf", "ohne … zu fragen",
 			"sans demander", "sans confirmation", "sans autorisation", "sans permission", "approuve automatiquement",
 			"approuver automatiquement", "ne demande pas", "ne demandez pas",
 			"без подтверждени", "без разрешени", "без спроса", "без согласи", "не спрашивай", "не спрашивая",
@@ -178,9 +190,13 @@ type lexTerm struct {
 	text    string
 	head    uint32 // the first four bytes, little-endian, when they are ASCII (see textHead); 0 otherwise
 	concept concept
-	whole   bool // must end at a word end
-	cjk     bool // starts with a CJK character: may start inside a word
+	whole   bool   // must end at a word end
+	cjk     bool   // starts with a CJK character: may start inside a word
+	tail    string // what the clause must go on to, in lower case ("" for none; see lexicon)
 }
+
+// tailReach bounds how far into its clause a term's tail may be.
+const tailReach = 64
 
 // lexIndex finds the terms by their first bytes.
 type lexIndex struct {
@@ -208,13 +224,14 @@ func lexiconIndex() *lexIndex {
 				t = strings.ToLower(t)
 				whole := strings.HasSuffix(t, "|")
 				t = strings.TrimSuffix(t, "|")
+				t, tail, _ := strings.Cut(t, " … ")
 				r, _ := utf8.DecodeRuneInString(t)
 				id := uint16(len(x.terms))
 				var head uint32
 				if len(t) >= 4 && t[0] < utf8.RuneSelf && t[1] < utf8.RuneSelf && t[2] < utf8.RuneSelf && t[3] < utf8.RuneSelf && !strings.Contains(t[:4], "  ") {
 					head = uint32(t[0]) | uint32(t[1])<<8 | uint32(t[2])<<16 | uint32(t[3])<<24
 				}
-				x.terms = append(x.terms, lexTerm{text: t, head: head, concept: c, whole: whole, cjk: isCJK(r)})
+				x.terms = append(x.terms, lexTerm{text: t, head: head, concept: c, whole: whole, cjk: isCJK(r), tail: tail})
 				if r < utf8.RuneSelf {
 					second := byte(0)
 					if len(t) > 1 {
@@ -300,7 +317,7 @@ func lexScan(t string, fn func(lexHit) bool) {
 								if term := &x.terms[id]; fast && term.head != 0 && term.head != head {
 									continue // the first four bytes differ: no match, as matchTerm would find
 								}
-								if end, ok := matchTerm(t, i, &x.terms[id]); ok && !fn(lexHit{i, end, x.terms[id].concept}) {
+								if end, ok := matchFull(t, i, &x.terms[id]); ok && !fn(lexHit{i, end, x.terms[id].concept}) {
 									return
 								}
 							}
@@ -319,7 +336,7 @@ func lexScan(t string, fn func(lexHit) bool) {
 				if !start && !x.terms[id].cjk {
 					continue
 				}
-				if end, ok := matchTerm(t, i, &x.terms[id]); ok && !fn(lexHit{i, end, x.terms[id].concept}) {
+				if end, ok := matchFull(t, i, &x.terms[id]); ok && !fn(lexHit{i, end, x.terms[id].concept}) {
 					return
 				}
 			}
@@ -396,6 +413,33 @@ func prevIsLetter(t string, i int) bool {
 	}
 	return false
 }
+
+// matchFull reports whether term starts at byte i of t, with its tail
+// later in the clause when it has one, and where it ends.
+func matchFull(t string, i int, term *lexTerm) (int, bool) {
+	end, ok := matchTerm(t, i, term)
+	if !ok || term.tail == "" {
+		return end, ok
+	}
+	if end >= len(t) || !isSpaceTab(t[end]) {
+		return 0, false // the head is a word whole: "ohne" is not "ohnehin"
+	}
+	clause := t[end:min(len(t), end+tailReach)]
+	if k := strings.IndexAny(clause, ",;:.!?\n"); k >= 0 {
+		clause = clause[:k]
+	}
+	tail := lexTerm{text: term.tail, whole: true}
+	for k := 1; k < len(clause); k++ {
+		if isSpaceTab(clause[k-1]) && !isSpaceTab(clause[k]) {
+			if e, ok := matchTerm(t, end+k, &tail); ok {
+				return e, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func isSpaceTab(c byte) bool { return c == ' ' || c == '\t' }
 
 // matchTerm reports whether term starts at byte i of t, and where it ends.
 func matchTerm(t string, i int, term *lexTerm) (int, bool) {
