@@ -300,6 +300,8 @@ var codeCases = []lintCase{
 	{"x.sh", "untrusted-source", "pip install -f https://wheels.example.net/ acme\n", "warning", 1},
 	{"x.sh", "untrusted-source", "python3 tc.py --registry docs/TC/tc_registry.json\ngit apply --index fix.patch\ncurl -f https://x.example/a.json -o a.json\n", "", 0},
 	{"x.sh", "untrusted-source", "pip install --trusted-host pypi.example.net acme\n", "warning", 1},
+	{"requirements.txt", "untrusted-source", "-i https://pypi.example.net/simple\nrequests==2.32.3\n", "warning", 1},
+	{"requirements-gpu.txt", "untrusted-source", "-f https://download.pytorch.org/whl/torch_stable.html\ntorch==2.4.1\n", "note", 1},
 	// A hash fixes a file's content, not who made it: an unknown index stays a warning.
 	{"x.sh", "untrusted-source", "pip install --require-hashes -r requirements.lock --extra-index-url https://pypi.example.net/simple\n", "warning", 1},
 	// A git source on a public forge at a full commit or a release tag is

@@ -48,6 +48,8 @@ func requirementURL(s *scan, i int, m []int) string {
 		switch {
 		case before == "", strings.HasSuffix(before, "@") && !strings.ContainsAny(head, " \t"):
 		case head == "-r" || head == "--requirement" || head == "-e" || head == "--editable":
+		case head == "-i" || head == "-f":
+			return gradeIndex(line[m[2]:m[3]]) // pip's short index options, as a requirements line gives them
 		default:
 			return ""
 		}
