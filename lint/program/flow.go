@@ -127,7 +127,7 @@ func (f *flowState) statement() {
 			if !endOfStatement(f.peek(0)) {
 				v := f.valueOf(f.expr())
 				if fi := f.funcs[f.cur]; fi != nil {
-					fi.returns |= v.t & (tFetched | tDecoded | tSecret | tEnv)
+					fi.returns |= v.t & (tFetched | tDecoded | tSecret | tEnv | tSaved)
 				}
 			}
 			return

@@ -244,6 +244,9 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 			}
 			cmd = joinArgs(vs)
 		}
+		if f.runsFetched(cmd) || len(args) > 0 && runsSaved(args[0], cmd) {
+			f.s.emit("download-exec", at, SeverityWarning, "")
+		}
 		// An interpreter started with no code reads it from its input:
 		// what the program writes to its stdin runs.
 		if first := strings.Fields(cmd.s); cmd.known && len(first) > 0 && len(first) <= 2 && (len(first) == 1 || first[1] == "-s" || first[1] == "-") {
@@ -263,6 +266,12 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		if name == "urllib.request.urlretrieve" || name == "urlretrieve" || name == "getstore" {
 			if len(args) > 1 {
 				f.wrote(arg(1), value{t: tFetched}, at)
+				if n := args[1].from; n != "" {
+					if v, ok := f.vars[n]; ok {
+						v.v.t |= tSaved // the name now holds the path of a download
+						f.vars[n] = v
+					}
+				}
 			}
 		}
 		if kind == callSend {

@@ -44,7 +44,59 @@ func (f *flowState) readPath(p value, at int) value {
 
 // wrote reports a write to a place that runs later or configures an agent
 // (scan.gradeWrite, the rule the shell analysis shares).
-func (f *flowState) wrote(target, content value, at int) { f.s.gradeWrite(target, content, at) }
+func (f *flowState) wrote(target, content value, at int) {
+	f.s.gradeWrite(target, content, at)
+	if target.known && target.s != "" && content.t&tFetched != 0 {
+		f.vars["\x00file:"+target.s] = ev{v: value{t: tFetched}} // a download saved: what runsFetched looks for
+	}
+}
+
+// runsFetched reports whether a command line runs a file this program
+// saved from a download: as the program, or as the script an interpreter
+// is given (bash /tmp/x.sh, python3 -u /tmp/x.py).
+func (f *flowState) runsFetched(cmd value) bool {
+	if !cmd.known {
+		return false
+	}
+	w := strings.Fields(cmd.s)
+	if len(w) == 0 {
+		return false
+	}
+	prog := w[0]
+	if _, _, ok := interpreter(cmdName(lit(prog))); ok {
+		prog = ""
+		for _, a := range w[1:] {
+			if !strings.HasPrefix(a, "-") {
+				prog = a
+				break
+			}
+		}
+	}
+	fl, ok := f.vars["\x00file:"+prog]
+	return ok && prog != "" && fl.v.t&tFetched != 0
+}
+
+// runsSaved reports whether a command given as a list (its elements) or
+// as a name alone (os.system(p)) runs a path a download was saved to
+// (tSaved), a path the analysis may not spell: the program, or an
+// interpreter's script. A string built around the path ("cat " + p) is
+// not the path run.
+func runsSaved(cmd ev, v value) bool {
+	elems := cmd.elems
+	if len(elems) == 0 {
+		return cmd.from != "" && v.t&tSaved != 0
+	}
+	prog := elems[0]
+	if _, _, ok := interpreter(cmdName(prog)); ok && prog.known {
+		for _, a := range elems[1:] {
+			if !(a.known && strings.HasPrefix(a.s, "-")) {
+				prog = a
+				break
+			}
+		}
+	}
+	return prog.t&tSaved != 0
+}
 
 // removeCheck reports a recursive deletion of / or home.
 func (f *flowState) removeCheck(p value, at int) {

@@ -412,6 +412,8 @@ func (st *shellState) run(args []value, words []*syntax.Word, env map[string]val
 	name := cmdName(head)
 	if f, ok := st.files[fileKey(head)]; ok && fileKey(head) != "" && (strings.Contains(head.s, "/") || !head.known) && f.holds&tFetched != 0 {
 		st.s.emit("download-exec", at, SeverityWarning, "")
+	} else if head.known && head.s != "" && !strings.Contains(head.s, "/") && st.fetchedOnPath(head.s) {
+		st.s.emit("download-exec", at, SeverityWarning, "") // saved into a bin folder, run by its name
 	}
 	if !head.known {
 		switch {

@@ -216,3 +216,17 @@ func (st *shellState) gitConfig(kv []string, at int) {
 		st.s.emit("autorun-config", at, sev, "git config "+kv[0])
 	}
 }
+
+// fetchedOnPath reports whether the region saved a download as name in a
+// folder of programs (~/.local/bin, /usr/local/bin, ~/bin, sbin), where
+// the shell finds it by name alone.
+func (st *shellState) fetchedOnPath(name string) bool {
+	for k, f := range st.files {
+		if f.holds&tFetched != 0 && path.Base(k) == name {
+			if d := path.Base(path.Dir(k)); d == "bin" || d == "sbin" {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -215,7 +215,8 @@ func (st *shellState) fetch(name string, rest []value, stdin value, at int) valu
 				st.send(a, at)
 			}
 		case s == "-o" || s == "--output" || s == "-OutFile" || strings.EqualFold(s, "-outfile") || name == "wget" && (s == "-O" || s == "--output-document") ||
-			name == "curl" && len(s) > 2 && s[0] == '-' && s[1] != '-' && s[len(s)-1] == 'o': // curl -so, -fsSLo
+			name == "curl" && len(s) > 2 && s[0] == '-' && s[1] != '-' && s[len(s)-1] == 'o' || // curl -so, -fsSLo
+			name == "wget" && flagCluster(s, "qvncNkrS", 'O'): // wget -qO, -nvO
 			f := next()
 			if f.s != "-" {
 				toStdout = false
@@ -226,7 +227,7 @@ func (st *shellState) fetch(name string, rest []value, stdin value, at int) valu
 				toStdout = false
 				st.wrote(lit(f), value{t: tFetched}, at)
 			}
-		case s == "-O" || s == "--remote-name" || s == "-LO" || s == "-sLO" || s == "-fsSLO":
+		case s == "-O" || s == "--remote-name" || name == "curl" && flagCluster(s, "fsSLOkvi46gNqZJR#", 0) && strings.Contains(s, "O"):
 			toStdout = false
 			if u := lastURL(rest); u != "" {
 				st.wrote(lit(path.Base(u)), value{t: tFetched}, at)
@@ -428,4 +429,22 @@ func (st *shellState) echo(rest []value) value {
 		return d
 	}
 	return v
+}
+
+// flagCluster reports whether s is a cluster of one-letter options (-fsSL)
+// that ends with last, every letter before it one of those in flags: none
+// of them takes a value, so the cluster means what last means. last 0
+// accepts any final letter of flags.
+func flagCluster(s, flags string, last byte) bool {
+	if len(s) < 2 || s[0] != '-' || s[1] == '-' {
+		return false
+	}
+	body := s[1:]
+	if last != 0 {
+		if body[len(body)-1] != last {
+			return false
+		}
+		body = body[:len(body)-1]
+	}
+	return strings.Trim(body, flags) == ""
 }

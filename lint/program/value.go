@@ -39,6 +39,7 @@ const (
 	// %~dp0\node.exe): the folder was built at run time, the file's name is
 	// spelled whole.
 	tNamed
+	tSaved // a path a download was saved to (urlretrieve(url, p)): running it runs the download
 )
 
 // shippedValue is the skill's own folder, or a path in it the analysis
