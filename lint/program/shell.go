@@ -542,7 +542,7 @@ func (st *shellState) run(args []value, words []*syntax.Word, env map[string]val
 		return otherSecret(tCmd) // the host's name or its kernel's build: who it is
 	case "tar", "zip", "7z", "rar", "cpio":
 		var in taint
-		for _, a := range rest {
+		for _, a := range archiveOperands(name, rest) {
 			if a.path == pathSecret || classifyPath(a) == pathSecret || a.path == pathHome {
 				in |= tSecret
 				st.s.escape(st.readSecret(a, at)) // archived whole

@@ -154,3 +154,31 @@ func platformOnly(args []value) bool {
 	}
 	return true
 }
+
+// archiveOperands returns an archiver's words with each name given after
+// tar's -C DIR (--directory DIR, --directory=DIR) joined to DIR, which is
+// where tar reads it from: tar cz -C "$HOME" .ssh archives ~/.ssh.
+func archiveOperands(name string, rest []value) []value {
+	if name != "tar" {
+		return rest
+	}
+	out := make([]value, 0, len(rest))
+	var dir value
+	for k := 0; k < len(rest); k++ {
+		a := rest[k]
+		switch {
+		case a.known && (a.s == "-C" || a.s == "--directory") && k+1 < len(rest):
+			k++
+			dir = rest[k]
+			continue
+		case strings.HasPrefix(a.s, "--directory="):
+			dir = a
+			dir.s = strings.TrimPrefix(a.s, "--directory=")
+			continue
+		case dir != (value{}) && a.s != "" && !strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "/") && !strings.HasPrefix(a.s, homeMark):
+			a = cat(dir, lit("/"), a)
+		}
+		out = append(out, a)
+	}
+	return out
+}
