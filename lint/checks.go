@@ -73,14 +73,18 @@ func sensitiveHome(s *scan, i int, m []int) string {
 }
 
 // assignBefore and assignAfter match what is around a path that a line
-// only assigns to a name, whole: KEY="$HOME/.ssh/id_work", export F=~/.aws/config.
+// only assigns to a name, whole: KEY="$HOME/.ssh/id_work", export F=~/.aws/config,
+// a batch file's set "KEY=%USERPROFILE%\.ssh\id_work".
 var (
-	assignBefore = &lazyre.RE{Expr: `^\s*(?:(?:export|local|readonly|declare(?:\s+-\w+)?)\s+)?\$?[A-Za-z_]\w*\s*:?=\s*["']?$`}
+	assignBefore = &lazyre.RE{Expr: `^\s*(?:(?:export|local|readonly|declare(?:\s+-\w+)?)\s+)?\$?[A-Za-z_]\w*\s*:?=\s*["']?$|^\s*@?(?i:set)\s+"?[A-Za-z_][\w.-]*=["']?$`}
 	assignAfter  = &lazyre.RE{Expr: `^["']?\s*(?:[;#].*)?$`}
 )
 
-// keyTools matches lines that create or use a key rather than read it.
-var keyTools = &lazyre.RE{Expr: `\bch(?:mod|own|grp)\s|\bls\s+-|\bstat\s|\btest\s+-[efrs]\s|\[\s+-[efrs]\s|\bssh-(?:keygen|add|copy-id)\b|\b(?:ssh|scp|sftp)\s(?:[^|;&]*\s)?-i\s|(?i:identityfile)`}
+// keyTools matches lines that create or use a key rather than read it:
+// also Windows's ways to set who may read it (icacls, takeown, Set-Acl)
+// and to test that it is there (Test-Path, if exist).
+var keyTools = &lazyre.RE{Expr: `\bch(?:mod|own|grp)\s|\bls\s+-|\bstat\s|\btest\s+-[efrs]\s|\[\s+-[efrs]\s|\bssh-(?:keygen|add|copy-id)\b|\b(?:ssh|scp|sftp)\s(?:[^|;&]*\s)?-i\s|(?i:identityfile)|` +
+	`(?i:\b(?:icacls|takeown)(?:\.exe)?\s|\b(?:get|set)-acl\s|\btest-path\s|\bif\s+(?:not\s+)?exist\s)`}
 
 // placeholder matches token bodies that are documentation, not secrets.
 var placeholder = &lazyre.RE{Expr: `(?i)example|sample|dummy|placeholder|your|redacted|xxxx|0000|1234|abcd`}
