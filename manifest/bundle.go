@@ -26,7 +26,7 @@ var ErrNotFound = errors.New("not found")
 // Bundle is an opened bundle. Open has checked its structure and the digest
 // of its manifest, so the accessors below cannot fail on the bundle's layout;
 // reading a blob can still fail if the underlying file changes under it. (A
-// bundle from OpenFileUnverified may still be checking its digest: see
+// bundle from OpenFileUnverified may not have checked its digest yet: see
 // Verified.)
 //
 // A bundle opened by OpenFile on unix reads its manifest and indexes straight
@@ -57,8 +57,8 @@ type Bundle struct {
 	hidden   []uint64        // bit i set: skill i is hidden
 	checked  []atomic.Uint64 // bit i set: blob i (index order) was hashed and matched its digest
 
-	hashed    chan struct{} // closed when the manifest digest check is done
-	digestErr error         // its error, set before hashed is closed
+	verify    sync.Once // checks the manifest's digest (Verified)
+	digestErr error     // its error
 
 	treeOnce sync.Once
 	tree     *dirTree

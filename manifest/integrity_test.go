@@ -158,8 +158,9 @@ func TestChangedBlobRefused(t *testing.T) {
 
 // TestOpenFileUnverified: OpenFileUnverified then Verified refuses what
 // OpenFile refuses, with the same error, for every single-byte change after
-// the header; only a change to the manifest or its digest is left to Verified. A
-// bundle closed before its check is done closes cleanly.
+// the header; only a change to the manifest or its digest is left to
+// Verified. A bundle closed before its check fails it, and one closed while
+// it runs waits for it.
 func TestOpenFileUnverified(t *testing.T) {
 	data, _ := testBundle(t)
 	path := writeTemp(t, data)
@@ -215,13 +216,26 @@ func TestOpenFileUnverified(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	b, err = OpenFileUnverified(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	if err := b.Verified(); !errors.Is(err, errClosedUnverified) {
+		t.Fatalf("Verified after Close = %v, want it failed", err)
+	}
 	for range 20 {
 		b, err := OpenFileUnverified(path)
 		if err != nil {
 			t.Fatal(err)
 		}
+		done := make(chan error)
+		go func() { done <- b.Verified() }()
 		if err := b.Close(); err != nil {
 			t.Fatal(err)
+		}
+		if err := <-done; err != nil && !errors.Is(err, errClosedUnverified) {
+			t.Fatalf("Verified while closing = %v", err)
 		}
 	}
 }

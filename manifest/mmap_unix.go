@@ -45,10 +45,10 @@ func (m *mapping) Close() error {
 func OpenFile(path string) (*Bundle, error) { return openBundleFile(path, true) }
 
 // OpenFileUnverified is OpenFile for a caller with other work to do while
-// the manifest is hashed: it returns once the rest of the bundle's
-// structure is checked, and the check of the manifest's digest goes on on
-// another goroutine. Until Verified returns nil, nothing read from the
-// bundle may be served, copied or trusted: read it only to prepare. An
+// the manifest is hashed: it checks the rest of the bundle's structure and
+// leaves the check of the manifest's digest to Verified, which the caller
+// runs on another goroutine. Until Verified returns nil, nothing read from
+// the bundle may be served, copied or trusted: read it only to prepare. An
 // error in the structure is returned as OpenFile returns it.
 func OpenFileUnverified(path string) (*Bundle, error) { return openBundleFile(path, false) }
 

@@ -27,9 +27,6 @@ func Open(r io.ReaderAt, size int64) (*Bundle, error) {
 func open(r io.ReaderAt, size int64, name string, mapped []byte, wait bool) (*Bundle, error) {
 	b := &Bundle{r: r, size: size, name: name, mapped: mapped != nil}
 	if err := b.access(func() error { return b.load(mapped, wait) }); err != nil {
-		if b.hashed != nil {
-			<-b.hashed // before the caller unmaps what it reads
-		}
 		return nil, err
 	}
 	return b, nil
@@ -51,10 +48,9 @@ func openOwned(r interface {
 }
 
 // load reads and checks the header, the trailer and the metadata; see Open.
-// The manifest is hashed on another goroutine while the rest is checked; a
-// digest mismatch is the error reported before any other found after the
-// trailer. Unless wait is set, load returns before the hash is done, if
-// nothing else is wrong.
+// Unless wait is set, it leaves the manifest's digest to Verified, if
+// nothing else is wrong: a digest mismatch is the error reported before any
+// other found after the trailer.
 func (b *Bundle) load(mapped []byte, wait bool) error {
 	r, size, name := b.r, b.size, b.name
 	if size < blobsStart+trailerSize {
@@ -100,23 +96,18 @@ func (b *Bundle) load(mapped []byte, wait bool) error {
 		}
 	}
 	b.man = b.meta[:t.manifestLen]
-	b.hashed = make(chan struct{})
-	go func() {
-		defer close(b.hashed)
-		b.digestErr = b.access(func() error {
-			if Sum(b.man) != t.manifestDigest {
-				return corrupt(name, "manifest digest mismatch")
-			}
-			return nil
-		})
-	}()
-	err := b.loadIndexes()
-	if err != nil || wait {
+	if wait {
 		if err := b.Verified(); err != nil {
 			return err
 		}
 	}
-	return err
+	if err := b.loadIndexes(); err != nil {
+		if err := b.Verified(); err != nil {
+			return err
+		}
+		return err
+	}
+	return nil
 }
 
 // loadIndexes checks the padding after the manifest, both indexes and the
@@ -143,16 +134,26 @@ func (b *Bundle) loadIndexes() error {
 	return nil
 }
 
-// Verified waits for the check of the manifest's digest and returns its
-// error. Open and OpenFile return only once it passed, so for their bundles
-// it returns nil at once; for one from OpenFileUnverified it is the check
-// that must pass before anything read from the bundle is served.
+// Verified checks the manifest's digest, once, and returns its error; a
+// second caller waits for the first's check. Open and OpenFile return only
+// once it passed, so for their bundles it returns nil at once; for one from
+// OpenFileUnverified it is the check that must pass before anything read
+// from the bundle is served, made by whichever goroutine first has the time
+// to, or needs it. After Close it fails, if it had not been made.
 func (b *Bundle) Verified() error {
-	if b.hashed != nil {
-		<-b.hashed
-	}
+	b.verify.Do(func() {
+		b.digestErr = b.access(func() error {
+			if Sum(b.man) != b.t.manifestDigest {
+				return corrupt(b.name, "manifest digest mismatch")
+			}
+			return nil
+		})
+	})
 	return b.digestErr
 }
+
+// errClosedUnverified is Verified's error for a bundle closed before it.
+var errClosedUnverified = errors.New("bundle closed before its manifest was verified")
 
 // ID returns the bundle's identity: the digest of its manifest bytes.
 func (b *Bundle) ID() Digest { return b.t.manifestDigest }
@@ -235,7 +236,9 @@ func (b *Bundle) Signatures() []Signature { return b.sigs }
 // Close releases the file or mapping behind the bundle, if Open did not get
 // it from the caller.
 func (b *Bundle) Close() error {
-	b.Verified() // the check reads the mapping
+	// A check under way reads the mapping: wait for it; one not begun never
+	// will.
+	b.verify.Do(func() { b.digestErr = fmt.Errorf("bundle %s: %w", b.name, errClosedUnverified) })
 	if b.closer != nil {
 		return b.closer.Close()
 	}
