@@ -14,6 +14,8 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"reflect"
+	"strings"
 	"syscall"
 	"time"
 
@@ -62,18 +64,61 @@ type ServeStdioCLI struct {
 // allocates a third of that, and ServeStdioCLI, tried first, two thirds of
 // ServeCLI. The trees hold the same ServeFlags, so they parse serve's
 // arguments alike; arguments or environment that ask for HTTP go to
-// ServeCLI, and an error is reported by the whole tree.
-func parse(args []string) (*kong.Context, error) {
+// ServeCLI (so do HTTP flags set in the environment, see httpEnvSet), and
+// an error is reported by the whole tree. options are given
+// to every tree (the tests' writers).
+func parse(args []string, options ...kong.Option) (*kong.Context, error) {
 	if servesOnly(args) {
 		var stdio ServeStdioCLI
-		if kctx, err := newParser(&stdio).Parse(args); err == nil && stdio.Serve.HTTP == "" {
+		if kctx, err := newServeParser(&stdio, options...).Parse(args); err == nil && stdio.Serve.HTTP == "" && !httpEnvSet() {
 			return kctx, nil
 		}
-		if kctx, err := newParser(&ServeCLI{}).Parse(args); err == nil {
+		if kctx, err := newServeParser(&ServeCLI{}, options...).Parse(args); err == nil {
 			return kctx, nil
 		}
 	}
-	return newParser(&CLI{}).Parse(args)
+	return newParser(&CLI{}, options...).Parse(args)
+}
+
+// newServeParser is newParser for a serve-only tree, which parse tries
+// before the whole one. Such a tree never shows help: a help flag or an
+// error goes to the whole tree, which tells it as for every command. So it
+// has no help flag, and its help texts are dropped before kong
+// interpolates them (a scan of every text for ${var}, a quarter of
+// building the tree).
+func newServeParser(grammar any, options ...kong.Option) *kong.Kong {
+	return newParser(grammar, append([]kong.Option{kong.NoDefaultHelp(), kong.PostBuild(dropHelp)}, options...)...)
+}
+
+// dropHelp empties the help texts of k's model.
+func dropHelp(k *kong.Kong) error {
+	return kong.Visit(k.Model, func(n kong.Visitable, next kong.Next) error {
+		switch n := n.(type) {
+		case *kong.Application:
+			n.Help, n.Detail = "", ""
+		case *kong.Node:
+			n.Help, n.Detail = "", ""
+		case *kong.Value:
+			n.Help = ""
+		}
+		return next(nil)
+	})
+}
+
+// httpEnvSet reports whether the environment sets a flag of the HTTP
+// endpoint (HTTPFlags). The stdio tree has none of them, so kong would
+// neither read one nor refuse a bad value there: the tree that has them
+// must parse.
+func httpEnvSet() bool {
+	t := reflect.TypeFor[HTTPFlags]()
+	for i := range t.NumField() {
+		for _, env := range strings.Split(t.Field(i).Tag.Get("env"), ",") {
+			if _, ok := os.LookupEnv(env); ok && env != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // servesOnly reports whether args can only mean serve: no argument is

@@ -41,7 +41,7 @@ func TestServeCLIParsesLikeCLI(t *testing.T) {
 			t.Fatalf("CLI: %q: %v", args, err)
 		}
 		var serve ServeCLI
-		got, err := newParser(&serve).Parse(args)
+		got, err := newServeParser(&serve).Parse(args)
 		if err != nil {
 			t.Fatalf("ServeCLI: %q: %v", args, err)
 		}
@@ -54,7 +54,7 @@ func TestServeCLIParsesLikeCLI(t *testing.T) {
 		// The stdio tree parses the same ServeFlags, or refuses a flag
 		// of the HTTP endpoint, which parse then gives to ServeCLI.
 		var stdio ServeStdioCLI
-		sg, err := newParser(&stdio).Parse(args)
+		sg, err := newServeParser(&stdio).Parse(args)
 		http := all.Serve.HTTP != ""
 		switch {
 		case err != nil && !http:
@@ -69,6 +69,142 @@ func TestServeCLIParsesLikeCLI(t *testing.T) {
 		}
 	}
 }
+
+// TestServeTreesLikeWhole compares, field by field, every flag and argument
+// of the serve-only trees with the whole tree's serve command: the same
+// name, type, default, environment variables, enum, placeholder, short
+// name and the rest of what kong parses by, all but the help text, which
+// the serve-only trees drop (help is shown by the whole tree).
+func TestServeTreesLikeWhole(t *testing.T) {
+	whole := map[string]*kong.Value{}
+	model := newParser(&CLI{}).Model
+	for _, cmd := range model.Children {
+		if cmd.Name == "serve" {
+			for _, f := range cmd.Flags {
+				whole["--"+f.Name] = f.Value
+			}
+			for _, a := range cmd.Positional {
+				whole[a.Name] = a
+			}
+		}
+	}
+	for _, f := range model.Flags {
+		whole["--"+f.Name] = f.Value
+	}
+	for name, grammar := range map[string]any{"ServeStdioCLI": &ServeStdioCLI{}, "ServeCLI": &ServeCLI{}} {
+		m := newServeParser(grammar).Model
+		n := 0
+		check := func(key string, v *kong.Value) {
+			n++
+			w, ok := whole[key]
+			if !ok {
+				t.Errorf("%s: %s is not in the whole tree", name, key)
+				return
+			}
+			if v.Help != "" {
+				t.Errorf("%s: %s keeps its help %q", name, key, v.Help)
+			}
+			type parsed struct {
+				Name, Default, Enum, PlaceHolder, Format string
+				HasDefault, Required, Passthrough        bool
+				Type                                     reflect.Type
+				Envs, Aliases, Xor, And                  []string
+				Short                                    rune
+				Hidden, Negated                          bool
+				Position                                 int
+			}
+			of := func(v *kong.Value) parsed {
+				p := parsed{Name: v.Name, Default: v.Default, Enum: v.Enum, Format: v.Format, HasDefault: v.HasDefault,
+					Required: v.Required, Passthrough: v.Passthrough, Type: v.Target.Type(), Position: v.Position}
+				if f := v.Flag; f != nil {
+					p.PlaceHolder, p.Envs, p.Aliases, p.Xor, p.And = f.PlaceHolder, f.Envs, f.Aliases, f.Xor, f.And
+					p.Short, p.Hidden, p.Negated = f.Short, f.Hidden, f.Negated
+				}
+				return p
+			}
+			if got, want := of(v), of(w); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: %s is\n%+v\nin the whole tree\n%+v", name, key, got, want)
+			}
+		}
+		for _, node := range append([]*kong.Node{m.Node}, m.Children...) {
+			for _, f := range node.Flags {
+				check("--"+f.Name, f.Value)
+			}
+			for _, a := range node.Positional {
+				check(a.Name, a)
+			}
+			if node.Help != "" || node.Detail != "" {
+				t.Errorf("%s: node %s keeps its help", name, node.Name)
+			}
+		}
+		if n < 30 {
+			t.Errorf("%s: only %d flags and arguments", name, n)
+		}
+	}
+}
+
+// TestParseHelpAndErrorsAsWhole: what parse prints and returns for a help
+// flag or a bad serve command line (flags, values, environment) is what
+// the whole tree gives, though parse tries the serve-only trees first.
+func TestParseHelpAndErrorsAsWhole(t *testing.T) {
+	type outcome struct {
+		Out, Err string
+		Exit     int
+	}
+	run := func(p func(...kong.Option) (*kong.Context, error)) (o outcome) {
+		var out strings.Builder
+		o.Exit = -1
+		func() {
+			defer func() {
+				if r := recover(); r != nil && r != errExited {
+					panic(r)
+				}
+			}()
+			_, err := p(kong.Writers(&out, &out), kong.Exit(func(code int) { o.Exit = code; panic(errExited) }))
+			if err != nil {
+				o.Err = err.Error()
+			}
+		}()
+		o.Out = out.String()
+		return o
+	}
+	for _, tc := range []struct {
+		args []string
+		env  string
+	}{
+		{args: []string{"serve", "--help"}},
+		{args: []string{"--help"}},
+		{args: []string{"-h"}},
+		{args: []string{"a.skb", "--help"}},
+		{args: []string{"serve", "--help=true"}},
+		{args: []string{"serve", "-hx"}},
+		{args: []string{"serve", "--nope", "a.skb"}},
+		{args: []string{"a.skb", "--catalog", "bogus"}},
+		{args: []string{"serve", "--prompt-limit", "many"}},
+		{args: []string{"--http", "8080", "--max-conns", "x", "a.skb"}},
+		{args: []string{"a.skb"}, env: "SKILLS_PROMPT_LIMIT=many"},
+		{args: []string{"a.skb"}, env: "SKILLS_MAX_CONNS=x"},
+		{args: []string{"serve", "--version=x"}},
+	} {
+		if k, v, ok := strings.Cut(tc.env, "="); ok {
+			t.Setenv(k, v)
+		}
+		got := run(func(o ...kong.Option) (*kong.Context, error) { return parse(tc.args, o...) })
+		want := run(func(o ...kong.Option) (*kong.Context, error) { return newParser(&CLI{}, o...).Parse(tc.args) })
+		if got != want {
+			t.Errorf("%q %s: parse gives\n%+v\nthe whole tree\n%+v", tc.args, tc.env, got, want)
+		}
+		if got.Out == "" && got.Err == "" {
+			t.Errorf("%q %s: neither help nor an error", tc.args, tc.env)
+		}
+		if k, _, ok := strings.Cut(tc.env, "="); ok {
+			os.Unsetenv(k)
+		}
+	}
+}
+
+// errExited is what the tests' kong.Exit panics with.
+var errExited = errors.New("exited")
 
 // hasFlag reports whether the tree kctx was parsed with has flag name.
 func hasFlag(kctx *kong.Context, name string) bool {
