@@ -164,6 +164,11 @@ var codeCases = []lintCase{
 	{"r.py", "sensitive-path", "import json, pathlib\ncfg = json.loads((pathlib.Path.home() / \".docker\" / \"config.json\").read_text())\nname, entry = next(iter(cfg[\"auths\"].items()))\nprint(name, entry)\n", "warning", 2},
 	{"r.py", "sensitive-path", "import json, pathlib\ncfg = json.loads((pathlib.Path.home() / \".docker\" / \"config.json\").read_text())\nname, entry = next(iter(cfg[\"auths\"].items()))\nprint(name)\n", "note", 2},
 	{"r.sh", "sensitive-path", "while read -r line; do\n  echo \"$line\"\ndone < \"$HOME/.netrc\"\n", "warning", 3},
+	// the content put in the environment of later commands, or yielded to a caller, reaches them
+	{"r.sh", "sensitive-path", "export TOKEN=\"$(jq -r '.auths[\"ghcr.io\"].auth' \"$HOME/.docker/config.json\")\"\n./sync.sh\n", "warning", 1},
+	{"r.sh", "sensitive-path", "TOKEN=\"$(jq -r '.auths[\"ghcr.io\"].auth' \"$HOME/.docker/config.json\")\" ./sync.sh\n", "warning", 1},
+	{"r.py", "sensitive-path", "import json, os, subprocess\nfrom pathlib import Path\ncfg = json.loads((Path.home() / \".docker\" / \"config.json\").read_text())\nos.environ[\"REG_AUTH\"] = cfg[\"auths\"][\"ghcr.io\"][\"auth\"]\n", "warning", 3},
+	{"r.py", "sensitive-path", "import json\nfrom pathlib import Path\ndef creds():\n    cfg = json.loads((Path.home() / \".docker\" / \"config.json\").read_text())\n    for r in cfg.get(\"auths\", {}):\n        yield cfg[\"auths\"][r][\"auth\"]\n\nfor c in creds():\n    print(c)\n", "warning", 4},
 	// PowerShell writes an expression statement's value out, or down its pipeline
 	{"r.ps1", "sensitive-path", "$p = Join-Path $HOME '.docker\\config.json'\n$cfg = Get-Content -Raw $p | ConvertFrom-Json\n$cfg.auths.PSObject.Properties.Name | Sort-Object\n", "note", 2},
 	{"r.ps1", "sensitive-path", "$p = Join-Path $HOME '.docker\\config.json'\n$cfg = Get-Content -Raw $p | ConvertFrom-Json\n$cfg.auths\n", "warning", 2},

@@ -122,7 +122,10 @@ func (f *flowState) statement() {
 				f.with()
 				return
 			}
-		case "return":
+		case "return", "yield":
+			if t.s == "yield" && f.lang != langPython && f.lang != langJS {
+				break
+			}
 			f.pos++
 			if !endOfStatement(f.peek(0)) {
 				v := f.valueOf(f.expr())
@@ -131,7 +134,7 @@ func (f *flowState) statement() {
 				}
 			}
 			return
-		case "yield", "await", "throw", "raise", "if", "elif", "while", "unless", "until", "else", "try", "except", "catch", "finally", "do", "then", "echo", "assert":
+		case "await", "throw", "raise", "if", "elif", "while", "unless", "until", "else", "try", "except", "catch", "finally", "do", "then", "echo", "assert":
 			f.pos++
 			if !endOfStatement(f.peek(0)) && !f.is(0, ":") {
 				f.expr()
@@ -274,6 +277,14 @@ func (f *flowState) statement() {
 	// The rest of the statement, for what the expression left.
 	for f.pos < len(f.toks) && !endOfStatement(f.peek(0)) {
 		start := f.pos
+		if f.is(0, "=") && f.lang != langPS {
+			// an assignment to a target not read (os.environ[k] = …,
+			// obj.attr[k] = …): what it is given goes where the analysis
+			// does not follow
+			f.pos++
+			f.s.escape(f.valueOf(f.expr()))
+			continue
+		}
 		w := f.expr()
 		v = ev{v: taintOf(^taint(0), f.valueOf(v), f.valueOf(w))}
 		if f.pos == start {

@@ -160,6 +160,9 @@ func (st *shellState) command(c syntax.Command, stdin value) value {
 	case *syntax.DeclClause:
 		for _, a := range c.Args {
 			st.assign(a)
+			if c.Variant != nil && c.Variant.Value == "export" && a.Name != nil {
+				st.s.escape(st.vars[a.Name.Value]) // in the environment of every command after it
+			}
 		}
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
@@ -659,10 +662,13 @@ func (st *shellState) run(args []value, words []*syntax.Word, env map[string]val
 			}
 		}
 	}
-	// A secret on a command line, or in the input, of a command the
-	// analysis does not follow reaches whatever the command does.
+	// A secret on a command line, in the input or the environment of a
+	// command the analysis does not follow reaches whatever it does.
 	st.s.escapeAll(rest...)
 	st.s.escape(stdin)
+	for _, v := range env {
+		st.s.escape(v)
+	}
 	return value{t: tCmd, id: at + 1}
 }
 
