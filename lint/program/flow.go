@@ -131,6 +131,9 @@ func (f *flowState) statement() {
 				v := f.valueOf(f.expr())
 				if fi := f.funcs[f.cur]; fi != nil {
 					fi.returns |= v.t & (tFetched | tDecoded | tSecret | tEnv | tSaved)
+					if fi.saves {
+						fi.returns |= tSaved // download_to_temp(url) returns the file it wrote
+					}
 				}
 			}
 			return

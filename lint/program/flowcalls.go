@@ -100,7 +100,7 @@ var calls = lazy.Value[map[string]int]{New: func() map[string]int {
 		"zlib.inflateSync": callDecode, "zlib.gunzipSync": callDecode, "unescape": callDecode, "decodeURIComponent": callNone,
 		"String.fromCharCode": callChr, "chr": callChr, "String.fromCodePoint": callChr,
 		// Files.
-		"open": callOpen, "io.open": callOpen, "codecs.open": callOpen, "File.open": callOpen, "fopen": callOpen,
+		"open": callOpen, "io.open": callOpen, "os.fdopen": callOpen, "codecs.open": callOpen, "File.open": callOpen, "fopen": callOpen,
 		"fs.readFile": callRead, "fs.promises.readFile": callRead, "File.read": callRead, "IO.read": callRead, "File.readlines": callRead,
 		"Get-Content": callRead, "gc": callRead, "cat": callRead, "File.binread": callRead,
 		"fs.writeFile": callWrite, "fs.appendFile": callWrite, "fs.promises.writeFile": callWrite, "fs.promises.appendFile": callWrite,
@@ -180,6 +180,9 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 			in.t &= tFetched | tDecoded
 			f.execSink(in, f.lang, at, false)
 		}
+		if fi.runsParam && savedArg(f, args) {
+			f.s.emit("download-exec", at, SeverityWarning, "") // a saved download's path given to a function that runs it
+		}
 		return ev{v: value{t: fi.returns}}
 	}
 	if !ok {
@@ -244,7 +247,7 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 			}
 			cmd = joinArgs(vs)
 		}
-		if f.runsFetched(cmd) || len(args) > 0 && runsSaved(args[0], cmd) {
+		if f.runsFetched(cmd) || len(args) > 0 && f.runsSaved(args[0], cmd) {
 			f.s.emit("download-exec", at, SeverityWarning, "")
 		}
 		// An interpreter started with no code reads it from its input:

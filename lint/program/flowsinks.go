@@ -46,6 +46,9 @@ func (f *flowState) readPath(p value, at int) value {
 // (scan.gradeWrite, the rule the shell analysis shares).
 func (f *flowState) wrote(target, content value, at int) {
 	f.s.gradeWrite(target, content, at)
+	if fi := f.funcs[f.cur]; fi != nil && content.t&tFetched != 0 {
+		fi.saves = true
+	}
 	if target.known && target.s != "" && content.t&tFetched != 0 {
 		f.vars["\x00file:"+target.s] = ev{v: value{t: tFetched}} // a download saved: what runsFetched looks for
 	}
@@ -76,26 +79,38 @@ func (f *flowState) runsFetched(cmd value) bool {
 	return ok && prog != "" && fl.v.t&tFetched != 0
 }
 
-// runsSaved reports whether a command given as a list (its elements) or
-// as a name alone (os.system(p)) runs a path a download was saved to
-// (tSaved), a path the analysis may not spell: the program, or an
-// interpreter's script. A string built around the path ("cat " + p) is
-// not the path run.
-func runsSaved(cmd ev, v value) bool {
+// runTarget returns what a command given as a list (its elements) or as
+// a name alone (os.system(p)) runs: the program, or an interpreter's
+// script. ok is false for a string built around a value ("cat " + p),
+// which does not run it.
+func runTarget(cmd ev, v value) (value, bool) {
 	elems := cmd.elems
 	if len(elems) == 0 {
-		return cmd.from != "" && v.t&tSaved != 0
+		return v, cmd.from != ""
 	}
 	prog := elems[0]
 	if _, _, ok := interpreter(cmdName(prog)); ok && prog.known {
 		for _, a := range elems[1:] {
 			if !(a.known && strings.HasPrefix(a.s, "-")) {
-				prog = a
-				break
+				return a, true
 			}
 		}
 	}
-	return prog.t&tSaved != 0
+	return prog, true
+}
+
+// runsSaved reports whether a command runs a path a download was saved to
+// (tSaved), a path the analysis may not spell (runTarget); in a function,
+// it records that the function runs a parameter (funcInfo.runsParam).
+func (f *flowState) runsSaved(cmd ev, v value) bool {
+	t, ok := runTarget(cmd, v)
+	if !ok {
+		return false
+	}
+	if fi := f.funcs[f.cur]; fi != nil && t.t&tParam != 0 {
+		fi.runsParam = true
+	}
+	return t.t&tSaved != 0
 }
 
 // removeCheck reports a recursive deletion of / or home.
@@ -173,4 +188,15 @@ func (f *flowState) gradeLater(rule, what string, cmd value, at int) {
 		return
 	}
 	f.s.emit(rule, at, SeverityWarning, what+": what it runs later is fetched, decoded, hidden or not seen")
+}
+
+// savedArg reports whether an argument of a call holds a path a download
+// was saved to (tSaved).
+func savedArg(f *flowState, args []ev) bool {
+	for _, a := range args {
+		if f.valueOf(a).t&tSaved != 0 {
+			return true
+		}
+	}
+	return false
 }

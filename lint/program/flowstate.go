@@ -43,8 +43,12 @@ type bodyRun struct {
 
 // funcInfo is what a local function does with what it is given.
 type funcInfo struct {
-	execs   bool  // a parameter's value reaches an exec sink
-	returns taint // what its return statements give
+	execs bool // a parameter's value reaches an exec sink
+	saves bool // it wrote a download to a file: what it returns is taken for where (tSaved)
+	// runsParam says a parameter is what a command it starts runs: the
+	// program, or an interpreter's script (runTarget).
+	runsParam bool
+	returns   taint // what its return statements give
 	// Its parameters and body (token indexes in chunk), when the analysis
 	// found where the body ends: a call that gives it a secret has it read
 	// again with the secret bound. running says it is being read so.
