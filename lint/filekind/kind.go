@@ -53,7 +53,7 @@ var moreScriptExts = lazy.Value[map[string]bool]{New: func() map[string]bool {
 		".ksh": true, ".fish": true, ".psd1": true, ".vbs": true, ".jsx": true, ".tsx": true, ".mts": true,
 		".cts": true, ".lua": true, ".tcl": true, ".r": true, ".go": true, ".rs": true, ".swift": true,
 		".java": true, ".kt": true, ".cs": true, ".c": true, ".cc": true, ".cpp": true, ".h": true,
-		".groovy": true, ".gradle": true, ".applescript": true, ".scpt": true, ".ipynb": true,
+		".groovy": true, ".gradle": true, ".applescript": true, ".scpt": true, ".ipynb": true, ".reg": true,
 	}
 }}
 

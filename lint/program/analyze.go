@@ -40,6 +40,8 @@ func (s *scan) analyseCode() {
 			s.shellRegion(r)
 		case langBatch:
 			s.batchRegion(r)
+		case langReg:
+			s.regRegion(r)
 		default:
 			s.flowRegion(r)
 		}

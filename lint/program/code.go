@@ -187,6 +187,8 @@ func langOf(file, text string) string {
 		return langGo
 	case ".bat", ".cmd":
 		return langBatch
+	case ".reg":
+		return langReg
 	}
 	if base := strings.ToLower(path.Base(file)); base == ".envrc" || strings.Contains(file, "hooks/") && ext == "" {
 		if !strings.HasPrefix(text, "#!") {
@@ -227,6 +229,8 @@ func fenceLang(info string) string {
 		return langShell
 	case "bat", "batch", "cmd", "dos", "batchfile", "winbatch", "doscon":
 		return langBatch
+	case "reg", "registry":
+		return langReg
 	case "python", "py", "python3", "ipython", "pycon":
 		return langPython
 	case "js", "javascript", "node", "ts", "typescript", "jsx", "tsx", "mjs", "cjs":

@@ -25,6 +25,7 @@ const (
 	langPerl   = "pl"
 	langGo     = "go"
 	langBatch  = "bat" // Windows batch files: batch.go
+	langReg    = "reg" // Windows registry files: regfile.go
 )
 
 // A tokKind is what a token is.
