@@ -109,7 +109,9 @@ func (f *flowState) statement() {
 			}
 		case "const", "let", "var", "my", "our", "local", "export", "global", "private", "public", "static", "readonly":
 			f.pos++
-			f.statement()
+			if !f.destructuring() {
+				f.statement() // which would skip the { of const { a } = … as a block's
+			}
 			return
 		case "def", "function", "sub", "fn", "async", "class", "func":
 			f.funcDecl()
@@ -150,15 +152,8 @@ func (f *flowState) statement() {
 			}
 		}
 	}
-	// Destructuring: const {exec, spawn} = require('child_process')
-	if f.is(0, "{") || f.is(0, "[") && f.lang == langJS {
-		if names, ok := f.destructure(); ok {
-			v := f.expr()
-			for _, n := range names {
-				f.vars[n] = ev{v: v.v, name: joinName(v.name, n)}
-			}
-			return
-		}
+	if f.destructuring() {
+		return
 	}
 	// An element or attribute set: name[k] = expr, name.attr = expr: the
 	// container holds what it is given.
@@ -397,8 +392,9 @@ func (f *flowState) dotted() string {
 	return b.String()
 }
 
-// destructure reads {a, b: c} or [a, b] before "=", and returns the names.
-func (f *flowState) destructure() ([]string, bool) {
+// destructure reads {a, b: c} or [a, b] before "=", and returns the names
+// bound and the members they take ({b: c} binds c to b).
+func (f *flowState) destructure() (names, members []string, ok bool) {
 	save := f.pos
 	open := f.peek(0).s
 	closer := "}"
@@ -406,21 +402,20 @@ func (f *flowState) destructure() ([]string, bool) {
 		closer = "]"
 	}
 	f.pos++
-	var names []string
 	for f.pos < len(f.toks) && !f.is(0, closer) {
 		t := f.peek(0)
 		if t.kind == tokEOL || t.kind == tokPunct && t.s != "," && t.s != ":" {
 			f.pos = save
-			return nil, false
+			return nil, nil, false
 		}
 		if t.kind == tokWord {
 			if f.is(1, ":") {
 				f.pos += 2
 				if f.peek(0).kind == tokWord {
-					names = append(names, f.peek(0).s)
+					names, members = append(names, f.peek(0).s), append(members, t.s)
 				}
 			} else {
-				names = append(names, t.s)
+				names, members = append(names, t.s), append(members, t.s)
 			}
 		}
 		f.pos++
@@ -428,10 +423,28 @@ func (f *flowState) destructure() ([]string, bool) {
 	f.pos++
 	if !f.is(0, "=") || len(names) == 0 {
 		f.pos = save
-		return nil, false
+		return nil, nil, false
 	}
 	f.pos++
-	return names, true
+	return names, members, true
+}
+
+// destructuring reads a destructuring assignment, const {exec, spawn} =
+// require('child_process'), if one starts here: each name holds its
+// member of the value.
+func (f *flowState) destructuring() bool {
+	if !(f.is(0, "{") || f.is(0, "[") && f.lang == langJS) {
+		return false
+	}
+	names, members, ok := f.destructure()
+	if !ok {
+		return false
+	}
+	v := f.expr()
+	for i, n := range names {
+		f.vars[n] = ev{v: v.v, name: joinName(v.name, members[i])}
+	}
+	return true
 }
 
 // funcDecl reads a function's head: its parameters hold unknown values.

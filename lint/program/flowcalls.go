@@ -258,6 +258,9 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 			}
 		}
 		f.execSink(cmd, langShell, at, false)
+		if out, ok := commandOutput(cmd); ok {
+			return ev{v: out}
+		}
 		return ev{v: value{t: tCmd}}
 	case callFetch, callSend:
 		for i := range args {

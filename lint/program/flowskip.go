@@ -51,6 +51,9 @@ func (f *flowState) skipTo(s string) {
 
 // global returns what a name means when the region did not set it.
 func (f *flowState) global(name string) ev {
+	if ownPlace(f.lang, name) {
+		return ev{v: shippedValue(name)} // the script's own file or folder, in the skill
+	}
 	switch f.lang {
 	case langPS:
 		switch strings.ToLower(name) {
@@ -187,4 +190,23 @@ func (f *flowState) psWildcardAt(at int) (string, bool) {
 		b.WriteString(t.s)
 	}
 	return strings.ToLower(b.String()), wild
+}
+
+// ownPlace reports a name that holds the running script's own file or
+// folder (__file__, __dirname, __dir__, $PSScriptRoot): a path built on it
+// is inside the skill, as one on CLAUDE_SKILL_DIR is.
+func ownPlace(lang, name string) bool {
+	switch lang {
+	case langPython:
+		return name == "__file__"
+	case langJS:
+		return name == "__dirname" || name == "__filename"
+	case langRuby:
+		return name == "__dir__" || name == "__FILE__"
+	case langPerl:
+		return name == "__FILE__"
+	case langPS:
+		return strings.EqualFold(name, "$PSScriptRoot") || strings.EqualFold(name, "$PSCommandPath")
+	}
+	return false
 }

@@ -182,3 +182,39 @@ func archiveOperands(name string, rest []value) []value {
 	}
 	return out
 }
+
+// revParse returns the path git rev-parse prints for its arguments (after
+// rev-parse): --git-path X is .git/X, --git-dir and --git-common-dir .git;
+// the shell analysis and a program running the command (execSync,
+// check_output) share it, so a hook path asked of git is a hook path.
+func revParse(args []string) (value, bool) {
+	for i, a := range args {
+		if a == "--git-path" && i+1 < len(args) {
+			return value{s: ".git/" + args[i+1], known: true, t: tBuilt}, true
+		}
+		if a == "--git-dir" || a == "--git-common-dir" {
+			return value{s: ".git", known: true, t: tBuilt}, true
+		}
+	}
+	return value{}, false
+}
+
+// commandOutput returns what a command line a program runs prints, when
+// the analysis knows it: git rev-parse's paths.
+func commandOutput(cmd value) (value, bool) {
+	if !cmd.known {
+		return value{}, false
+	}
+	w := strings.Fields(cmd.s)
+	if len(w) < 2 || cmdName(lit(w[0])) != "git" {
+		return value{}, false
+	}
+	w = w[1:]
+	for len(w) > 1 && (w[0] == "-C" || w[0] == "-c") {
+		w = w[2:] // git -C dir, -c k=v
+	}
+	if len(w) == 0 || w[0] != "rev-parse" {
+		return value{}, false
+	}
+	return revParse(w[1:])
+}

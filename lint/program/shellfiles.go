@@ -131,13 +131,12 @@ func (st *shellState) git(rest []value, at int) value {
 	sub, args := rest[0].s, rest[1:]
 	switch sub {
 	case "rev-parse":
+		words := make([]string, len(args))
 		for i, a := range args {
-			if a.s == "--git-path" && i+1 < len(args) {
-				return value{s: ".git/" + args[i+1].s, known: true, t: tBuilt}
-			}
-			if a.s == "--git-dir" || a.s == "--git-common-dir" {
-				return value{s: ".git", known: true, t: tBuilt}
-			}
+			words[i] = a.s
+		}
+		if v, ok := revParse(words); ok {
+			return v
 		}
 	case "add":
 		for _, a := range args {
