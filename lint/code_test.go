@@ -322,6 +322,18 @@ var codeCases = []lintCase{
 	{"x.sh", "untrusted-source", "pip install -f https://wheels.example.net/ acme\n", "warning", 1},
 	{"x.sh", "untrusted-source", "python3 tc.py --registry docs/TC/tc_registry.json\ngit apply --index fix.patch\ncurl -f https://x.example/a.json -o a.json\n", "", 0},
 	{"x.sh", "untrusted-source", "pip install --trusted-host pypi.example.net acme\n", "warning", 1},
+	// A package manager's checks switched off.
+	{"x.sh", "untrusted-source", "echo 'deb [trusted=yes] http://repo.example.net/apt ./' | sudo tee /etc/apt/sources.list.d/x.list\n", "warning", 1},
+	{"x.sh", "untrusted-source", "sudo apt-get install -y --allow-unauthenticated acme-agent\n", "warning", 1},
+	{"x.sh", "untrusted-source", "sudo apt-get -o Acquire::AllowInsecureRepositories=true update\n", "warning", 1},
+	{"x.sh", "untrusted-source", "sudo dnf install -y --nogpgcheck https://x.example/a.rpm\n", "warning", 1},
+	{"acme.repo", "untrusted-source", "[acme]\nbaseurl=https://repo.example.net/el9\ngpgcheck=0\n", "warning", 3},
+	{"x.sh", "untrusted-source", "npm config set strict-ssl false\n", "warning", 1},
+	{"x.sh", "untrusted-source", "NODE_TLS_REJECT_UNAUTHORIZED=0 node install.js\n", "warning", 1},
+	{"x.sh", "untrusted-source", "export GOSUMDB=off\ngo install example.net/tool@v1.0.0\n", "warning", 1},
+	{"x.sh", "untrusted-source", "git -c http.sslVerify=false clone https://git.example.net/o/r\n", "warning", 1},
+	{"x.sh", "untrusted-source", "export PIP_TRUSTED_HOST=pypi.example.net\n", "warning", 1},
+	{"x.sh", "untrusted-source", "gcloud run deploy api --image gcr.io/p/api --allow-unauthenticated\nexport GOPRIVATE=github.com/acme/*\nnpm config set strict-ssl true\ngpgcheck=1\n", "", 0},
 	{"requirements.txt", "untrusted-source", "-i https://pypi.example.net/simple\nrequests==2.32.3\n", "warning", 1},
 	{"requirements-gpu.txt", "untrusted-source", "-f https://download.pytorch.org/whl/torch_stable.html\ntorch==2.4.1\n", "note", 1},
 	// A hash fixes a file's content, not who made it: an unknown index stays a warning.

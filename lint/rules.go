@@ -722,6 +722,15 @@ var rules = []rule{
 				check: gitSource,
 			},
 			{
+				// A package manager's signature or TLS checks turned off:
+				// anyone on the path, or a mirror, may serve the packages.
+				keys: []string{"trusted=yes", "allow-unauth", "::allow", "gpgcheck", "nosignature", "strict-ssl", "tls_reject", "gosumdb", "goinsecure", "sslverify", "ssl_no_verify", "trusted_host"},
+				re: &lazyre.RE{Expr: `(?i)\[[^\]\n]*\btrusted=yes\b|\bapt(?:-get)?\b[^|;&\n]*\s--allow-(?:unauthenticated|insecure-repositories)\b|::(?:AllowInsecureRepositories|AllowUnauthenticated|AllowDowngradeToInsecureRepositories)\s*[= ]\s*["']?(?:true|1|yes)\b|` +
+					`--nogpgcheck\b|^\s*gpgcheck\s*=\s*0\b|\brpm\b[^|;&\n]*\s--nosignature\b|\bstrict-ssl\s*[= ]\s*["']?false\b|\bNODE_TLS_REJECT_UNAUTHORIZED\s*=\s*["']?0\b|` +
+					`\bGOSUMDB\s*=\s*["']?off\b|\bGOINSECURE\s*=\s*["']?\S|\bGOFLAGS\s*=\s*["']?[^"'\s]*-insecure\b|\bhttp\.sslVerify\s*[= ]\s*["']?false\b|\bGIT_SSL_NO_VERIFY\s*=\s*["']?(?:1|true)\b|\bPIP_TRUSTED_HOST\s*=\s*\S`},
+				sev: SeverityWarning,
+			},
+			{
 				keys:  []string{"github:", "gitlab:", "bitbucket:"},
 				re:    &lazyre.RE{Expr: `\b(github|gitlab|bitbucket):([\w.-]+/[\w.-]+(?:#[^\s"'<>,]+)?)`},
 				check: forgeShorthand,
