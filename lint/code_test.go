@@ -316,6 +316,8 @@ var codeCases = []lintCase{
 	{"x.sh", "untrusted-source", "npm config set registry https://registry.npmjs.org/\n", "note", 1},
 	{".npmrc", "untrusted-source", "@acme:registry=https://npm.example.net/\n", "warning", 1},
 	{".npmrc", "untrusted-source", "registry=https://registry.npmjs.org/\n", "note", 1},
+	{".npmrc", "untrusted-source", "@acme:registry=https://npm.pkg.github.com\n//npm.pkg.github.com/:_authToken=${NODE_AUTH_TOKEN}\n", "note", 1},
+	{"x.sh", "untrusted-source", "pip install -i https://test.pypi.org/simple/ --extra-index-url https://pypi.org/simple mypkg\n", "warning", 1},
 	{"pip.conf", "untrusted-source", "[global]\nindex-url = https://pypi.example.net/simple\n", "warning", 2},
 	{"config.toml", "untrusted-source", "registry = \"https://ghcr.example.net\"\n", "", 0},
 	{"x.sh", "untrusted-source", "pip install --no-index --find-links ./wheels -r requirements.txt\n", "note", 1},

@@ -33,6 +33,7 @@ var officialIndexes = []struct{ host, path string }{
 	{"pypi.nvidia.com", "/"},         // NVIDIA's wheels (CUDA, RAPIDS, TensorRT)
 	{"registry.npmjs.org", "/"},      // npm
 	{"registry.yarnpkg.com", "/"},    // Yarn's front of the npm registry
+	{"npm.pkg.github.com", "/"},      // GitHub's npm registry: a scope's packages, published by its owner only
 }
 
 // publicForges are the public code hosts whose repositories, tags and
