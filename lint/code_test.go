@@ -173,6 +173,13 @@ var codeCases = []lintCase{
 	{"r.ps1", "sensitive-path", "$p = Join-Path $HOME '.docker\\config.json'\n$cfg = Get-Content -Raw $p | ConvertFrom-Json\n$cfg.auths.PSObject.Properties.Name | Sort-Object\n", "note", 2},
 	{"r.ps1", "sensitive-path", "$p = Join-Path $HOME '.docker\\config.json'\n$cfg = Get-Content -Raw $p | ConvertFrom-Json\n$cfg.auths\n", "warning", 2},
 	{"r.ps1", "sensitive-path", "$p = Join-Path $HOME '.docker\\config.json'\n$cfg = Get-Content -Raw $p | ConvertFrom-Json\n$cfg | ConvertTo-Json -Depth 5 | Out-File -FilePath \"$env:TEMP\\d.json\"\n", "warning", 2},
+	// a container the program builds from a secret, or text it makes, stays the secret whatever it names its parts
+	{"r.py", "sensitive-path", "import json\nfrom pathlib import Path\ncfg = json.loads((Path.home() / \".docker\" / \"config.json\").read_text())\nd = {\"name\": cfg[\"auths\"][\"ghcr.io\"][\"auth\"]}\nprint(d[\"name\"])\n", "warning", 3},
+	{"r.py", "sensitive-path", "import json\nfrom pathlib import Path\ncfg = json.loads((Path.home() / \".docker\" / \"config.json\").read_text())\nd = {}\nd[\"name\"] = cfg[\"auths\"][\"ghcr.io\"][\"auth\"]\nprint(d.get(\"name\"))\n", "warning", 3},
+	{"r.py", "sensitive-path", "import json\nfrom pathlib import Path\ncfg = json.loads((Path.home() / \".docker\" / \"config.json\").read_text())\nx = json.loads(json.dumps({\"name\": cfg[\"auths\"][\"ghcr.io\"]}))\nprint(x[\"name\"])\n", "warning", 3},
+	{"r.py", "sensitive-path", "import os\nprint(open(os.path.join(os.path.expanduser(\"~\"), \".netrc\")).read().split(\"=\")[0])\n", "warning", 2},
+	{"r.js", "sensitive-path", "const fs = require('fs'), os = require('os'), path = require('path');\nconst cfg = JSON.parse(fs.readFileSync(path.join(os.homedir(), '.docker', 'config.json'), 'utf8'));\nconsole.log(Object.values({a: {name: cfg.auths['ghcr.io'].auth}})[0].name);\n", "warning", 2},
+	{"r.sh", "sensitive-path", "t=$(jq -r '.auths[\"ghcr.io\"].auth' \"$HOME/.docker/config.json\")\necho \"{\\\"name\\\": \\\"$t\\\"}\" | jq -r .name\n", "warning", 1},
 	// a local function given the secret is read again with it bound: what it does with it is the grade
 	{"r.py", "sensitive-path", "import json\nfrom pathlib import Path\n\ndef report(cfg):\n    for r in sorted(cfg.get(\"auths\", {})):\n        print(r)\n\ndef main():\n    report(json.loads((Path.home() / \".docker\" / \"config.json\").read_text()))\n\nmain()\n", "note", 9},
 	{"r.py", "sensitive-path", "import json\nfrom pathlib import Path\n\ndef report(cfg):\n    for r in sorted(cfg.get(\"auths\", {})):\n        print(r, cfg[\"auths\"][r])\n\ndef main():\n    report(json.loads((Path.home() / \".docker\" / \"config.json\").read_text()))\n\nmain()\n", "warning", 9},

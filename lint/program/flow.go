@@ -166,9 +166,7 @@ func (f *flowState) statement() {
 			v := f.expr()
 			old := f.vars[t.s]
 			old.v = taintOf(^tHome, old.v, f.valueOf(v))
-			if old.v.t&tSecret != 0 {
-				old.v.shape = shapeTree
-			}
+			old.v.shape = shapeRaw // a container the program fills: raw, whatever it names its parts
 			f.vars[t.s] = old
 			return
 		}

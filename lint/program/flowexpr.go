@@ -534,6 +534,10 @@ func (f *flowState) psCommand() value {
 		if f.peek(0).kind == tokWord && (strings.EqualFold(f.peek(0).s, "iex") || strings.EqualFold(f.peek(0).s, "invoke-expression")) {
 			f.execSink(out, langPS, at, true)
 		}
+		if f.peek(0).kind == tokWord && (strings.EqualFold(f.peek(0).s, "convertfrom-json") || strings.EqualFold(f.peek(0).s, "convertfrom-yaml")) && out.t&tSecret != 0 {
+			f.pos++
+			out = parsedFrom(out, shapeMap) // the store's content parsed
+		}
 	}
 	return out
 }

@@ -54,8 +54,10 @@ func (f *flowState) secretCall(name string, args []ev, kw map[string]ev, at int)
 		return ev{v: value{t: v.t &^ (tHome | tBuilt)}}, true
 	}
 	switch kind {
-	case fnStructure, fnKeys:
+	case fnStructure:
 		return ev{v: structure(v)}, true
+	case fnKeys:
+		return ev{v: structureOf(v)}, true
 	case fnNames:
 		if v.shape == shapeMap || v.shape == shapeINI {
 			return ev{v: structure(v)}, true // a mapping's names
@@ -67,7 +69,7 @@ func (f *flowState) secretCall(name string, args []ev, kw map[string]ev, at int)
 	case fnKeep:
 		return ev{v: secretPart(v, shapeRaw)}, true
 	case fnParse:
-		return ev{v: secretPart(v, shapeMap)}, true // a store's top is a mapping
+		return ev{v: parsedFrom(v, shapeMap)}, true // a store's top is a mapping
 	case fnValues:
 		return ev{v: secretPart(v, shapeTree)}, true
 	case fnEntries:
@@ -109,7 +111,7 @@ func (f *flowState) secretMethodCall(recv ev, rv value, name string, args []ev, 
 		// configparser's read(path): the parser now holds the file
 		p := f.valueOf(args[0])
 		if p.path == pathSecret || classifyPath(p) == pathSecret {
-			c := secretPart(f.readPath(p, at), shapeINI)
+			c := parsedFrom(f.readPath(p, at), shapeINI)
 			if c.t&tSecret != 0 {
 				old := f.vars[recv.from]
 				old.v = c
@@ -126,7 +128,7 @@ func (f *flowState) secretMethodCall(recv ev, rv value, name string, args []ev, 
 		if in := taintOf(tSecret, vs[1:]...); in.t&tSecret != 0 {
 			old := f.vars[recv.from]
 			old.v = taintOf(^tHome, vs...)
-			old.v.shape = shapeTree
+			old.v.shape = shapeRaw // a container the program fills: raw, whatever it names its parts
 			f.vars[recv.from] = old
 			return ev{}, true
 		}

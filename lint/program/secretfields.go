@@ -20,14 +20,34 @@ import (
 // stay the secret.
 
 // Shapes of a secret's content (value.shape), for what iterating it gives.
+// Only a store's own content parsed (shapeFile, shapeFileKV, then a
+// parser's) has parts named for what they are: a container the program
+// built from a secret ({"name": token}), or text it put together, stays
+// the secret whatever it names its parts.
 const (
-	shapeRaw   uint8 = iota // the text or bytes read: every part of it may be the secret
-	shapeTree               // parsed: a field of it by name may be structure
-	shapeMap                // a mapping: iterating it gives its names
-	shapePairs              // a mapping's (name, value) pairs: items(), Object.entries
-	shapeINI                // an INI file parsed (configparser): sections by name, get(section, option)
-	shapeKV                 // a line split at "=" or ":": its first part names the setting (npmrc's registry=, a .env's KEY=)
+	shapeRaw    uint8 = iota // text or bytes the program made: every part of it may be the secret
+	shapeTree                // parsed: a field of it by name may be structure
+	shapeMap                 // a mapping: iterating it gives its names
+	shapePairs               // a mapping's (name, value) pairs: items(), Object.entries
+	shapeINI                 // an INI file parsed (configparser): sections by name, get(section, option)
+	shapeKV                  // a line of a key = value store split at "=" or ":": its first part names the setting
+	shapeFile                // a store's content as read, or a line of it: a parser makes a tree of it
+	shapeFileKV              // the same, of a key = value store (npmrc, .env, .pypirc, AWS's): a line split at "=" names the setting
 )
+
+// parsed reports a shape whose parts are named for what they are.
+func parsed(shape uint8) bool { return shape >= shapeTree && shape <= shapeKV }
+
+// fileShape returns the shape of the content of the secret file at p
+// (normPath): a key = value store's, or another's.
+func fileShape(p string) uint8 {
+	for _, kv := range []string{".npmrc", ".env", ".pypirc", "/.aws/credentials", "/.aws/config"} {
+		if strings.HasSuffix(p, kv) {
+			return shapeFileKV
+		}
+	}
+	return shapeFile
+}
 
 // mapFields are the fields of credential stores that are mappings by
 // name: docker's auths and credHelpers, gh's and netrc's hosts.
@@ -74,11 +94,35 @@ func structure(v value) value {
 }
 
 // secretPart returns the part of secret v that a field of it, or an
-// element, is: shape says what the part is parsed as.
+// element, is: shape says what the part is parsed as, when v is parsed;
+// a part of anything else is as raw as it.
 func secretPart(v value, shape uint8) value {
 	out := taintOf(^(tHome | tBuilt), v)
-	out.shape = shape
+	if parsed(v.shape) {
+		out.shape = shape
+	}
 	return out
+}
+
+// parsedFrom returns what a parser makes of secret v: a tree of shape,
+// when v is a store's content as read; raw otherwise (text the program
+// built is not the store).
+func parsedFrom(v value, shape uint8) value {
+	out := taintOf(^(tHome | tBuilt), v)
+	if v.shape == shapeFile || v.shape == shapeFileKV {
+		out.shape = shape
+	}
+	return out
+}
+
+// structureOf returns the names of secret v's entries, as keys() gives
+// them: structure when v is parsed, the secret as raw as v otherwise (a
+// mapping the program built may be named by the secret).
+func structureOf(v value) value {
+	if parsed(v.shape) {
+		return structure(v)
+	}
+	return secretPart(v, shapeRaw)
 }
 
 // field returns v's field named k (known or not), as v[k], v.get(k) or
@@ -88,6 +132,8 @@ func secretPart(v value, shape uint8) value {
 // the secret, parsed.
 func field(v value, k value) value {
 	switch {
+	case !parsed(v.shape):
+		return secretPart(v, shapeRaw) // text, or a container the program built: every part may be the secret
 	case v.shape == shapeKV && k.known && k.s == "0":
 		return structure(v) // the name before "=": the setting, not its value
 	case !k.known:
@@ -114,9 +160,12 @@ func iterSecret(v value, keys bool, n int) []value {
 	out := make([]value, n)
 	for i := range out {
 		switch {
-		case i == 0 && (keys || v.shape == shapeMap || v.shape == shapeINI || n > 1 && (v.shape == shapePairs || v.shape == shapeKV)):
+		case i == 0 && (keys && parsed(v.shape) || v.shape == shapeMap || v.shape == shapeINI || n > 1 && (v.shape == shapePairs || v.shape == shapeKV)):
 			out[i] = structure(v)
-		case v.shape == shapeRaw:
+		case v.shape == shapeFile || v.shape == shapeFileKV:
+			out[i] = v // a line of the store
+			out[i].t &^= tHome | tBuilt
+		case !parsed(v.shape):
 			out[i] = secretPart(v, shapeRaw)
 		default:
 			out[i] = secretPart(v, shapeTree)
@@ -168,7 +217,9 @@ var secretFuncs = lazy.Value[map[string]int]{New: func() map[string]int {
 func secretMethod(rv value, name string, args []value, mapDefault bool) (value, bool) {
 	switch strings.ToLower(name) {
 	case "keys", "sections", "options", "getownpropertynames":
-		return structure(rv), true
+		return structureOf(rv), true
+	case "splitlines", "lines", "readlines", "each_line":
+		return rv, true // the store's lines, as it is
 	case "has", "hasownproperty", "has_section", "has_option", "includes", "__contains__", "startswith", "endswith",
 		"exists", "containskey", "contains", "isempty", "is_empty", "empty?", "key?", "has_key?", "count", "index":
 		return structure(rv), true
@@ -177,8 +228,13 @@ func secretMethod(rv value, name string, args []value, mapDefault bool) (value, 
 	case "items", "entries", "each_pair":
 		return secretPart(rv, shapePairs), true
 	case "split", "partition", "rsplit", "split_once":
-		if len(args) > 0 && args[0].known && (strings.TrimSpace(args[0].s) == "=" || strings.TrimSpace(args[0].s) == ":") {
-			return secretPart(rv, shapeKV), true
+		switch {
+		case rv.shape == shapeFileKV && len(args) > 0 && args[0].known && (strings.TrimSpace(args[0].s) == "=" || strings.TrimSpace(args[0].s) == ":"):
+			out := taintOf(^(tHome | tBuilt), rv)
+			out.shape = shapeKV // a setting's line: its name, then its value
+			return out, true
+		case rv.shape == shapeFile || rv.shape == shapeFileKV:
+			return rv, true // its lines, or pieces of them
 		}
 		return secretPart(rv, shapeRaw), true
 	case "get", "getint", "getboolean", "getfloat", "fetch", "dig", "pop", "setdefault", "item":
@@ -190,7 +246,7 @@ func secretMethod(rv value, name string, args []value, mapDefault bool) (value, 
 			k = args[1] // configparser's get(section, option): the option names the field
 		}
 		v := field(rv, k)
-		if v.t&tSecret != 0 && mapDefault {
+		if v.t&tSecret != 0 && mapDefault && parsed(v.shape) {
 			v.shape = shapeMap
 		}
 		return v, true
@@ -296,3 +352,23 @@ func splitTop(s string, sep byte) []string {
 	}
 	return append(out, s[start:])
 }
+
+// taintOf returns a value with no string that carries the taint of vs
+// under mask, and the store their secrets came from.
+func taintOf(mask taint, vs ...value) value {
+	var out value
+	for _, v := range vs {
+		if v.t&mask&tSecret != 0 {
+			if out.t&tSecret == 0 {
+				out.store, out.shape = v.store, v.shape // one secret: what it is parsed as, too
+			} else {
+				out.store, out.shape = joinStores(out.store, v.store), shapeRaw // secrets joined: raw
+			}
+		}
+		out.t |= v.t & mask
+	}
+	return out
+}
+
+// otherSecret is a secret that comes from no file the text reads.
+func otherSecret(t taint) value { return value{t: t | tSecret, store: storeOther} }

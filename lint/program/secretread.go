@@ -22,26 +22,6 @@ type secretRead struct {
 	escaped bool // its content, or a secret part of it, reached a sink
 }
 
-// taintOf returns a value with no string that carries the taint of vs
-// under mask, and the store their secrets came from.
-func taintOf(mask taint, vs ...value) value {
-	var out value
-	for _, v := range vs {
-		if v.t&mask&tSecret != 0 {
-			if out.t&tSecret == 0 {
-				out.store = v.store
-			} else {
-				out.store = joinStores(out.store, v.store)
-			}
-		}
-		out.t |= v.t & mask
-	}
-	return out
-}
-
-// otherSecret is a secret that comes from no file the text reads.
-func otherSecret(t taint) value { return value{t: t | tSecret, store: storeOther} }
-
 // secretReads are the reads of secret files a text makes, in order.
 type secretReads []secretRead
 
@@ -56,7 +36,7 @@ func (rs *secretReads) add(p value, at int, built bool) value {
 		return value{t: tSecret, store: storeAll}
 	}
 	*rs = append(*rs, r)
-	return value{t: tSecret, store: uint8(len(*rs))}
+	return value{t: tSecret, store: uint8(len(*rs)), shape: fileShape(r.path)}
 }
 
 // escape records that v reached a sink: the read its secret came from is

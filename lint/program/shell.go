@@ -523,11 +523,12 @@ func (st *shellState) run(args []value, words []*syntax.Word, env map[string]val
 				}
 			}
 			c := st.readSecret(a, at)
-			out.store = taintOf(tSecret, out, c).store
+			j := taintOf(tSecret, out, c)
+			out.store, out.shape = j.store, j.shape
 			out.t |= c.t
 		}
-		if quietFilter(name, rest) {
-			return structure(out) // names, a count, a yes or no
+		if quietFilter(name, rest) && (out.t&tSecret == 0 || name == "grep" || out.shape == shapeFile || out.shape == shapeFileKV) {
+			return structure(out) // names, a count, a yes or no of the store (JSON the script made is not the store)
 		}
 		return out
 	case "env", "printenv", "set", "export", "declare":
