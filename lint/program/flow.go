@@ -132,7 +132,7 @@ func (f *flowState) statement() {
 			if !endOfStatement(f.peek(0)) {
 				v := f.valueOf(f.expr())
 				if fi := f.funcs[f.cur]; fi != nil {
-					fi.returns |= v.t & (tFetched | tDecoded | tSecret | tEnv | tSaved)
+					fi.returns |= v.t & (tFetched | tDecoded | tSecret | tEnv | tSaved | tCmd)
 					if fi.saves {
 						fi.returns |= tSaved // download_to_temp(url) returns the file it wrote
 					}

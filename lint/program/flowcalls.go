@@ -56,6 +56,7 @@ const (
 	callGlob
 	callMap
 	callReverse
+	callResolve
 )
 
 // calls are the functions the analysis knows, by canonical name.
@@ -86,7 +87,14 @@ var calls = lazy.Value[map[string]int]{New: func() map[string]int {
 		"Net.HTTP.post_form": callFetch, "URI.open": callFetch, "HTTParty.get": callFetch, "HTTParty.post": callFetch, "Faraday.post": callFetch,
 		"LWP.Simple.get": callFetch, "get": callNone, "getstore": callFetch, "file_get_contents": callRead, "curl_exec": callFetch,
 		"Invoke-WebRequest": callFetch, "Invoke-RestMethod": callFetch, "iwr": callFetch, "irm": callFetch, "smtplib.SMTP": callNone,
-		"socket.create_connection": callNone, "dns.resolve": callSend, "dns.lookup": callSend, "socket.gethostbyname": callSend,
+		"socket.create_connection": callNone, "dns.resolve": callResolve, "dns.lookup": callResolve, "socket.gethostbyname": callResolve,
+		"socket.gethostbyname_ex": callResolve, "socket.getaddrinfo": callResolve, "dns.resolver.resolve": callResolve,
+		"dns.resolver.query": callResolve, "dns.resolve4": callResolve, "dns.resolve6": callResolve, "dns.resolveTxt": callResolve,
+		"dns.resolveAny": callResolve, "dns.promises.lookup": callResolve, "dns.promises.resolve": callResolve,
+		"dns.promises.resolveTxt": callResolve, "Resolv.getaddress": callResolve, "Resolv.getaddresses": callResolve,
+		"Addrinfo.getaddrinfo": callResolve, "Socket.getaddrinfo": callResolve, "gethostbyname": callResolve,
+		"dns_get_record": callResolve, "net.LookupHost": callResolve, "net.LookupIP": callResolve, "net.LookupTXT": callResolve,
+		"System.Net.Dns.GetHostAddresses": callResolve, "System.Net.Dns.GetHostEntry": callResolve,
 		// Decoders.
 		"base64.b64decode": callDecode, "base64.standard_b64decode": callDecode, "base64.urlsafe_b64decode": callDecode,
 		"base64.b32decode": callDecode, "base64.b16decode": callDecode, "base64.a85decode": callDecode, "base64.b85decode": callDecode,
@@ -180,6 +188,14 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 			in.t &= tFetched | tDecoded
 			f.execSink(in, f.lang, at, false)
 		}
+		if fi.resolves {
+			for _, a := range args {
+				if dnsCarries(f.valueOf(a)) {
+					f.s.emit("dns-exfil", at, SeverityError, "") // a name that carries data, given to a function that looks it up
+					break
+				}
+			}
+		}
 		if fi.runsParam && savedArg(f, args) {
 			f.s.emit("download-exec", at, SeverityWarning, "") // a saved download's path given to a function that runs it
 		}
@@ -260,6 +276,17 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		f.execSink(cmd, langShell, at, false)
 		if out, ok := commandOutput(cmd); ok {
 			return ev{v: out}
+		}
+		return ev{v: value{t: tCmd}}
+	case callResolve:
+		// A name looked up sends its labels to the resolvers on the way.
+		if h := arg(0); dnsCarries(h) {
+			f.s.emit("dns-exfil", at, SeverityError, "")
+		} else if fi := f.funcs[f.cur]; fi != nil && h.t&tParam != 0 {
+			fi.resolves = true
+		}
+		for i := range args {
+			f.sendCheck(arg(i), at)
 		}
 		return ev{v: value{t: tCmd}}
 	case callFetch, callSend:

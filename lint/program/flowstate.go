@@ -43,8 +43,9 @@ type bodyRun struct {
 
 // funcInfo is what a local function does with what it is given.
 type funcInfo struct {
-	execs bool // a parameter's value reaches an exec sink
-	saves bool // it wrote a download to a file: what it returns is taken for where (tSaved)
+	execs    bool // a parameter's value reaches an exec sink
+	resolves bool // a parameter's value is a host name it looks up (callResolve)
+	saves    bool // it wrote a download to a file: what it returns is taken for where (tSaved)
 	// runsParam says a parameter is what a command it starts runs: the
 	// program, or an interpreter's script (runTarget).
 	runsParam bool

@@ -452,7 +452,7 @@ func (st *shellState) run(args []value, words []*syntax.Word, env map[string]val
 		return value{t: tCmd | stdin.t&(tSecret|tEnv)}
 	case "dig", "nslookup", "host", "drill", "resolvectl", "resolve-dnsname":
 		for _, a := range rest {
-			if !a.known && a.t&(tCmd|tSecret|tEnv|tDecoded) != 0 && strings.Count(strings.TrimPrefix(a.s, "."), ".") >= 1 && !strings.HasPrefix(a.s, "-") {
+			if dnsCarries(a) && !strings.HasPrefix(a.s, "-") {
 				st.s.emit("dns-exfil", at, SeverityError, "")
 			}
 		}

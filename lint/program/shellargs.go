@@ -218,3 +218,12 @@ func commandOutput(cmd value) (value, bool) {
 	}
 	return revParse(w[1:])
 }
+
+// dnsCarries reports a host name to look up that carries data: not known
+// whole, part of it a command's output, a secret, the environment or
+// something decoded, under a domain of two labels or more. One rule for
+// dig and nslookup in the shell and for a program's resolver calls
+// (socket.gethostbyname, dns.lookup, Resolv.getaddress).
+func dnsCarries(a value) bool {
+	return !a.known && a.t&(tCmd|tSecret|tEnv|tDecoded) != 0 && strings.Count(strings.TrimPrefix(a.s, "."), ".") >= 1
+}
