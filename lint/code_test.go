@@ -331,6 +331,7 @@ var codeCases = []lintCase{
 	{"x.sh", "untrusted-source", "pip install -f https://wheels.example.net/ acme\n", "warning", 1},
 	{"x.sh", "untrusted-source", "python3 tc.py --registry docs/TC/tc_registry.json\ngit apply --index fix.patch\ncurl -f https://x.example/a.json -o a.json\n", "", 0},
 	{"x.sh", "untrusted-source", "pip install --trusted-host pypi.example.net acme\n", "warning", 1},
+	{"SKILL.md", "untrusted-source", "# Mirrors\n\nBehind a mirror, add `--index-url https://<your-mirror>/simple` or `-i <url>` to `pip install`.\n", "note", 3},
 	// A package manager's checks switched off.
 	{"x.sh", "untrusted-source", "echo 'deb [trusted=yes] http://repo.example.net/apt ./' | sudo tee /etc/apt/sources.list.d/x.list\n", "warning", 1},
 	{"x.sh", "untrusted-source", "sudo apt-get install -y --allow-unauthenticated acme-agent\n", "warning", 1},

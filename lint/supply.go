@@ -156,12 +156,15 @@ func (src source) gitRef() string {
 }
 
 // gradeIndex grades a package index (or a find-links page) named by value:
-// a note for the user's own machine or one of officialIndexes, a warning
-// for any other host, plain http, a raw IP address, or a value the line
-// does not spell (a variable, a placeholder).
+// a note for the user's own machine, one of officialIndexes, or a host
+// left to the reader (https://<your-index>/simple), a warning for any
+// other host, plain http, a raw IP address, or a value the line does not
+// spell (a variable).
 func gradeIndex(value string) string {
 	src, ok := parseSource(trimURL(value))
 	switch {
+	case strings.HasSuffix(value, "://"):
+		return SeverityNote // a placeholder follows (https://<your-index>/simple): the reader's own index
 	case !ok:
 		return SeverityWarning
 	case src.loopback(), src.official():
@@ -299,10 +302,10 @@ func hashedLine(s *scan, i int) bool {
 func urlValue(v string) bool { return strings.Contains(v, "://") }
 
 // unresolved reports whether a value is one the line does not spell: a
-// variable or a placeholder.
+// variable ($INDEX, %INDEX%).
 func unresolved(v string) bool {
 	v = strings.TrimLeft(v, `"'`)
-	return strings.HasPrefix(v, "$") && !strings.HasPrefix(v, "${CLAUDE_SKILL_DIR}") || strings.HasPrefix(v, "%") || strings.HasPrefix(v, "<")
+	return strings.HasPrefix(v, "$") && !strings.HasPrefix(v, "${CLAUDE_SKILL_DIR}") || strings.HasPrefix(v, "%")
 }
 
 // indexValue grades the value of what names a package index: a URL by
