@@ -7,6 +7,8 @@ package main
 
 // docs/cli.md is every command's --help; TestCLIReference fails when it is stale.
 //go:generate go test -run ^TestCLIReference$ . -args -update-cli-doc
+// servetree.go is the stdio tree's types without help; TestServeTree fails when it is stale.
+//go:generate go test -run ^TestServeTree$ . -args -update-serve-tree
 
 import (
 	"context"
@@ -49,7 +51,8 @@ type ServeCLI struct {
 
 // ServeStdioCLI is ServeCLI without the HTTP endpoint's flags (HTTPFlags,
 // a third of serve's): the tree a host's `skills-mcp serve ...` over stdio
-// is parsed with first (see parse).
+// is parsed with first (see parse), in its bare types (servetree.go: the
+// same fields without help texts, which kong would read through).
 type ServeStdioCLI struct {
 	Serve        ServeStdioCmd    `cmd:"" default:"withargs" help:"Serve bundles (or library folders) over MCP: stdio, or streamable HTTP with --http."`
 	Version      kong.VersionFlag `help:"Print the version and exit."`
@@ -58,19 +61,18 @@ type ServeStdioCLI struct {
 
 // parse parses args with the whole command tree, or with ServeCLI alone when
 // args name no other command and ask for no help. Kong builds its model of
-// every command and flag up front: for the whole tree 0.73 MB of
-// allocations, which a fresh process pays for in page faults, some 6 ms of
-// the time from start to the first answer that a host waits for; ServeCLI
-// allocates a third of that, and ServeStdioCLI, tried first, two thirds of
-// ServeCLI. The trees hold the same ServeFlags, so they parse serve's
-// arguments alike; arguments or environment that ask for HTTP go to
-// ServeCLI (so do HTTP flags set in the environment, see httpEnvSet), and
-// an error is reported by the whole tree. options are given
-// to every tree (the tests' writers).
+// every command and flag up front, reading every struct tag, which a fresh
+// process pays for before the first answer a host waits for; ServeCLI is a
+// fraction of the whole tree, and the stdio tree (ServeStdioCLI's bare
+// types), tried first, a fraction of ServeCLI. The trees hold the same
+// flags (TestServeTreesLikeWhole), so they parse serve's arguments alike;
+// arguments or environment that ask for HTTP go to ServeCLI (so do HTTP
+// flags set in the environment, see httpEnvSet), and an error is reported
+// by the whole tree. options are given to every tree (the tests' writers).
 func parse(args []string, options ...kong.Option) (*kong.Context, error) {
 	if servesOnly(args) {
-		var stdio ServeStdioCLI
-		if kctx, err := newServeParser(&stdio, options...).Parse(args); err == nil && stdio.Serve.HTTP == "" && !httpEnvSet() {
+		var stdio bareServeStdioCLI
+		if kctx, err := newServeParser(&stdio, options...).Parse(args); err == nil && stdio.Serve.ServeFlags.HTTP == "" && !httpEnvSet() {
 			return kctx, nil
 		}
 		if kctx, err := newServeParser(&ServeCLI{}, options...).Parse(args); err == nil {
@@ -84,10 +86,30 @@ func parse(args []string, options ...kong.Option) (*kong.Context, error) {
 // before the whole one. Such a tree never shows help: a help flag or an
 // error goes to the whole tree, which tells it as for every command. So it
 // has no help flag, and its help texts are dropped before kong
-// interpolates them (a scan of every text for ${var}, a quarter of
-// building the tree).
+// interpolates them (a regular-expression scan of every text for ${var}).
 func newServeParser(grammar any, options ...kong.Option) *kong.Kong {
 	return newParser(grammar, append([]kong.Option{kong.NoDefaultHelp(), kong.PostBuild(dropHelp)}, options...)...)
+}
+
+// Run is ServeStdioCmd.Run of the flags kong parsed into the bare tree.
+func (b *bareServeStdioCmd) Run(ctx context.Context, log *slog.Logger, early earlyBundles) error {
+	var c ServeStdioCmd
+	copyFields(reflect.ValueOf(&c).Elem(), reflect.ValueOf(b).Elem())
+	return c.Run(ctx, log, early)
+}
+
+// copyFields copies struct src into dst field by field, through the flag
+// groups: dst is a type of the stdio tree and src its bare type, which has
+// its exported fields by the same names (TestCopyFields).
+func copyFields(dst, src reflect.Value) {
+	for i := range src.NumField() {
+		d, s := dst.FieldByName(src.Type().Field(i).Name), src.Field(i)
+		if s.Kind() == reflect.Struct && s.Type() != d.Type() {
+			copyFields(d, s)
+		} else {
+			d.Set(s)
+		}
+	}
 }
 
 // dropHelp empties the help texts of k's model.

@@ -53,8 +53,10 @@ func TestServeCLIParsesLikeCLI(t *testing.T) {
 		}
 		// The stdio tree parses the same ServeFlags, or refuses a flag
 		// of the HTTP endpoint, which parse then gives to ServeCLI.
+		var bare bareServeStdioCLI
+		sg, err := newServeParser(&bare).Parse(args)
 		var stdio ServeStdioCLI
-		sg, err := newServeParser(&stdio).Parse(args)
+		copyFields(reflect.ValueOf(&stdio).Elem(), reflect.ValueOf(&bare).Elem())
 		http := all.Serve.HTTP != ""
 		switch {
 		case err != nil && !http:
@@ -91,11 +93,13 @@ func TestServeTreesLikeWhole(t *testing.T) {
 	for _, f := range model.Flags {
 		whole["--"+f.Name] = f.Value
 	}
-	for name, grammar := range map[string]any{"ServeStdioCLI": &ServeStdioCLI{}, "ServeCLI": &ServeCLI{}} {
+	for name, grammar := range map[string]any{"the stdio tree": &bareServeStdioCLI{}, "ServeCLI": &ServeCLI{}} {
 		m := newServeParser(grammar).Model
 		n := 0
+		seen := map[string]bool{}
 		check := func(key string, v *kong.Value) {
 			n++
+			seen[key] = true
 			w, ok := whole[key]
 			if !ok {
 				t.Errorf("%s: %s is not in the whole tree", name, key)
@@ -139,6 +143,23 @@ func TestServeTreesLikeWhole(t *testing.T) {
 		}
 		if n < 30 {
 			t.Errorf("%s: only %d flags and arguments", name, n)
+		}
+		// And every flag of the whole tree's serve is there, but the
+		// HTTP endpoint's in the stdio tree (and the help flag).
+		web := map[string]bool{"--help": true}
+		if name == "the stdio tree" {
+			for _, f := range newParser(&ServeCLI{}).Model.Children[0].Flags {
+				web["--"+f.Name] = true
+			}
+			for _, f := range newServeParser(&bareServeStdioCLI{}).Model.Children[0].Flags {
+				delete(web, "--"+f.Name)
+			}
+			web["--help"] = true
+		}
+		for key := range whole {
+			if !seen[key] && !web[key] {
+				t.Errorf("%s: %s of the whole tree is missing", name, key)
+			}
 		}
 	}
 }
