@@ -180,6 +180,8 @@ var codeCases = []lintCase{
 	{"r.py", "sensitive-path", "import os\nprint(open(os.path.join(os.path.expanduser(\"~\"), \".netrc\")).read().split(\"=\")[0])\n", "warning", 2},
 	{"r.js", "sensitive-path", "const fs = require('fs'), os = require('os'), path = require('path');\nconst cfg = JSON.parse(fs.readFileSync(path.join(os.homedir(), '.docker', 'config.json'), 'utf8'));\nconsole.log(Object.values({a: {name: cfg.auths['ghcr.io'].auth}})[0].name);\n", "warning", 2},
 	{"r.sh", "sensitive-path", "t=$(jq -r '.auths[\"ghcr.io\"].auth' \"$HOME/.docker/config.json\")\necho \"{\\\"name\\\": \\\"$t\\\"}\" | jq -r .name\n", "warning", 1},
+	// in a language whose blocks and closures the analysis does not follow, a read of a store stays a warning
+	{"r.rb", "sensitive-path", "require 'json'\ncfg = JSON.parse(File.read(File.join(Dir.home, '.docker', 'config.json')))\ncfg['auths'].keys.each { |r| puts r }\n", "warning", 2},
 	// a local function given the secret is read again with it bound: what it does with it is the grade
 	{"r.py", "sensitive-path", "import json\nfrom pathlib import Path\n\ndef report(cfg):\n    for r in sorted(cfg.get(\"auths\", {})):\n        print(r)\n\ndef main():\n    report(json.loads((Path.home() / \".docker\" / \"config.json\").read_text()))\n\nmain()\n", "note", 9},
 	{"r.py", "sensitive-path", "import json\nfrom pathlib import Path\n\ndef report(cfg):\n    for r in sorted(cfg.get(\"auths\", {})):\n        print(r, cfg[\"auths\"][r])\n\ndef main():\n    report(json.loads((Path.home() / \".docker\" / \"config.json\").read_text()))\n\nmain()\n", "warning", 9},

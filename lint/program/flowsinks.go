@@ -39,7 +39,13 @@ func (f *flowState) readPath(p value, at int) value {
 		}
 		return otherSecret(0)
 	}
-	return f.s.readStore(p, at, built) // graded when the text is analysed: by what reaches a sink
+	c := f.s.readStore(p, at, built) // graded when the text is analysed: by what reaches a sink
+	if f.lang != langPython && f.lang != langJS && f.lang != langPS {
+		// Ruby's and Perl's blocks, PHP's and Go's closures are not
+		// followed: where the content goes is not seen, so it may go anywhere.
+		f.s.escape(c)
+	}
+	return c
 }
 
 // wrote reports a write to a place that runs later or configures an agent
