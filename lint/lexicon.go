@@ -494,5 +494,8 @@ func matchTerm(t string, i int, term *lexTerm) (int, bool) {
 			return 0, false
 		}
 	}
+	if i < len(t) && 'A' <= t[i] && t[i] <= 'Z' && i > 0 && 'a' <= t[i-1] && t[i-1] <= 'z' {
+		return 0, false // a part of an identifier joined in camel case (SilentlyContinue, DisableAntiSpyware), not a word
+	}
 	return i, true
 }
