@@ -272,14 +272,17 @@ func (b *batchState) program(text []bchar, stdin value, at int) value {
 	case "reg":
 		if len(args) > 2 && strings.EqualFold(args[1].v.s, "add") {
 			var data []bchar
-			name := ""
+			name, dv := "", value{}
 			for i := 3; i+1 < len(args); i++ {
 				switch {
 				case strings.EqualFold(args[i].v.s, "/d"):
-					data = args[i+1].chars
+					data, dv = args[i+1].chars, args[i+1].v
 				case strings.EqualFold(args[i].v.s, "/v"):
 					name = args[i+1].v.s
 				}
+			}
+			if securityOff(args[2].v.s, name, dv.s) {
+				b.sh.s.emit("security-off", at, SeverityWarning, "reg add "+name+": switches a protection off")
 			}
 			if !autorunKey(args[2].v.s, name) {
 				return value{t: tCmd}

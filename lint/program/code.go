@@ -641,3 +641,20 @@ func autorunKey(k, name string) bool {
 	}
 	return false
 }
+
+// securityOff reports a registry value that switches a protection off:
+// Defender's policies (DisableAntiSpyware, DisableRealtimeMonitoring, …,
+// set to 1), User Account Control (EnableLUA 0), a firewall profile
+// (EnableFirewall 0). key, name and data as written; data is the value's
+// number or string.
+func securityOff(key, name, data string) bool {
+	k, n := strings.ToLower(strings.Trim(key, `"`)), strings.ToLower(name)
+	d := strings.TrimLeft(strings.ToLower(strings.TrimSpace(data)), "0x")
+	switch {
+	case strings.Contains(k, `\windows defender`) && strings.HasPrefix(n, "disable"):
+		return d == "1"
+	case strings.HasSuffix(k, `\policies\system`) && n == "enablelua", strings.Contains(k, `\firewallpolicy\`) && n == "enablefirewall":
+		return d == ""
+	}
+	return false
+}

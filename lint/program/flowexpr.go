@@ -414,6 +414,17 @@ func (f *flowState) args(closer string) ([]ev, map[string]ev) {
 // command statements: a cmdlet, its parameters and arguments, and what
 // invoking an expression runs.
 
+// psArg reads an argument of a PowerShell command: a bare word is a string
+// in a command's arguments (-Name DisableAntiSpyware, -Path build), any
+// other expression its value.
+func (f *flowState) psArg() value {
+	if t := f.peek(0); t.kind == tokWord && !strings.HasPrefix(t.s, "$") && !strings.HasPrefix(t.s, "-") && !f.is(1, "(") && !f.is(1, ".") && !f.is(1, "[") {
+		f.pos++
+		return lit(t.s)
+	}
+	return f.valueOf(f.unary())
+}
+
 // psCommand reads a PowerShell command statement: a cmdlet, its
 // parameters and arguments.
 func (f *flowState) psCommand() value {
@@ -431,11 +442,11 @@ func (f *flowState) psCommand() value {
 				params[p] = lit("true")
 				continue
 			}
-			params[p] = f.valueOf(f.unary())
+			params[p] = f.psArg()
 			continue
 		}
 		start := f.pos
-		pos = append(pos, f.valueOf(f.unary()))
+		pos = append(pos, f.psArg())
 		if f.pos == start {
 			f.pos++
 		}
@@ -495,7 +506,11 @@ func (f *flowState) psCommand() value {
 		if _, ok := params["value"]; !ok && len(pos) > 2 {
 			val = pos[2]
 		}
-		if key := first("path", "literalpath"); autorunKey(key.s, entry.s) {
+		key := first("path", "literalpath")
+		if securityOff(key.s, entry.s, val.s) {
+			f.s.emit("security-off", at, SeverityWarning, name+" "+entry.s+": switches a protection off")
+		}
+		if autorunKey(key.s, entry.s) {
 			f.gradeRunKey(strings.ToLower(name), key.s, val, at)
 		}
 	case "register-scheduledtask":

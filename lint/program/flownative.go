@@ -33,13 +33,8 @@ func (f *flowState) psNative() {
 			f.pos += 2
 			continue
 		}
-		if t := f.peek(0); t.kind == tokWord && !strings.HasPrefix(t.s, "$") && !f.is(1, "(") && !f.is(1, ".") {
-			args = append(args, lit(t.s)) // a bare word is a string in a command's arguments
-			f.pos++
-			continue
-		}
 		from := f.pos
-		args = append(args, f.valueOf(f.unary()))
+		args = append(args, f.psArg())
 		if f.pos == from {
 			f.pos++
 		}

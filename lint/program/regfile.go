@@ -2,6 +2,7 @@ package program
 
 import (
 	"encoding/hex"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 )
@@ -46,6 +47,9 @@ func (s *scan) regRegion(r region) {
 			key = strings.TrimSuffix(strings.TrimPrefix(l, "["), "]")
 		case key != "" && (strings.HasPrefix(l, `"`) || strings.HasPrefix(l, "@=")):
 			name, data, ok := regValue(l)
+			if ok && securityOff(key, name, data) {
+				s.emit("security-off", r.off+start, SeverityWarning, "a .reg file sets "+name+": switches a protection off")
+			}
 			if ok && autorunKey(key, name) {
 				s.gradeRegValue(key, data, r.off+start)
 			}
@@ -55,7 +59,8 @@ func (s *scan) regRegion(r region) {
 
 // regValue reads a line "name"=data (or @=data, the key's default): the
 // name, and the data as a string when it is one (a quoted string, hex(1)
-// or hex(2)); false for a number, binary data or a line it cannot read.
+// or hex(2)) or a dword's number in decimal; false for binary data or a
+// line it cannot read.
 func regValue(l string) (name, data string, ok bool) {
 	rest := ""
 	if strings.HasPrefix(l, "@=") {
@@ -71,6 +76,9 @@ func regValue(l string) (name, data string, ok bool) {
 	case strings.HasPrefix(rest, `"`):
 		d, _, ok := regString(rest)
 		return name, d, ok
+	case strings.HasPrefix(rest, "dword:"):
+		n, err := strconv.ParseUint(strings.TrimSpace(rest[len("dword:"):]), 16, 32)
+		return name, strconv.FormatUint(n, 10), err == nil
 	case strings.HasPrefix(rest, "hex(1):"), strings.HasPrefix(rest, "hex(2):"):
 		b, err := hex.DecodeString(strings.NewReplacer(",", "", " ", "").Replace(rest[len("hex(2):"):]))
 		if err != nil || len(b)%2 != 0 {
