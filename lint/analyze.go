@@ -56,10 +56,11 @@ func (s *scan) analyseCode() {
 // code analysis: the line where the analysis saw what the rule looks for
 // whole and graded it itself (a write to a place that runs later, with
 // the place and what was written: a plain command a cron line or a
-// profile runs; git pointed at the repository's own hooks folder): its
-// grade is the rule's.
+// profile runs; git pointed at the repository's own hooks folder; an
+// image URL whose query holds only values the analysis saw carry no
+// data): its grade is the rule's.
 func (s *scan) leftToCode(ri, i int) bool {
-	if id := rules[ri].id; id != "persistence" && id != "autorun-config" {
+	if id := rules[ri].id; id != "persistence" && id != "autorun-config" && id != "image-exfil" {
 		return false
 	}
 	s.extraHits(ri) // runs the analysis once

@@ -57,6 +57,7 @@ const (
 	callMap
 	callReverse
 	callResolve
+	callNumber
 )
 
 // calls are the functions the analysis knows, by canonical name.
@@ -95,6 +96,10 @@ var calls = lazy.Value[map[string]int]{New: func() map[string]int {
 		"Addrinfo.getaddrinfo": callResolve, "Socket.getaddrinfo": callResolve, "gethostbyname": callResolve,
 		"dns_get_record": callResolve, "net.LookupHost": callResolve, "net.LookupIP": callResolve, "net.LookupTXT": callResolve,
 		"System.Net.Dns.GetHostAddresses": callResolve, "System.Net.Dns.GetHostEntry": callResolve,
+		// What yields a number.
+		"round": callNumber, "int": callNumber, "float": callNumber, "abs": callNumber,
+		"Math.round": callNumber, "Math.floor": callNumber, "Math.ceil": callNumber, "Math.trunc": callNumber,
+		"parseInt": callNumber, "parseFloat": callNumber, "Number": callNumber,
 		// Decoders.
 		"base64.b64decode": callDecode, "base64.standard_b64decode": callDecode, "base64.urlsafe_b64decode": callDecode,
 		"base64.b32decode": callDecode, "base64.b16decode": callDecode, "base64.a85decode": callDecode, "base64.b85decode": callDecode,
@@ -278,6 +283,15 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 			return ev{v: out}
 		}
 		return ev{v: value{t: tCmd}}
+	case callNumber:
+		// A number: whatever it came from, an item of a file the program
+		// read (json.load(f)["totals"]) is no longer an input the
+		// analysis cannot see, though a secret's or a download's stays.
+		v := value{t: taintOf(^(tHome | tBuilt | tUnknown), f.argValues(args)...).t}
+		if v.t&tSecret == 0 {
+			v.shape = shapeScalar
+		}
+		return ev{v: v}
 	case callResolve:
 		// A name looked up sends its labels to the resolvers on the way.
 		if h := arg(0); dnsCarries(h) {
@@ -508,6 +522,15 @@ func confinedImport(a value) bool {
 		}
 	}
 	return true
+}
+
+// argValues returns the values of a call's arguments.
+func (f *flowState) argValues(args []ev) []value {
+	vs := make([]value, len(args))
+	for i, a := range args {
+		vs[i] = f.valueOf(a)
+	}
+	return vs
 }
 
 // rubySend evaluates Ruby's Kernel.send(:name, args…) (also public_send,

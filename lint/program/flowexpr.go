@@ -55,11 +55,17 @@ func (f *flowState) expr() ev {
 		if endOfStatement(f.peek(0)) {
 			return left
 		}
+		if op == "if" && f.lang == langPython {
+			return f.conditional(left)
+		}
 		right := f.unary()
 		switch op {
 		case "==", "!=", "<", ">", "in", "is", "not", "instanceof", "eq":
 			// a comparison, a membership test: a yes or no, never the secret compared
 			left = ev{v: structure(value{t: (left.v.t | right.v.t) &^ tHome})}
+			if left.v.t&tSecret == 0 {
+				left.v.shape = shapeScalar
+			}
 			continue
 		case "+", ".":
 			if left.v.known && right.v.known || left.v != (value{}) || right.v != (value{}) {
@@ -90,6 +96,44 @@ func (f *flowState) expr() ev {
 		}
 	}
 	return left
+}
+
+// conditional evaluates the rest of Python's a if cond else b after the
+// if, a being then: the test, read for what it does, up to its else, and
+// the value, one of a and b. A choice between values that hold no text
+// (literals, numbers) holds none either.
+func (f *flowState) conditional(then ev) ev {
+	depth, k := 0, f.pos
+	for ; k < len(f.toks) && f.toks[k].kind != tokEOL; k++ {
+		t := f.toks[k]
+		if t.kind == tokPunct && (t.s == "(" || t.s == "[" || t.s == "{") {
+			depth++
+		} else if t.kind == tokPunct && (t.s == ")" || t.s == "]" || t.s == "}") {
+			if depth == 0 {
+				break
+			}
+			depth--
+		} else if depth == 0 && t.kind == tokWord && t.s == "else" {
+			break
+		}
+	}
+	toks := f.toks
+	f.toks = toks[:k]
+	f.expr() // the test
+	f.toks, f.pos = toks, k
+	if !f.is(0, "else") {
+		return then // a comprehension's filter: [x for x in xs if t]
+	}
+	f.pos++
+	other := f.expr()
+	a, b := f.valueOf(then), f.valueOf(other)
+	v := taintOf(^taint(0), a, b)
+	if a.known && b.known && a.s == b.s {
+		v.s, v.known = a.s, true
+	} else if scalar(a) && scalar(b) && v.t&tSecret == 0 {
+		v.shape = shapeScalar
+	}
+	return ev{v: v}
 }
 
 // unary evaluates an operand with its prefix operators.
@@ -225,6 +269,7 @@ func (f *flowState) primary() ev {
 		return ev{v: lit(t.s)}
 	case tokTmpl:
 		f.pos++
+		f.gradeImage(t.s, f.base+t.off)
 		return ev{v: f.template(t.s)}
 	case tokExec:
 		f.pos++

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/skills-mcp/skills-mcp/internal/lazy"
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"github.com/skills-mcp/skills-mcp/lint/encoded"
 )
 
@@ -96,6 +97,9 @@ func (f *flowState) interp(expr string) value {
 	if f.lang == langPS && strings.EqualFold(expr, "$home") {
 		return homeValue()
 	}
+	if i := strings.IndexAny(expr, "!:"); f.lang == langPython && i > 0 && !strings.ContainsAny(expr[:i], "[({") {
+		expr = expr[:i] // a conversion or format spec: {pct:.1f}, {name!r}
+	}
 	name := expr
 	if i := strings.IndexAny(name, ".[("); i >= 0 {
 		name = name[:i]
@@ -165,4 +169,41 @@ func isDigits(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// imageQuery finds a Markdown or HTML image whose URL has a query, as the
+// image-exfil rule reads one: ![…](https://…?…), <img src="https://…?…">.
+var imageQuery = &lazyre.RE{Expr: `!\[[^\]]*\]\(\s*https?://[^)\s]*\?|(?i:<img\b[^>]*?\bsrc\s*=\s*["']?)https?://[^"'\s>]*\?`}
+
+// dataTaint is what makes a value data someone else should not receive
+// in an image's URL: a secret, the environment, a download, a command's
+// output, something decoded, an input or a parameter the analysis cannot
+// see.
+const dataTaint = tSecret | tEnv | tFetched | tCmd | tDecoded | tUnknown | tParam | tSaved
+
+// scalar reports a value that holds no text the program read or was
+// given: a literal, a number it computed, a literal it chose by a test.
+func scalar(v value) bool { return v.known || v.shape == shapeScalar }
+
+// gradeImage grades a template at byte at that builds an image URL with a
+// query: when every value it interpolates is a literal the analysis saw
+// whole or a number the program computed (round(cov["totals"]["pct"])),
+// carrying none of dataTaint, rendering the image sends no text, and the
+// image-exfil line rule leaves the line to it. Otherwise (a file's text,
+// an input, a secret) the line rule's warning stands.
+func (f *flowState) gradeImage(body string, at int) {
+	if !strings.Contains(body, "://") || imageQuery.Regexp().FindStringIndex(body) == nil {
+		return
+	}
+	for rest := body; ; {
+		i, j, name := nextInterp(rest, f.lang)
+		if i < 0 {
+			break
+		}
+		if v := f.interp(name); v.t&dataTaint != 0 || !scalar(v) {
+			return // data, or a value the analysis did not see whole: a file's text
+		}
+		rest = rest[j:]
+	}
+	f.s.graded = append(f.s.graded, Finding{Rule: "image-exfil", Off: max(0, min(at, len(f.s.text)))})
 }

@@ -33,6 +33,7 @@ const (
 	shapeKV                  // a line of a key = value store split at "=" or ":": its first part names the setting
 	shapeFile                // a store's content as read, or a line of it: a parser makes a tree of it
 	shapeFileKV              // the same, of a key = value store (npmrc, .env, .pypirc, AWS's): a line split at "=" names the setting
+	shapeScalar              // not a secret's: a number the program computed (round, int, Math.floor), a yes or no, a literal it chose: no text it read
 )
 
 // parsed reports a shape whose parts are named for what they are.
