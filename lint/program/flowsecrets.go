@@ -29,6 +29,15 @@ func (f *flowState) escapeArgs(args []ev, kw map[string]ev) {
 // secretCall evaluates a function of secretFuncs: false for any other
 // name. A parser given a file handle reads the file.
 func (f *flowState) secretCall(name string, args []ev, kw map[string]ev, at int) (ev, bool) {
+	if name == "netrc.netrc" {
+		// Python's netrc module: the file given, or ~/.netrc, parsed
+		p := lit(homeMark + "/.netrc")
+		p.t |= tHome
+		if len(args) > 0 {
+			p = f.valueOf(args[0])
+		}
+		return ev{v: parsedFrom(f.readPath(p, at), shapeMap)}, true
+	}
 	kind := secretFuncs.Get()[name]
 	if kind == fnNone {
 		return ev{}, false
