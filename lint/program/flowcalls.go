@@ -126,7 +126,7 @@ var calls = lazy.Value[map[string]int]{New: func() map[string]int {
 		"FileUtils.remove_dir": callRemove, "rmtree": callRemove, "remove_tree": callRemove, "File.Path.rmtree": callRemove,
 		"Remove-Item": callRemove, "del": callNone,
 		// Paths.
-		"pathlib.Path.home": callHome, "Path.home": callHome, "os.homedir": callHome, "Dir.home": callHome, "os.path.join": callJoin,
+		"pathlib.Path.home": callHome, "Path.home": callHome, "site.getusersitepackages": callHome, "os.homedir": callHome, "Dir.home": callHome, "os.path.join": callJoin,
 		"path.join": callJoin, "path.resolve": callJoin, "File.join": callJoin, "Join-Path": callJoin, "posixpath.join": callJoin,
 		"os.path.expanduser": callExpand, "File.expand_path": callExpand, "os.path.expandvars": callExpand, "pathlib.Path": callPath,
 		"Path": callPath, "pathlib.PurePath": callPath, "os.getenv": callEnvGet, "os.environ.get": callEnvGet, "getenv": callEnvGet,
@@ -411,6 +411,12 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		}
 		return ev{v: arg(1)}
 	case callHome:
+		if name == "site.getusersitepackages" {
+			// The user's site-packages: under home, the version aside.
+			v := lit(homeMark + "/.local/lib/python3/site-packages")
+			v.t |= tHome
+			return ev{v: v, name: "pathlib.Path"}
+		}
 		return ev{v: homeValue()}
 	case callJoin:
 		if len(args) == 0 {

@@ -272,7 +272,24 @@ var persistNames = []string{
 	"/etc/cron", "/var/spool/cron", "/etc/profile", "/etc/rc.local", "/.git/hooks/", "/.githooks/", "/.husky/", "/.ssh/authorized_keys",
 	"/start menu/programs/startup", "/.xprofile", "/.xinitrc", "/.config/lxsession", "/etc/xdg/autostart",
 	"/documents/windowspowershell/", "/documents/powershell/", "/.config/pip/pip.conf", "/.pip/pip.conf", "/pip/pip.ini",
-	"/.condarc", "/.config/uv/uv.toml",
+	"/.condarc", "/.config/uv/uv.toml", "/.ipython/profile_default/startup/", "/.config/environment.d/", "/.ssh/rc",
+}
+
+// pythonStartup reports a file Python runs, or reads import lines of, at
+// every start: a .pth file, sitecustomize.py or usercustomize.py in a
+// site-packages folder (site.getusersitepackages()) that is not a
+// project's own virtual environment (.venv, venv, .tox), which runs only
+// the project's Python.
+func pythonStartup(q string) bool {
+	if !strings.Contains(q, "/site-packages/") && !strings.Contains(q, "/dist-packages/") {
+		return false
+	}
+	for _, env := range []string{"/.venv/", "/venv/", "/.tox/", "/.nox/"} {
+		if strings.Contains(q, env) {
+			return false
+		}
+	}
+	return strings.HasSuffix(q, ".pth") || strings.HasSuffix(q, "/sitecustomize.py") || strings.HasSuffix(q, "/usercustomize.py")
 }
 
 // agentNames are agents' configuration: what a host reads as instructions
@@ -314,6 +331,9 @@ func classifyPath(v value) pathKind {
 		if strings.Contains(q, n) {
 			return pathPersist
 		}
+	}
+	if pythonStartup(q) {
+		return pathPersist
 	}
 	if !rooted {
 		return pathNone
