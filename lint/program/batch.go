@@ -52,7 +52,11 @@ func (s *scan) batchRegion(r region) {
 			i = next
 			continue
 		}
-		for k := 0; k < len(line); k++ {
+		from := 0
+		if s.roles&Markdown != 0 && len(raw) == 0 {
+			from = promptLen(line) // a console transcript's C:\src> prompt
+		}
+		for k := from; k < len(line); k++ {
 			raw = append(raw, bchar{c: line[k], off: int32(r.off + i + k)})
 		}
 		if !cont || next >= len(text) {
@@ -61,6 +65,21 @@ func (s *scan) batchRegion(r region) {
 		}
 		i = next
 	}
+}
+
+// promptLen returns the length of a cmd.exe or PowerShell prompt that
+// starts a line of a console transcript (C:\src>, PS C:\src>), or 0.
+func promptLen(line string) int {
+	t := TrimIndent(line)
+	t = strings.TrimPrefix(t, "PS ")
+	if len(t) < 3 || !isLetter(t[0]) || t[1] != ':' || t[2] != '\\' {
+		return 0
+	}
+	gt := strings.IndexByte(t, '>')
+	if gt < 0 || strings.ContainsAny(t[:gt], `"<|&`) {
+		return 0
+	}
+	return len(line) - len(t) + gt + 1
 }
 
 // continues reports whether a line ends with a ^ outside quotes: cmd.exe
