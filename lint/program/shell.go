@@ -350,11 +350,22 @@ func (st *shellState) param(p *syntax.ParamExp) value {
 		return value{t: v.t &^ tHome}
 	}
 	if p.Repl != nil {
+		if out, ok := st.replaced(v, p.Repl); ok {
+			return out
+		}
 		r := value{t: v.t | tBuilt}
 		return r
 	}
 	if p.Exp != nil {
 		switch p.Exp.Op {
+		case syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll:
+			if v.known && p.Exp.Word == nil {
+				out := v
+				out.s = caseModified(v.s, p.Exp.Op)
+				out.t |= tBuilt
+				return out
+			}
+			return value{t: v.t | tBuilt}
 		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull:
 			if !ok || !v.known {
 				d := st.word(p.Exp.Word)
@@ -371,6 +382,47 @@ func (st *shellState) param(p *syntax.ParamExp) value {
 		}
 	}
 	return v
+}
+
+// replaced evaluates ${v/orig/with} and ${v//orig/with} when v and both
+// words are known and orig holds no pattern characters: c=cXuXrXl;
+// ${c//X/} is curl.
+func (st *shellState) replaced(v value, r *syntax.Replace) (value, bool) {
+	if !v.known || r.Orig == nil {
+		return value{}, false
+	}
+	orig := st.word(r.Orig)
+	with := lit("")
+	if r.With != nil {
+		with = st.word(r.With)
+	}
+	if !orig.known || !with.known || orig.s == "" || strings.ContainsAny(orig.s, "*?[#%") {
+		return value{}, false
+	}
+	n := 1
+	if r.All {
+		n = -1
+	}
+	out := v
+	out.s = strings.Replace(v.s, orig.s, with.s, n)
+	out.t |= tBuilt
+	return out, true
+}
+
+// caseModified applies bash's ${v^}, ${v^^}, ${v,} and ${v,,} to s.
+func caseModified(s string, op syntax.ParExpOperator) string {
+	if s == "" {
+		return s
+	}
+	switch op {
+	case syntax.UpperAll:
+		return strings.ToUpper(s)
+	case syntax.LowerAll:
+		return strings.ToLower(s)
+	case syntax.UpperFirst:
+		return strings.ToUpper(s[:1]) + s[1:]
+	}
+	return strings.ToLower(s[:1]) + s[1:]
 }
 
 // call walks a simple command and returns what it prints.
