@@ -39,21 +39,21 @@ func (s *scan) flowRegion(r region) {
 	}
 }
 
-// maxBodies bounds the callback bodies read for one statement, nested
-// ones included.
-const maxBodies = 256
-
 // runBodies reads the block bodies of the callbacks the statement just
 // read gave to calls (flowexpr.go's callback), their parameters bound, and
 // the bodies of the local functions it gave a secret, the secret bound to
 // their parameters: each as statements of the text, the bodies they meet
 // in turn.
 func (f *flowState) runBodies() {
+	// Each callback's body is met once, where it is written, and each
+	// function is read again at most maxReruns times: the bound is never
+	// reached by a text, and is there so that no text can loop.
+	limit := (maxReruns + 1) * (len(f.toks) + 1)
 	for n := 0; len(f.bodies) > 0; n++ {
 		b := f.bodies[0]
 		f.bodies = f.bodies[1:]
-		if n >= maxBodies {
-			f.s.opaque(f.base+f.toks[min(b.span[0], len(f.toks)-1)].off, fmt.Sprintf("not analysed: more than %d callback bodies in one statement", maxBodies))
+		if n >= limit {
+			f.s.opaque(f.base+f.toks[min(b.span[0], len(f.toks)-1)].off, fmt.Sprintf("not analysed: more than %d bodies read for one statement", limit))
 			f.bodies = nil
 			return
 		}
