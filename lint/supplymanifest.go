@@ -6,6 +6,7 @@ import (
 
 	"github.com/skills-mcp/skills-mcp/internal/lazy"
 	"github.com/skills-mcp/skills-mcp/internal/lazyre"
+	"github.com/skills-mcp/skills-mcp/lint/source"
 )
 
 // This file finds the packages that requirements files, manifests and
@@ -146,7 +147,7 @@ var gitRefOption = &lazyre.RE{Expr: `\s--(?:tag|rev)(?:\s+|=)["']?([^\s"'<>]+)`}
 // --rev gives on the line: a git source (gradeGit).
 func cargoGit(s *scan, i int, m []int) string {
 	line := s.line(i)
-	url := trimURL(line[m[2]:m[3]])
+	url := source.Trim(line[m[2]:m[3]])
 	ref := ""
 	if r := gitRefOption.FindStringSubmatch(line); r != nil {
 		ref = r[1]
@@ -182,7 +183,7 @@ func tomlGit(s *scan, i int, m []int) string {
 			}
 		}
 	}
-	return gradeGit(withRef(trimURL(line[m[2]:m[3]]), ref))
+	return gradeGit(withRef(source.Trim(line[m[2]:m[3]]), ref))
 }
 
 // withRef spells a repository URL and a ref as pip does, URL@ref.
@@ -215,5 +216,5 @@ func preCommitRepo(s *scan, i int, m []int) string {
 			break
 		}
 	}
-	return gradeGit(withRef(trimURL(s.line(i)[m[2]:m[3]]), ref))
+	return gradeGit(withRef(source.Trim(s.line(i)[m[2]:m[3]]), ref))
 }

@@ -1,6 +1,10 @@
-package lint
+package source
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazyre/lazyretest"
+)
 
 // TestFixedRef: a full commit or a release tag is fixed; a branch, HEAD,
 // a lone major version, a short hash or a version that says it moves is not.
@@ -13,15 +17,15 @@ func TestFixedRef(t *testing.T) {
 		"6f2d4a1": false, "1.0-SNAPSHOT": false, "v2.1.0-nightly": false, "release/1.2.0": false,
 		"semver:^1.2": false,
 	} {
-		if got := fixedRef(ref); got != want {
-			t.Errorf("fixedRef(%q) = %v, want %v", ref, got, want)
+		if got := FixedRef(ref); got != want {
+			t.Errorf("FixedRef(%q) = %v, want %v", ref, got, want)
 		}
 	}
 }
 
-// TestParseSource: the host is what follows the last @ of the authority,
+// TestParse: the host is what follows the last @ of the authority,
 // in lower case, without its port; ssh's scp form keeps its path.
-func TestParseSource(t *testing.T) {
+func TestParse(t *testing.T) {
 	for _, c := range []struct{ in, host, port, path, ref string }{
 		{"https://Download.PyTorch.org/whl/cu121", "download.pytorch.org", "", "/whl/cu121", ""},
 		{"https://download.pytorch.org@cdn.example/whl", "cdn.example", "", "/whl", ""},
@@ -31,21 +35,27 @@ func TestParseSource(t *testing.T) {
 		{"https://github.com/o/t@3.2.0#egg=t&subdirectory=cli", "github.com", "", "/o/t@3.2.0", "3.2.0"},
 		{"http://[::1]:3141/root/+simple/", "::1", "3141", "/root/+simple/", ""},
 	} {
-		src, ok := parseSource(c.in)
+		src, ok := parse(c.in)
 		if !ok || src.host != c.host || src.port != c.port || src.path != c.path || src.gitRef() != c.ref {
-			t.Errorf("parseSource(%q) = %+v (ref %q), %v; want host %q port %q path %q ref %q",
+			t.Errorf("parse(%q) = %+v (ref %q), %v; want host %q port %q path %q ref %q",
 				c.in, src, src.gitRef(), ok, c.host, c.port, c.path, c.ref)
 		}
 	}
 	for _, bad := range []string{"$INDEX", "pypi.example.net/simple", "://x", "ht tp://x"} {
-		if _, ok := parseSource(bad); ok {
-			t.Errorf("parseSource(%q) ok, want not a URL", bad)
+		if _, ok := parse(bad); ok {
+			t.Errorf("parse(%q) ok, want not a URL", bad)
 		}
 	}
-	if src, _ := parseSource("http://[::1]:3141/"); !src.loopback() {
+	if src, _ := parse("http://[::1]:3141/"); !src.loopback() {
 		t.Errorf("[::1] is not loopback")
 	}
-	if src, _ := parseSource("https://download.pytorch.org:8443/whl"); src.official() {
+	if src, _ := parse("https://download.pytorch.org:8443/whl"); src.official() {
 		t.Errorf("an official host on another port is official")
 	}
+}
+
+// TestPatternsCompile compiles every pattern of the package, read from its
+// source.
+func TestPatternsCompile(t *testing.T) {
+	lazyretest.CheckPackage(t, ".", 3)
 }
