@@ -466,9 +466,14 @@ func (st *shellState) run(args []value, words []*syntax.Word, env map[string]val
 	head := args[0]
 	name := cmdName(head)
 	if f, ok := st.files[fileKey(head)]; ok && fileKey(head) != "" && (strings.Contains(head.s, "/") || !head.known) && f.holds&tFetched != 0 {
-		st.s.emit("download-exec", at, SeverityWarning, "")
-	} else if head.known && head.s != "" && !strings.Contains(head.s, "/") && st.fetchedOnPath(head.s) {
-		st.s.emit("download-exec", at, SeverityWarning, "") // saved into a bin folder, run by its name
+		st.s.emit("download-exec", at, downloadSev(f), "")
+	} else if head.known && head.s != "" && !strings.Contains(head.s, "/") {
+		if f := st.fetchedOnPath(head.s); f != nil {
+			st.s.emit("download-exec", at, downloadSev(f), "") // saved into a bin folder, run by its name
+		}
+	}
+	if checksumTool(cmdName(head), args[1:]) {
+		st.verify(args[1:], stdin)
 	}
 	if !head.known {
 		switch {

@@ -23,6 +23,7 @@ func (st *shellState) copy(name string, rest []value, at int) {
 	}
 	dst := files[len(files)-1]
 	var holds value
+	var from *shFile // the download copied, whose source and check the copy keeps
 	for _, src := range files[:len(files)-1] {
 		c := st.fileContent(src)
 		holds.t |= c.t
@@ -37,6 +38,9 @@ func (st *shellState) copy(name string, rest []value, at int) {
 		}
 		if f, ok := st.files[fileKey(src)]; ok && f.exec {
 			holds.t |= tFetched & f.holds
+			if f.holds&tFetched != 0 {
+				from = f
+			}
 		} else if !ok && (src.t&tShipped != 0 || bareRelative(src) && st.s.roles&codeKinds == 0) {
 			// A file of the skill's, read on its own: by its folder, or
 			// named relatively in instructions (scripts/pre-commit), as
@@ -49,6 +53,9 @@ func (st *shellState) copy(name string, rest []value, at int) {
 		return
 	}
 	st.wrote(dst, holds, at)
+	if d := st.files[fileKey(dst)]; d != nil && from != nil {
+		d.src, d.verified, d.pinned = from.src, from.verified, from.pinned
+	}
 }
 
 // inRepo reports a relative folder that stays inside the working tree: no
@@ -214,18 +221,4 @@ func (st *shellState) gitConfig(kv []string, at int) {
 		}
 		st.s.emit("autorun-config", at, sev, "git config "+kv[0])
 	}
-}
-
-// fetchedOnPath reports whether the region saved a download as name in a
-// folder of programs (~/.local/bin, /usr/local/bin, ~/bin, sbin), where
-// the shell finds it by name alone.
-func (st *shellState) fetchedOnPath(name string) bool {
-	for k, f := range st.files {
-		if f.holds&tFetched != 0 && path.Base(k) == name {
-			if d := path.Base(path.Dir(k)); d == "bin" || d == "sbin" {
-				return true
-			}
-		}
-	}
-	return false
 }

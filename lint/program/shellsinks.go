@@ -184,7 +184,7 @@ func (st *shellState) runFile(f value, lang string, at int, sourced bool) {
 	case fl.holds&tFetched != 0 && f.s == "/dev/fd/63":
 		st.s.emit("pipe-to-shell", at, SeverityWarning, "")
 	case fl.holds&tFetched != 0:
-		st.s.emit("download-exec", at, SeverityWarning, "")
+		st.s.emit("download-exec", at, downloadSev(fl), "")
 	}
 }
 
@@ -220,18 +220,18 @@ func (st *shellState) fetch(name string, rest []value, stdin value, at int) valu
 			f := next()
 			if f.s != "-" {
 				toStdout = false
-				st.wrote(f, value{t: tFetched}, at)
+				st.saved(f, rest, at)
 			}
 		case strings.HasPrefix(s, "--output-document="):
 			if f := s[len("--output-document="):]; f != "-" {
 				toStdout = false
-				st.wrote(lit(f), value{t: tFetched}, at)
+				st.saved(lit(f), rest, at)
 			}
 		case s == "-O" || s == "--remote-name" || name == "curl" && flagCluster(s, "fsSLOkvi46gNqZJR#", 0) && strings.Contains(s, "O"):
 			toStdout = false
 			if u := lastURL(rest); u != "" {
-				st.wrote(lit(path.Base(u)), value{t: tFetched}, at)
-				st.wrote(lit("./"+path.Base(u)), value{t: tFetched}, at)
+				st.saved(lit(path.Base(u)), rest, at)
+				st.saved(lit("./"+path.Base(u)), rest, at)
 			}
 		case s == "-d" || strings.HasPrefix(s, "--data") || s == "--json" || s == "-F" || s == "--form" || s == "-T" || s == "--upload-file" ||
 			s == "--post-file" || s == "--body-file" || s == "--post-data" || s == "--body-data" || strings.EqualFold(s, "-body") || strings.EqualFold(s, "-infile"):
@@ -252,8 +252,8 @@ func (st *shellState) fetch(name string, rest []value, stdin value, at int) valu
 	if name == "wget" && toStdout {
 		if u := lastURL(rest); u != "" && !has(rest, "-qO-") && !has(rest, "-O-") && !has(rest, "-qO") {
 			toStdout = false
-			st.wrote(lit(path.Base(u)), value{t: tFetched}, at)
-			st.wrote(lit("./"+path.Base(u)), value{t: tFetched}, at)
+			st.saved(lit(path.Base(u)), rest, at)
+			st.saved(lit("./"+path.Base(u)), rest, at)
 		}
 	}
 	if !toStdout {

@@ -34,6 +34,11 @@ type shFile struct {
 	unseen bool
 	exec   bool // made executable
 	off    int  // where it was written
+	// src is the URL a download came from, when known whole; verified
+	// says a checksum tool read the file since (sha256sum -c, gpg --verify),
+	// pinned that the text spells out a hash for that check to compare.
+	src              string
+	verified, pinned bool
 }
 
 // off returns the offset in the scan's text of a position.
