@@ -19,7 +19,9 @@ func canonical(name string) string {
 	n := strings.TrimPrefix(name, "window.")
 	n = strings.TrimPrefix(n, "globalThis.")
 	n = strings.TrimPrefix(n, "Kernel.")
+	n = strings.ReplaceAll(n, ".__dict__.", ".") // builtins.__dict__["exec"] is builtins.exec
 	n = strings.TrimPrefix(n, "builtins.")
+	n = strings.TrimPrefix(n, "__builtins__.")
 	n = strings.TrimPrefix(n, "CORE::")
 	n = strings.ReplaceAll(n, "::", ".")
 	n = strings.ReplaceAll(n, "->", ".")
@@ -58,6 +60,7 @@ const (
 	callReverse
 	callResolve
 	callNumber
+	callNamespace
 )
 
 // calls are the functions the analysis knows, by canonical name.
@@ -133,7 +136,7 @@ var calls = lazy.Value[map[string]int]{New: func() map[string]int {
 		"ENV.fetch": callEnvGet, "os.path.abspath": callPath, "os.path.realpath": callPath, "os.path.normpath": callPath,
 		// Names computed at run time.
 		"__import__": callImport, "importlib.import_module": callImport, "require": callImport, "getattr": callGetattr,
-		"Reflect.get": callGetattr, "send": callNone,
+		"Reflect.get": callGetattr, "send": callNone, "globals": callNamespace, "locals": callNamespace, "vars": callNamespace,
 		"glob.glob": callGlob, "glob.iglob": callGlob, "map": callMap, "reverse": callReverse,
 		// Go's standard library.
 		"os.UserHomeDir": callHome, "filepath.Join": callJoin, "path.Join": callJoin, "os.ReadFile": callRead,
@@ -283,6 +286,16 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 			return ev{v: out}
 		}
 		return ev{v: value{t: tCmd}}
+	case callNamespace:
+		// globals(), locals(), vars(module): a mapping of the names in
+		// scope or in the module, which an index by name reaches.
+		if name == "vars" && len(args) > 0 && args[0].name != "" {
+			return ev{name: args[0].name}
+		}
+		if name == "vars" && len(args) > 0 {
+			return ev{v: f.valueOf(args[0])}
+		}
+		return ev{name: "globals"}
 	case callNumber:
 		// A number: whatever it came from, an item of a file the program
 		// read (json.load(f)["totals"]) is no longer an input the

@@ -401,7 +401,7 @@ func (f *flowState) index(e ev) ev {
 	case e.name == "os.environ" || e.name == "process.env" || e.name == "ENV" || e.name == "$ENV" || e.name == "$_ENV" || e.name == "$_SERVER":
 		return ev{v: envVar(k.v.s)}
 	case e.name == "globals" || e.name == "locals" || e.name == "__builtins__" || e.name == "window" || e.name == "globalThis":
-		if k.v.t&(tBuilt|tDecoded) != 0 {
+		if k.v.t&(tBuilt|tDecoded) != 0 && !f.is(0, "=") { // globals()[dag_id] = dag sets a name, reaching none
 			f.s.emit("dynamic-exec", f.at(0), SeverityWarning, "reaches a function by a name built at run time: "+k.v.s)
 		}
 		if k.v.known {
