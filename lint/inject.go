@@ -29,6 +29,9 @@ func sentences(t string, fn func(sentence) bool) {
 	cur := sentence{start: -1}
 	stop := false
 	lexScan(t, func(h lexHit) bool {
+		if h.concept == cMeta && inURL(t, h.start) {
+			return true // https://x.example/?example=1 says nothing about the sentence
+		}
 		if h.concept&(cSilence|cApproval) != 0 && (negatedBefore(t, h.start) || forbidden(t, h.start, h.end)) {
 			return true // "never silently", "do not auto-approve", "must not delete without asking"
 		}
@@ -51,6 +54,19 @@ func sentences(t string, fn func(sentence) bool) {
 		fn(cur)
 	}
 }
+
+// inURL reports whether byte i of t is inside a URL: after "://" or "www."
+// in the same run of non-blank characters (looked for at most urlReach
+// bytes back).
+func inURL(t string, i int) bool {
+	from := max(0, i-urlReach)
+	k := strings.LastIndexAny(t[from:i], " \t\n\r<>()\"'`")
+	run := t[from+k+1 : i]
+	return strings.Contains(run, "://") || strings.HasPrefix(strings.ToLower(run), "www.")
+}
+
+// urlReach bounds how far back inURL looks for a URL's scheme.
+const urlReach = 256
 
 // questionWords start the question an asking verb leaves out when it asks
 // about meaning rather than for permission: "without asking what it means",

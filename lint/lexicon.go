@@ -69,10 +69,13 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 			"アシスタント", "エージェント", "人工知能", "言語モデル", "自動レビュー",
 			// Korean
 			"어시스턴트", "에이전트", "인공지능", "언어 모델", "비서", "자동 검토", "자동 리뷰",
+			// Italian, Dutch, Polish, Turkish
+			"assistente ai", "assistente ia", "asystent", "asystencie", "asystenta", "asistan", "yapay zeka",
 		},
 		cUser: {
 			"the user", "user's", "users'", "用户", "使用者", "用戶", "usuario", "usuário", "usuária", "utilizador",
 			"nutzer", "benutzer", "anwender", "utilisateur", "пользовател", "ユーザー", "利用者", "사용자", "유저",
+			"utente", "gebruiker", "użytkownik", "kullanıcı",
 		},
 		cSilence: {
 			"silently", "quietly", "secretly", "covertly", "without telling", "without informing", "without notifying",
@@ -100,6 +103,9 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 			"黙って", "こっそり", "内緒", "言わない", "伝えない", "知らせず", "知らせない", "言及しない", "言及せず", "報告しない", "伝えず",
 			"触れない", "触れず",
 			"조용히", "몰래", "알리지 말", "알리지 않", "말하지 말", "언급하지 말", "언급하지 않", "보고하지 말",
+			"senza dirlo", "non dirlo", "non dire", "non menzionare", "senza avvisare", "di nascosto", "in silenzio",
+			"vertel … niet", "zeg niets", "zonder te melden", "stilletjes", "nie mów", "nie informuj", "bez informowania",
+			"po cichu", "söyleme|", "haber verme", "sessizce", "gizlice",
 		},
 		cApproval: {
 			"without asking", "without confirmation", "without confirming", "without approval", "without permission",
@@ -128,6 +134,8 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 			"確認せず", "確認なし", "確認を求めず", "確認を求めない", "確認不要", "許可なく", "許可を求めず", "承認なし", "自動承認",
 			"自動的に承認", "尋ねず", "聞かず",
 			"확인 없이", "확인하지 말", "확인을 구하지", "묻지 말", "묻지 않", "허락 없이", "승인 없이", "동의 없이", "자동 승인", "자동으로 승인",
+			"senza chiedere", "senza conferma", "senza permesso", "zonder te vragen", "zonder bevestiging", "zonder toestemming",
+			"bez pytania", "bez potwierdzenia", "bez zgody", "onay istemeden", "sormadan", "izin almadan",
 		},
 		cPrecede: {
 			"ignore previous", "ignore all previous", "ignore any previous", "ignore prior", "ignore all prior", "ignore the above",
@@ -150,7 +158,7 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 			"ont priorité sur", "prévaut sur", "prime sur", "à la place de la demande", "au lieu de ce que",
 			"игнорируй инструкции", "игнорируй предыдущ", "проигнорируй", "имеет приоритет", "приоритет над", "важнее запроса",
 			"вместо запроса", "вместо того, что",
-			"以前の指示を無視", "指示を無視", "より優先", "優先されます", "優先します", "優先する",
+			"以前の指示を無視", "指示を無視", "より優先", "優先されます", "優先します", "優先する", "優先して",
 			"보다 우선", "우선합니다", "우선한다", "우선순위가 높",
 		},
 		cPrecedeWeak: {
@@ -490,7 +498,8 @@ func matchTerm(t string, i int, term *lexTerm) (int, bool) {
 		i, j = i+n, j+m
 	}
 	if term.whole && i < len(t) {
-		if r, _ := utf8.DecodeRuneInString(t[i:]); unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' {
+		// A CJK character after a Latin term ends it: "AI用", "AI助手".
+		if r, _ := utf8.DecodeRuneInString(t[i:]); (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_') && !(isCJK(r) && term.text[len(term.text)-1] < utf8.RuneSelf) {
 			return 0, false
 		}
 	}
