@@ -98,13 +98,17 @@ func (f *flowState) expr() ev {
 	return left
 }
 
+// maxCondTokens bounds how far conditional looks for a test's else, so a
+// line of filters with none ([x for x in y if a if b …]) stays linear.
+const maxCondTokens = 512
+
 // conditional evaluates the rest of Python's a if cond else b after the
 // if, a being then: the test, read for what it does, up to its else, and
 // the value, one of a and b. A choice between values that hold no text
 // (literals, numbers) holds none either.
 func (f *flowState) conditional(then ev) ev {
 	depth, k := 0, f.pos
-	for ; k < len(f.toks) && f.toks[k].kind != tokEOL; k++ {
+	for end := min(len(f.toks), f.pos+maxCondTokens); k < end && f.toks[k].kind != tokEOL; k++ {
 		t := f.toks[k]
 		if t.kind == tokPunct && (t.s == "(" || t.s == "[" || t.s == "{") {
 			depth++
