@@ -9,10 +9,10 @@ import (
 // Perl and PHP over the tokens of tokens.go: statement by statement, it
 // keeps what each name may hold (value.go) and what each imported name
 // stands for, folds the strings a program builds (concatenation, join,
-// char codes, decoding of known text), and hands each call to the table of
-// flowcalls.go, which knows sources and sinks. It evaluates expressions
-// with a small precedence-free parser that accepts anything: what it does
-// not understand is an unknown value, never an error.
+// char codes, decoding of known text), and hands each call to flowcalls.go,
+// which knows sources and sinks by the names of flownames.go. It evaluates
+// expressions with a small precedence-free parser that accepts anything:
+// what it does not understand is an unknown value, never an error.
 
 // flowRegion analyses a region of Python, JavaScript, PowerShell, Ruby or
 // Perl.
