@@ -24,11 +24,31 @@ type sentence struct {
 	concepts   concept
 }
 
+// tagConcepts only qualify a sentence ("the installer"): they join
+// the sentence around them but neither start one nor carry it further, so
+// a common word does not join terms that were sentences apart.
+const tagConcepts = cProgram
+
 // sentences calls fn with each sentence of t that holds a lexicon term.
 func sentences(t string, fn func(sentence) bool) {
 	cur := sentence{start: -1}
 	stop := false
+	var tags []lexHit // tag hits after the current sentence, for the next one
 	lexScan(t, func(h lexHit) bool {
+		if h.concept&^tagConcepts == 0 {
+			if cur.start >= 0 && (h.start < cur.end || !boundaryBetween(t, cur.end, h.start)) {
+				cur.concepts |= h.concept
+				return true
+			}
+			if n := len(tags); n > 0 && tags[n-1].end < h.start && boundaryBetween(t, tags[n-1].end, h.start) {
+				tags = tags[:0] // a boundary after the last is after all before it
+			}
+			for len(tags) > 0 && h.start-tags[0].end > maxSentence {
+				tags = tags[1:]
+			}
+			tags = append(tags, h)
+			return true
+		}
 		if h.concept == cMeta && inURL(t, h.start) {
 			return true // https://x.example/?example=1 says nothing about the sentence
 		}
@@ -43,16 +63,61 @@ func sentences(t string, fn func(sentence) bool) {
 			cur.end = max(cur.end, h.end)
 			return true
 		}
-		if cur.start >= 0 && !fn(cur) {
+		if cur.start >= 0 && !fn(spokenTo(t, cur)) {
 			stop = true
 			return false
 		}
 		cur = sentence{start: h.start, end: h.end, concepts: h.concept}
+		// From the last tag back, each gap read once: the first boundary
+		// is before all earlier tags too.
+		for i, to := len(tags)-1, h.start; i >= 0 && h.start-tags[i].end <= maxSentence; i-- {
+			if g := tags[i]; g.end < to && boundaryBetween(t, g.end, to) {
+				break
+			}
+			cur.concepts |= tags[i].concept
+			to = min(to, tags[i].start)
+		}
+		tags = tags[:0]
 		return true
 	})
 	if !stop && cur.start >= 0 {
-		fn(cur)
+		fn(spokenTo(t, cur))
 	}
+}
+
+// spokenTo adds cYou to a sentence that quietProgram would make a note
+// when it speaks to the reader ("you", "your", "yourself", from the
+// sentence's own start): "you" is too common a word to be a lexicon term.
+func spokenTo(t string, st sentence) sentence {
+	if c := st.concepts; c&cSilence == 0 || c&cApproval == 0 || c&cProgram == 0 {
+		return st
+	}
+	from := max(0, st.start-maxSentence)
+	if k := lastBoundary(t[from:st.start]); k >= 0 {
+		from += k
+	}
+	for s := t[from:st.end]; ; {
+		i := indexFold(s, "you")
+		if i < 0 {
+			return st
+		}
+		if (i == 0 || !isWordByte(s[i-1])) && (i+3 == len(s) || !isWordByte(s[i+3]) || strings.HasPrefix(strings.ToLower(s[i+3:]), "r")) {
+			st.concepts |= cYou
+			return st
+		}
+		s = s[i+3:]
+	}
+}
+
+// indexFold returns the first index of sub (lower-case ASCII) in s in any
+// case, or -1.
+func indexFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if lowerByte(s[i]) == sub[0] && strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
 }
 
 // inURL reports whether byte i of t is inside a URL: after "://" or "www."
@@ -212,6 +277,7 @@ func boundaryBetween(t string, a, b int) bool {
 // silence with skipped approval, or three concepts are an error; two
 // concepts, silence or skipped approval about the user are a warning; one
 // concept alone is nothing (prompt-injection has the classic phrases).
+// Silence and a skipped prompt said of a program (quietProgram) are a note.
 func judge(c concept) string {
 	if c&cPrecedeWeak != 0 && c&cUser != 0 {
 		c |= cPrecede
@@ -228,12 +294,25 @@ func judge(c concept) string {
 	}
 	user := c&cUser != 0
 	switch {
+	case quietProgram(c, n):
+		return SeverityNote
 	case o && n >= 2, x && (a || p || s), s && p, n >= 3, s && user && a:
 		return SeverityError
 	case n >= 2, s && user, p && user:
 		return SeverityWarning
 	}
 	return ""
+}
+
+// quietProgram reports a sentence of an unattended install ("rem Run the
+// installer silently, without asking for confirmation", "the CLI runs
+// non-interactively with --yes, quietly and without prompting"): silence
+// as a manner of running and a prompt skipped, said of a program, and
+// nothing else of n's concepts; no one spoken to (the model or "you"), no
+// user named, nothing kept from anyone (cHide) and no permission waived
+// (cPermit).
+func quietProgram(c concept, n int) bool {
+	return n == 2 && c&cSilence != 0 && c&cApproval != 0 && c&cProgram != 0 && c&(cUser|cYou|cHide|cPermit) == 0
 }
 
 // strongConcepts are the concepts that make hidden text an instruction.

@@ -35,9 +35,15 @@ const (
 	cSafetyObject                     // … safety, the sandbox, guardrails
 	cSafetyOff                        // safety off in one phrase: "jailbreak", "developer mode", "no restrictions"
 	cMeta                             // the sentence talks about attacks rather than making one: "example", "attacker"
+	cHide                             // with cSilence: keeping something from a person ("do not mention", "secretly"), not a manner of running ("silently")
+	cPermit                           // with cApproval: a permission granted or waived ("auto-approve", "without permission"), not a prompt skipped
+	cProgram                          // a program or an install operation: "the installer", "setup", "msiexec", "non-interactive"
+	cYou                              // the reader spoken to: "you", "your" (set by sentences, not a lexicon term)
 )
 
-// lexicon lists the terms by concept. A term matches at a word start
+// lexicon lists the terms by concept; a key of two bits tags a term with
+// a concept and what kind of it it is (cSilence | cHide, cApproval |
+// cPermit), so every check of the concept still sees it. A term matches at a word start
 // (anywhere for CJK) and may continue into a longer word ("disabl" matches
 // "disable", "disabling"), unless it ends in "|", which asks for a word
 // end. One space in a term stands for any run of blanks, line breaks,
@@ -78,17 +84,22 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 			"utente", "gebruiker", "użytkownik", "kullanıcı",
 		},
 		cSilence: {
-			"silently", "quietly", "secretly", "covertly", "without telling", "without informing", "without notifying",
+			// A manner of running, said of programs as much as of people (cHide: keeping something from someone).
+			"silently", "quietly", "en silencio", "silenciosamente", "em silêncio", "silencieusement", "en silence", "молча",
+			"静默", "조용히", "in silenzio", "stilletjes", "po cichu", "sessizce",
+		},
+		cSilence | cHide: {
+			"secretly", "covertly", "without telling", "without informing", "without notifying",
 			"without mentioning", "without saying", "without letting", "without alerting", "without the user's knowledge",
 			"do not mention", "don't mention", "never mention", "not mention", "do not tell", "don't tell", "never tell",
 			"do not reveal", "don't reveal", "never reveal", "do not disclose", "don't disclose", "do not inform", "don't inform",
 			"do not notify", "don't notify", "do not report", "don't report", "do not summarise", "do not summarize",
 			"don't summarise", "don't summarize", "say nothing", "keep this secret", "keep it secret", "keep this hidden",
 			"keep this between", "as if nothing happened", "hide this from", "hide it from", "conceal", "invisible to the user",
-			"不要告诉", "不要提及", "不要提到", "不要透露", "不要通知", "不要向用户", "别告诉", "不告诉", "悄悄", "默默", "静默", "秘密地", "不动声色",
-			"en silencio", "silenciosamente", "sin decir", "sin avisar", "sin informar", "sin mencionar", "no lo menciones",
+			"不要告诉", "不要提及", "不要提到", "不要透露", "不要通知", "不要向用户", "别告诉", "不告诉", "悄悄", "默默", "秘密地", "不动声色",
+			"sin decir", "sin avisar", "sin informar", "sin mencionar", "no lo menciones",
 			"no menciones", "no le digas", "no digas", "no informes", "no comentes", "no lo comentes", "sin que el usuario",
-			"em silêncio", "sem avisar", "sem informar", "sem mencionar", "sem dizer", "não comente", "não mencione",
+			"sem avisar", "sem informar", "sem mencionar", "sem dizer", "não comente", "não mencione",
 			"não diga", "não informe", "não conte", "sem que o usuário",
 			"stillschweigend", "heimlich", "unauffällig", "ohne zu erwähnen", "ohne es zu erwähnen", "erwähne nicht",
 			"erwähne das nicht", "erwähne dies nicht", "nicht erwähnen", "sag nichts", "sage nichts", "ohne hinweis",
@@ -96,46 +107,56 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 			"erwähne … nicht", "erwähnen sie … nicht", "sag … nichts", "sage … nichts", "sagen sie … nichts", "sag … nicht",
 			"sage … nicht", "teile … nicht mit", "teilen sie … nicht mit", "informiere … nicht", "informieren sie … nicht",
 			"benachrichtige … nicht", "verrate … nicht", "ohne … zu informieren", "ohne … zu erwähnen", "ohne … zu benachrichtigen",
-			"silencieusement", "discrètement", "en silence", "sans prévenir", "sans informer", "sans le dire", "sans mentionner",
+			"discrètement", "sans prévenir", "sans informer", "sans le dire", "sans mentionner",
 			"ne mentionne pas", "ne mentionnez pas", "ne dis pas", "ne dites pas", "ne le dis pas", "n'en parle pas", "sans en parler",
-			"не сообщай", "не говори", "не упоминай", "не рассказывай", "не сообщая", "молча", "незаметно", "тайно", "скрытно",
+			"не сообщай", "не говори", "не упоминай", "не рассказывай", "не сообщая", "незаметно", "тайно", "скрытно",
 			"ничего не говоря",
 			"黙って", "こっそり", "内緒", "言わない", "伝えない", "知らせず", "知らせない", "言及しない", "言及せず", "報告しない", "伝えず",
 			"触れない", "触れず",
-			"조용히", "몰래", "알리지 말", "알리지 않", "말하지 말", "언급하지 말", "언급하지 않", "보고하지 말",
-			"senza dirlo", "non dirlo", "non dire", "non menzionare", "senza avvisare", "di nascosto", "in silenzio",
-			"vertel … niet", "zeg niets", "zonder te melden", "stilletjes", "nie mów", "nie informuj", "bez informowania",
-			"po cichu", "söyleme|", "haber verme", "sessizce", "gizlice",
+			"몰래", "알리지 말", "알리지 않", "말하지 말", "언급하지 말", "언급하지 않", "보고하지 말",
+			"senza dirlo", "non dirlo", "non dire", "non menzionare", "senza avvisare", "di nascosto", "vertel … niet", "zeg niets",
+			"zonder te melden", "nie mów", "nie informuj", "bez informowania",
+			"söyleme|", "haber verme", "gizlice",
 		},
 		cApproval: {
-			"without asking", "without confirmation", "without confirming", "without approval", "without permission",
-			"without consent", "without prompting", "without waiting for", "without the user's approval",
-			"without the user's confirmation", "without the user's permission", "without the user's consent",
-			"auto-approve", "autoapprove", "automatically approve", "approve automatically", "pre-approved", "preapproved",
-			"already approved", "do not ask for", "don't ask for", "never ask for", "do not ask before", "don't ask before",
+			"without asking", "without confirmation", "without confirming", "without prompting", "without waiting for",
+			"without the user's confirmation", "do not ask for", "don't ask for", "never ask for", "do not ask before",
+			"don't ask before",
 			"do not ask the user for confirmation", "don't ask the user for confirmation", "do not ask the user for permission",
-			"no need to ask", "no need for confirmation", "skip confirmation", "skip the confirmation", "skip permission",
-			"bypass permission", "bypasspermissions", "dangerously-skip-permissions", "approve all", "approve every",
-			"allow all tools", "do not prompt", "don't prompt", "do not wait for", "don't wait for",
-			"无需确认", "不需要确认", "不用确认", "无需询问", "不要询问", "不要征求", "无需用户同意", "无需批准", "自动批准", "自动同意",
-			"不经确认", "未经确认", "未经允许", "未经同意", "直接执行",
-			"sin pedir", "sin confirmación", "sin confirmar", "sin preguntar", "sin permiso", "sin autorización",
-			"aprueba automáticamente", "aprobar automáticamente", "no pidas", "no preguntes",
-			"sem pedir", "sem confirmação", "sem confirmar", "sem perguntar", "sem permissão", "sem autorização",
-			"aprove automaticamente", "aprovar automaticamente", "não peça", "não pergunte",
-			"ohne rückfrage", "ohne bestätigung", "ohne zu fragen", "ohne nachzufragen", "ohne erlaubnis", "ohne zustimmung",
-			"automatisch genehmig", "automatisch bestätig", "automatisch freigeben", "nicht nachfragen", "frag nicht", "frage nicht",
+			"no need to ask", "no need for confirmation", "skip confirmation", "skip the confirmation", "do not prompt", "don't prompt",
+			"do not wait for", "don't wait for",
+			"无需确认", "不需要确认", "不用确认", "无需询问", "不要询问", "不要征求", "不经确认", "未经确认", "直接执行",
+			"sin pedir", "sin confirmación", "sin confirmar", "sin preguntar", "no pidas", "no preguntes",
+			"sem pedir", "sem confirmação", "sem confirmar", "sem perguntar", "não peça", "não pergunte",
+			"ohne rückfrage", "ohne bestätigung", "ohne zu fragen", "ohne nachzufragen", "nicht nachfragen", "frag nicht", "frage nicht",
 			"frag … nicht um", "frage … nicht um", "fragen sie … nicht um", "frag … nicht nach", "frage … nicht nach",
 			"fragen sie … nicht nach", "bitte … nicht um", "warte … nicht auf", "ohne … zu fragen",
-			"sans demander", "sans confirmation", "sans autorisation", "sans permission", "approuve automatiquement",
-			"approuver automatiquement", "ne demande pas", "ne demandez pas",
-			"без подтверждени", "без разрешени", "без спроса", "без согласи", "не спрашивай", "не спрашивая",
-			"автоматически одобр", "автоматически подтвержд",
-			"確認せず", "確認なし", "確認を求めず", "確認を求めない", "確認不要", "許可なく", "許可を求めず", "承認なし", "自動承認",
-			"自動的に承認", "尋ねず", "聞かず",
-			"확인 없이", "확인하지 말", "확인을 구하지", "묻지 말", "묻지 않", "허락 없이", "승인 없이", "동의 없이", "자동 승인", "자동으로 승인",
-			"senza chiedere", "senza conferma", "senza permesso", "zonder te vragen", "zonder bevestiging", "zonder toestemming",
-			"bez pytania", "bez potwierdzenia", "bez zgody", "onay istemeden", "sormadan", "izin almadan",
+			"sans demander", "sans confirmation", "ne demande pas", "ne demandez pas",
+			"без подтверждени", "без спроса", "не спрашивай", "не спрашивая",
+			"確認せず", "確認なし", "確認を求めず", "確認を求めない", "確認不要", "尋ねず", "聞かず",
+			"확인 없이", "확인하지 말", "확인을 구하지", "묻지 말", "묻지 않", "senza chiedere", "senza conferma", "zonder te vragen", "zonder bevestiging",
+			"bez pytania", "bez potwierdzenia", "onay istemeden", "sormadan",
+		},
+		cApproval | cPermit: {
+			// A permission granted or waived, not a prompt skipped.
+			"without approval", "without permission", "without consent", "without the user's approval", "without the user's permission",
+			"without the user's consent", "auto-approve", "autoapprove", "automatically approve", "approve automatically",
+			"pre-approved", "preapproved", "already approved", "skip permission", "bypass permission", "bypasspermissions",
+			"dangerously-skip-permissions", "approve all", "approve every", "allow all tools", "无需用户同意", "无需批准", "自动批准", "自动同意", "未经允许",
+			"未经同意", "sin permiso", "sin autorización", "aprueba automáticamente", "aprobar automáticamente", "sem permissão",
+			"sem autorização", "aprove automaticamente", "aprovar automaticamente", "ohne erlaubnis", "ohne zustimmung",
+			"automatisch genehmig", "automatisch bestätig", "automatisch freigeben", "sans autorisation", "sans permission",
+			"approuve automatiquement", "approuver automatiquement", "без разрешени", "без согласи", "автоматически одобр",
+			"автоматически подтвержд", "許可なく", "許可を求めず", "承認なし", "自動承認", "自動的に承認", "허락 없이", "승인 없이", "동의 없이", "자동 승인", "자동으로 승인",
+			"senza permesso", "zonder toestemming", "bez zgody", "izin almadan",
+		},
+		cProgram: {
+			// What runs unattended in honest setup notes: an installer, a package manager, a command or its quiet flag.
+			"install", "uninstall", "setup", "msiexec", "apt|", "apt-get", "dnf|", "yum|", "winget", "choco", "brew|", "pip|", "npm|",
+			"unattended", "non interactive", "noninteractive", "headless", "quiet|", "quiet mode", "silent mode", "batch mode",
+			"cli|", "command|", "commands|", "package manager",
+			"instalador", "instalación", "instalação", "installateur", "установщик", "установк", "安装", "インストール",
+			"설치", "installazione", "installatie", "instalator", "instalacj", "kurulum", "yükleyici",
 		},
 		cPrecede: {
 			"ignore previous", "ignore all previous", "ignore any previous", "ignore prior", "ignore all prior", "ignore the above",
