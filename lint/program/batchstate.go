@@ -90,6 +90,9 @@ func (b *batchState) lookup(name string) value {
 	case "CLAUDE_SKILL_DIR", "CLAUDE_PLUGIN_ROOT":
 		return shippedValue(name)
 	}
+	if credentialEnv(name) {
+		return envCredential()
+	}
 	return unknown()
 }
 

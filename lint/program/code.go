@@ -419,9 +419,13 @@ func (s *scan) gradeExec(code value, at int, stdin, unresolved bool) {
 // rule for the shell and the flow analyses.
 func (s *scan) gradeSend(v value, at int) {
 	s.escape(v)
+	use, inURL := envCredentialUse(v)
 	switch {
 	case v.t&tEnv != 0:
 		s.emit("env-exfil", at, SeverityError, "")
+	case use:
+	case inURL:
+		s.emit("secret-exfil", at, SeverityWarning, "a credential from the environment in the address of a request")
 	case v.t&tSecret != 0:
 		s.emit("secret-exfil", at, SeverityError, "")
 	}

@@ -326,13 +326,13 @@ func (f *flowState) primary() ev {
 			for f.pos < len(f.toks) && !f.is(0, "}") {
 				start := f.pos
 				v := f.valueOf(f.expr())
-				out.t |= v.t
+				out = withSecret(out, v)
 				if f.pos == start {
 					f.pos++
 				}
 			}
 			f.pos++
-			return ev{v: value{t: out.t}}
+			return ev{v: value{t: out.t, store: out.store}}
 		case "\\":
 			if f.lang == langPerl && f.is(1, "&") && f.peek(2).kind == tokWord {
 				f.pos += 2

@@ -143,11 +143,11 @@ func joinName(a, b string) string {
 
 // listOf makes a list value.
 func listOf(elems []value) ev {
-	var t taint
+	var out value
 	for _, e := range elems {
-		t |= e.t
+		out = withSecret(out, e)
 	}
-	return ev{v: value{t: t &^ tHome}, elems: elems}
+	return ev{v: value{t: out.t &^ tHome, store: out.store}, elems: elems}
 }
 
 // valueOf returns the value an expression stands for when used as data:
@@ -186,6 +186,9 @@ func envVar(name string) value {
 	}
 	if v, ok := windowsFolder(strings.ToUpper(name)); ok {
 		return v
+	}
+	if credentialEnv(name) {
+		return envCredential()
 	}
 	return unknown()
 }

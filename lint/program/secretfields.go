@@ -371,5 +371,20 @@ func taintOf(mask taint, vs ...value) value {
 	return out
 }
 
+// withSecret adds v's taint to a collection's (a list, a mapping) and
+// the store of its secrets, so that the reads a collection holds are the
+// ones it escapes, and a credential from the environment stays one.
+func withSecret(out, v value) value {
+	if v.t&tSecret != 0 {
+		if out.t&tSecret == 0 {
+			out.store = v.store
+		} else {
+			out.store = joinStores(out.store, v.store)
+		}
+	}
+	out.t |= v.t
+	return out
+}
+
 // otherSecret is a secret that comes from no file the text reads.
 func otherSecret(t taint) value { return value{t: t | tSecret, store: storeOther} }

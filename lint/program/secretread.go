@@ -30,7 +30,7 @@ type secretReads []secretRead
 // read, raw text.
 func (rs *secretReads) add(p value, at int, built bool) value {
 	r := secretRead{off: at, path: normPath(p.s), built: built}
-	if len(*rs) >= int(storeOther)-1 {
+	if len(*rs) >= int(storeEnv)-1 {
 		r.escaped = true // more reads than a store can tell apart: graded as any read was
 		*rs = append(*rs, r)
 		return value{t: tSecret, store: storeAll}
@@ -42,7 +42,7 @@ func (rs *secretReads) add(p value, at int, built bool) value {
 // escape records that v reached a sink: the read its secret came from is
 // a warning. A secret of no single read counts against every read.
 func (rs secretReads) escape(v value) {
-	if v.t&tSecret == 0 || v.store == storeOther {
+	if v.t&tSecret == 0 || v.store == storeOther || v.store == storeEnv {
 		return
 	}
 	if v.store == 0 || v.store == storeAll || int(v.store) > len(rs) {

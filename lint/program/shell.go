@@ -343,6 +343,10 @@ func (st *shellState) param(p *syntax.ParamExp) value {
 		case "0", "BASH_SOURCE", "CLAUDE_SKILL_DIR", "CLAUDE_PLUGIN_ROOT":
 			v = shippedValue(name) // the skill's folder, or this script in it
 		default:
+			if credentialEnv(name) {
+				v = envCredential()
+				break
+			}
 			v = unknown()
 		}
 	}

@@ -429,7 +429,10 @@ func weightiest(elems []value) (value, bool) {
 // storeAll stand for every read of the text, storeOther for none.
 const (
 	storeOther uint8 = 254 // a secret read from no file: a CLI's token, the environment, a user name
-	storeAll   uint8 = 255 // parts of several reads joined, or more reads than a store can name
+	// storeEnv is a credential from an environment variable (envsecret.go),
+	// and only that: read from no file either.
+	storeEnv uint8 = 253
+	storeAll uint8 = 255 // parts of several reads joined, or more reads than a store can name
 )
 
 // joinStores returns the store of a value joined from secrets of stores a
@@ -438,9 +441,11 @@ func joinStores(a, b uint8) uint8 {
 	switch {
 	case a == b:
 		return a
-	case a == storeOther:
+	case a == storeEnv && b == storeOther, a == storeOther && b == storeEnv:
+		return storeOther // no longer a credential alone
+	case a == storeOther || a == storeEnv:
 		return b
-	case b == storeOther:
+	case b == storeOther || b == storeEnv:
 		return a
 	}
 	return storeAll
