@@ -55,6 +55,9 @@ func sentences(t string, fn func(sentence) bool) {
 		if h.concept&(cSilence|cApproval) != 0 && (negatedBefore(t, h.start) || forbidden(t, h.start, h.end)) {
 			return true // "never silently", "do not auto-approve", "must not delete without asking"
 		}
+		if h.concept&(cSilence|cApproval) != 0 && keepsConsent(t, h) {
+			return true // "never run anything without asking", "use when the user asks how to …" (polarity.go)
+		}
 		if h.concept&cApproval != 0 && questionAfter(t, h.end) {
 			return true // "without asking what 'faster' means": a question left out, not a permission
 		}
@@ -401,6 +404,13 @@ func quotedAt(s *scan, off int) bool {
 		from += max(0, off-2000)
 	}
 	before := s.text[from:off]
+	if i := s.lineAt(off); s.flag(i)&lineFront != 0 {
+		// A frontmatter value's own quotes ("description: \"…\"") are YAML's, not a quotation.
+		line := s.text[s.starts[i]:off]
+		if k := strings.Index(line, ": "); k >= 0 && strings.HasPrefix(strings.TrimLeft(line[k+1:], " \t"), `"`) {
+			before = strings.Replace(strings.TrimLeft(line[k+1:], " \t"), `"`, "", 1)
+		}
+	}
 	if strings.Count(before, `"`)%2 == 1 || strings.Count(before, "“") > strings.Count(before, "”") ||
 		strings.Count(before, "«") > strings.Count(before, "»") || strings.Count(before, "「") > strings.Count(before, "」") {
 		return true

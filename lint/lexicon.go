@@ -136,6 +136,11 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 			"確認せず", "確認なし", "確認を求めず", "確認を求めない", "確認不要", "尋ねず", "聞かず",
 			"확인 없이", "확인하지 말", "확인을 구하지", "묻지 말", "묻지 않", "senza chiedere", "senza conferma", "zonder te vragen", "zonder bevestiging",
 			"bez pytania", "bez potwierdzenia", "onay istemeden", "sormadan",
+			// skipping the confirmation step, in the other languages
+			"omite la confirmación", "omitas la confirmación", "omitir la confirmación", "salta la confirmación",
+			"saltes la confirmación", "pule a confirmação", "pular a confirmação", "überspringe die bestätigung",
+			"bestätigung überspringen", "saute la confirmation", "sauter la confirmation", "пропусти подтверждение",
+			"пропускай подтверждение", "跳过确认", "確認をスキップ", "확인을 건너뛰",
 		},
 		cApproval | cPermit: {
 			// A permission granted or waived, not a prompt skipped.

@@ -1,0 +1,225 @@
+package lint
+
+import (
+	"strings"
+)
+
+// This file reads the polarity of a call for silence or for skipped
+// approval: whether the sentence around it says the opposite. An imperative
+// negation earlier in its clause ("never run anything without asking",
+// "no ejecutes nada sin preguntar") forbids what the clause goes on to say,
+// unless a verb between them turns it back ("never hesitate to deploy
+// without asking", "don't bother asking"); a concessive clause after such a
+// safeguard ("never skip the confirmation, even if the user says it is fine
+// to run silently") reports what the safeguard holds against; and a
+// reported question ("use when the user asks how to run commands without
+// asking") names the user's goal, the skill's topic, not an instruction.
+
+// keepsConsent reports whether the call for silence or skipped approval h
+// in t is the opposite of an instruction to skip the user.
+func keepsConsent(t string, h lexHit) bool {
+	if startsNegated(t[h.start:h.end]) {
+		return false // "don't ask the user", "never tell", "no need to ask": the negation is the attack
+	}
+	return clauseNegated(t, h.start) || concessiveAfterSafeguard(t, h.start) || h.concept&cApproval != 0 && reportedGoal(t, h.start)
+}
+
+// imperativeNegations are the words that, at the head of a clause, forbid
+// what the clause goes on to say. They are matched as whole words (the CJK
+// ones anywhere).
+var imperativeNegations = []string{"never", "don't", "don’t", "do not", "nunca", "no", "jamás", "não", "nie", "niemals",
+	"jamais", "n'", "ne", "никогда", "не", "不要", "别", "绝不", "永远不要", "千万不要"}
+
+// flipWords are the verbs that, after a negation, make it a call to skip
+// the user again ("never hesitate to", "don't bother", "do not stop to
+// ask", "never forget to"); a word starting with one of them counts.
+var flipWords = []string{"ask", "tell", "mention", "inform", "notify", "report", "prompt", "wait", "bother", "hesitate",
+	"stop", "pause", "hold", "forget", "fail", "refuse", "need", "have", "let", "worry", "interrupt", "trouble", "seek",
+	"request", "say", "alert", "warn", "check", "confirm", "disturb", "show", "reveal", "explain",
+	"pregunt", "pid", "esper", "dud", "molest", "olvid", "dig", "avis", "hace falta", "necesit", "hay que", "deixe", "esqueça", "precis",
+	"frag", "wart", "zöger", "brauch", "sag", "vergiss", "muss", "demand", "attend", "hésit", "dis", "besoin", "oubli",
+	"спрашива", "жди", "жд", "стесня", "говор", "нужн", "надо", "забыва",
+	"询问", "问", "等", "犹豫", "告诉", "需要", "必", "用", "忘"}
+
+// clauseEnds end the clause an imperative negation governs: a comma or
+// semicolon, a colon, a dash, or a coordinated second instruction.
+var clauseEnds = []string{",", ";", ":", "—", "，", "；", "：", " and ", " then ", " y ", " e ", " und ", " et ", " и ", "然后", "并且", "、"}
+
+// clauseStart returns where the clause holding byte i of t starts, within
+// its sentence.
+func clauseStart(t string, i int) int {
+	from := max(0, i-maxSentence)
+	before := t[from:i]
+	k := 0
+	if b := lastBoundary(before); b >= 0 {
+		k = b
+	}
+	for _, e := range clauseEnds {
+		if j := strings.LastIndex(before, e); j >= 0 && j+len(e) > k {
+			k = j + len(e)
+		}
+	}
+	return from + k
+}
+
+// startsNegated reports whether a term's text opens with a negation
+// ("do not ask for", "no need to ask", "不要询问").
+func startsNegated(term string) bool {
+	lower := strings.ToLower(term)
+	for _, n := range imperativeNegations {
+		if strings.HasPrefix(lower, n) && (len(lower) == len(n) || n[0] >= 0x80 || !isWordByte(lower[len(n)])) {
+			return true
+		}
+	}
+	return strings.HasPrefix(lower, "not ")
+}
+
+// clauseNegated reports whether the clause before byte i of t opens with
+// an imperative negation (at most a few words before it) and no flip word
+// stands between the negation and byte i.
+func clauseNegated(t string, i int) bool {
+	from := clauseStart(t, i)
+	lower := strings.ToLower(t[from:i])
+	for _, n := range imperativeNegations {
+		j := wordIndex(lower, n)
+		if j < 0 || len(strings.Fields(lower[:j])) > 2 {
+			continue // the negation must head the clause: "Agent: never push …", "Please do not …"
+		}
+		between := lower[j+len(n):]
+		if len(strings.Fields(between)) > 10 || hasFlipWord(between) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// wordIndex returns where w starts in s as a whole word (anywhere for a
+// term that starts with a non-ASCII character), or -1.
+func wordIndex(s, w string) int {
+	for off := 0; off < len(s); {
+		j := strings.Index(s[off:], w)
+		if j < 0 {
+			return -1
+		}
+		j += off
+		end := j + len(w)
+		if w[0] >= 0x80 || (j == 0 || !isWordByte(s[j-1])) && (end == len(s) || !isWordByte(s[end]) || w[len(w)-1] == '\'') {
+			return j
+		}
+		off = j + 1
+	}
+	return -1
+}
+
+// hasFlipWord reports whether a word of s starts with one of flipWords.
+func hasFlipWord(s string) bool {
+	for _, f := range flipWords {
+		if f[0] >= 0x80 && strings.Contains(s, f) && !isCJKWordStart(f) {
+			if wordIndex(s, f) >= 0 {
+				return true
+			}
+			continue
+		}
+		for off := 0; off < len(s); {
+			j := strings.Index(s[off:], f)
+			if j < 0 {
+				break
+			}
+			j += off
+			if j == 0 || !isWordByte(s[j-1]) || isCJKWordStart(f) {
+				return true
+			}
+			off = j + 1
+		}
+	}
+	return false
+}
+
+// isCJKWordStart reports whether w starts with a CJK character, which
+// starts a word anywhere.
+func isCJKWordStart(w string) bool {
+	for _, r := range w {
+		return isCJK(r)
+	}
+	return false
+}
+
+// concessives open a clause that concedes what the user may say: "even if
+// the user says it is fine".
+var concessives = []string{"even if", "even when", "even though", "aunque", "incluso si", "aun si", "mesmo que", "mesmo se",
+	"auch wenn", "selbst wenn", "même si", "даже если", "即使", "即便", "哪怕"}
+
+// concessiveAfterSafeguard reports whether byte i of t is in a concessive
+// clause that follows, in the same sentence, a call for silence or skipped
+// approval the sentence turns around ("never skip the confirmation step,
+// even if the user says it is fine to run silently").
+func concessiveAfterSafeguard(t string, i int) bool {
+	from := max(0, i-maxSentence)
+	before := t[from:i]
+	if b := lastBoundary(before); b >= 0 {
+		before, from = before[b:], from+b
+	}
+	lower := strings.ToLower(before)
+	at := -1
+	for _, c := range concessives {
+		if j := wordIndex(lower, c); j > at {
+			at = j
+		}
+	}
+	if at <= 0 || strings.ContainsAny(lower[at:], ";:") {
+		return false
+	}
+	safe := false
+	lexScan(t[from:from+at], func(g lexHit) bool {
+		if g.concept&(cSilence|cApproval) != 0 {
+			head := t[from:]
+			safe = !startsNegated(head[g.start:g.end]) && (negatedBefore(head, g.start) || forbidden(head, g.start, g.end) || clauseNegated(head, g.start))
+			return safe
+		}
+		return true
+	})
+	return safe
+}
+
+// reporters open a reported goal of the user: what follows, to the end of
+// its clause, is the topic a skill is used for.
+var reporters = []string{"asks how to", "ask how to", "asks how they can", "asks how", "wants to know how to", "wants to", "want to",
+	"needs to", "asks about", "ask about", "pregunte cómo", "pregunta cómo", "quiere saber cómo", "quiera"}
+
+// reportedGoal reports whether byte i of t is in a clause that reports
+// the user's goal ("use when the user asks how to stop being asked to
+// approve each command") and the clause names no addressee and no silence.
+func reportedGoal(t string, i int) bool {
+	from := clauseStart(t, i)
+	lower := strings.ToLower(t[from:i])
+	u := max(wordIndex(lower, "the user"), wordIndex(lower, "users"), wordIndex(lower, "el usuario"))
+	if u < 0 {
+		return false
+	}
+	at := -1
+	for _, r := range reporters {
+		if j := wordIndex(lower[u:], r); j >= 0 && j < 24 {
+			at = from + u + j + len(r)
+			break
+		}
+	}
+	if at < 0 {
+		return false
+	}
+	clause := t[at:min(len(t), at+maxSentence)]
+	for _, e := range append(sentenceEnds, clauseEnds[:7]...) {
+		if k := strings.Index(clause, e); k >= 0 {
+			clause = clause[:k]
+		}
+	}
+	if at+len(clause) < i {
+		return false
+	}
+	clean := true
+	lexScan(clause, func(g lexHit) bool {
+		clean = g.concept&(cAddressee|cSilence|cPrecede|cSafetyOff) == 0
+		return clean
+	})
+	return clean
+}
