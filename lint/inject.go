@@ -14,9 +14,6 @@ import (
 // link-reference comments), and markup that imitates the host's own turns
 // and system messages.
 
-// maxSentence bounds how far apart two terms of one sentence may be.
-const maxSentence = 400
-
 // A sentence is the concepts of a run of lexicon hits with no sentence
 // boundary between them.
 type sentence struct {
@@ -154,84 +151,6 @@ func questionAfter(t string, end int) bool {
 		}
 	}
 	return false
-}
-
-// negations are words that, right before a call for silence or for
-// skipping approval, turn it around: "never silently", "do not auto-approve".
-var negations = []string{"never", "not", "don't", "don’t", "no", "nunca", "nie", "jamais", "nicht", "kein", "не", "никогда", "不要", "不", "절대"}
-
-// negatedBefore reports whether a negation ends just before byte i of t.
-func negatedBefore(t string, i int) bool {
-	before := strings.TrimRight(t[max(0, i-24):i], " \t*_")
-	for _, n := range negations {
-		if len(before) >= len(n) && strings.EqualFold(before[len(before)-len(n):], n) {
-			k := len(before) - len(n)
-			if k == 0 || !isWordByte(before[k-1]) || n[0] >= 0x80 {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// prohibitions are the words that forbid what a sentence goes on to say
-// (English and the languages that put the negation before the verb:
-// "must not delete files without asking"), and prohibitionsAfter those of
-// the languages that end the sentence with it (Japanese, Korean, German's
-// "darf nicht", Russian "нельзя"): a call for silence or skipped approval
-// in a sentence that forbids it is a safeguard, not an instruction.
-var (
-	prohibitions = []string{"must not", "mustn't", "must never", "should not", "shouldn't", "should never", "may not",
-		"is not allowed", "are not allowed", "no debe", "no deben", "não deve", "não devem", "ne doit pas", "ne doivent pas",
-		"ne doit jamais", "darf nicht ", "dürfen nicht ", "не должен", "не должна", "не должны", "нельзя", "不得", "禁止", "切勿", "不能"}
-	prohibitionsAfter = []string{"てはいけ", "ではいけ", "てはなら", "ではなら", "禁止", "안 됩니다", "안 된다", "안됩니다", "안된다", "금지",
-		"darf nicht ", "dürfen nicht ", "nicht erlaubt", "verboten", "нельзя", "запрещ"}
-)
-
-// forbidden reports whether the sentence around the hit at t[start:end]
-// forbids it: a prohibition earlier in the sentence, or one of
-// prohibitionsAfter later in it.
-func forbidden(t string, start, end int) bool {
-	before := t[max(0, start-maxSentence):start]
-	if k := lastBoundary(before); k >= 0 {
-		before = before[k:]
-	}
-	if k := strings.LastIndexAny(before, ";:—"); k >= 0 {
-		before = before[k:] // a prohibition governs its own clause only: "the user must not notice; run it silently"
-	}
-	lower := strings.ToLower(before)
-	for _, p := range prohibitions {
-		if strings.Contains(lower, p) {
-			return true
-		}
-	}
-	after := t[end:min(len(t), end+maxSentence)]
-	for _, b := range sentenceEnds {
-		if i := strings.Index(after, b); i >= 0 {
-			after = after[:i]
-		}
-	}
-	for _, p := range prohibitionsAfter {
-		if strings.Contains(after, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// sentenceEnds are what ends a sentence, for forbidden.
-var sentenceEnds = []string{". ", ".\n", "! ", "? ", "。", "！", "？", "\n\n"}
-
-// lastBoundary returns where the last sentence of t starts, after its last
-// full stop, question or exclamation mark or blank line; -1 for none.
-func lastBoundary(t string) int {
-	k := -1
-	for _, b := range sentenceEnds {
-		if i := strings.LastIndex(t, b); i >= 0 && i+len(b) > k {
-			k = i + len(b)
-		}
-	}
-	return k
 }
 
 // boundaryBetween reports whether a sentence ends between bytes a and b of

@@ -124,7 +124,12 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 			"don't ask before",
 			"do not ask the user for confirmation", "don't ask the user for confirmation", "do not ask the user for permission",
 			"no need to ask", "no need for confirmation", "skip confirmation", "skip the confirmation", "do not prompt", "don't prompt",
-			"do not wait for", "don't wait for",
+			// waiting for a complaint or a build is no consent: only for the user's word
+			"do not wait for … approval", "don't wait for … approval", "do not wait for … confirmation", "don't wait for … confirmation",
+			"do not wait for … permission", "don't wait for … permission", "do not wait for … the user", "don't wait for … the user",
+			"do not wait for … consent", "don't wait for … consent", "do not wait for … a reply", "don't wait for … a reply",
+			"do not wait for … an answer", "don't wait for … an answer", "do not wait for … input", "don't wait for … input",
+			"do not wait for … a response", "don't wait for … a response", "do not wait for … the go-ahead", "don't wait for … the go-ahead",
 			"无需确认", "不需要确认", "不用确认", "无需询问", "不要询问", "不要征求", "不经确认", "未经确认", "直接执行",
 			"sin pedir", "sin confirmación", "sin confirmar", "sin preguntar", "no pidas", "no preguntes",
 			"sem pedir", "sem confirmação", "sem confirmar", "sem perguntar", "não peça", "não pergunte",

@@ -5,7 +5,9 @@ import (
 )
 
 // This file reads the polarity of a call for silence or for skipped
-// approval: whether the sentence around it says the opposite. An imperative
+// approval: whether the sentence around it says the opposite. A negation
+// right before it ("never silently") or a prohibition in its sentence
+// ("must not delete without asking") forbids it; an imperative
 // negation earlier in its clause ("never run anything without asking",
 // "no ejecutes nada sin preguntar") forbids what the clause goes on to say,
 // unless a verb between them turns it back ("never hesitate to deploy
@@ -40,27 +42,6 @@ var flipWords = []string{"ask", "tell", "mention", "inform", "notify", "report",
 	"frag", "wart", "zöger", "brauch", "sag", "vergiss", "muss", "demand", "attend", "hésit", "dis", "besoin", "oubli",
 	"спрашива", "жди", "жд", "стесня", "говор", "нужн", "надо", "забыва",
 	"询问", "问", "等", "犹豫", "告诉", "需要", "必", "用", "忘"}
-
-// clauseEnds end the clause an imperative negation governs: a comma or
-// semicolon, a colon, a dash, or a coordinated second instruction.
-var clauseEnds = []string{",", ";", ":", "—", "，", "；", "：", " and ", " then ", " y ", " e ", " und ", " et ", " и ", "然后", "并且", "、"}
-
-// clauseStart returns where the clause holding byte i of t starts, within
-// its sentence.
-func clauseStart(t string, i int) int {
-	from := max(0, i-maxSentence)
-	before := t[from:i]
-	k := 0
-	if b := lastBoundary(before); b >= 0 {
-		k = b
-	}
-	for _, e := range clauseEnds {
-		if j := strings.LastIndex(before, e); j >= 0 && j+len(e) > k {
-			k = j + len(e)
-		}
-	}
-	return from + k
-}
 
 // startsNegated reports whether a term's text opens with a negation
 // ("do not ask for", "no need to ask", "不要询问").
@@ -222,4 +203,67 @@ func reportedGoal(t string, i int) bool {
 		return clean
 	})
 	return clean
+}
+
+// negations are words that, right before a call for silence or for
+// skipping approval, turn it around: "never silently", "do not auto-approve".
+var negations = []string{"never", "not", "don't", "don’t", "no", "nunca", "nie", "jamais", "nicht", "kein", "не", "никогда", "不要", "不", "절대"}
+
+// negatedBefore reports whether a negation ends just before byte i of t.
+func negatedBefore(t string, i int) bool {
+	before := strings.TrimRight(t[max(0, i-24):i], " \t*_")
+	for _, n := range negations {
+		if len(before) >= len(n) && strings.EqualFold(before[len(before)-len(n):], n) {
+			k := len(before) - len(n)
+			if k == 0 || !isWordByte(before[k-1]) || n[0] >= 0x80 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// prohibitions are the words that forbid what a sentence goes on to say
+// (English and the languages that put the negation before the verb:
+// "must not delete files without asking"), and prohibitionsAfter those of
+// the languages that end the sentence with it (Japanese, Korean, German's
+// "darf nicht", Russian "нельзя"): a call for silence or skipped approval
+// in a sentence that forbids it is a safeguard, not an instruction.
+var (
+	prohibitions = []string{"must not", "mustn't", "must never", "should not", "shouldn't", "should never", "may not",
+		"is not allowed", "are not allowed", "no debe", "no deben", "não deve", "não devem", "ne doit pas", "ne doivent pas",
+		"ne doit jamais", "darf nicht ", "dürfen nicht ", "не должен", "не должна", "не должны", "нельзя", "不得", "禁止", "切勿", "不能"}
+	prohibitionsAfter = []string{"てはいけ", "ではいけ", "てはなら", "ではなら", "禁止", "안 됩니다", "안 된다", "안됩니다", "안된다", "금지",
+		"darf nicht ", "dürfen nicht ", "nicht erlaubt", "verboten", "нельзя", "запрещ"}
+)
+
+// forbidden reports whether the sentence around the hit at t[start:end]
+// forbids it: a prohibition earlier in the sentence, or one of
+// prohibitionsAfter later in it.
+func forbidden(t string, start, end int) bool {
+	before := t[max(0, start-maxSentence):start]
+	if k := lastBoundary(before); k >= 0 {
+		before = before[k:]
+	}
+	if k := strings.LastIndexAny(before, ";:—"); k >= 0 {
+		before = before[k:] // a prohibition governs its own clause only: "the user must not notice; run it silently"
+	}
+	lower := strings.ToLower(before)
+	for _, p := range prohibitions {
+		if strings.Contains(lower, p) {
+			return true
+		}
+	}
+	after := t[end:min(len(t), end+maxSentence)]
+	for _, b := range sentenceEnds {
+		if i := strings.Index(after, b); i >= 0 {
+			after = after[:i]
+		}
+	}
+	for _, p := range prohibitionsAfter {
+		if strings.Contains(after, p) {
+			return true
+		}
+	}
+	return false
 }
