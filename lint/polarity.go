@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -38,6 +39,8 @@ var imperativeNegations = []string{"never", "don't", "don’t", "do not", "nunca
 var flipWords = []string{"ask", "tell", "mention", "inform", "notify", "report", "prompt", "wait", "bother", "hesitate",
 	"stop", "pause", "hold", "forget", "fail", "refuse", "need", "have", "let", "worry", "interrupt", "trouble", "seek",
 	"request", "say", "alert", "warn", "check", "confirm", "disturb", "show", "reveal", "explain",
+	"but ", "except", "other than", "besides", "unless", "apart from", "rather than", "instead", "only",
+	"sino ", "excepto", "salvo", "außer", "sauf", "кроме", "除了",
 	"pregunt", "pid", "esper", "dud", "molest", "olvid", "dig", "avis", "hace falta", "necesit", "hay que", "deixe", "esqueça", "precis",
 	"frag", "wart", "zöger", "brauch", "sag", "vergiss", "muss", "demand", "attend", "hésit", "dis", "besoin", "oubli",
 	"спрашива", "жди", "жд", "стесня", "говор", "нужн", "надо", "забыва",
@@ -63,14 +66,48 @@ func clauseNegated(t string, i int) bool {
 	lower := strings.ToLower(t[from:i])
 	for _, n := range imperativeNegations {
 		j := wordIndex(lower, n)
-		if j < 0 || len(strings.Fields(lower[:j])) > 2 {
-			continue // the negation must head the clause: "Agent: never push …", "Please do not …"
+		if j < 0 || !onlyLeadWords(lower[:j]) {
+			continue // the negation must head the clause: "Agent: never push …", "Please do not …" ("it never hurts to" is no imperative)
 		}
 		between := lower[j+len(n):]
+		if n == "no" && !spanishImperative(between) {
+			continue // "no ejecutes", "no borres"; English "no one minds if …" forbids nothing
+		}
 		if len(strings.Fields(between)) > 10 || hasFlipWord(between) {
 			continue
 		}
 		return true
+	}
+	return false
+}
+
+// leadWords may come before an imperative negation at the head of its
+// clause.
+var leadWords = []string{"please", "you", "so", "also", "but", "just", "and", "then", "por", "favor", "bitte", "s'il", "vous", "plaît",
+	"пожалуйста", "请", "また", "그리고"}
+
+// onlyLeadWords reports whether every word of s is one of leadWords.
+func onlyLeadWords(s string) bool {
+	for _, w := range strings.Fields(s) {
+		if !slices.Contains(leadWords, strings.Trim(w, "*_\"'`“”")) {
+			return false
+		}
+	}
+	return true
+}
+
+// spanishImperative reports whether s starts with a word of the Spanish
+// negative imperative (the subjunctive's -es, -as, -en, -an, -éis:
+// "no ejecutes", "no borren").
+func spanishImperative(s string) bool {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return false
+	}
+	for _, e := range []string{"es", "as", "en", "an", "éis", "áis"} {
+		if len(f[0]) > len(e)+1 && strings.HasSuffix(f[0], e) {
+			return true
+		}
 	}
 	return false
 }
