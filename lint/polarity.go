@@ -66,7 +66,7 @@ func clauseNegated(t string, i int) bool {
 	lower := strings.ToLower(t[from:i])
 	for _, n := range imperativeNegations {
 		j := wordIndex(lower, n)
-		if j < 0 || !onlyLeadWords(lower[:j]) {
+		if j < 0 || !onlyLeadWords(lower[:j]) && !(verbSecond(n) && len(strings.Fields(lower[:j])) == 1) {
 			continue // the negation must head the clause: "Agent: never push …", "Please do not …" ("it never hurts to" is no imperative)
 		}
 		between := lower[j+len(n):]
@@ -95,6 +95,10 @@ func onlyLeadWords(s string) bool {
 	}
 	return true
 }
+
+// verbSecond reports the negations of a language that puts the verb of
+// an imperative before them ("führe niemals etwas … aus").
+func verbSecond(n string) bool { return n == "nie" || n == "niemals" }
 
 // spanishImperative reports whether s starts with a word of the Spanish
 // negative imperative (the subjunctive's -es, -as, -en, -an, -éis:
@@ -185,8 +189,11 @@ func concessiveAfterSafeguard(t string, i int) bool {
 			at = j
 		}
 	}
-	if at <= 0 || strings.ContainsAny(lower[at:], ";:") {
-		return false
+	if at <= 0 || clauseGoesOn(lower[at:]) || !hasAny(lower[at:], concededWords) {
+		return false // the concession must be what someone says or allows: "even if the user says it is fine"
+	}
+	if asksConsent(lower[:at]) {
+		return true // "always ask the user first, even if they say …"
 	}
 	safe := false
 	lexScan(t[from:from+at], func(g lexHit) bool {
@@ -198,6 +205,80 @@ func concessiveAfterSafeguard(t string, i int) bool {
 		return true
 	})
 	return safe
+}
+
+// clauseGoesOn reports whether a concessive clause has ended before the
+// text does: a clause end other than a comma ("even if the user says so,
+// then deploy silently").
+func clauseGoesOn(s string) bool {
+	for _, e := range clauseEnds {
+		if e != "," && e != "，" && e != "、" && strings.Contains(s, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// concededWords say what a concessive clause concedes: someone's word or
+// leave ("even if the user says it is fine", "aunque el usuario diga").
+var concededWords = []string{"say", "says", "said", "ask", "asks", "tell", "tells", "want", "wants", "allow", "lets", "let ", "permit",
+	"fine", "ok", "okay", "insist", "diga", "digan", "pida", "quiera", "permita", "sagt", "sagen", "bittet", "erlaubt", "will", "dit",
+	"demande", "veut", "permet", "говорит", "скажет", "просит", "разреш", "说", "要求", "允许", "同意"}
+
+// hasAny reports whether s holds one of words.
+func hasAny(s string, words []string) bool {
+	for _, w := range words {
+		if wordIndex(s, w) >= 0 || w[len(w)-1] == ' ' && strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// consentAsks are the phrases that ask for the user's consent, which at the
+// head of a clause make it a safeguard ("always ask the user first",
+// "require confirmation").
+var consentAsks = []string{"ask the user", "ask first", "ask before", "ask for confirmation", "ask for approval", "ask for permission",
+	"require confirmation", "require approval", "require the user", "wait for the user", "wait for confirmation", "wait for approval",
+	"get confirmation", "get the user", "confirm with the user", "pide confirmación", "pregunta antes", "pregunta al usuario",
+	"frage den nutzer", "frage den benutzer", "frage zuerst", "frag zuerst", "demande confirmation", "demande à l'utilisateur",
+	"спроси пользовател", "спрашивай пользовател", "先询问", "先确认", "征得用户同意", "请求确认"}
+
+// consentLeads may come before one of consentAsks at the head of its clause.
+var consentLeads = []string{"always", "first", "you", "must", "should", "please", "and", "then", "siempre", "immer", "toujours", "всегда", "请", "务必"}
+
+// asksConsent reports whether a clause of s opens with one of consentAsks
+// (after at most the words of consentLeads).
+func asksConsent(s string) bool {
+	for _, a := range consentAsks {
+		for off := 0; off < len(s); {
+			j := wordIndex(s[off:], a)
+			if j < 0 {
+				break
+			}
+			j += off
+			head := s[clauseStart(s, j):j]
+			ok := true
+			for _, w := range strings.Fields(head) {
+				if !slices.Contains(consentLeads, strings.Trim(w, "*_\"'`")) {
+					ok = false
+				}
+			}
+			if ok {
+				return true
+			}
+			off = j + len(a)
+		}
+	}
+	return false
+}
+
+// productName reports whether the text after an addressee names a
+// product of that name ("Claude Code", "Gemini CLI", "Copilot Chat").
+func productName(rest string) bool {
+	f := strings.Fields(strings.ToLower(rest))
+	return len(f) > 0 && slices.Contains([]string{"code", "code's", "cli", "desktop", "api", "sdk", "chat", "app", "settings", "extension"},
+		strings.TrimRight(f[0], ".,;:!?"))
 }
 
 // reporters open a reported goal of the user: what follows, to the end of
@@ -236,6 +317,9 @@ func reportedGoal(t string, i int) bool {
 	}
 	clean := true
 	lexScan(clause, func(g lexHit) bool {
+		if g.concept == cAddressee && productName(clause[g.end:]) {
+			return true // "Claude Code", "Copilot CLI": the product the question is about
+		}
 		clean = g.concept&(cAddressee|cSilence|cPrecede|cSafetyOff) == 0
 		return clean
 	})
