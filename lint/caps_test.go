@@ -71,3 +71,26 @@ func TestPersistenceCaps(t *testing.T) {
 		t.Errorf("a target in a variable: %v", got)
 	}
 }
+
+// TestInstallerNoteCaps: running a project's own install script is a note
+// for its source and still shows what it does (exec-remote, network); any
+// other note shows none, nor does a note of another family naming it.
+func TestInstallerNoteCaps(t *testing.T) {
+	for _, c := range []struct {
+		file, text string
+		want       []string
+	}{
+		{"x.sh", "curl -LsSf https://astral.sh/uv/install.sh | sh\n", []string{CapExecRemote, CapNetwork}},
+		{"x.sh", "curl -fsSL https://get.docker.com -o get-docker.sh\nsudo sh get-docker.sh\n", []string{CapExecRemote, CapNetwork}},
+		{"docs/notes.md", "| `curl -fsSL https://x.example/i | sh` | an installer |\n", nil},
+	} {
+		fs := Analyze(c.file, []byte(c.text))
+		if len(fs) == 0 || fs[0].Severity != SeverityNote {
+			t.Errorf("%q: findings %+v, want one note", c.text, fs)
+			continue
+		}
+		if got := SkillCaps(fs); !slices.Equal(got, c.want) {
+			t.Errorf("%q: capabilities %v, want %v", c.text, got, c.want)
+		}
+	}
+}

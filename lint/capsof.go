@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/skills-mcp/skills-mcp/internal/lazy"
+	"github.com/skills-mcp/skills-mcp/lint/source"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -22,15 +23,21 @@ var ruleIndex = lazy.Value[map[string]int]{New: func() map[string]int {
 }}
 
 // FindingCaps returns the capabilities a finding shows: its rule's, when
-// the finding is at warning or above. A note shows none (it is the
-// analyser's low confidence), nor does a finding of a rule Analyze does
-// not have (another tool's, imported from SARIF: its rules say nothing in
-// this vocabulary).
+// the finding is at warning or above, or a note of running a download
+// whose excerpt names a project's own install script (source.Installer:
+// graded a note for its source, not for doubt that it runs). Any other
+// note shows none (it is the analyser's low confidence), nor does a
+// finding of a rule Analyze does not have (another tool's, imported from
+// SARIF: its rules say nothing in this vocabulary).
 func FindingCaps(f *manifest.Finding) []string {
+	i, ok := ruleIndex.Get()[f.Rule]
 	if Rank(f.Severity) < Rank(SeverityWarning) {
+		if ok && f.Severity == SeverityNote && rules[i].family == "remote-exec" && namesInstaller(f.Excerpt) {
+			return rules[i].caps // a project's own install script: trusted, and still run
+		}
 		return nil
 	}
-	if i, ok := ruleIndex.Get()[f.Rule]; ok {
+	if ok {
 		if r := &rules[i]; r.capsOf != nil {
 			return r.capsOf(f.Excerpt)
 		}
@@ -99,4 +106,16 @@ func Deny(deny []string, fs []manifest.Finding) []Denial {
 		}
 	}
 	return out
+}
+
+// namesInstaller reports whether an excerpt names a URL of a project's own
+// install script (source.Installer).
+func namesInstaller(excerpt string) bool {
+	for _, w := range strings.Fields(excerpt) {
+		w = strings.Trim(w, `"'(),;`)
+		if i := strings.Index(w, "https://"); i >= 0 && source.Installer(w[i:]) {
+			return true
+		}
+	}
+	return false
 }

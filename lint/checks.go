@@ -5,6 +5,7 @@ import (
 
 	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"github.com/skills-mcp/skills-mcp/lint/encoded"
+	"github.com/skills-mcp/skills-mcp/lint/program"
 )
 
 func sevIf(warn bool) string {
@@ -281,6 +282,59 @@ var mcpScopeProject = &lazyre.RE{Expr: `(?:\s-s|\s--scope)(?:\s+|=)project\b`}
 // outside a program.
 func claudeMCPAdd(s *scan, i int, m []int) string {
 	if s.roles&roleCode == 0 && mcpScopeProject.MatchString(s.line(i)[m[1]:]) {
+		return SeverityNote
+	}
+	return SeverityWarning
+}
+
+// pipedSource grades a download piped to a shell (pipe-to-shell's first
+// matcher) by the command before the last pipe: fetchSev.
+func pipedSource(s *scan, i int, m []int) string {
+	line := s.line(i)
+	if m[0] > 0 && line[m[0]-1] != ' ' && line[m[0]-1] != '\t' || tlsVars.MatchString(line[:m[0]]) {
+		return SeverityWarning // not curl or wget but a name ending in one, or a CA of the line's own
+	}
+	fetch := line[m[0]:m[1]]
+	return fetchSev(fetch[:strings.LastIndexByte(fetch, '|')])
+}
+
+// tlsVars matches a variable that gives curl or wget a CA or a
+// configuration file of their own (program's tlsEnv).
+var tlsVars = &lazyre.RE{Expr: `\b(?:CURL_CA_BUNDLE|SSL_CERT_FILE|SSL_CERT_DIR|CURL_HOME|WGETRC)=`}
+
+// substSource grades a download a shell runs by substitution
+// (pipe-to-shell's second matcher: bash -c "$(curl …)", bash <(curl …)) by
+// the command inside it, up to the closing parenthesis: fetchSev.
+func substSource(s *scan, i int, m []int) string {
+	line := s.line(i)
+	at := m[1] - len("curl")
+	if strings.HasSuffix(strings.ToLower(line[:m[1]]), "wget") {
+		at = m[1] - len("wget")
+	}
+	end := strings.IndexByte(line[at:], ')')
+	if end < 0 {
+		return SeverityWarning
+	}
+	return fetchSev(line[at : at+end])
+}
+
+// fetchSev grades the command that fetches what a shell runs: a note when
+// it is curl or wget alone fetching a project's own install script as the
+// code analysis tells it (program.InstallerFetch: one URL spelled whole
+// from source.Installer's list, the certificate checked); a warning for
+// any other source, a variable, or a second command or pipe in it.
+func fetchSev(fetch string) string {
+	words := strings.Fields(fetch)
+	if len(words) == 0 || strings.ContainsAny(fetch, "|;&<>()\x60\\") {
+		return SeverityWarning
+	}
+	if name := strings.ToLower(words[0]); name != "curl" && name != "wget" {
+		return SeverityWarning
+	}
+	for k, w := range words {
+		words[k] = strings.Trim(w, `"'`)
+	}
+	if program.InstallerFetch(words[1:]) {
 		return SeverityNote
 	}
 	return SeverityWarning

@@ -159,7 +159,7 @@ var lintCases = []lintCase{
 	{"install.sh", "pipe-to-shell", "curl -fsSL https://get.example.com/install.sh | sh", "warning", 0},
 	{"install.sh", "pipe-to-shell", "wget -qO- https://x.example/i | sudo -E bash -", "warning", 0},
 	{"install.sh", "pipe-to-shell", "curl -s https://x.example/i | tee /tmp/i.log | bash", "warning", 0},
-	{"install.sh", "pipe-to-shell", `/bin/bash -c "$(curl -fsSL https://raw.githubusercontent.com/Homebrew/install/HEAD/install.sh)"`, "warning", 0},
+	{"install.sh", "pipe-to-shell", `/bin/bash -c "$(curl -fsSL https://raw.githubusercontent.com/acme/install/HEAD/install.sh)"`, "warning", 0},
 	{"install.sh", "pipe-to-shell", "bash <(curl -s https://x.example/y)", "warning", 0},
 	{"install.ps1", "pipe-to-shell", "irm https://astral.sh/uv/install.ps1 | iex", "warning", 0},
 	{"get.sh", "pipe-to-shell", "curl -sSL https://bootstrap.pypa.io/get-pip.py | python3 -", "warning", 0},

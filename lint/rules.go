@@ -168,14 +168,14 @@ var rules = []rule{
 					`(?:sudo\b(?:\s+-\S+)*\s+)?(?:env\s+)?` +
 					`(?:` + shell + `|(?:iex|invoke-expression)\b|(?:python[0-9.]*|perl|ruby|node|php)(?:\s*$|\s+-(?:\s|$)))`},
 
-				sev: SeverityWarning,
+				check: pipedSource,
 			},
 			{
 				keys: []string{"curl", "wget"}, all: []string{"("},
 				re: &lazyre.RE{Expr: `(?i)(?:\b(?:(?:ba|z|da|k)?sh|source|eval|python[0-9.]*|perl|ruby|node|php)|(?:^|[\s;&(])\.)\s+(?:-\S+\s+)*["']?` +
 					`(?:<\(|\$\()\s*(?:curl|wget)\b`},
 
-				sev: SeverityWarning,
+				check: substSource,
 			},
 		},
 	},

@@ -406,8 +406,12 @@ func (s *scan) gradeExec(code value, at int, stdin, unresolved bool) {
 	case code == (value{}):
 	case code.t&tDecoded != 0:
 		s.emit("eval-decode", at, SeverityError, "")
+	case code.t&tFetched != 0 && stdin && code.installer && code.t&^(tFetched|tCmd) == 0:
+		s.emit("pipe-to-shell", at, SeverityNote, "") // a project's own install script, from its own host over checked https
 	case code.t&tFetched != 0 && stdin:
 		s.emit("pipe-to-shell", at, SeverityWarning, "")
+	case code.t&tFetched != 0 && code.installer && code.t&^(tFetched|tCmd) == 0:
+		s.emit("remote-exec", at, SeverityNote, "") // bash -c "$(curl …)" of a project's own install script
 	case code.t&tFetched != 0:
 		s.emit("remote-exec", at, SeverityWarning, "")
 	case unresolved && !code.known && code.t&tUnknown != 0 && !stdin:

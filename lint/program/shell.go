@@ -470,10 +470,10 @@ func (st *shellState) run(args []value, words []*syntax.Word, env map[string]val
 	head := args[0]
 	name := cmdName(head)
 	if f, ok := st.files[fileKey(head)]; ok && fileKey(head) != "" && (strings.Contains(head.s, "/") || !head.known) && f.holds&tFetched != 0 {
-		st.s.emit("download-exec", at, downloadSev(f), "")
+		st.s.emit("download-exec", at, downloadSev(f), downloadExcerpt(f))
 	} else if head.known && head.s != "" && !strings.Contains(head.s, "/") {
 		if f := st.fetchedOnPath(head.s); f != nil {
-			st.s.emit("download-exec", at, downloadSev(f), "") // saved into a bin folder, run by its name
+			st.s.emit("download-exec", at, downloadSev(f), downloadExcerpt(f)) // saved into a bin folder, run by its name
 		}
 	}
 	if checksumTool(cmdName(head), args[1:]) {
@@ -499,6 +499,7 @@ func (st *shellState) run(args []value, words []*syntax.Word, env map[string]val
 	}
 	switch name {
 	case "curl", "wget", "http", "https", "aria2c", "invoke-webrequest", "iwr", "irm", "invoke-restmethod", "fetch":
+		st.ownCA = tlsEnv(env) || tlsEnv(st.vars)
 		return st.fetch(name, rest, stdin, at)
 	case "nc", "ncat", "netcat", "socat", "telnet":
 		st.send(stdin, at)

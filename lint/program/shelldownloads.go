@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 	"github.com/skills-mcp/skills-mcp/lint/source"
 )
 
@@ -31,7 +32,7 @@ func (st *shellState) fetchedOnPath(name string) *shFile {
 // saved records a download written to the file f, from the URL among the
 // command's arguments when it is known whole.
 func (st *shellState) saved(f value, args []value, at int) {
-	st.wrote(f, value{t: tFetched}, at)
+	st.wrote(f, value{t: tFetched, installer: st.fromInstaller(args)}, at)
 	fl := st.files[fileKey(f)]
 	if fl == nil {
 		return
@@ -108,10 +109,100 @@ func (st *shellState) verify(rest []value, stdin value) {
 // unknown host, and a release's own list of checksums pins nothing that
 // release does not.
 func downloadSev(f *shFile) string {
+	if f != nil && f.installer {
+		return SeverityNote // a project's own install script, from its own host over checked https
+	}
 	if f != nil && f.verified && f.src != "" && source.File(f.src, f.pinned) {
 		return SeverityNote
 	}
 	return SeverityWarning
+}
+
+// fromInstaller reports a curl or wget command (its words after the name)
+// that fetches a project's own install script: InstallerFetch of its
+// words, every one known whole, with no CA or configuration of the
+// environment's (ownCA).
+func (st *shellState) fromInstaller(rest []value) bool {
+	if st.ownCA {
+		return false
+	}
+	words := make([]string, len(rest))
+	for i, a := range rest {
+		if !a.known {
+			return false
+		}
+		words[i] = a.s
+	}
+	return InstallerFetch(words)
+}
+
+// InstallerFetch reports whether the words after curl or wget fetch one
+// URL, spelled whole, from one of source's official installers, checking
+// the server's certificate: no -k, --insecure, --no-check-certificate, no
+// CA of its own (--cacert, --capath) and no options from a file (-K,
+// --config). Every other word is an option or the value of one the list
+// knows; any other word (curl takes an address without a scheme too) or a
+// second URL is not. One test for the code analysis and the line rule.
+func InstallerFetch(words []string) bool {
+	u := ""
+	for i, s := range words {
+		switch {
+		case strings.ContainsAny(s, "$`"):
+			return false // a value the text does not spell
+		case s == "--insecure" || s == "--no-check-certificate" || s == "--proxy-insecure" || s == "-K" || s == "--config" ||
+			strings.HasPrefix(s, "--cacert") || strings.HasPrefix(s, "--capath") || strings.HasPrefix(s, "--ca-"):
+			return false
+		case strings.HasPrefix(s, "--") || s == "-":
+		case strings.HasPrefix(s, "-"):
+			if strings.ContainsRune(s[1:], 'k') {
+				return false // curl's -k, alone or in a cluster (-fsSLk)
+			}
+		case strings.Contains(s, "://"):
+			if u != "" {
+				return false
+			}
+			u = s
+		case i > 0 && installerValueOpts.Get()[words[i-1]]:
+		default:
+			return false
+		}
+	}
+	return u != "" && source.Installer(u)
+}
+
+// tlsEnv reports variables that give curl or wget a CA or a
+// configuration file of their own (CURL_CA_BUNDLE, SSL_CERT_FILE,
+// SSL_CERT_DIR, CURL_HOME, WGETRC): with a proxy, whoever chose them
+// serves the script.
+func tlsEnv(vars map[string]value) bool {
+	for _, n := range []string{"CURL_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR", "CURL_HOME", "WGETRC"} {
+		if _, ok := vars[n]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// installerValueOpts are the options of curl and wget an installer's
+// command gives a value to (--proto '=https', -o FILE, -H …).
+var installerValueOpts = lazy.Value[map[string]bool]{New: func() map[string]bool {
+	m := map[string]bool{}
+	for _, o := range []string{"--proto", "--proto-redir", "-H", "--header", "-A", "--user-agent", "--retry", "--retry-delay",
+		"--max-time", "-m", "--connect-timeout", "-o", "--output", "-O", "--output-document", "-w", "--write-out"} {
+		m[o] = true
+	}
+	return m
+}}
+
+// downloadExcerpt is the excerpt of running the download f: for a
+// project's own install script, the URL it came from (the line that runs
+// it may name only the file, and the URL is what shows its capabilities
+// at a note), otherwise none (the line's own).
+func downloadExcerpt(f *shFile) string {
+	if f != nil && f.installer {
+		return "runs the download of " + f.src
+	}
+	return ""
 }
 
 // hasHashLiteral reports whether text holds a SHA-256 or longer hash

@@ -184,7 +184,7 @@ func (st *shellState) runFile(f value, lang string, at int, sourced bool) {
 	case fl.holds&tFetched != 0 && f.s == "/dev/fd/63":
 		st.s.emit("pipe-to-shell", at, SeverityWarning, "")
 	case fl.holds&tFetched != 0:
-		st.s.emit("download-exec", at, downloadSev(fl), "")
+		st.s.emit("download-exec", at, downloadSev(fl), downloadExcerpt(fl))
 	}
 }
 
@@ -197,7 +197,7 @@ func (st *shellState) exec(code value, lang string, at int, stdin bool) {
 
 // fetch walks a download: what it sends, and where the body goes.
 func (st *shellState) fetch(name string, rest []value, stdin value, at int) value {
-	out := value{t: tFetched | tCmd}
+	out := value{t: tFetched | tCmd, installer: (name == "curl" || name == "wget") && st.fromInstaller(rest)}
 	toStdout := true
 	for i := 0; i < len(rest); i++ {
 		a := rest[i]

@@ -22,6 +22,10 @@ type shellState struct {
 	staged  bool              // secrets copied into or added to a git work tree
 	remotes map[string]string // git remotes added: name → URL
 	steps   int               // statements walked: bounded by the text's size
+	// ownCA says the fetch being walked has a CA or a configuration file
+	// named by the environment (tlsEnv): its certificate check is not the
+	// system's.
+	ownCA bool
 }
 
 // shFile is what the region put in a file.
@@ -39,6 +43,9 @@ type shFile struct {
 	// pinned that the text spells out a hash for that check to compare.
 	src              string
 	verified, pinned bool
+	// installer says the file holds one download, whole, of a project's
+	// own install script (value.installer), and nothing else.
+	installer bool
 }
 
 // off returns the offset in the scan's text of a position.
@@ -72,6 +79,9 @@ func (st *shellState) wrote(target, out value, off int) {
 		if st.folded != nil {
 			st.folded[strings.ToLower(key)] = f
 		}
+		f.installer = out.installer
+	} else {
+		f.installer = false // a second write: no longer the installer alone
 	}
 	f.holds |= out.t
 	if !out.known || len(f.text)+len(out.s) > maxValue {

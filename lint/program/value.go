@@ -79,7 +79,11 @@ type value struct {
 	// (secretfields.go), so that the names in it can be told from the
 	// secrets.
 	store, shape uint8
-	id           int // for a command's output the analysis cannot know: where the command is, so a file named by it can be followed
+	// installer says a fetched body came whole from one project's own
+	// install script (source.Installer) over checked https: piped to a
+	// shell it is a note. Anything that builds a new value drops it.
+	installer bool
+	id        int // for a command's output the analysis cannot know: where the command is, so a file named by it can be followed
 }
 
 // windowsFolder returns what a Windows variable naming one of its folders

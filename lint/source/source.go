@@ -28,6 +28,27 @@ var officialIndexes = []struct{ host, path string }{
 	{"npm.pkg.github.com", "/"},      // GitHub's npm registry: a scope's packages, published by its owner only
 }
 
+// officialInstallers are the install scripts trusted as officialIndexes
+// are: the script a real project serves from its own host (or its own
+// repository) and gives in its own install instructions, piped to a shell
+// there. Who can change what it runs is the project, as for its packages.
+// Each is a host and a path prefix of whole segments; a segment "{tag}"
+// is a release tag or a full commit (source.FixedRef). The list is small
+// on purpose, and docs/lint.md gives it and why each is there.
+var officialInstallers = []struct{ host, path string }{
+	{"sh.rustup.rs", "/"},              // rustup, rust-lang.org/tools/install
+	{"astral.sh", "/uv"},               // uv (astral.sh/uv/install.sh, astral.sh/uv/0.5.0/install.sh)
+	{"astral.sh", "/ruff"},             // ruff, from the same company's host
+	{"bun.sh", "/install"},             // Bun
+	{"deno.land", "/install.sh"},       // Deno
+	{"get.pnpm.io", "/install.sh"},     // pnpm
+	{"install.python-poetry.org", "/"}, // Poetry
+	{"claude.ai", "/install.sh"},       // Claude Code's native installer
+	{"get.docker.com", "/"},            // Docker's convenience script
+	{"raw.githubusercontent.com", "/Homebrew/install/HEAD/install.sh"}, // Homebrew, brew.sh
+	{"raw.githubusercontent.com", "/nvm-sh/nvm/{tag}/install.sh"},      // nvm, at a release
+}
+
 // publicForges are the public code hosts whose repositories, tags and
 // history anyone can read: a git source there at a full commit or a
 // release tag is pinned as a registry version is (raw.githubusercontent.com
@@ -94,6 +115,38 @@ func (src url) official() bool {
 		}
 	}
 	return false
+}
+
+// installer reports whether the source is one of officialInstallers, over
+// https on its standard port.
+func (src url) installer() bool {
+	if src.scheme != "https" || src.port != "" && src.port != "443" {
+		return false
+	}
+	segs := strings.Split(strings.Trim(src.path, "/"), "/")
+	for _, o := range officialInstallers {
+		if src.host == o.host && segsPrefix(segs, strings.Split(strings.Trim(o.path, "/"), "/")) {
+			return true
+		}
+	}
+	return false
+}
+
+// segsPrefix reports whether the path segments want start segs: each
+// equal, or "{tag}" against a fixed ref; an empty want is the whole host.
+func segsPrefix(segs, want []string) bool {
+	if len(want) == 1 && want[0] == "" {
+		return true
+	}
+	if len(segs) < len(want) {
+		return false
+	}
+	for i, w := range want {
+		if w != segs[i] && (w != "{tag}" || !FixedRef(segs[i])) {
+			return false
+		}
+	}
+	return true
 }
 
 // forge reports whether the source is a repository on one of publicForges,
@@ -251,4 +304,13 @@ func refAt(rest []string) string {
 		return rest[2]
 	}
 	return ""
+}
+
+// Installer reports whether a script fetched by URL and run is one a
+// project serves for its own installation (officialInstallers), over
+// https on the standard port. Any other host, a look-alike of a listed
+// one, plain http or a value the text does not spell is not.
+func Installer(value string) bool {
+	src, ok := parse(Trim(value))
+	return ok && src.installer()
 }

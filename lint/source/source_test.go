@@ -59,3 +59,40 @@ func TestParse(t *testing.T) {
 func TestPatternsCompile(t *testing.T) {
 	lazyretest.CheckPackage(t, ".", 3)
 }
+
+// TestInstaller: a listed project's own installer over https is trusted;
+// a look-alike host, another repository on the same forge, plain http, a
+// port, a shortener or a moving nvm ref is not.
+func TestInstaller(t *testing.T) {
+	for u, want := range map[string]bool{
+		"https://sh.rustup.rs":                                                     true,
+		"https://sh.rustup.rs/":                                                    true,
+		"https://astral.sh/uv/install.sh":                                          true,
+		"https://astral.sh/uv/0.5.4/install.sh":                                    true,
+		"https://astral.sh/ruff/install.sh":                                        true,
+		"https://install.python-poetry.org":                                        true,
+		"https://raw.githubusercontent.com/Homebrew/install/HEAD/install.sh":       true,
+		"https://raw.githubusercontent.com/nvm-sh/nvm/v0.40.1/install.sh":          true,
+		"https://get.docker.com":                                                   true,
+		"https://claude.ai/install.sh":                                             true,
+		"http://sh.rustup.rs":                                                      false,
+		"https://sh.rustup.rs:8443":                                                false,
+		"https://sh.rustup.rs.evil.example":                                        false,
+		"https://sh.rustup.rs@evil.example/":                                       false,
+		"https://astral.sh.example.net/uv/install.sh":                              false,
+		"https://astral-sh.io/uv/install.sh":                                       false,
+		"https://astral.sh/uvx/install.sh":                                         false,
+		"https://astral.sh/other.sh":                                               false,
+		"https://raw.githubusercontent.com/Homebrew-tools/install/HEAD/install.sh": false,
+		"https://raw.githubusercontent.com/homebrew-dev/install/main/install.sh":   false,
+		"https://raw.githubusercontent.com/nvm-sh/nvm/master/install.sh":           false,
+		"https://raw.githubusercontent.com/nvm-sh/nvm/v0.40.1/evil.sh":             false,
+		"https://bit.ly/rustup-install":                                            false,
+		"https://claude.ai/other.sh":                                               false,
+		"$INSTALLER_URL":                                                           false,
+	} {
+		if got := Installer(u); got != want {
+			t.Errorf("Installer(%q) = %v, want %v", u, got, want)
+		}
+	}
+}
