@@ -91,7 +91,7 @@ func (b *batchState) lookup(name string) value {
 		return shippedValue(name)
 	}
 	if credentialEnv(name) {
-		return envCredential()
+		return b.sh.s.credential(name)
 	}
 	return unknown()
 }

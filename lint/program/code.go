@@ -3,6 +3,7 @@ package program
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/skills-mcp/skills-mcp/internal/lazyre"
@@ -157,6 +158,7 @@ type scan struct {
 	graded []Finding   // what the analysis graded itself (a write by gradeWrite), with no severity (see Finding)
 	plain  []string    // the places (normPath) a write graded a note put a plain job, service or entry (gradeWrite)
 	reads  secretReads // the reads of secret files, graded at the end (secretread.go)
+	creds  []string    // the credentials' variables the text reads from the environment (envsecret.go)
 }
 
 // lines returns the number of lines.
@@ -423,7 +425,7 @@ func (s *scan) gradeExec(code value, at int, stdin, unresolved bool) {
 // rule for the shell and the flow analyses.
 func (s *scan) gradeSend(v value, at int) {
 	s.escape(v)
-	use, inURL := envCredentialUse(v)
+	use, inURL := credentialUse(v, s.creds)
 	switch {
 	case v.t&tEnv != 0:
 		s.emit("env-exfil", at, SeverityError, "")
@@ -432,6 +434,35 @@ func (s *scan) gradeSend(v value, at int) {
 		s.emit("secret-exfil", at, SeverityWarning, "a credential from the environment in the address of a request")
 	case v.t&tSecret != 0:
 		s.emit("secret-exfil", at, SeverityError, "")
+	}
+}
+
+// credential is the value of the credential's environment variable name,
+// which the scan records: a request to a host none of them names is not
+// their use.
+func (s *scan) credential(name string) value {
+	name = strings.ToUpper(name)
+	if len(s.creds) < maxCreds && !slices.Contains(s.creds, name) {
+		s.creds = append(s.creds, name)
+	}
+	return value{t: tSecret, store: storeEnv}
+}
+
+// gradeCredentialTo grades a request to the address url (its known start,
+// or "") that sends the values vs: a credential from the environment among
+// them, in a header or the body, sent to a known host that none of the
+// credentials the text reads names, is a warning (secret-exfil); to a
+// host it may be for, or one the analysis cannot see, it is use.
+func (s *scan) gradeCredentialTo(url string, vs []value, at int) {
+	h := hostOf(url)
+	if h == "" || relatedHost(h, s.creds) {
+		return
+	}
+	for _, v := range vs {
+		if use, _ := credentialUse(v, s.creds); use {
+			s.emit("secret-exfil", at, SeverityWarning, "a credential from the environment sent to "+h+", a host its name does not name")
+			return
+		}
 	}
 }
 

@@ -7,11 +7,12 @@ import "strings"
 // AWS_SECRET_ACCESS_KEY): its value is a secret in the flow, read from no
 // file. The user set it for the skill to use, so sending it is use
 // (scan.gradeSend): in a header, a request's body, an SDK's constructor,
-// a child's environment. It is exfiltration where no service takes a
-// credential: in a name looked up (dns-exfil), an image's URL
-// (image-exfil), the address of a request itself (secret-exfil, a
-// warning: a few services take a key in the query), or a file the program
-// wrote and then sent (the file's content is a secret like any other).
+// a child's environment, to a host the variable's name may be for. It is
+// exfiltration where no service takes a credential: in a name looked up
+// (dns-exfil), an image's URL (image-exfil), a file the program wrote and
+// then sent (the file's content is a secret like any other); and a
+// warning (secret-exfil) in a request to a known host that no
+// credential's name the text reads names, in its address or not.
 
 // credentialEnv reports an environment variable whose name says it holds
 // a credential: its last word is TOKEN, SECRET, PASSWORD, PASSWD, APIKEY or
@@ -42,20 +43,106 @@ func credentialEnv(name string) bool {
 	return false
 }
 
-// envCredential is the value of a credential's environment variable.
-func envCredential() value {
-	return value{t: tSecret, store: storeEnv}
+// maxCreds bounds the credentials' names a text's scan keeps.
+const maxCreds = 64
+
+// serviceWords are the words of a credential's name that name its service
+// (GITHUB of GITHUB_TOKEN, AZURE and OPENAI of AZURE_OPENAI_API_KEY), in
+// lower case, with a few short forms spelled out (GH, HF, DD, AWS).
+func serviceWords(name string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(name, func(r rune) bool { return !('A' <= r && r <= 'Z' || '0' <= r && r <= '9') }) {
+		switch w {
+		case "TOKEN", "SECRET", "PASSWORD", "PASSWD", "APIKEY", "PAT", "KEY", "API", "ACCESS", "PRIVATE", "AUTH", "ID", "BOT",
+			"CLIENT", "PERSONAL", "APP", "USER", "OAUTH", "BEARER", "REFRESH", "SESSION", "WEBHOOK", "SIGNING", "SERVICE",
+			"ACCOUNT", "PROD", "DEV", "TEST", "STAGING", "MY", "DEFAULT", "READ", "WRITE", "ADMIN", "MASTER", "ROOT":
+			continue
+		case "GH":
+			w = "GITHUB"
+		case "HF":
+			w = "HUGGINGFACE"
+		case "DD":
+			w = "DATADOG"
+		case "AWS":
+			w = "AMAZONAWS"
+		case "GCP", "GEMINI":
+			w = "GOOGLEAPIS"
+		case "JIRA", "CONFLUENCE":
+			out = append(out, strings.ToLower(w)) // a server of its own, or Atlassian's cloud
+			w = "ATLASSIAN"
+		}
+		if len(w) > 1 {
+			out = append(out, strings.ToLower(w))
+		}
+	}
+	return out
 }
 
-// envCredentialUse reports a credential from the environment sent as it
-// is meant to be: anywhere but in the address of the request (a header, a
-// body, a client's options), which scan.gradeSend then leaves alone. In an
-// address it is a warning, not an error: a few services take a key so.
-func envCredentialUse(v value) (use, inURL bool) {
+// relatedHost reports a host that one of the credentials a text reads
+// may be for: its domain (the last two labels) or its first label is a
+// service word of a name, or starts with one and goes on in letters
+// (api.github.com, githubusercontent.com, googleapis.com for
+// GOOGLE_API_KEY, jira.example.com for a self-hosted JIRA_API_TOKEN; not
+// api.github.com.collect.example); a name with no service word
+// (API_KEY, TOKEN) may be for any host, and so may the machine itself.
+// A label with a hyphen after the word (npm-status.example) is another
+// host's.
+func relatedHost(host string, creds []string) bool {
+	host = strings.ToLower(host)
+	if host == "localhost" || strings.HasPrefix(host, "127.") || host == "[::1]" || host == "::1" {
+		return true
+	}
+	labels := strings.Split(host, ".")
+	if n := len(labels); n > 3 {
+		labels = []string{labels[0], labels[n-2], labels[n-1]} // a service's own domain, or a host named for it (jira.example.com)
+	}
+	for _, c := range creds {
+		words := serviceWords(c)
+		if len(words) == 0 {
+			return true
+		}
+		for _, w := range words {
+			for _, l := range labels {
+				if rest, ok := strings.CutPrefix(l, w); ok && strings.IndexFunc(rest, func(r rune) bool { return r < 'a' || r > 'z' }) < 0 {
+					return true
+				}
+			}
+		}
+	}
+	return len(creds) == 0
+}
+
+// hostOf returns the host of the address a string starts with, or "".
+func hostOf(s string) string {
+	i := strings.Index(s, "://")
+	if i < 0 {
+		return ""
+	}
+	h := s[i+3:]
+	if j := strings.IndexAny(h, "/?#"); j >= 0 {
+		h = h[:j]
+	}
+	if j := strings.LastIndexByte(h, '@'); j >= 0 {
+		h = h[j+1:]
+	}
+	if j := strings.LastIndexByte(h, ':'); j >= 0 && !strings.HasSuffix(h, "]") {
+		h = h[:j]
+	}
+	return h
+}
+
+// credentialUse reports a credential from the environment sent as it is
+// meant to be, which scan.gradeSend then leaves alone (creds are the
+// credentials' names the text reads): anywhere but in
+// the address of a request (a header, a body, a client's options), or in
+// the address of a host its name names (a key in Google's query, a bot's
+// token in Telegram's path). In another address it is a warning, not an
+// error: a few services take a key so.
+func credentialUse(v value, creds []string) (use, inURL bool) {
 	if v.t&tSecret == 0 || v.t&tEnv != 0 || v.store != storeEnv {
 		return false, false
 	}
-	if strings.Contains(v.s, "://") {
+	if h := hostOf(v.s); strings.Contains(v.s, "://") && (h == "" || !relatedHost(h, creds)) {
 		return false, true
 	}
 	return true, false

@@ -14,3 +14,28 @@ func TestCredentialEnv(t *testing.T) {
 		}
 	}
 }
+
+func TestRelatedHost(t *testing.T) {
+	for _, c := range []struct {
+		host  string
+		creds []string
+		want  bool
+	}{
+		{"api.github.com", []string{"GITHUB_TOKEN"}, true},
+		{"objects.githubusercontent.com", []string{"GH_TOKEN"}, true},
+		{"huggingface.co", []string{"HF_TOKEN"}, true},
+		{"generativelanguage.googleapis.com", []string{"GOOGLE_API_KEY"}, true},
+		{"myres.openai.azure.com", []string{"AZURE_OPENAI_API_KEY"}, true},
+		{"jira.example.com", []string{"JIRA_API_TOKEN"}, true},
+		{"collect.example", []string{"API_KEY"}, true},
+		{"localhost", []string{"GITHUB_TOKEN"}, true},
+		{"collect.example", []string{"GITHUB_TOKEN"}, false},
+		{"npm-status.example", []string{"NPM_TOKEN"}, false},
+		{"api.github.com.collect.example", []string{"GITHUB_TOKEN"}, false},
+		{"api.openai.com", []string{"GITHUB_TOKEN", "OPENAI_API_KEY"}, true},
+	} {
+		if got := relatedHost(c.host, c.creds); got != c.want {
+			t.Errorf("relatedHost(%q, %q) = %v, want %v", c.host, c.creds, got, c.want)
+		}
+	}
+}

@@ -177,6 +177,7 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		for _, v := range kw {
 			f.sendCheck(f.valueOf(v), at)
 		}
+		f.credentialTo(args, kw, at)
 		if name == "urllib.request.urlretrieve" || name == "urlretrieve" || name == "getstore" {
 			if len(args) > 1 {
 				f.wrote(arg(1), value{t: tFetched}, at)
@@ -317,7 +318,7 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		return ev{v: v, name: "pathlib.Path"}
 	case callEnvGet:
 		if a := arg(0); a.known {
-			return ev{v: envVar(a.s)}
+			return ev{v: f.envVar(a.s)}
 		}
 		return ev{v: unknown()}
 	case callImport:
@@ -583,6 +584,7 @@ func (f *flowState) method(recv ev, name string, args []ev, kw map[string]ev, at
 		for _, v := range kw {
 			f.sendCheck(f.valueOf(v), at)
 		}
+		f.credentialTo(args, kw, at)
 		return ev{v: value{t: tFetched | tCmd}}
 	case "get":
 		if strings.Contains(recv.name, "UserAgent") || strings.Contains(recv.name, "Tiny") || strings.Contains(recv.name, "session") || strings.Contains(recv.name, "Session") || strings.Contains(recv.name, "client") {
@@ -590,7 +592,7 @@ func (f *flowState) method(recv ev, name string, args []ev, kw map[string]ev, at
 			return ev{v: value{t: tFetched | tCmd}}
 		}
 		if recv.name == "os.environ" {
-			return ev{v: envVar(arg(0).s)}
+			return ev{v: f.envVar(arg(0).s)}
 		}
 		return ev{v: value{t: rv.t &^ tHome}}
 	case "invoke", "invokescript", "invokereturnasis":

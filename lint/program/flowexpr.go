@@ -292,7 +292,7 @@ func (f *flowState) primary() ev {
 		if f.lang == langPS && strings.EqualFold(t.s, "$env") && f.is(0, ":") && f.peek(1).kind == tokWord {
 			name := f.peek(1).s
 			f.pos += 2
-			return ev{v: envVar(name)}
+			return ev{v: f.envVar(name)}
 		}
 		if f.lang == langPerl && t.s == "scalar" && !f.is(0, "(") && !endOfStatement(f.peek(0)) {
 			return f.postfix() // scalar reverse '…': the context, not a call
@@ -366,7 +366,7 @@ func (f *flowState) attr(e ev, name string) ev {
 			return ev{name: q}
 		}
 		if strings.HasPrefix(e.name, "process.env") || e.name == "$ENV" || e.name == "ENV" {
-			return ev{v: envVar(name)}
+			return ev{v: f.envVar(name)}
 		}
 		return ev{name: q}
 	}
@@ -403,7 +403,7 @@ func (f *flowState) index(e ev) ev {
 	case reversed:
 		return ev{v: value{t: e.v.t | tDecoded}}
 	case e.name == "os.environ" || e.name == "process.env" || e.name == "ENV" || e.name == "$ENV" || e.name == "$_ENV" || e.name == "$_SERVER":
-		return ev{v: envVar(k.v.s)}
+		return ev{v: f.envVar(k.v.s)}
 	case e.name == "globals" || e.name == "locals" || e.name == "__builtins__" || e.name == "window" || e.name == "globalThis":
 		if k.v.t&(tBuilt|tDecoded) != 0 && !f.is(0, "=") { // globals()[dag_id] = dag sets a name, reaching none
 			f.s.emit("dynamic-exec", f.at(0), SeverityWarning, "reaches a function by a name built at run time: "+k.v.s)

@@ -22,6 +22,28 @@ func (f *flowState) execSink(code value, lang string, at int, stdin bool) {
 // sendCheck reports a secret reaching the network.
 func (f *flowState) sendCheck(v value, at int) { f.s.gradeSend(v, at) }
 
+// credentialTo grades a request's credentials from the environment by
+// its address, the first argument that holds one (scan.gradeCredentialTo).
+func (f *flowState) credentialTo(args []ev, kw map[string]ev, at int) {
+	var vs []value
+	url := ""
+	for _, a := range args {
+		v := f.valueOf(a)
+		if url == "" && strings.Contains(v.s, "://") {
+			url = v.s
+		}
+		vs = append(vs, v)
+		vs = append(vs, a.elems...)
+	}
+	if u, ok := kw["url"]; ok && url == "" {
+		url = f.valueOf(u).s
+	}
+	for _, a := range kw {
+		vs = append(vs, f.valueOf(a))
+	}
+	f.s.gradeCredentialTo(url, vs, at)
+}
+
 // readPath returns what reading the file at p gives, and reports a read of
 // a secret through a path the program built.
 func (f *flowState) readPath(p value, at int) value {

@@ -172,7 +172,7 @@ func homeValue() value {
 }
 
 // envVar returns the value of an environment variable by name.
-func envVar(name string) value {
+func (f *flowState) envVar(name string) value {
 	switch strings.ToUpper(name) {
 	case "HOME", "USERPROFILE":
 		return homeValue()
@@ -188,7 +188,7 @@ func envVar(name string) value {
 		return v
 	}
 	if credentialEnv(name) {
-		return envCredential()
+		return f.s.credential(name)
 	}
 	return unknown()
 }

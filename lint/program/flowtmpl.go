@@ -92,7 +92,7 @@ func nextInterp(body, lang string) (int, int, string) {
 // name, $env:NAME.
 func (f *flowState) interp(expr string) value {
 	if strings.HasPrefix(strings.ToLower(expr), "$env:") {
-		return envVar(expr[5:])
+		return f.envVar(expr[5:])
 	}
 	if f.lang == langPS && strings.EqualFold(expr, "$home") {
 		return homeValue()

@@ -344,7 +344,7 @@ func (st *shellState) param(p *syntax.ParamExp) value {
 			v = shippedValue(name) // the skill's folder, or this script in it
 		default:
 			if credentialEnv(name) {
-				v = envCredential()
+				v = st.s.credential(name)
 				break
 			}
 			v = unknown()

@@ -249,6 +249,7 @@ func (st *shellState) fetch(name string, rest []value, stdin value, at int) valu
 			}
 		}
 	}
+	st.s.gradeCredentialTo(lastURL(rest), rest, at)
 	if name == "wget" && toStdout {
 		if u := lastURL(rest); u != "" && !has(rest, "-qO-") && !has(rest, "-O-") && !has(rest, "-qO") {
 			toStdout = false
