@@ -183,7 +183,11 @@ func readBenchResponse(resp *http.Response, method, name string) ([]byte, error)
 // lean load generator: on a 2-core machine the clients share the cores with
 // the server, and net/http's client (two goroutines per connection, a
 // header map per request) would cost half as much CPU as the server.
-func connPoster(b *testing.B, url string) poster {
+func connPoster(b *testing.B, url string) poster { return connPosterAt(b, url, "2026-07-28") }
+
+// connPosterAt is connPoster sending version in the Mcp-Protocol-Version
+// header (the body's _meta keeps the revision connPoster sends).
+func connPosterAt(b *testing.B, url, version string) poster {
 	host := strings.TrimPrefix(strings.TrimSuffix(url, Endpoint), "http://")
 	var conn net.Conn
 	var br *bufio.Reader
@@ -203,8 +207,8 @@ func connPoster(b *testing.B, url string) poster {
 		}
 		body := benchBody(id, method, params)
 		req = fmt.Appendf(req[:0], "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n"+
-			"Accept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2026-07-28\r\nMcp-Method: %s\r\n",
-			Endpoint, host, method)
+			"Accept: application/json, text/event-stream\r\nMcp-Protocol-Version: %s\r\nMcp-Method: %s\r\n",
+			Endpoint, host, version, method)
 		if name != "" {
 			req = fmt.Appendf(req, "Mcp-Name: %s\r\n", name)
 		}

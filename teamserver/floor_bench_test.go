@@ -164,7 +164,10 @@ func load(b *testing.B, clients int, d time.Duration, newPoster func() poster, d
 // without TLS, "h2" net/http's client over HTTP/2 over TLS (both servers
 // with one self-signed ECDSA P-256 certificate: ours with --tls-cert). It
 // reports both rates, ours as a percentage of the floor's, and both p99
-// latencies. Run it with -benchtime 1x. BENCH_SERVER_ENV adds
+// latencies. With BENCH_REFERENCE_CMD set (referenceEnv), the h1 runs
+// alternate the reference server too, on the same skills written as
+// folders, and report its rate, ours ÷ its ("x-reference") and its p99.
+// Run it with -benchtime 1x. BENCH_SERVER_ENV adds
 // variables to the command's environment (SKILLS_ANSWER_CACHE_MIB=0: no
 // kept answers).
 func BenchmarkServeHTTPFloor(b *testing.B) {
@@ -223,13 +226,19 @@ func BenchmarkServeHTTPFloor(b *testing.B) {
 		servetest.BenchBundle(b, tempDir, 1000))
 	cmd.Env = append(os.Environ(), strings.Fields(os.Getenv("BENCH_SERVER_ENV"))...)
 	oursTLS := startListening(b, cmd)
+	var ref *httpServer
+	refURIs := uris
+	if command := os.Getenv(referenceEnv); command != "" {
+		ref, refURIs = startReference(b, command, 1000, uris)
+	}
 
 	read := func(post poster, j int) error { return rawRead(post, j, uris[j%len(uris)]) }
+	refRead := func(post poster, j int) error { return rawRead(post, j, refURIs[j%len(refURIs)]) }
 	list := func(post poster, j int) error { _, err := rawListPage(post, j, ""); return err }
 	for _, tc := range []struct {
-		name string
-		do   func(poster, int) error
-	}{{"read", read}, {"list", list}} {
+		name      string
+		do, refDo func(poster, int) error
+	}{{"read", read, refRead}, {"list", list, list}} {
 		for _, proto := range []string{"h1", "h2c", "h2"} {
 			b.Run(tc.name+"/"+proto, func(b *testing.B) {
 				newPoster := func(url string) func() poster {
@@ -245,14 +254,20 @@ func BenchmarkServeHTTPFloor(b *testing.B) {
 				if proto == "h2" {
 					fsrv, osrv = floorTLS, oursTLS
 				}
+				type side struct {
+					newPoster func() poster
+					do        func(poster, int) error
+					sum       *loadResult
+				}
 				for b.Loop() {
-					var f, o loadResult
+					var f, o, rf loadResult
+					sides := []side{{newPoster(fsrv.url), tc.do, &f}, {newPoster(osrv.url), tc.do, &o}}
+					if ref != nil && proto == "h1" {
+						sides = append(sides, side{func() poster { return connPosterAt(b, ref.url, referenceVersion) }, tc.refDo, &rf})
+					}
 					for range rounds {
-						for _, side := range []struct {
-							srv *httpServer
-							sum *loadResult
-						}{{fsrv, &f}, {osrv, &o}} {
-							r := load(b, clients, time.Duration(secs*float64(time.Second)), newPoster(side.srv.url), tc.do)
+						for _, side := range sides {
+							r := load(b, clients, time.Duration(secs*float64(time.Second)), side.newPoster, side.do)
 							side.sum.n += r.n
 							side.sum.d += r.d
 							side.sum.lat = append(side.sum.lat, r.lat...)
@@ -263,6 +278,11 @@ func BenchmarkServeHTTPFloor(b *testing.B) {
 					b.ReportMetric(100*o.rate()/f.rate(), "%-of-floor")
 					b.ReportMetric(float64(f.p99())/1e6, "floor-p99-ms")
 					b.ReportMetric(float64(o.p99())/1e6, "ours-p99-ms")
+					if rf.n > 0 {
+						b.ReportMetric(rf.rate(), "reference-req/s")
+						b.ReportMetric(o.rate()/rf.rate(), "x-reference")
+						b.ReportMetric(float64(rf.p99())/1e6, "reference-p99-ms")
+					}
 				}
 			})
 		}
