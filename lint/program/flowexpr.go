@@ -482,6 +482,7 @@ func (f *flowState) psCommand() value {
 	f.pos++
 	var pos []value
 	params := map[string]value{}
+	from := f.pos
 	for f.pos < len(f.toks) && !endOfStatement(f.peek(0)) && !f.is(0, "|") && !f.is(0, ")") {
 		t := f.peek(0)
 		if t.kind == tokWord && strings.HasPrefix(t.s, "-") && len(t.s) > 1 {
@@ -528,7 +529,7 @@ func (f *flowState) psCommand() value {
 		} else if d, ok := params["destination"]; ok {
 			f.vars["\x00file:"+d.s] = ev{v: value{t: tFetched}}
 		} else {
-			out = value{t: tFetched | tCmd}
+			out = value{t: tFetched | tCmd, installer: f.psInstaller(name, f.toks[from:min(f.pos, len(f.toks))])}
 		}
 	case "start-process", "saps", "start":
 		p := first("filepath")

@@ -202,7 +202,7 @@ func isCmdlet(w string) bool {
 // psSwitches are PowerShell parameters that take no value.
 var psSwitches = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{"raw": true, "recurse": true, "force": true, "noprofile": true, "noninteractive": true, "nop": true,
-		"usebasicparsing": true, "passthru": true, "wait": true, "nonewline": true, "append": true, "whatif": true, "confirm": true,
+		"usebasicparsing": true, "useb": true, "passthru": true, "wait": true, "nonewline": true, "append": true, "whatif": true, "confirm": true,
 		"asplaintext": true, "asbytestream": true, "encodedcommand": false, "noexit": true, "hidden": true, "verbose": true}
 }}
 

@@ -313,7 +313,9 @@ func (st *shellState) part(p syntax.WordPart, first bool) value {
 		v := lit("/dev/fd/63")
 		if p.Op == syntax.CmdIn {
 			name := "/dev/fd/63"
-			st.files[name] = &shFile{holds: out.t, off: st.off(p.OpPos)}
+			// A project's own install script alone (value.installer) is run
+			// as when piped to the shell: runFile grades it so.
+			st.files[name] = &shFile{holds: out.t, off: st.off(p.OpPos), installer: out.installer && out.t&^(tFetched|tCmd) == 0}
 		}
 		return v
 	case *syntax.ArithmExp:

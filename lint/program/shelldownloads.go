@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/skills-mcp/skills-mcp/internal/lazy"
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"github.com/skills-mcp/skills-mcp/lint/source"
 )
 
@@ -220,4 +221,73 @@ func hasHashLiteral(text string) bool {
 		n = 0
 	}
 	return false
+}
+
+// InstallerFetchPS reports whether the words after Invoke-RestMethod or
+// Invoke-WebRequest (irm, iwr) fetch one URL, spelled whole, from one of
+// source's official installers (its own .ps1 where the project gives one):
+// the URL alone or after -Uri, and no parameter but -UseBasicParsing
+// (-useb); any other (-SkipCertificateCheck, -Proxy, -Certificate, -OutFile)
+// or a second URL is not. One test for the code analysis and the line rule;
+// PSCertOff is the text's.
+func InstallerFetchPS(words []string) bool {
+	u := ""
+	for i := 0; i < len(words); i++ {
+		s := words[i]
+		switch l := strings.ToLower(s); {
+		case strings.ContainsAny(s, "$`@"):
+			return false // a value the text does not spell
+		case len(l) >= 5 && strings.HasPrefix("-usebasicparsing", l):
+		case l == "-uri" && i+1 < len(words) && u == "":
+			u = words[i+1]
+			i++
+		case strings.HasPrefix(l, "-") || u != "":
+			return false
+		default:
+			u = s
+		}
+	}
+	return u != "" && !strings.ContainsAny(u, "$`@") && source.Installer(u)
+}
+
+// psCertOff matches PowerShell switching the certificate check off for
+// what follows (a validation callback, a certificate policy, a default of
+// -SkipCertificateCheck): whoever is on the network path serves the
+// script then.
+var psCertOff = &lazyre.RE{Expr: `(?i)ServerCertificateValidationCallback|CertificatePolicy|SkipCertificateCheck`}
+
+// PSCertOff reports whether a PowerShell text switches the certificate
+// check off anywhere (psCertOff): no installer fetched in it is trusted.
+func PSCertOff(text string) bool { return psCertOff.MatchString(text) }
+
+// psInstaller reports a PowerShell fetch (the tokens of its arguments)
+// of a project's own install script: InstallerFetchPS of its words, by irm
+// or iwr (not curl or wget, which are curl's own in PowerShell 7), in a
+// text that keeps the certificate check (PSCertOff). A bare word is the
+// tokens written together (https, :, //astral.sh/…); a string is one word.
+func (f *flowState) psInstaller(name string, toks []token) bool {
+	switch strings.ToLower(name) {
+	case "invoke-webrequest", "iwr", "invoke-restmethod", "irm":
+	default:
+		return false
+	}
+	if PSCertOff(f.s.text) {
+		return false
+	}
+	var words []string
+	end := -1 // where the last bare token ended
+	for _, t := range toks {
+		switch {
+		case t.kind == tokString:
+			words = append(words, t.s)
+			end = -1
+		case t.off == end && len(words) > 0:
+			words[len(words)-1] += t.s
+			end = t.off + len(t.s)
+		default:
+			words = append(words, t.s)
+			end = t.off + len(t.s)
+		}
+	}
+	return InstallerFetchPS(words)
 }

@@ -182,7 +182,7 @@ func (st *shellState) runFile(f value, lang string, at int, sourced bool) {
 	case fl.holds&tDecoded != 0:
 		st.s.emit("eval-decode", at, SeverityError, "")
 	case fl.holds&tFetched != 0 && f.s == "/dev/fd/63":
-		st.s.emit("pipe-to-shell", at, SeverityWarning, "")
+		st.s.emit("pipe-to-shell", at, substSev(fl), "")
 	case fl.holds&tFetched != 0:
 		st.s.emit("download-exec", at, downloadSev(fl), downloadExcerpt(fl))
 	}
@@ -448,4 +448,14 @@ func flagCluster(s, flags string, last byte) bool {
 		body = body[:len(body)-1]
 	}
 	return strings.Trim(body, flags) == ""
+}
+
+// substSev grades running what a process substitution printed (bash
+// <(curl …)): a note when it is one download, whole, of a project's own
+// install script (shFile.installer), as when piped to the shell.
+func substSev(f *shFile) string {
+	if f.installer {
+		return SeverityNote
+	}
+	return SeverityWarning
 }

@@ -40,10 +40,14 @@ var officialInstallers = []struct{ host, path string }{
 	{"astral.sh", "/uv"},               // uv (astral.sh/uv/install.sh, astral.sh/uv/0.5.0/install.sh)
 	{"astral.sh", "/ruff"},             // ruff, from the same company's host
 	{"bun.sh", "/install"},             // Bun
+	{"bun.sh", "/install.ps1"},         // Bun on Windows
 	{"deno.land", "/install.sh"},       // Deno
+	{"deno.land", "/install.ps1"},      // Deno on Windows
 	{"get.pnpm.io", "/install.sh"},     // pnpm
+	{"get.pnpm.io", "/install.ps1"},    // pnpm on Windows
 	{"install.python-poetry.org", "/"}, // Poetry
 	{"claude.ai", "/install.sh"},       // Claude Code's native installer
+	{"claude.ai", "/install.ps1"},      // the same on Windows
 	{"get.docker.com", "/"},            // Docker's convenience script
 	{"raw.githubusercontent.com", "/Homebrew/install/HEAD/install.sh"}, // Homebrew, brew.sh
 	{"raw.githubusercontent.com", "/nvm-sh/nvm/{tag}/install.sh"},      // nvm, at a release
