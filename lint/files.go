@@ -451,13 +451,29 @@ func writes(s *scan, i int, m []int) bool {
 // gitConfigSet grades git config of a key that runs a command: a
 // warning when it sets it, nothing when it removes, reads or lists it.
 func gitConfigSet(s *scan, i int, m []int) string {
-	l := s.line(i)[m[0]:m[1]]
+	line := s.line(i)
+	l := line[m[0]:m[1]]
 	for _, o := range []string{"--unset", "--get", "--list", " -l "} {
 		if strings.Contains(l, o) {
 			return ""
 		}
 	}
+	if strings.Contains(strings.ToLower(l), "config") && !gitConfigValue(line[m[1]:]) {
+		return "" // git config core.hooksPath with no value prints it
+	}
 	return SeverityWarning
+}
+
+// gitConfigValue reports whether the text after git config's key gives a
+// value: anything but the end of the command (the line's end, ), |, &, ;,
+// a backquote, a comment or a redirection such as 2>/dev/null), which
+// makes git config print the setting instead of setting it.
+func gitConfigValue(rest string) bool {
+	rest = strings.TrimLeft(rest, " \t")
+	if r := strings.TrimLeft(rest, "0123456789"); strings.HasPrefix(r, ">") {
+		rest = r
+	}
+	return rest != "" && !strings.ContainsRune(")|&;`#><", rune(rest[0]))
 }
 
 // writeWarning is a check that gives a warning when the line writes to

@@ -172,6 +172,8 @@ func (st *shellState) command(c syntax.Command, stdin value) value {
 	case *syntax.Block:
 		return st.stmtsIn(c.Stmts, stdin)
 	case *syntax.Subshell:
+		dir := st.dir
+		defer func() { st.dir = dir }()
 		return st.stmtsIn(c.Stmts, stdin)
 	case *syntax.IfClause:
 		out := st.stmts(c.Cond)
@@ -306,7 +308,9 @@ func (st *shellState) part(p syntax.WordPart, first bool) value {
 	case *syntax.ParamExp:
 		return st.param(p)
 	case *syntax.CmdSubst:
+		dir := st.dir
 		v := st.stmts(p.Stmts)
+		st.dir = dir
 		return v
 	case *syntax.ProcSubst:
 		out := st.stmts(p.Stmts)
@@ -561,6 +565,13 @@ func (st *shellState) run(args []value, words []*syntax.Word, env map[string]val
 			return value{t: stdin.t | tDecoded}
 		}
 		return value{t: stdin.t | tBuilt}
+	case "cd", "pushd", "set-location":
+		st.dir = value{}
+		if n := len(rest); n > 0 && !strings.HasPrefix(rest[n-1].s, "-") {
+			st.dir = rest[n-1]
+		}
+	case "pwd", "get-location":
+		return value{t: tCmd | st.dir.t&tShipped}
 	case "dirname", "realpath", "readlink":
 		out := value{t: tCmd}
 		for _, a := range rest {

@@ -26,6 +26,10 @@ type shellState struct {
 	// named by the environment (tlsEnv): its certificate check is not the
 	// system's.
 	ownCA bool
+	// dir is the folder the last cd went to: pwd prints it, so the
+	// script-folder idiom $(cd "$(dirname "$0")" && pwd) keeps the skill's
+	// folder. A subshell's cd stays in it.
+	dir value
 }
 
 // shFile is what the region put in a file.

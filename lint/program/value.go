@@ -332,7 +332,7 @@ func classifyPath(v value) pathKind {
 		}
 	}
 	for _, n := range persistNames {
-		if strings.Contains(q, n) {
+		if i := strings.Index(q, n); i >= 0 && !(n == "/.git/hooks/" && inertHook(q[i+len(n):])) {
 			return pathPersist
 		}
 	}
@@ -363,6 +363,15 @@ func classifyPath(v value) pathKind {
 		return pathSecret
 	}
 	return pathNone
+}
+
+// inertHook reports a file name directly in .git/hooks that git never
+// runs: git runs a hook by its exact name (pre-commit), on Windows also
+// with .exe after it, and no hook's name holds a dot, so a backup
+// (pre-commit.bak) or a sample (pre-push.sample) sits there unrun. A
+// name in a sub-folder may be sourced by a hook and stays a hook's.
+func inertHook(name string) bool {
+	return name != "" && !strings.ContainsAny(name, "/*$") && strings.Contains(name, ".") && !strings.HasSuffix(name, ".exe")
 }
 
 // installsSkill reports a path inside an agent folder that holds skills,
