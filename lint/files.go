@@ -415,12 +415,46 @@ func conftestActs(s *scan) []hit {
 }
 
 // npmLifecycle accepts a lifecycle script of package.json, which npm, yarn
-// and pnpm run on install.
+// and pnpm run on install: a warning, a note when the whole script is one
+// that localBuildTool accepts.
 func npmLifecycle(s *scan, i int, m []int) string {
 	if path.Base(s.file) != "package.json" {
 		return ""
 	}
+	if localBuildScript(s.line(i)[m[1]:]) {
+		return SeverityNote
+	}
 	return SeverityWarning
+}
+
+// localBuildTool reports whether a lifecycle script runs only a
+// package's own build tool on files the package holds: husky points git at
+// the package's .husky folder (whose hooks are analysed as files that run
+// on their own), node-gyp builds its binding.gyp (whose actions and command
+// expansions are analysed as install-time code). Any other word, argument
+// or second command is not one of them.
+func localBuildTool(script string) bool {
+	switch script {
+	case "husky", "husky install", "node-gyp rebuild", "node-gyp-build":
+		return true
+	}
+	return false
+}
+
+// localBuildScript reports whether rest, the text after a lifecycle
+// script's opening quote, is a JSON string whose value localBuildTool
+// accepts and which ends the member (a comma, a brace or the
+// line's end after it).
+func localBuildScript(rest string) bool {
+	end := strings.IndexByte(rest, '"')
+	if end < 0 {
+		return false
+	}
+	val, after := rest[:end], strings.TrimSpace(rest[end+1:])
+	if strings.ContainsRune(val, '\\') {
+		return false
+	}
+	return localBuildTool(val) && (after == "" || after == "," || after == "}" || after == "},")
 }
 
 // writeOp matches a line that writes a file other than by redirection:

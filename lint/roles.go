@@ -7,6 +7,7 @@ import (
 
 	"github.com/skills-mcp/skills-mcp/internal/lazy"
 	"github.com/skills-mcp/skills-mcp/lint/filekind"
+	"github.com/skills-mcp/skills-mcp/lint/program"
 )
 
 // A role says what a file is and what will run or read it. A file has one
@@ -77,6 +78,9 @@ func classify(file string, data []byte) role {
 	}
 	if manifestNames.Get()[lower] || ext == ".mk" || ext == ".mak" || strings.HasPrefix(lower, "dockerfile") || strings.HasPrefix(lower, "requirements") && ext == ".txt" {
 		r = r&^roleText | roleManifest
+	}
+	if ext == "" && program.IsGitHookName(lower) {
+		r |= roleScript
 	}
 	if autoExecNames.Get()[lower] || ext == ".pth" || strings.Contains(file, ".git/hooks/") || strings.HasPrefix(file, ".husky/") ||
 		strings.Contains(file, "/.husky/") {

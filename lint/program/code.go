@@ -169,6 +169,18 @@ func (s *scan) line(i int) string {
 	return strings.TrimSuffix(s.text[s.starts[i]:s.starts[i+1]-1], "\r")
 }
 
+// IsGitHookName reports whether base is a name git runs a hook by
+// (pre-commit, post-checkout, …): a file so named without an extension is
+// a shell script whether or not it starts with #! (husky's hooks do not).
+func IsGitHookName(base string) bool {
+	switch base {
+	case "pre-commit", "prepare-commit-msg", "commit-msg", "post-commit", "pre-rebase", "post-checkout", "post-merge",
+		"pre-push", "post-rewrite", "pre-merge-commit", "pre-auto-gc", "post-applypatch", "pre-applypatch", "applypatch-msg":
+		return true
+	}
+	return false
+}
+
 // langOf returns the language of a program by its name and first line.
 func langOf(file, text string) string {
 	ext := strings.ToLower(path.Ext(file))
@@ -192,7 +204,7 @@ func langOf(file, text string) string {
 	case ".reg":
 		return langReg
 	}
-	if base := strings.ToLower(path.Base(file)); base == ".envrc" || strings.Contains(file, "hooks/") && ext == "" {
+	if base := strings.ToLower(path.Base(file)); base == ".envrc" || ext == "" && (strings.Contains(file, "hooks/") || IsGitHookName(base)) {
 		if !strings.HasPrefix(text, "#!") {
 			return langShell
 		}
