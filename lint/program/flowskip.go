@@ -24,9 +24,11 @@ var perlListOps = lazy.Value[map[string]bool]{New: func() map[string]bool {
 		"decode_base64": true, "reverse": true, "unlink": true, "rmtree": true, "remove_tree": true}
 }}
 
-// skipTo moves to the closing bracket s at this depth, or the statement's
-// end.
-func (f *flowState) skipTo(s string) {
+// skipTo moves to the first closing bracket at this depth, or the
+// statement's end. It takes nextElem's closer but stops at any closer: in
+// text that does not balance, the first one still ends what the caller
+// reads.
+func (f *flowState) skipTo(string) {
 	defer f.skipped(f.pos)
 	depth := 0
 	for f.pos < len(f.toks) && f.peek(0).kind != tokEOL {
@@ -37,9 +39,6 @@ func (f *flowState) skipTo(s string) {
 				depth++
 			case ")", "]", "}":
 				if depth == 0 {
-					if t.s == s {
-						return
-					}
 					return
 				}
 				depth--
