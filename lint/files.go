@@ -88,6 +88,10 @@ func invisibleText(s *scan) []hit {
 				}
 				end += n
 			}
+			if subdivisionFlag(t, off, end, spelt.String()) {
+				off = nextNonASCII(t, end)
+				continue
+			}
 			return []hit{{off: off, sev: SeverityError, excerpt: "tag characters spell: " + spelt.String()}}
 		case isZeroWidth(r) || isSelector(r):
 			sel := isSelector(r)
@@ -119,6 +123,24 @@ func invisibleText(s *scan) []hit {
 		return []hit{lone}
 	}
 	return nil
+}
+
+// subdivisionFlag reports a run of tag characters that is one of the
+// flags Unicode recommends for general interchange (England, Scotland,
+// Wales): the black flag, the region's tag letters, the cancel tag. Those
+// three spell nothing a reader is not shown; any other tag text, however
+// flag-shaped, stays hidden text.
+func subdivisionFlag(t string, off, end int, spelt string) bool {
+	prev, _ := utf8.DecodeLastRuneInString(t[:off])
+	last, _ := utf8.DecodeLastRuneInString(t[off:end])
+	if prev != '\U0001F3F4' || last != '\U000E007F' {
+		return false
+	}
+	switch spelt {
+	case "gbeng", "gbsct", "gbwls":
+		return true
+	}
+	return false
 }
 
 // joinerInContext reports a zero-width character where writing uses it:
