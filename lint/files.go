@@ -342,6 +342,9 @@ func autoExec(s *scan) []hit {
 	case name == "sitecustomize.py" || name == "usercustomize.py":
 		why = "Python imports " + name + " at every start-up"
 	case name == "build.rs":
+		if cargoDirectivesOnly(s) {
+			return nil
+		}
 		why = "cargo runs build.rs at every build"
 	case name == ".envrc":
 		why = "direnv runs .envrc on entering the folder"
@@ -361,6 +364,34 @@ func autoExec(s *scan) []hit {
 		}
 	}
 	return nil
+}
+
+// cargoDirective matches a build.rs line that only tells cargo something:
+// when to rerun, a library to link by name, a cfg or an environment value
+// for the crate. Nothing runs, no file is read or written, and no linker
+// argument or search path (which could bring in code) is set.
+var cargoDirective = &lazyre.RE{Expr: `^println!\(\s*"cargo::?(?:rerun-if-changed|rerun-if-env-changed|rustc-link-lib|rustc-cfg|rustc-check-cfg|rustc-env|warning)=[^"{}\\]*"\s*\);$`}
+
+// cargoDirectivesOnly reports a build.rs whose main only prints cargo
+// directives: it runs cargo's own bookkeeping and nothing of the skill's.
+// Any other statement, helper function or use line keeps it an auto-exec
+// warning.
+func cargoDirectivesOnly(s *scan) bool {
+	body := false
+	for i := range s.lines() {
+		l := strings.TrimSpace(s.line(i))
+		switch {
+		case l == "" || strings.HasPrefix(l, "//"):
+		case !body && l == "fn main() {":
+			body = true
+		case body && l == "}":
+			body = false
+		case body && cargoDirective.MatchString(l):
+		default:
+			return false
+		}
+	}
+	return !body
 }
 
 // conftestStmt matches a module-level line of a conftest.py that only
