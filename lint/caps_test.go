@@ -73,8 +73,9 @@ func TestPersistenceCaps(t *testing.T) {
 }
 
 // TestInstallerNoteCaps: running a project's own install script is a note
-// for its source and still shows what it does (exec-remote, network); any
-// other note shows none, nor does a note of another family naming it.
+// for its source and still shows what it does (exec-remote, network), as
+// the shell granted by its bare name still shows agent-config; any other
+// note shows none, nor does a note of another family naming it.
 func TestInstallerNoteCaps(t *testing.T) {
 	for _, c := range []struct {
 		file, text string
@@ -83,6 +84,7 @@ func TestInstallerNoteCaps(t *testing.T) {
 		{"x.sh", "curl -LsSf https://astral.sh/uv/install.sh | sh\n", []string{CapExecRemote, CapNetwork}},
 		{"x.sh", "curl -fsSL https://get.docker.com -o get-docker.sh\nsudo sh get-docker.sh\n", []string{CapExecRemote, CapNetwork}},
 		{"docs/notes.md", "| `curl -fsSL https://x.example/i | sh` | an installer |\n", nil},
+		{"SKILL.md", "---\nname: x\ndescription: d\nallowed-tools: Read, Bash\n---\n", []string{CapAgentConfig}},
 	} {
 		fs := Analyze(c.file, []byte(c.text))
 		if len(fs) == 0 || fs[0].Severity != SeverityNote {

@@ -25,7 +25,8 @@ var ruleIndex = lazy.Value[map[string]int]{New: func() map[string]int {
 // FindingCaps returns the capabilities a finding shows: its rule's, when
 // the finding is at warning or above, or a note of running a download
 // whose excerpt names a project's own install script (source.Installer:
-// graded a note for its source, not for doubt that it runs). Any other
+// graded a note for its source, not for doubt that it runs), or a note of
+// tool-grant (the shell granted by its bare name). Any other
 // note shows none (it is the analyser's low confidence), nor does a
 // finding of a rule Analyze does not have (another tool's, imported from
 // SARIF: its rules say nothing in this vocabulary).
@@ -34,6 +35,9 @@ func FindingCaps(f *manifest.Finding) []string {
 	if Rank(f.Severity) < Rank(SeverityWarning) {
 		if ok && f.Severity == SeverityNote && rules[i].family == "remote-exec" && namesInstaller(f.Excerpt) {
 			return rules[i].caps // a project's own install script: trusted, and still run
+		}
+		if ok && f.Severity == SeverityNote && f.Rule == "tool-grant" {
+			return rules[i].caps // the shell granted by its bare name: common, and still granted
 		}
 		return nil
 	}

@@ -10,7 +10,7 @@ import "strings"
 const maxSentence = 400
 
 // sentenceEnds are what ends a sentence, for forbidden.
-var sentenceEnds = []string{". ", ".\n", "! ", "? ", "。", "！", "？", "\n\n"}
+var sentenceEnds = []string{". ", ".\n", "! ", "? ", ".** ", ".**\n", ".* ", "._ ", ".` ", "。", "！", "？", "\n\n"}
 
 // lastBoundary returns where the last sentence of t starts, after its last
 // full stop, question or exclamation mark or blank line; -1 for none.
@@ -26,7 +26,7 @@ func lastBoundary(t string) int {
 
 // clauseEnds end the clause an imperative negation governs: a comma or
 // semicolon, a colon, a dash, or a coordinated second instruction.
-var clauseEnds = []string{",", ";", ":", "—", "，", "；", "：", " and ", " then ", " y ", " e ", " und ", " et ", " и ", "然后", "并且", "、"}
+var clauseEnds = []string{",", ";", ":", "—", "(", ")", "，", "；", "：", " and ", " then ", " y ", " e ", " und ", " et ", " и ", "然后", "并且", "、"}
 
 // clauseStart returns where the clause holding byte i of t starts, within
 // its sentence.

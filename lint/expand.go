@@ -102,11 +102,14 @@ var anyCommand = lazy.Value[map[string]bool]{New: func() map[string]bool {
 }}
 
 // toolGrant accepts a frontmatter allowed-tools key whose value, on its
-// line or in the block list under it, pre-approves any command: a shell
-// tool granted whole (Bash, Bash(*), Bash(:*)) or with a shell or an
+// line or in the block list under it, pre-approves any command. A pattern
+// that spells out any command (Bash(*), Bash(:*)) or names a shell or an
 // interpreter as its command prefix (Bash(sh:*), Bash(python3 -c:*)),
-// which runs whatever it is given. A grant of named commands
-// (Bash(git diff:*)) is what the key is for.
+// which runs whatever it is given, is a warning; the shell tool named
+// whole in a list of tools (Bash, Read, Write), as most skills that run
+// commands write it, grants the same and is a note, its capability still
+// shown. A grant of named commands (Bash(git diff:*)) is what the key is
+// for.
 func toolGrant(s *scan, i int, m []int) string {
 	l := s.line(i)
 	if k := strings.ToLower(frontmatterKey(l)); k != "allowed-tools" && k != "allowed_tools" {
@@ -120,11 +123,16 @@ func toolGrant(s *scan, i int, m []int) string {
 		}
 		val += "," + n
 	}
-	for _, g := range grantRE.FindAllStringSubmatch(val, -1) {
-		if !shellTools.Get()[strings.ToLower(g[1])] {
+	sev := ""
+	for _, g := range grantRE.FindAllStringSubmatchIndex(val, -1) {
+		if !shellTools.Get()[strings.ToLower(val[g[2]:g[3]])] {
 			continue
 		}
-		cmd := strings.TrimSpace(g[2])
+		if g[4] < 0 {
+			sev = SeverityNote // the tool named whole, as a list of the tools a skill uses names it
+			continue
+		}
+		cmd := strings.TrimSpace(val[g[4]:g[5]])
 		if i := strings.IndexAny(cmd, ": \t"); i >= 0 {
 			cmd = cmd[:i]
 		}
@@ -132,5 +140,5 @@ func toolGrant(s *scan, i int, m []int) string {
 			return SeverityWarning
 		}
 	}
-	return ""
+	return sev
 }

@@ -23,7 +23,9 @@ func init() {
 		lintCase{"SKILL.md", "sensitive-path", "```sh\nchmod 600 ~/.ssh/id_ed25519\n```\n", "note", 2},
 		// tool-grant: a grant that runs any command, not one of named commands
 		lintCase{"SKILL.md", "tool-grant", "---\nname: x\ndescription: d\nallowed-tools: Bash(*), Write\n---\n", "warning", 4},
-		lintCase{"SKILL.md", "tool-grant", "---\nname: x\ndescription: d\nallowed-tools: Read, Bash\n---\n", "warning", 4},
+		lintCase{"SKILL.md", "tool-grant", "---\nname: x\ndescription: d\nallowed-tools: Read, Bash\n---\n", "note", 4},
+		lintCase{"SKILL.md", "tool-grant", "---\nname: x\ndescription: d\nallowed-tools: Read Write Edit Bash\n---\n", "note", 4},
+		lintCase{"SKILL.md", "tool-grant", "---\nname: x\ndescription: d\nallowed-tools: Bash, Bash(sh:*)\n---\n", "warning", 4},
 		lintCase{"SKILL.md", "tool-grant", "---\nname: x\ndescription: d\n'allowed-tools': 'Bash(git log:*), Bash(sh:*)'\n---\n", "warning", 4},
 		lintCase{"SKILL.md", "tool-grant", "---\nname: x\ndescription: d\nallowed-tools:\n  - Read\n  - Bash(python3 -c:*)\n---\n", "warning", 4},
 		lintCase{"SKILL.md", "tool-grant", "---\nname: x\ndescription: d\nallowed-tools: Bash(git diff:*), Bash(git status:*), Read\n---\n", "", 0},

@@ -24,12 +24,13 @@ type sentence struct {
 // tagConcepts only qualify a sentence ("the installer"): they join
 // the sentence around them but neither start one nor carry it further, so
 // a common word does not join terms that were sentences apart.
-const tagConcepts = cProgram
+const tagConcepts = cProgram | cAct
 
 // sentences calls fn with each sentence of t that holds a lexicon term.
 func sentences(t string, fn func(sentence) bool) {
 	cur := sentence{start: -1}
 	stop := false
+	lastSafety := lexHit{start: -1}
 	var tags []lexHit // tag hits after the current sentence, for the next one
 	lexScan(t, func(h lexHit) bool {
 		if h.concept&^tagConcepts == 0 {
@@ -57,6 +58,27 @@ func sentences(t string, fn func(sentence) bool) {
 		}
 		if h.concept&cApproval != 0 && questionAfter(t, h.end) {
 			return true // "without asking what 'faster' means": a question left out, not a permission
+		}
+		if h.concept&cSilence != 0 && h.concept&cHide == 0 && describesTool(t, h) {
+			return true // "will be silently ignored", "silently dropped": what a tool does, not an instruction
+		}
+		if h.concept&cHide != 0 && !hidesFrom(t, h) {
+			return true // "do not tell the user to edit it", "if the user did not mention one", "without telling it which is which"
+		}
+		if h.concept&(cPrecede|cPrecedeWeak) != 0 && !overrides(t, h) {
+			return true // "user instructions take precedence over skills", "emit the tags instead"
+		}
+		if h.concept&cSafetyVerb != 0 && (negatedBefore(t, h.start) || forbidden(t, h.start, h.end) || cannotBefore(t, h.start)) {
+			return true // "agents cannot skip the checks", "never disable the sandbox"
+		}
+		if h.concept&cAddressee != 0 && vocative(t, h) {
+			h.concept |= cVocative
+		}
+		if h.concept&(cSafetyVerb|cSafetyObject) != 0 {
+			if safetyPair(t, lastSafety, h) {
+				h.concept |= cSafetyOff
+			}
+			lastSafety = h
 		}
 		if cur.start >= 0 && (h.start < cur.end || !boundaryBetween(t, cur.end, h.start)) {
 			cur.concepts |= h.concept
@@ -171,7 +193,7 @@ func boundaryBetween(t string, a, b int) bool {
 			} else if b < len(t) {
 				next = t[b]
 			}
-			if next == ' ' || next == '\n' || next == '\r' || next == '\t' || next == '"' || next == ')' {
+			if next == ' ' || next == '\n' || next == '\r' || next == '\t' || next == '"' || next == ')' || next == '*' || next == '_' || next == '`' {
 				if c == '.' && i >= 2 && seg[i-2] == '.' {
 					continue // e.g.
 				}
@@ -204,8 +226,18 @@ func judge(c concept) string {
 	if c&cPrecedeWeak != 0 && c&cUser != 0 {
 		c |= cPrecede
 	}
-	if c&cSafetyOff != 0 || c&cSafetyVerb != 0 && c&cSafetyObject != 0 {
-		c |= cSafetyOff
+	if c&(cAct|cSafetyOff|cVocative) == 0 && (c&cSilence == 0 || c&cHide != 0 || c&cApproval == 0 || c&cPermit != 0) {
+		// A manner of running ("silently") or a prompt skipped ("without
+		// asking") of no act that matters to the user, in a sentence that
+		// does not call on the model, is how a tool behaves or how to work
+		// ("fields are silently dropped", "use it without asking"); both
+		// together, with an act, or said to the model, are an instruction.
+		if c&cSilence != 0 && c&cHide == 0 {
+			c &^= cSilence
+		}
+		if c&cApproval != 0 && c&cPermit == 0 {
+			c &^= cApproval
+		}
 	}
 	a, s, p, o, x := c&cAddressee != 0, c&cSilence != 0, c&cApproval != 0, c&cPrecede != 0, c&cSafetyOff != 0
 	n := 0
@@ -254,7 +286,11 @@ func judgeHidden(t string, words int) string {
 		}
 		return worst != SeverityError
 	})
-	if worst != "" || all&strongConcepts != 0 || all&cSafetyVerb != 0 && all&cSafetyObject != 0 {
+	strong := all & strongConcepts
+	if all&(cHide|cAct|cAddressee) == 0 {
+		strong &^= cSilence // "never let one choice silently decide another": a manner, in a note to editors
+	}
+	if worst != "" || strong != 0 {
 		return SeverityError
 	}
 	if words > 0 && (all&cAddressee != 0 || len(strings.Fields(t)) >= words) {
@@ -345,7 +381,7 @@ var (
 	linkRefComment = &lazyre.RE{Expr: `(?m)^[ \t]{0,3}\[[^\]\n]*\]:[ \t]*(?:#|<>)[ \t]*(?:\(|"|')`}
 	// hiddenElement is an HTML element hidden by an attribute or a style.
 	hiddenElement = &lazyre.RE{Expr: `(?i)<([a-z][a-z0-9]*)\b[^>]*?(?:\shidden(?:\s*=\s*["'](?:hidden|true)?["'])?(?:\s[^>]*)?|\sstyle\s*=\s*["'][^"']*?(?:display\s*:\s*none|visibility\s*:\s*hidden|` +
-		`font-size\s*:\s*[01](?:\.\d+)?(?:px|pt|em|rem)?\b|opacity\s*:\s*0(?:\.0+)?\s*(?:;|["'])|color\s*:\s*(?:#fff(?:fff)?\b|white\b|transparent\b)|` +
+		`font-size\s*:\s*(?:0(?:\.0\d*)?|1)(?:px|pt)?\s*(?:;|["'])|font-size\s*:\s*0(?:\.0\d*)?(?:em|rem|%)|opacity\s*:\s*0(?:\.0+)?\s*(?:;|["'])|color\s*:\s*(?:#fff(?:fff)?\b|white\b|transparent\b)|` +
 		`(?:max-)?height\s*:\s*0(?:px)?\s*(?:;|["'])|(?:left|top|text-indent|margin-left)\s*:\s*-\d{3,})[^>]*)>`}
 )
 
@@ -357,11 +393,17 @@ var (
 func hiddenCarrier(s *scan) []hit {
 	t := s.text
 	var best hit
+	// A page's own script shows and hides its elements (tabs, dialogs,
+	// sections): in an HTML file, only an instruction in hidden text counts.
+	words := 0
+	if s.roles&roleMarkdown != 0 {
+		words = 3
+	}
 	consider := func(off int, body, what string) bool {
 		if len(body) > 4096 {
 			body = body[:4096]
 		}
-		if sev := judgeHidden(body, 3); Rank(sev) > Rank(best.sev) {
+		if sev := judgeHidden(body, words); Rank(sev) > Rank(best.sev) {
 			best = hit{off: off, sev: sev, excerpt: what + ": " + strings.Join(strings.Fields(body), " ")}
 		}
 		return best.sev == SeverityError

@@ -39,6 +39,8 @@ const (
 	cPermit                           // with cApproval: a permission granted or waived ("auto-approve", "without permission"), not a prompt skipped
 	cProgram                          // a program or an install operation: "the installer", "setup", "msiexec", "non-interactive"
 	cYou                              // the reader spoken to: "you", "your" (set by sentences, not a lexicon term)
+	cAct                              // an act that matters to the user, or what it reaches: run, send, delete, push, production, secrets …
+	cVocative                         // the model called on directly: "Note for the assistant:", "AI agents reading this:" (set by sentences)
 )
 
 // lexicon lists the terms by concept; a key of two bits tags a term with
@@ -68,7 +70,7 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 			"assistent", "ki|", "ki-", "sprachmodell", "automatische prüf", "automatisierte prüf", "automatische review",
 			"automatisierte review",
 			// French
-			"modèle de langage", "relecteur automatique", "relecteurs automatiques", "vérificateur automatique", "revue automatique",
+			"modèle de langage", "l'assistant", "l’assistant", "l'agent", "l’agent", "l'ia|", "l’ia|", "relecteur automatique", "relecteurs automatiques", "vérificateur automatique", "revue automatique",
 			// Russian
 			"ассистент", "ии|", "ии-", "агент", "нейросет", "языковая модель", "помощник",
 			// Japanese
@@ -167,6 +169,35 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 			"cli|", "command|", "commands|", "package manager",
 			"instalador", "instalación", "instalação", "installateur", "установщик", "установк", "安装", "インストール",
 			"설치", "installazione", "installatie", "instalator", "instalacj", "kurulum", "yükleyici",
+		},
+		cAct: {
+			// What an instruction to skip the user would have the model do behind the user's back:
+			// run or install code, move data off the machine, change what others see, destroy.
+			// Base and third-person forms only: "silently dropped", "silently ignored" describe a tool.
+			"run|", "runs|", "execute|", "executes|", "exec|", "eval|", "launch|", "launches|", "invoke|", "invokes|",
+			"install|", "installs|", "download|", "downloads|", "fetch|", "fetches|", "curl|", "wget|", "upload|", "uploads|",
+			"send|", "sends|", "post|", "posts|", "transmit", "exfiltrat", "forward|", "forwards|", "email|", "emails|",
+			"push|", "pushes|", "publish|", "publishes|", "deploy|", "deploys|", "commit|", "merge|", "merges|",
+			"delete|", "deletes|", "remove|", "removes|", "rm|", "erase|", "erases|", "overwrite|", "overwrites|",
+			"approve|", "approves|", "grant|", "grants|", "chmod|", "sudo|", "copy|", "copies|", "share|", "shares|",
+			"submit|", "submits|", "transfer|", "transfers|", "leak|", "reboot|", "shutdown|", "kill|", "pipe|",
+			"运行", "执行", "安装", "下载", "上传", "发送", "推送", "发布", "部署", "提交", "删除", "移除", "复制", "覆盖", "批准",
+			"ejecuta", "ejecutar", "ejecútalo", "instala", "descarga", "sube|", "envía", "envia|", "publica|", "borra|", "elimina|",
+			"despliega", "aprueba|", "copia|", "executa", "execute|", "executar", "rode|", "instale", "baixe|", "envie|", "publique",
+			"apague|", "exclua", "remova", "implante", "aprove|", "copie|", "führe", "ausführ", "installier", "herunterlad",
+			"hochlad", "sende|", "schicke", "veröffentlich", "lösche", "entferne", "genehmig", "kopiere", "starte|",
+			"exécute", "lance|", "installe|", "télécharge", "envoie", "publie|", "supprime", "efface", "déploie", "approuve",
+			"запусти", "выполни", "выполняй", "установи", "скачай", "загрузи", "отправ", "удали", "опубликуй", "скопируй", "одобри",
+			"実行", "インストール", "ダウンロード", "アップロード", "送信", "削除", "公開", "デプロイ", "プッシュ", "コピー", "承認",
+			"실행", "설치", "다운로드", "업로드", "전송", "삭제", "배포", "푸시", "복사", "승인",
+			"esegui", "installa|", "invia", "elimina|", "voer", "uitvoer", "verwijder", "verstuur", "uruchom", "wykonaj", "usuń",
+			"wyślij", "çalıştır", "sil|", "gönder", "yükle",
+			// … and what such an act reaches: production, secrets, the main branch.
+			"apply|", "applies|", "migrate|", "production", "prod|", "credential", "secret|", "secrets|", "token|", "tokens|",
+			"password", "api key", "private key", "ssh key", "main branch", "master branch", "force push", "force-push", "--force",
+			"生产环境", "凭据", "密钥", "密码", "producción", "credenciales", "contraseña", "produção", "credenciais", "senha",
+			"produktion", "zugangsdaten", "passwort", "identifiants", "mot de passe", "продакшн", "пароль", "учётные данные",
+			"本番", "認証情報", "パスワード", "운영 환경", "비밀번호", "자격 증명",
 		},
 		cPrecede: {
 			"ignore previous", "ignore all previous", "ignore any previous", "ignore prior", "ignore all prior", "ignore the above",

@@ -38,6 +38,9 @@ func disguisedText(s *scan) []hit {
 	first := strings.TrimPrefix(s.line(0), "\uFEFF")
 	switch k := filekind.ByName(s.file); {
 	case k != filekind.Text && k != filekind.None && ext != ".svg":
+		if lfsPointer(s.text) {
+			return []hit{{off: 0, sev: SeverityNote, excerpt: "a Git LFS pointer named " + ext + ", not the file it stands for: " + first}}
+		}
 		return []hit{{off: 0, sev: SeverityWarning, excerpt: "text in a file named " + ext + ": " + first}}
 	case k == filekind.Text && s.roles&roleScript != 0 && !filekind.IsProgramExt(ext) && strings.HasPrefix(first, "#!"):
 		return []hit{{off: 0, sev: SeverityWarning, excerpt: "a script named " + ext + ": " + first}}
@@ -107,12 +110,50 @@ func blankPadding(s *scan) []hit {
 		}
 		run = 0
 		if len(l) > spaceRun && (strings.Contains(l, "        ") || strings.Contains(l, "\t\t")) {
-			if at := spacesThenText(l); at >= 0 {
+			if at := spacesThenText(l); at >= 0 && !tablePadding(l, at) {
 				return []hit{{off: s.starts[i] + at, sev: SeverityWarning, excerpt: fmt.Sprintf("after %d blanks on the line: %s", at, l[at:])}}
 			}
 		}
 	}
 	return nil
+}
+
+// lfsPointer reports whether t is a whole Git LFS pointer file, as git
+// leaves in place of a large file it did not fetch: the spec's version
+// line, then only key-value lines (oid sha256:…, size N), nothing else.
+func lfsPointer(t string) bool {
+	rest, ok := strings.CutPrefix(t, "version https://git-lfs.github.com/spec/v1\n")
+	if !ok || len(t) > 1024 {
+		return false
+	}
+	oid := false
+	for _, l := range strings.Split(strings.TrimSuffix(rest, "\n"), "\n") {
+		k, v, ok := strings.Cut(l, " ")
+		switch {
+		case !ok || v == "" || strings.ContainsAny(v, " \t"):
+			return false
+		case k == "oid":
+			h, ok := strings.CutPrefix(v, "sha256:")
+			if !ok || len(h) != 64 || strings.Trim(h, "0123456789abcdef") != "" {
+				return false
+			}
+			oid = true
+		case k == "size":
+			if strings.Trim(v, "0123456789") != "" {
+				return false
+			}
+		case strings.Trim(k, "abcdefghijklmnopqrstuvwxyz0123456789-.") != "":
+			return false
+		}
+	}
+	return oid
+}
+
+// tablePadding reports whether the run of blanks that ends at byte at of
+// line l aligns a Markdown table's cells: the line is a table row and
+// only a cell's closing bar follows the blanks.
+func tablePadding(l string, at int) bool {
+	return strings.HasPrefix(strings.TrimLeft(l, " \t"), "|") && strings.TrimRight(l[at:], " \t\r") == "|"
 }
 
 // isBlank reports whether a line holds only white space.

@@ -388,3 +388,200 @@ func forbidden(t string, start, end int) bool {
 	}
 	return false
 }
+
+// hidesFrom reports whether the call for keeping something from a person,
+// h, keeps it: not advice ("do not tell the user to edit it"), not a
+// report of what someone said ("if the user did not mention one", "users
+// do not mention dates"), not a blind test ("without telling it which is
+// which").
+func hidesFrom(t string, h lexHit) bool {
+	rest := strings.ToLower(t[h.end:min(len(t), h.end+64)])
+	for _, obj := range []string{"the user", "users", "the customer", "them", "him", "her", "it", "anyone", "people"} {
+		if r, ok := strings.CutPrefix(strings.TrimLeft(rest, " "), obj); ok && (r == "" || !isWordByte(r[0])) {
+			r = strings.TrimLeft(r, " ")
+			if strings.HasPrefix(r, "to ") {
+				return false // telling someone to do something is advice
+			}
+			if obj != "the user" && obj != "users" && questionAfter(r, 0) {
+				return false // "without telling it which is which"
+			}
+			break
+		}
+	}
+	before := strings.Fields(strings.ToLower(t[max(0, h.start-48):h.start]))
+	if n := len(before); n > 0 {
+		switch before[n-1] {
+		case "did", "does", "didn't", "doesn't", "didn’t", "doesn’t", "has", "have", "had", "they", "users", "user", "people", "customers", "who", "that", "he", "she", "we",
+			"is", "are", "was", "were", "be", "been", "remain", "remains", "stay", "stays":
+			return false // a statement about someone, not an imperative
+		}
+	}
+	return true
+}
+
+// precedenceObjects are what an instruction may claim precedence over, or
+// ignore, when it attacks: the user and their request, other instructions,
+// everything else. "Environment variables take precedence over the config
+// file" claims nothing over anyone.
+var precedenceObjects = []string{"user", "request", "instruction", "prompt", "system", "guideline", "rule", "message",
+	"everything", "anything", "all ", "any ", "other", "previous", "prior", "earlier", "above", "what", "your ", "their ",
+	"original", "task", "ask", "solicitud", "petición", "pedido", "instrucci", "indicaci", "lo que", "usuario", "usuário",
+	"anfrage", "anweisung", "nutzer", "benutzer", "alle", "demande", "ce que", "utilisateur", "запрос", "инструкц",
+	"пользовател", "того", "всё", "все"}
+
+// overrides reports whether the precedence term h claims precedence over
+// the user or their instructions: a term that names them ("ignore the
+// user", "whatever the user asked") does; otherwise, in the scripts that
+// put the object after the verb, one of precedenceObjects must follow in
+// its clause. Chinese, Japanese and Korean terms are left as they are
+// (Japanese and Korean put the object first).
+func overrides(t string, h lexHit) bool {
+	if t[h.start] >= 0xe0 {
+		return true // CJK
+	}
+	term := strings.ToLower(t[h.start:h.end])
+	for _, obj := range []string{"user", "previous", "prior", "above", "earlier", "instructions", "system", "original", "all", "any"} {
+		if strings.Contains(term, obj) {
+			return true
+		}
+	}
+	rest := t[h.end:min(len(t), h.end+80)]
+	for _, e := range append(sentenceEnds, ";", ")", "\n") {
+		if i := strings.Index(rest, e); i >= 0 {
+			rest = rest[:i]
+		}
+	}
+	lower := strings.ToLower(rest)
+	for _, obj := range precedenceObjects {
+		if strings.Contains(lower, obj) {
+			return true
+		}
+	}
+	return false
+}
+
+// cannotBefore reports whether "cannot" or "can't" ends just before byte
+// i of t: "agents cannot skip the hooks" describes a safeguard.
+func cannotBefore(t string, i int) bool {
+	before := strings.ToLower(strings.TrimRight(t[max(0, i-16):i], " "))
+	for _, n := range []string{"cannot", "can't", "can’t", "won't", "won’t", "unable to"} {
+		if strings.HasSuffix(before, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// safetyReach bounds the bytes between a safety verb and its object.
+const safetyReach = 32
+
+// safetyPair reports whether the safety term b and the one before it, a,
+// say together that safety is off: the verb, then its object within a
+// few words of its clause ("disable the sandbox", "bypass all security
+// checks"), or the object, then a form of "be" and the verb ("the sandbox
+// is disabled"); in CJK either order, next to each other. A disabled
+// configuration next to a guardrail, or a skipped step, says nothing of
+// the guardrail.
+func safetyPair(t string, a, b lexHit) bool {
+	if a.start < 0 || a.concept&(cSafetyVerb|cSafetyObject) == b.concept&(cSafetyVerb|cSafetyObject) || b.start-a.end > safetyReach || a.end > b.start {
+		return false
+	}
+	end := a.end
+	for end < b.start && isWordByte(t[end]) {
+		end++ // the rest of the verb's word: "désactiv" of "désactive"
+	}
+	gap := t[end:b.start]
+	if strings.ContainsAny(gap, ",;:.()|\n`\"") {
+		return false
+	}
+	if t[a.start] >= 0xe0 || t[b.start] >= 0xe0 {
+		return true
+	}
+	words := strings.Fields(strings.ToLower(gap))
+	if a.concept&cSafetyVerb != 0 {
+		other := 0 // words that are not determiners: one adjective or name ("disable Windows Defender")
+		for _, w := range words {
+			switch w {
+			case "the", "a", "an", "all", "any", "every", "each", "your", "its", "their", "this", "these", "those", "our", "my", "of", "built-in", "default", "current", "existing",
+				"la", "le", "les", "l'", "el", "los", "las", "o", "os", "as", "der", "die", "das", "den", "dem", "des", "du", "de", "del", "il", "lo", "gli", "tu", "tus", "ton", "ta", "tes", "deine", "ihre", "seu", "sua":
+			default:
+				other++
+			}
+		}
+		return len(words) <= 4 && other <= 1
+	}
+	for _, w := range words {
+		switch w {
+		case "is", "are", "was", "were", "be", "been", "being", "has", "have", "now", "fully", "completely", "temporarily", "all", "get", "gets", "got", "ist", "sind", "wird", "est", "sont", "está", "están", "fue", "foi", "é":
+		default:
+			return false
+		}
+	}
+	return true // "the sandbox is disabled", "режим безопасности отключён"
+}
+
+// describesTool reports whether the manner of running h ("silently")
+// describes what something does rather than telling anyone how to act: a
+// passive or progressive ("will be silently ignored", "is silently
+// running") or a past participle after it ("silently dropped").
+func describesTool(t string, h lexHit) bool {
+	before := strings.Fields(strings.ToLower(t[max(0, h.start-24):h.start]))
+	if n := len(before); n > 0 {
+		switch before[n-1] {
+		case "be", "is", "are", "was", "were", "been", "being", "get", "gets", "got":
+			return true
+		}
+	}
+	after := strings.Fields(strings.ToLower(t[h.end:min(len(t), h.end+32)]))
+	return len(after) > 0 && len(after[0]) > 3 && strings.HasSuffix(strings.TrimRight(after[0], ".,;:)*_`"), "ed")
+}
+
+// vocativeBefore are the words that, just before an addressee, call on it:
+// "note for the assistant", "to any AI reading this", "给AI助手".
+var vocativeBefore = []string{"to", "for", "note", "attention", "dear", "hey", "hi", "hello", "para", "pour", "für", "an", "à",
+	"для", "per", "voor", "do", "给", "致", "对"}
+
+// vocative reports whether the addressee h is called on directly rather
+// than talked about: a colon or comma within a few words after it
+// ("Assistant:", "AI agents reading this file:"), a word of address before
+// it ("note for the assistant", "to the AI"), or the particles Japanese
+// and Korean address with ("アシスタントへ", "어시스턴트에게").
+func vocative(t string, h lexHit) bool {
+	rest := t[h.end:min(len(t), h.end+48)]
+	if strings.HasPrefix(rest, "へ") || strings.HasPrefix(rest, "에게") || strings.HasPrefix(rest, "께") {
+		return true
+	}
+	words := 0
+	for i := 0; i < len(rest) && words <= 3; i++ {
+		switch c := rest[i]; {
+		case c == ':' || c == ',':
+			return i+1 == len(rest) || rest[i+1] == ' ' || rest[i+1] == '\n'
+		case c == ' ':
+			words++
+		case c == '.' || c == '\n' || c == ';' || c == '(' || c == ')':
+			words = 4
+		}
+	}
+	if strings.HasPrefix(rest, "：") || strings.HasPrefix(rest, "，") {
+		return true
+	}
+	before := strings.Fields(strings.ToLower(t[max(0, h.start-32):h.start]))
+	for k := len(before) - 1; k >= 0 && k >= len(before)-3; k-- {
+		w := strings.Trim(before[k], "*_#>-")
+		if slices.Contains(vocativeBefore, w) {
+			return true
+		}
+		if w != "the" && w != "any" && w != "all" && w != "a" && w != "an" && w != "el" && w != "la" && w != "der" && w != "die" && w != "dem" && w != "den" && w != "le" && w != "o" && w != "al" && w != "ao" && w != "à" && w != "au" {
+			break
+		}
+	}
+	if n := len(before); n > 0 {
+		last := before[n-1]
+		for _, w := range []string{"给", "致", "对"} {
+			if strings.HasSuffix(last, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
