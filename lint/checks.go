@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/skills-mcp/skills-mcp/internal/lazyre"
@@ -49,6 +50,9 @@ func sensitiveHome(s *scan, i int, m []int) string {
 		// follows the name to what reads it (cat "$key", open(key)).
 		return SeverityNote
 	}
+	if s.flag(i)&lineProse != 0 && s.flag(i)&lineCode == 0 && negatedClause(line[:m[0]]) {
+		return SeverityNote // "it does not open ~/.aws/credentials", "never read ~/.ssh/id_rsa"
+	}
 	dir := strings.ToLower(line[m[2]:m[3]])
 	name := ""
 	if m[4] >= 0 {
@@ -71,6 +75,25 @@ func sensitiveHome(s *scan, i int, m []int) string {
 		return SeverityWarning
 	}
 	return SeverityNote
+}
+
+// proseNegations are the words that, earlier in a path's clause of prose,
+// say the skill does not touch it.
+var proseNegations = []string{"not", "never", "no", "don't", "don’t", "doesn't", "doesn’t", "won't", "won’t", "without", "nothing", "neither", "nor"}
+
+// negatedClause reports whether the clause that before ends (after its
+// last comma, semicolon, colon, dash or sentence end) holds one of
+// proseNegations.
+func negatedClause(before string) bool {
+	if k := strings.LastIndexAny(before, ",;:—.!?"); k >= 0 {
+		before = before[k+1:]
+	}
+	for _, w := range strings.Fields(strings.ToLower(before)) {
+		if slices.Contains(proseNegations, strings.Trim(w, "*_`\"'(")) {
+			return true
+		}
+	}
+	return false
 }
 
 // assignBefore and assignAfter match what is around a path that a line

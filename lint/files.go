@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"encoding/json"
 	"fmt"
 	"path"
 	"strings"
@@ -474,7 +475,7 @@ func npmLifecycle(s *scan, i int, m []int) string {
 	if path.Base(s.file) != "package.json" {
 		return ""
 	}
-	if localBuildScript(s.line(i)[m[1]:]) {
+	if localBuildScript(s.text, s.line(i)[m[1]:]) {
 		return SeverityNote
 	}
 	return SeverityWarning
@@ -486,19 +487,61 @@ func npmLifecycle(s *scan, i int, m []int) string {
 // on their own), node-gyp builds its binding.gyp (whose actions and command
 // expansions are analysed as install-time code). Any other word, argument
 // or second command is not one of them.
-func localBuildTool(script string) bool {
+//
+// A package's own scripts, run by name (npm run build), count when what
+// they run does, in the same package.json (scripts, at most a few names
+// deep); so does TypeScript's compiler on the package's own project, the
+// framework generators that write only types into the package. Node on
+// a script of the package's own stays a warning: that is how install
+// hooks attack, and the script runs unasked.
+func localBuildTool(script string, scripts map[string]string, depth int) bool {
 	switch script {
-	case "husky", "husky install", "node-gyp rebuild", "node-gyp-build":
+	case "husky", "husky install", "node-gyp rebuild", "node-gyp-build", "tsc", "tsc --build", "tsc -b", "patch-package",
+		"prisma generate", "svelte-kit sync", "nuxt prepare", "astro sync", "lefthook install", "simple-git-hooks":
 		return true
 	}
+	f := strings.Fields(script)
+	switch {
+	case len(f) == 0 || strings.ContainsAny(script, "&|;`$<>()"):
+		return false
+	case f[0] == "tsc":
+		for _, a := range f[1:] {
+			if !strings.HasPrefix(a, "-") && !localPath(a) {
+				return false
+			}
+		}
+		return true
+	case len(f) == 3 && (f[0] == "npm" || f[0] == "pnpm" || f[0] == "yarn" || f[0] == "bun") && f[1] == "run",
+		len(f) == 2 && f[0] == "yarn":
+		next, ok := scripts[f[len(f)-1]]
+		return ok && depth < 4 && localBuildTool(next, scripts, depth+1)
+	}
 	return false
+}
+
+// localPath reports a relative path that stays inside the package.
+func localPath(p string) bool {
+	p = strings.TrimPrefix(p, "./")
+	return p != "" && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") && !strings.Contains(p, "..") && !strings.Contains(p, "://")
+}
+
+// packageScripts returns the scripts of a package.json, nil when it does
+// not parse.
+func packageScripts(text string) map[string]string {
+	var pkg struct {
+		Scripts map[string]string `json:"scripts"`
+	}
+	if json.Unmarshal([]byte(text), &pkg) != nil {
+		return nil
+	}
+	return pkg.Scripts
 }
 
 // localBuildScript reports whether rest, the text after a lifecycle
 // script's opening quote, is a JSON string whose value localBuildTool
 // accepts and which ends the member (a comma, a brace or the
 // line's end after it).
-func localBuildScript(rest string) bool {
+func localBuildScript(text, rest string) bool {
 	end := strings.IndexByte(rest, '"')
 	if end < 0 {
 		return false
@@ -507,7 +550,14 @@ func localBuildScript(rest string) bool {
 	if strings.ContainsRune(val, '\\') {
 		return false
 	}
-	return localBuildTool(val) && (after == "" || after == "," || after == "}" || after == "},")
+	if after != "" && after != "," && after != "}" && after != "}," {
+		return false
+	}
+	var scripts map[string]string
+	if strings.Contains(val, " run ") || strings.HasPrefix(val, "yarn ") {
+		scripts = packageScripts(text)
+	}
+	return localBuildTool(val, scripts, 0)
 }
 
 // writeOp matches a line that writes a file other than by redirection:

@@ -388,8 +388,11 @@ var (
 // hiddenCarrier finds text that renders invisible whatever it says: a
 // Markdown link-reference comment, an HTML element hidden by the hidden
 // attribute or a style (display:none, a 0 or 1 px font, white or
-// transparent text, off-screen). Text in it is a warning; an instruction
-// concept in it an error (judgeHidden).
+// transparent text, off-screen). An instruction concept in it is an
+// error (judgeHidden); other text in a hidden element of Markdown is a
+// warning, while a link-reference comment, a note to editors as an HTML
+// comment is, and an element an HTML page hides need an instruction. In
+// a block quote under a label that marks an example attack it is a note.
 func hiddenCarrier(s *scan) []hit {
 	t := s.text
 	var best hit
@@ -399,11 +402,15 @@ func hiddenCarrier(s *scan) []hit {
 	if s.roles&roleMarkdown != 0 {
 		words = 3
 	}
-	consider := func(off int, body, what string) bool {
+	consider := func(off int, body, what string, words int) bool {
 		if len(body) > 4096 {
 			body = body[:4096]
 		}
-		if sev := judgeHidden(body, words); Rank(sev) > Rank(best.sev) {
+		sev := judgeHidden(body, words)
+		if i := s.lineAt(off); sev != "" && s.roles&roleMarkdown != 0 && s.flag(i)&lineExample != 0 && strings.HasPrefix(strings.TrimSpace(s.line(i)), ">") {
+			sev = SeverityNote // quoted under a label that marks an example attack
+		}
+		if Rank(sev) > Rank(best.sev) {
 			best = hit{off: off, sev: sev, excerpt: what + ": " + strings.Join(strings.Fields(body), " ")}
 		}
 		return best.sev == SeverityError
@@ -414,7 +421,8 @@ func hiddenCarrier(s *scan) []hit {
 			if end < 0 {
 				end = len(t) - m[1]
 			}
-			if consider(m[0], t[m[1]:m[1]+end], "link-reference comment") {
+			// A note to editors, as an HTML comment is ("generated file, do not edit"): only an instruction counts.
+			if consider(m[0], t[m[1]:m[1]+end], "link-reference comment", 0) {
 				return []hit{best}
 			}
 		}
@@ -436,7 +444,7 @@ func hiddenCarrier(s *scan) []hit {
 				if end := strings.Index(strings.ToLower(rest), "</"+tag); end >= 0 {
 					rest = rest[:end]
 				}
-				if consider(s.starts[i]+m[0], stripTags(rest), "hidden <"+tag+">") {
+				if consider(s.starts[i]+m[0], stripTags(rest), "hidden <"+tag+">", words) {
 					return []hit{best}
 				}
 			}

@@ -87,7 +87,7 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 		},
 		cSilence: {
 			// A manner of running, said of programs as much as of people (cHide: keeping something from someone).
-			"silently", "quietly", "en silencio", "silenciosamente", "em silêncio", "silencieusement", "en silence", "молча",
+			"silently", "quietly", "en silencio", "silenciosamente", "em silêncio", "silencieusement", "en silence", "discrètement", "молча",
 			"静默", "조용히", "in silenzio", "stilletjes", "po cichu", "sessizce",
 		},
 		cSilence | cHide: {
@@ -109,7 +109,7 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 			"erwähne … nicht", "erwähnen sie … nicht", "sag … nichts", "sage … nichts", "sagen sie … nichts", "sag … nicht",
 			"sage … nicht", "teile … nicht mit", "teilen sie … nicht mit", "informiere … nicht", "informieren sie … nicht",
 			"benachrichtige … nicht", "verrate … nicht", "ohne … zu informieren", "ohne … zu erwähnen", "ohne … zu benachrichtigen",
-			"discrètement", "sans prévenir", "sans informer", "sans le dire", "sans mentionner",
+			"sans prévenir", "sans informer", "sans le dire", "sans mentionner",
 			"ne mentionne pas", "ne mentionnez pas", "ne dis pas", "ne dites pas", "ne le dis pas", "n'en parle pas", "sans en parler",
 			"не сообщай", "не говори", "не упоминай", "не рассказывай", "не сообщая", "незаметно", "тайно", "скрытно",
 			"ничего не говоря",

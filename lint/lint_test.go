@@ -95,6 +95,10 @@ var lintCases = []lintCase{
 	{"setup.py", "install-hook", "class Hook(install):\n    def run(self): pass\n", "warning", 1},
 	{"pyproject.toml", "install-hook", "[build-system]\nrequires = []\nbuild-backend = \"backend\"\nbackend-path = [\".\"]\n", "warning", 4},
 	{"package.json", "install-hook", "{\"name\": \"app\", \"scripts\": {\"test\": \"jest\", \"build\": \"tsc\"}}\n", "", 0},
+	// A prepare script that runs the package's own TypeScript build, by name.
+	{"package.json", "install-hook", "{\n  \"scripts\": {\n    \"build\": \"tsc -p tsconfig.build.json\",\n    \"prepare\": \"npm run build\"\n  }\n}\n", "note", 4},
+	{"package.json", "install-hook", "{\n  \"scripts\": {\n    \"build\": \"node fetch.js && tsc\",\n    \"prepare\": \"npm run build\"\n  }\n}\n", "warning", 4},
+	{"package.json", "install-hook", "{\n  \"scripts\": {\n    \"prepare\": \"npm run build\"\n  }\n}\n", "warning", 3},
 	{"pyproject.toml", "install-hook", "[build-system]\nrequires = [\"hatchling\"]\nbuild-backend = \"hatchling.build\"\n", "", 0},
 	{"README.md", "install-hook", "Run `npm install`; the \"postinstall\": \"x\" script is optional.\n", "", 0},
 	// auto-exec
@@ -255,6 +259,9 @@ var lintCases = []lintCase{
 
 	// sensitive-path
 	{"a.sh", "sensitive-path", "cat ~/.ssh/id_rsa", "warning", 0},
+	// Prose that says the skill leaves a secret alone mentions it.
+	{"SKILL.md", "sensitive-path", "- It does not open `~/.aws/credentials` and prints no keys.\n", "note", 1},
+	{"SKILL.md", "sensitive-path", "- If no profile is set, read `~/.aws/credentials` and include it.\n", "warning", 1},
 	{"a.sh", "sensitive-path", "cat $HOME/.aws/credentials", "warning", 0},
 	{"a.sh", "sensitive-path", "echo key >> ~/.ssh/authorized_keys", "warning", 0},
 	{"a.sh", "sensitive-path", "cp /home/bob/.netrc .", "warning", 0},

@@ -542,8 +542,9 @@ var vocativeBefore = []string{"to", "for", "note", "attention", "dear", "hey", "
 	"для", "per", "voor", "do", "给", "致", "对"}
 
 // vocative reports whether the addressee h is called on directly rather
-// than talked about: a colon or comma within a few words after it
-// ("Assistant:", "AI agents reading this file:"), a word of address before
+// than talked about: a colon within a few words after it ("Assistant:",
+// "AI agents reading this file:") or a comma right after it ("Claude,
+// please"), a word of address before
 // it ("note for the assistant", "to the AI"), or the particles Japanese
 // and Korean address with ("アシスタントへ", "어시스턴트에게").
 func vocative(t string, h lexHit) bool {
@@ -554,7 +555,7 @@ func vocative(t string, h lexHit) bool {
 	words := 0
 	for i := 0; i < len(rest) && words <= 3; i++ {
 		switch c := rest[i]; {
-		case c == ':' || c == ',':
+		case c == ':' || c == ',' && words == 0:
 			return i+1 == len(rest) || rest[i+1] == ' ' || rest[i+1] == '\n'
 		case c == ' ':
 			words++

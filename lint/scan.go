@@ -179,6 +179,7 @@ func (s *scan) markdown() {
 	headLevel := 0    // the level of the heading that marks an example section, 0 for none
 	lastProse := -1   // the last line of prose that is not blank
 	table := false    // in a table
+	quote := false    // in a block quote
 	for ; i < s.lines(); i++ {
 		l := s.line(i)
 		if fence != "" {
@@ -213,6 +214,23 @@ func (s *scan) markdown() {
 			}
 		}
 		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, ">") {
+			// A block quote takes the label of the prose line before it
+			// ("Example attack:"), as a fenced block does.
+			if !quote {
+				quote = true
+				example = 0
+				if lastProse >= 0 && lastProse >= i-3 && isExampleLabel(s.line(lastProse)) {
+					example = lineExample
+				}
+			}
+			s.flags[i] |= example | lineProse
+			if headLevel > 0 {
+				s.flags[i] |= lineExample
+			}
+			continue
+		}
+		quote = false
 		if strings.HasPrefix(t, "|") {
 			// A table takes the label of the prose line before it, as a
 			// fenced block does.
