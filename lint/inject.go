@@ -33,6 +33,9 @@ func sentences(t string, fn func(sentence) bool) {
 	lastSafety := lexHit{start: -1}
 	var tags []lexHit // tag hits after the current sentence, for the next one
 	lexScan(t, func(h lexHit) bool {
+		if h.concept == cAct && actNoun(t, h) {
+			return true // "a run", "Pre or Post": no act
+		}
 		if h.concept&^tagConcepts == 0 {
 			if cur.start >= 0 && (h.start < cur.end || !boundaryBetween(t, cur.end, h.start)) {
 				cur.concepts |= h.concept

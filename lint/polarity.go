@@ -536,6 +536,11 @@ func describesTool(t string, h lexHit) bool {
 	return len(after) > 0 && len(after[0]) > 3 && strings.HasSuffix(strings.TrimRight(after[0], ".,;:)*_`"), "ed")
 }
 
+// readingWords may stand between a name of the model and the colon that
+// calls on it: "AI agents reading this file:".
+var readingWords = []string{"reading", "processing", "reviewing", "parsing", "seeing", "using", "this", "the", "file", "skill",
+	"document", "page", "repo", "repository", "text", "here", "that", "follows"}
+
 // vocativeBefore are the words that, just before an addressee, call on it:
 // "note for the assistant", "to any AI reading this", "给AI助手".
 var vocativeBefore = []string{"to", "for", "note", "attention", "dear", "hey", "hi", "hello", "para", "pour", "für", "an", "à",
@@ -552,14 +557,22 @@ func vocative(t string, h lexHit) bool {
 	if strings.HasPrefix(rest, "へ") || strings.HasPrefix(rest, "에게") || strings.HasPrefix(rest, "께") {
 		return true
 	}
-	words := 0
+	// A colon right after the name, or after "reading this file": a comma
+	// right after it when it opens its line or sentence ("Claude, please");
+	// "LLM/Agent scope:", "| Agent, Llm, Tool |" name it.
+	lead := strings.TrimRight(t[max(0, h.start-8):h.start], " \t*_>#-")
+	opens := lead == "" || strings.HasSuffix(lead, "\n") || strings.HasSuffix(lead, ".") || strings.HasSuffix(lead, ":")
+	words, spaced := 0, true
 	for i := 0; i < len(rest) && words <= 3; i++ {
 		switch c := rest[i]; {
-		case c == ':' || c == ',' && words == 0:
-			return i+1 == len(rest) || rest[i+1] == ' ' || rest[i+1] == '\n'
+		case c == ':' || c == ',' && words == 0 && opens:
+			return spaced && (i+1 == len(rest) || rest[i+1] == ' ' || rest[i+1] == '\n')
 		case c == ' ':
 			words++
-		case c == '.' || c == '\n' || c == ';' || c == '(' || c == ')':
+			w, _, _ := strings.Cut(strings.TrimLeft(rest[i:], " "), " ")
+			w = strings.TrimRight(strings.ToLower(w), ":")
+			spaced = spaced && slices.Contains(readingWords, w)
+		case c == '.' || c == '\n' || c == ';' || c == '(' || c == ')' || c == '|':
 			words = 4
 		}
 	}
@@ -585,4 +598,30 @@ func vocative(t string, h lexHit) bool {
 		}
 	}
 	return false
+}
+
+// nounDeterminers, right before a verb of cAct, make it a noun: "a run",
+// "the post", "each commit", "one push".
+var nounDeterminers = []string{"a", "an", "the", "each", "every", "one", "per", "dry", "test", "first", "last", "next", "this",
+	"that", "its", "your", "my", "our", "their", "no", "or", "and"}
+
+// actObjects are the terms of cAct that name what an act reaches: a
+// determiner before them is what they take ("the production database").
+var actObjects = []string{"production", "prod", "credential", "secret", "token", "password", "api key", "private key", "ssh key",
+	"main branch", "master branch", "force"}
+
+// actNoun reports whether the cAct term h is a noun: a verb after a
+// determiner ("a run reward-hacks", "Pre or Post").
+func actNoun(t string, h lexHit) bool {
+	term := strings.ToLower(t[h.start:h.end])
+	if t[h.start] >= 0x80 {
+		return false
+	}
+	for _, o := range actObjects {
+		if strings.HasPrefix(term, o) {
+			return false
+		}
+	}
+	before := strings.Fields(strings.ToLower(t[max(0, h.start-16):h.start]))
+	return len(before) > 0 && slices.Contains(nounDeterminers, strings.Trim(before[len(before)-1], "*_`\"'("))
 }
