@@ -269,7 +269,8 @@ func deceptiveLabel(label string) bool {
 // renderers hide, that addresses the model or instructs it: an injection
 // phrase or a concept of the lexicon (judgeHidden) is an error, an
 // instruction or an addressee a warning. <!-- TOC --> and notes to editors are not
-// findings.
+// findings, nor is a comment in a Markdown file's fenced block, which is
+// shown as code.
 func hiddenComment(s *scan) []hit {
 	t := s.text
 	var best hit
@@ -287,6 +288,9 @@ func hiddenComment(s *scan) []hit {
 		} else {
 			body = t[start+4 : start+4+end]
 			off = start + 4 + end + 3
+		}
+		if s.roles&roleMarkdown != 0 && s.flag(s.lineAt(start))&lineCode != 0 {
+			continue // in a fenced block a renderer shows it: the text rules read it as any other
 		}
 		if len(body) > 4096 {
 			body = body[:4096]

@@ -50,14 +50,17 @@ func sentences(t string, fn func(sentence) bool) {
 			tags = append(tags, h)
 			return true
 		}
-		if h.concept == cMeta && inURL(t, h.start) {
-			return true // https://x.example/?example=1 says nothing about the sentence
+		if h.concept == cMeta && (inURL(t, h.start) || inHost(t, h)) {
+			return true // https://x.example/?example=1, telemetry.example.net say nothing about the sentence
 		}
 		if h.concept&(cSilence|cApproval) != 0 && (negatedBefore(t, h.start) || forbidden(t, h.start, h.end)) {
 			return true // "never silently", "do not auto-approve", "must not delete without asking"
 		}
 		if h.concept&(cSilence|cApproval) != 0 && keepsConsent(t, h) {
 			return true // "never run anything without asking", "use when the user asks how to …" (polarity.go)
+		}
+		if h.concept&cApproval != 0 && h.concept&cPermit == 0 && readOnlyScope(t, h.start) {
+			return true // "read-only commands are fine to run without asking": what needs no consent
 		}
 		if h.concept&cApproval != 0 && questionAfter(t, h.end) {
 			return true // "without asking what 'faster' means": a question left out, not a permission
@@ -155,28 +158,16 @@ func inURL(t string, i int) bool {
 	return strings.Contains(run, "://") || strings.HasPrefix(strings.ToLower(run), "www.")
 }
 
+// inHost reports whether the term h is a label of a dotted host name
+// ("telemetry.example.net", "example.com"): a dot joins it to a letter on
+// either side.
+func inHost(t string, h lexHit) bool {
+	return h.start > 1 && t[h.start-1] == '.' && isWordByte(t[h.start-2]) ||
+		h.end+1 < len(t) && t[h.end] == '.' && 'a' <= t[h.end+1]|0x20 && t[h.end+1]|0x20 <= 'z'
+}
+
 // urlReach bounds how far back inURL looks for a URL's scheme.
 const urlReach = 256
-
-// questionWords start the question an asking verb leaves out when it asks
-// about meaning rather than for permission: "without asking what it means",
-// "sin preguntar qué", "ohne zu fragen, welche".
-// "Whether" and "if" are not among them: "without asking if it is fine"
-// is asking for permission.
-var questionWords = []string{"what", "which", "how", "why", "who", "where", "when",
-	"qué", "cuál", "cómo", "o que", "qual", "quais", "como", "was", "welche", "wie", "ce que", "quel", "quelle", "comment"}
-
-// questionAfter reports whether the word after byte end of t (past blanks
-// and a comma) is one of questionWords.
-func questionAfter(t string, end int) bool {
-	rest := strings.TrimLeft(t[end:min(len(t), end+32)], " \t\n,")
-	for _, w := range questionWords {
-		if len(rest) >= len(w) && strings.EqualFold(rest[:len(w)], w) && (len(rest) == len(w) || !isWordByte(rest[len(w)])) {
-			return true
-		}
-	}
-	return false
-}
 
 // boundaryBetween reports whether a sentence ends between bytes a and b of
 // t: a full stop, question or exclamation mark before white space (not in

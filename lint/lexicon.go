@@ -60,7 +60,8 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 		cAddressee: {
 			// English
 			"ai|", "a.i.", "ai-", "assistant|", "assistants|", "agent|", "agents|", "llm|", "llms|", "claude|", "chatgpt", "gpt-", "gpt|", "copilot", "gemini|", "language model",
-			"automated review", "automated reviewer", "ai review", "code review bot", "the model|", "any model", "bot reading",
+			"automated review", "automated reviewer", "assistant_directive", "assistant_instruction", "agent_directive",
+			"agent_instruction", "ai_directive", "ai_instruction", "llm_directive", "llm_instruction", "ai_note", "agent_note", "assistant_note", "ai review", "code review bot", "the model|", "any model", "bot reading",
 			// Chinese
 			"助手", "人工智能", "智能体", "大模型", "语言模型", "机器人", "自动审查", "自动审核", "自动化审查",
 			// Spanish, Portuguese
@@ -81,7 +82,7 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 			"assistente ai", "assistente ia", "asystent", "asystencie", "asystenta", "asistan", "yapay zeka",
 		},
 		cUser: {
-			"the user", "user's", "users'", "用户", "使用者", "用戶", "usuario", "usuário", "usuária", "utilizador",
+			"the user", "user's", "users'", "l'utilisateur", "l’utilisateur", "用户", "使用者", "用戶", "usuario", "usuário", "usuária", "utilizador",
 			"nutzer", "benutzer", "anwender", "utilisateur", "пользовател", "ユーザー", "利用者", "사용자", "유저",
 			"utente", "gebruiker", "użytkownik", "kullanıcı",
 		},
@@ -98,6 +99,21 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 			"do not notify", "don't notify", "do not report", "don't report", "do not summarise", "do not summarize",
 			"don't summarise", "don't summarize", "say nothing", "keep this secret", "keep it secret", "keep this hidden",
 			"keep this between", "as if nothing happened", "hide this from", "hide it from", "conceal", "invisible to the user",
+			"no need to tell", "no need to inform", "no need to mention", "no need to report", "need not be mentioned", "need not be listed",
+			"need not be reported", "need not be shown", "needn't be mentioned", "does not need to be mentioned", "doesn't need to be mentioned",
+			"left unstated", "left unsaid", "left unmentioned", "leave it unstated", "leave it unsaid", "without comment",
+			"don't describe", "do not describe", "never describe", "leave out any mention", "leave out any line",
+			"无需告知", "无须告知", "不必告知", "不用告知", "不用告诉", "无需告诉", "无需通知", "不必通知", "无需说明", "不必说明", "无需提及", "不必提及",
+			"no hace falta comentar", "no hace falta decir", "no hace falta mencionar", "no hace falta avisar", "no hace falta informar",
+			"no es necesario comentar", "no es necesario mencionar", "no es necesario avisar", "no es necesario informar", "no es necesario decir",
+			"não precisa mencionar", "não precisa avisar", "não precisa informar", "não precisa dizer", "não é preciso mencionar",
+			"não é necessário mencionar", "não é necessário informar", "não há necessidade de mencionar",
+			"inutile d'en informer", "inutile d’en informer", "inutile de le mentionner", "inutile d'en parler", "inutile de prévenir",
+			"inutile d'informer", "pas besoin de le dire", "pas besoin d'en parler", "pas besoin de prévenir", "pas besoin d'informer",
+			"muss nicht erwähnt werden", "braucht nicht erwähnt", "nicht erwähnt werden", "muss nicht mitgeteilt werden",
+			"не нужно сообщать", "не нужно говорить", "не нужно упоминать", "незачем говорить", "незачем сообщать",
+			"伝える必要はありません", "伝える必要はない", "言う必要はありません", "知らせる必要はありません", "知らせる必要はない",
+			"알릴 필요 없", "말할 필요 없", "언급할 필요 없",
 			"不要告诉", "不要提及", "不要提到", "不要透露", "不要通知", "不要向用户", "别告诉", "不告诉", "悄悄", "默默", "秘密地", "不动声色",
 			"sin decir", "sin avisar", "sin informar", "sin mencionar", "no lo menciones",
 			"no menciones", "no le digas", "no digas", "no informes", "no comentes", "no lo comentes", "sin que el usuario",
@@ -122,10 +138,19 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 		},
 		cApproval: {
 			"without asking", "without confirmation", "without confirming", "without prompting", "without waiting for",
-			"without the user's confirmation", "do not ask for", "don't ask for", "never ask for", "do not ask before",
+			"without the user's confirmation", "do not ask before",
+			// asking for a password or a card number is no consent: only for the user's word
+			"do not ask for … confirmation", "don't ask for … confirmation", "never ask for … confirmation",
+			"do not ask for … permission", "don't ask for … permission", "never ask for … permission",
+			"do not ask for … approval", "don't ask for … approval", "never ask for … approval",
+			"do not ask for … consent", "don't ask for … consent", "never ask for … consent",
+			"do not ask for … input", "don't ask for … input", "do not ask for … feedback", "don't ask for … feedback",
 			"don't ask before",
 			"do not ask the user for confirmation", "don't ask the user for confirmation", "do not ask the user for permission",
-			"no need to ask", "no need for confirmation", "skip confirmation", "skip the confirmation", "do not prompt", "don't prompt",
+			"no need to ask", "no need for confirmation", "already expects it", "already expects this",
+			"不必等待确认", "不必确认", "无须确认", "不用等待确认", "无需等待确认", "no hace falta preguntar", "no es necesario preguntar",
+			"ni de lui demander", "sans lui demander", "inutile de demander", "pas besoin de demander", "não precisa perguntar",
+			"не нужно спрашивать", "確認する必要はありません", "확인할 필요 없", "skip confirmation", "skip the confirmation", "do not prompt", "don't prompt",
 			// waiting for a complaint or a build is no consent: only for the user's word
 			"do not wait for … approval", "don't wait for … approval", "do not wait for … confirmation", "don't wait for … confirmation",
 			"do not wait for … permission", "don't wait for … permission", "do not wait for … the user", "don't wait for … the user",
@@ -207,7 +232,12 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 			"supersedes the user", "supersede the user", "supersedes any", "supersedes all instructions", "takes priority over", "take priority over",
 			"takes precedence over", "take precedence over", "higher priority than", "overrides the user's", "override the user's",
 			"overrides any instructions", "overrides all instructions", "overrides previous", "instead of the user's", "instead of what the user",
-			"whatever the user asked", "whatever the user requested", "regardless of what the user", "in place of the user's",
+			"whatever the user asked", "whatever the user requested", "whatever the user says", "no matter what the user",
+			"whatever was requested", "earlier in the conversation", "said in the conversation", "asked in the conversation", "counts as done",
+			"even if the user … otherwise", "even if the user … another", "even if the user … different",
+			"aunque el usuario … otro", "aunque el usuario … otra", "aunque el usuario … distint", "mesmo que o usuário … outr",
+			"même si l'utilisateur … autre", "même si l’utilisateur … autre", "auch wenn der nutzer … ander", "auch wenn der benutzer … ander",
+			"даже если пользователь … друг", "即使用户 … 其他", "即使用户 … 别的", "regardless of what the user", "in place of the user's",
 			"before the user's request", "before doing what the user",
 			"忽略之前", "忽略以上", "忽略上述", "忽略用户", "忽略所有", "忽略先前", "优先于", "优先级高于", "取代用户", "覆盖用户", "而不是用户",
 			"ignora las instrucciones", "ignora las indicaciones", "ignora la solicitud", "ignora la petición", "ignora lo que",
@@ -248,7 +278,7 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 		},
 		cMeta: {
 			"example", "e.g.", "for instance", "such as", "attacker", "malicious", "injection", "injected", "adversar", "phishing",
-			"red flag", "look for", "watch for", "beware", "detect", "attack", "threat", "exploit", "vulnerab", "technique",
+			"red flag", "look for", "watch for", "beware", "detect", "attack", "threat", "exploit", "vulnerab",
 			"scan for", "scans for", "jailbreak attempt", "pattern", "ejemplo", "exemplo", "beispiel", "exemple", "пример",
 			"例如", "示例", "攻撃", "攻击", "예시", "공격",
 		},
@@ -486,6 +516,23 @@ func prevIsLetter(t string, i int) bool {
 
 // matchFull reports whether term starts at byte i of t, with its tail
 // later in the clause when it has one, and where it ends.
+// skipContinuation returns where the text of a wrapped line goes on after
+// the marker that continues a block quote or a comment ("> ", "// ",
+// "# ", " * "), from n, the start of the line; n when there is none.
+func skipContinuation(t string, n int) int {
+	k := n
+	for k < len(t) && (t[k] == ' ' || t[k] == '\t') {
+		k++
+	}
+	switch {
+	case strings.HasPrefix(t[k:], "//"):
+		return k + 2
+	case k < len(t) && (t[k] == '>' || t[k] == '#' || t[k] == '*' || t[k] == ';'):
+		return k + 1
+	}
+	return n
+}
+
 func matchFull(t string, i int, term *lexTerm) (int, bool) {
 	end, ok := matchTerm(t, i, term)
 	if !ok || term.tail == "" {
@@ -523,6 +570,9 @@ func matchTerm(t string, i int, term *lexTerm) (int, bool) {
 			for n < len(t) {
 				if c := t[n]; c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '-' || c == '_' {
 					n++
+					if c == '\n' {
+						n = skipContinuation(t, n)
+					}
 					continue
 				}
 				if r, w := utf8.DecodeRuneInString(t[n:]); ignorable(r) || r == '\u00a0' || r == '\u3000' {

@@ -411,9 +411,12 @@ func hidesFrom(t string, h lexHit) bool {
 	before := strings.Fields(strings.ToLower(t[max(0, h.start-48):h.start]))
 	if n := len(before); n > 0 {
 		switch before[n-1] {
-		case "did", "does", "didn't", "doesn't", "didn’t", "doesn’t", "has", "have", "had", "they", "users", "user", "people", "customers", "who", "that", "he", "she", "we",
-			"is", "are", "was", "were", "be", "been", "remain", "remains", "stay", "stays":
+		case "did", "does", "didn't", "doesn't", "didn’t", "doesn’t", "has", "have", "had", "they", "users", "user", "people", "customers", "who", "that", "he", "she", "we":
 			return false // a statement about someone, not an imperative
+		case "is", "are", "was", "were", "be", "been", "remain", "remains", "stay", "stays":
+			if strings.HasPrefix(strings.ToLower(t[h.start:h.end]), "invisible") {
+				return false // "dialogs are invisible to the user": how something looks
+			}
 		}
 	}
 	return true
@@ -440,10 +443,18 @@ func overrides(t string, h lexHit) bool {
 		return true // CJK
 	}
 	term := strings.ToLower(t[h.start:h.end])
-	for _, obj := range []string{"user", "previous", "prior", "above", "earlier", "instructions", "system", "original", "all", "any"} {
+	for _, obj := range []string{"user", "previous", "prior", "above", "earlier", "instructions", "system", "original", "all", "any", "conversation"} {
 		if strings.Contains(term, obj) {
 			return true
 		}
+	}
+	named := false
+	lexScan(t[h.start:h.end], func(g lexHit) bool {
+		named = g.concept&cUser != 0
+		return !named
+	})
+	if named {
+		return true // "aunque el usuario indique otro"
 	}
 	rest := t[h.end:min(len(t), h.end+80)]
 	for _, e := range append(sentenceEnds, ";", ")", "\n") {
@@ -512,7 +523,7 @@ func safetyPair(t string, a, b lexHit) bool {
 	}
 	for _, w := range words {
 		switch w {
-		case "is", "are", "was", "were", "be", "been", "being", "has", "have", "now", "fully", "completely", "temporarily", "all", "get", "gets", "got", "ist", "sind", "wird", "est", "sont", "está", "están", "fue", "foi", "é":
+		case "is", "are", "was", "were", "be", "been", "being", "has", "have", "now", "fully", "completely", "temporarily", "all", "get", "gets", "got", "as", "ist", "sind", "wird", "est", "sont", "está", "están", "fue", "foi", "é":
 		default:
 			return false
 		}
@@ -624,4 +635,46 @@ func actNoun(t string, h lexHit) bool {
 	}
 	before := strings.Fields(strings.ToLower(t[max(0, h.start-16):h.start]))
 	return len(before) > 0 && slices.Contains(nounDeterminers, strings.Trim(before[len(before)-1], "*_`\"'("))
+}
+
+// readOnlyScopes are the words that limit a skipped prompt to what needs
+// no consent: "read-only commands run without asking".
+var readOnlyScopes = []string{"read-only", "read only", "readonly", "non-destructive", "nondestructive", "lecture seule",
+	"solo lectura", "sólo lectura", "somente leitura", "apenas leitura", "nur lesend", "schreibgeschützt", "только для чтения",
+	"只读", "読み取り専用", "읽기 전용"}
+
+// readOnlyScope reports whether the sentence before byte i of t limits
+// what it says to read-only work.
+func readOnlyScope(t string, i int) bool {
+	before := t[max(0, i-maxSentence):i]
+	if k := lastBoundary(before); k >= 0 {
+		before = before[k:]
+	}
+	lower := strings.ToLower(before)
+	for _, w := range readOnlyScopes {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// questionWords start the question an asking verb leaves out when it asks
+// about meaning rather than for permission: "without asking what it means",
+// "sin preguntar qué", "ohne zu fragen, welche".
+// "Whether" and "if" are not among them: "without asking if it is fine"
+// is asking for permission.
+var questionWords = []string{"what", "which", "how", "why", "who", "where", "when",
+	"qué", "cuál", "cómo", "o que", "qual", "quais", "como", "was", "welche", "wie", "ce que", "quel", "quelle", "comment"}
+
+// questionAfter reports whether the word after byte end of t (past blanks
+// and a comma) is one of questionWords.
+func questionAfter(t string, end int) bool {
+	rest := strings.TrimLeft(t[end:min(len(t), end+32)], " \t\n,")
+	for _, w := range questionWords {
+		if len(rest) >= len(w) && strings.EqualFold(rest[:len(w)], w) && (len(rest) == len(w) || !isWordByte(rest[len(w)])) {
+			return true
+		}
+	}
+	return false
 }
