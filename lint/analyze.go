@@ -267,6 +267,9 @@ func (s *scan) matchLine(ri, i int, keys keySet) (int, string) {
 		if quoted && sev != SeverityNote && (strings.HasPrefix(strings.TrimSpace(line), "|") || strings.Count(line[:at], "`")%2 == 1) {
 			sev = SeverityNote
 		}
+		if r.family == "supply-chain" && sev != SeverityNote && s.roles&roleScript != 0 && inMessage(line, at) {
+			sev = SeverityNote // print("Install with: pip install git+…"): advice the script prints
+		}
 		sev = s.exampleSev(ri, i, s.sevAt(i, sev))
 		if Rank(sev) > Rank(best) {
 			start, best = at, sev

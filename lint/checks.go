@@ -199,6 +199,39 @@ func quotedNote(s *scan, i int, m []int) string {
 	return SeverityError
 }
 
+// messageCall matches, at the end of the text before a string's opening
+// quote, a call that prints or raises the string as a message.
+var messageCall = &lazyre.RE{Expr: `(?i)(?:\bprint|\becho|\bprintf|\bconsole\.(?:log|error|warn|info)|\blog(?:ger|ging)?\.\w+|\bwarnings\.warn|\braise\s+[\w.]+|\bsys\.exit|\bwrite-(?:host|output|warning)|\bputs|\bdie|\bthrow\s+new\s+\w+|\b(?:Import|Module|Runtime|System)Error)\s*\(?\s*[fFrRbB]?$`}
+
+// inMessage reports whether byte at of a line of code is inside a string
+// the line prints or raises as a message (print("Install with: …"), echo
+// "run: …"), not piped on to anything.
+func inMessage(line string, at int) bool {
+	for _, q := range []byte{'"', '\''} {
+		before := line[:at]
+		if strings.Count(before, string(q))%2 == 0 {
+			continue
+		}
+		open := strings.LastIndexByte(before, q)
+		end := strings.IndexByte(line[at:], q)
+		if end < 0 || !messageCall.MatchString(line[:open]) {
+			continue
+		}
+		return !strings.ContainsAny(line[at+end+1:], "|`$") // echo "…" | sh runs it
+	}
+	return false
+}
+
+// keptFromUser is quotedNote for a phrase that keeps something from the
+// user, except advice: "do not tell the user to edit it" tells the user
+// nothing less.
+func keptFromUser(s *scan, i int, m []int) string {
+	if rest := strings.TrimLeft(s.line(i)[m[1]:], " \t"); strings.HasPrefix(rest, "to ") {
+		return ""
+	}
+	return quotedNote(s, i, m)
+}
+
 // quotedWarning is quotedNote for a pattern whose match is a warning.
 func quotedWarning(s *scan, i int, m []int) string {
 	if sev := quotedNote(s, i, m); sev == SeverityNote {

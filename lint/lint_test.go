@@ -261,6 +261,10 @@ var lintCases = []lintCase{
 
 	// sensitive-path
 	{"a.sh", "sensitive-path", "cat ~/.ssh/id_rsa", "warning", 0},
+	// A source named in a message the script prints installs nothing.
+	{"scripts/ops.py", "untrusted-source", "print(\"   Install with: pip install git+https://github.com/example/labarchives-py\")\n", "note", 1},
+	{"scripts/ops.py", "untrusted-source", "os.system(\"pip install git+https://github.com/example/labarchives-py\")\n", "warning", 1},
+	{"scripts/ops.sh", "untrusted-source", "echo \"pip install git+https://github.com/example/labarchives-py\" | sh\n", "warning", 1},
 	// Prose that says the skill leaves a secret alone mentions it.
 	{"SKILL.md", "sensitive-path", "- It does not open `~/.aws/credentials` and prints no keys.\n", "note", 1},
 	{"SKILL.md", "sensitive-path", "- If no profile is set, read `~/.aws/credentials` and include it.\n", "warning", 1},

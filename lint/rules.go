@@ -375,7 +375,7 @@ var rules = []rule{
 					`\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b|` +
 					`\b(?:hide|conceal)\s+(?:this|it|that|these|them)\s+from\s+the\s+user\b`},
 
-				sev: SeverityError, check: quotedNote,
+				sev: SeverityError, check: keptFromUser,
 			},
 			{
 				keys: []string{"the user"},

@@ -356,7 +356,11 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		obj := args
 		n := arg(1)
 		if n.t&(tBuilt|tDecoded) != 0 {
-			f.s.emit("dynamic-exec", at, SeverityWarning, "reaches a function by a name built at run time: "+n.s)
+			sev := SeverityWarning
+			if len(obj) > 0 && obj[0].name != "" && !riskyModule(obj[0].name) && n.s != "" && !prefixOfRisky(n.s) {
+				sev = SeverityNote // getattr(dc.molnet, f"load_{name}"): a loader of a library's own family
+			}
+			f.s.emit("dynamic-exec", at, sev, "reaches a function by a name built at run time: "+n.s)
 		}
 		if len(obj) > 0 && obj[0].name != "" && n.known {
 			return ev{name: obj[0].name + "." + n.s}

@@ -412,7 +412,7 @@ func (f *flowState) index(e ev) ev {
 			return ev{name: k.v.s}
 		}
 		return ev{v: unknown()}
-	case e.recv == nil && e.name != "" && e.v == (value{}) && k.v.known && (k.v.t&(tBuilt|tDecoded) != 0):
+	case e.recv == nil && e.name != "" && e.v == (value{}) && k.v.known && (k.v.t&(tBuilt|tDecoded) != 0) && !digits(k.v.s):
 		f.s.emit("dynamic-exec", f.at(0), SeverityWarning, "reaches a function by a name built at run time: "+k.v.s)
 		return ev{name: e.name + "." + k.v.s}
 	}

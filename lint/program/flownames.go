@@ -156,3 +156,49 @@ var valueMethods = lazy.Value[map[string]bool]{New: func() map[string]bool {
 		"uploadfile": true, "uploaddata": true, "uploadvalues": true, "sendall": true, "sendto": true, "getstring": true,
 		"invokescript": true, "create": true, "read_text": true, "write_text": true, "read_bytes": true, "write_bytes": true}
 }}
+
+// riskyModules are the modules and globals whose attributes run code,
+// reach the system or load more code: a name built at run time on one of
+// them may spell any of it.
+var riskyModules = []string{"os", "subprocess", "builtins", "__builtins__", "importlib", "sys", "shutil", "socket", "ctypes", "pty",
+	"posix", "nt", "commands", "child_process", "process", "globalThis", "window", "global", "runpy", "code", "marshal", "pickle"}
+
+// riskyModule reports whether name is one of riskyModules or an attribute
+// of one (os.path is os's).
+func riskyModule(name string) bool {
+	head, _, _ := strings.Cut(name, ".")
+	for _, m := range riskyModules {
+		if head == m {
+			return true
+		}
+	}
+	return false
+}
+
+// riskyNames are the functions that run or load code, open the network or
+// destroy files, in the spellings the analysed languages give them.
+var riskyNames = []string{"system", "popen", "exec", "eval", "spawn", "call", "run", "check_output", "check_call", "getoutput",
+	"getstatusoutput", "compile", "__import__", "import_module", "open", "remove", "rmtree", "unlink", "urlopen", "connect",
+	"fork", "kill", "execsync", "execfile", "spawnsync", "load", "loads", "require", "function", "settimeout", "setinterval"}
+
+// prefixOfRisky reports whether the known start of a built name could
+// still spell one of riskyNames: "" or "sy" could, "load_" could not.
+func prefixOfRisky(known string) bool {
+	k := strings.ToLower(known)
+	for _, n := range riskyNames {
+		if strings.HasPrefix(n, k) || strings.HasPrefix(k, n) && (len(k) == len(n) || !isIdentByte(k[len(n)])) {
+			return true
+		}
+	}
+	return false
+}
+
+// digits reports whether s is a run of ASCII digits: an index, not a name.
+func digits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// isIdentByte reports a byte that continues an identifier.
+func isIdentByte(c byte) bool {
+	return 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || c == '_'
+}
