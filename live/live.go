@@ -353,6 +353,11 @@ func (l *Live) rescan(ctx context.Context, dirty []string, config bool) error {
 			}
 		}
 	}
+	if l.watcher != nil && setChanged {
+		// Watch a new library's folders before it is built: a file saved
+		// between its scan and its watch would wait for the next rescan.
+		l.watcher.sync(l.targets())
+	}
 	if full {
 		dirty = dirty[:0]
 		for _, lib := range l.libs {
@@ -386,7 +391,7 @@ func (l *Live) rescan(ctx context.Context, dirty []string, config bool) error {
 			l.rel.swapped()
 		}
 	}
-	if l.watcher != nil && (setChanged || full && l.watcher.needsSync()) {
+	if l.watcher != nil && full && l.watcher.needsSync() {
 		l.watcher.sync(l.targets())
 	}
 	l.publish()
