@@ -50,9 +50,6 @@ func sensitiveHome(s *scan, i int, m []int) string {
 		// follows the name to what reads it (cat "$key", open(key)).
 		return SeverityNote
 	}
-	if s.flag(i)&lineProse != 0 && s.flag(i)&lineCode == 0 && negatedClause(line[:m[0]]) {
-		return SeverityNote // "it does not open ~/.aws/credentials", "never read ~/.ssh/id_rsa"
-	}
 	dir := strings.ToLower(line[m[2]:m[3]])
 	name := ""
 	if m[4] >= 0 {
@@ -77,24 +74,36 @@ func sensitiveHome(s *scan, i int, m []int) string {
 	return SeverityNote
 }
 
-// proseNegations are the words that, earlier in a path's clause of prose,
-// say the skill does not touch it.
-var proseNegations = []string{"not", "never", "no", "don't", "don’t", "doesn't", "doesn’t", "won't", "won’t", "without", "nothing", "neither", "nor"}
+// proseNegations are the words that, earlier in a clause of prose, say
+// the skill does not do what the clause goes on to name ("it does not
+// open ~/.aws/credentials", "none of them use runOn: folderOpen"); the
+// negation pattern of analyze.go reads the imperative ones further back.
+var proseNegations = []string{"not", "never", "no", "none", "don't", "don’t", "doesn't", "doesn’t", "won't", "won’t", "without", "nothing", "neither", "nor"}
 
 // negatedClause reports whether the clause that before ends (after its
 // last comma, semicolon, colon, dash or sentence end) holds one of
 // proseNegations.
 func negatedClause(before string) bool {
+	if strings.Count(before, "`")%2 == 1 {
+		before = before[:strings.LastIndexByte(before, '`')] // the clause around an inline code span, not inside it
+	}
 	if k := strings.LastIndexAny(before, ",;:—.!?"); k >= 0 {
 		before = before[k+1:]
 	}
+	negated := false
 	for _, w := range strings.Fields(strings.ToLower(before)) {
-		if slices.Contains(proseNegations, strings.Trim(w, "*_`\"'(")) {
-			return true
+		w = strings.Trim(w, "*_`\"'(")
+		if slices.Contains(proseNegations, w) {
+			negated = true
+		} else if negated && slices.Contains(proseFlips, w) {
+			return false // "don't forget to run …", "never hesitate to"
 		}
 	}
-	return false
+	return negated
 }
+
+// proseFlips turn a negation back into an instruction: "do not forget to".
+var proseFlips = []string{"forget", "hesitate", "fail", "skip", "miss", "neglect", "omit", "stop", "wait", "be", "afraid"}
 
 // assignBefore and assignAfter match what is around a path that a line
 // only assigns to a name, whole: KEY="$HOME/.ssh/id_work", export F=~/.aws/config,

@@ -54,6 +54,7 @@ var codeCases = []lintCase{
 	{"gnn.py", "dynamic-exec", "import os\nrun = getattr(os, f'sys{name}')\n", "warning", 2},
 	{"gnn.py", "dynamic-exec", "import deepchem as dc\nrun = getattr(dc, f'{name}')\n", "warning", 2},
 	{"cli.py", "dynamic-exec", "import sys\ni = 2\nfmt = sys.argv[i + 1]\n", "", 0},
+	{"cli.py", "dynamic-exec", "import sys\nhandler = getattr(Commands(), f\"cmd_{sys.argv[1]}\", None)\n", "note", 2},
 	// A module name built at run time under a package or folder named whole
 	// picks one of its own modules (a plugin by format); anything else
 	// built, or decoded, is a name the text hides.

@@ -11,6 +11,7 @@ import (
 	"github.com/skills-mcp/skills-mcp/internal/lazy"
 	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"github.com/skills-mcp/skills-mcp/lint/filekind"
+	"github.com/skills-mcp/skills-mcp/lint/program"
 )
 
 // This file holds the whole-file finders and the checks of the rules that
@@ -602,7 +603,22 @@ func gitConfigSet(s *scan, i int, m []int) string {
 	if strings.Contains(strings.ToLower(l), "config") && !gitConfigValue(line[m[1]:]) {
 		return "" // git config core.hooksPath with no value prints it
 	}
+	if strings.HasSuffix(strings.ToLower(l), "hookspath") && s.roles&roleScript == 0 && repoHooksDir(line[m[1]:]) {
+		return SeverityNote // instructions pointing git at the repository's own hooks folder, as the code analysis grades them
+	}
 	return SeverityWarning
+}
+
+// repoHooksDir reports whether the value after core.hooksPath, quoted in
+// prose, is a folder inside the repository (program.InRepo): .githooks,
+// .husky, tools/hooks.
+func repoHooksDir(rest string) bool {
+	f := strings.Fields(rest)
+	if len(f) == 0 {
+		return false
+	}
+	v := strings.TrimRight(strings.TrimLeft(f[0], "\"'"), "\"'`;.,)")
+	return !strings.HasPrefix(v, "-") && program.InRepo(v)
 }
 
 // gitConfigValue reports whether the text after git config's key gives a

@@ -261,12 +261,19 @@ var lintCases = []lintCase{
 
 	// sensitive-path
 	{"a.sh", "sensitive-path", "cat ~/.ssh/id_rsa", "warning", 0},
+	// Prose that says the skill does not do it mentions it.
+	{"SKILL.md", "autorun-config", "Run them from **Terminal > Run Task** - none of them use `\"runOptions\": {\"runOn\": \"folderOpen\"}`.\n", "", 0},
+	{"SKILL.md", "autorun-config", "Add `\"runOptions\": {\"runOn\": \"folderOpen\"}` to the task.\n", "warning", 1},
+	// The repository's own hooks folder is its own.
+	{"SKILL.md", "autorun-config", "2. With their OK, run `git config --local core.hooksPath .githooks`.\n", "note", 1},
+	{"setup.sh", "autorun-config", "git config core.hooksPath \"$HOME/.cache/x/hooks\"\n", "warning", 1},
+	{"SKILL.md", "autorun-config", "Then run `git config core.hooksPath ../../tmp/hooks`.\n", "warning", 1},
 	// A source named in a message the script prints installs nothing.
 	{"scripts/ops.py", "untrusted-source", "print(\"   Install with: pip install git+https://github.com/example/labarchives-py\")\n", "note", 1},
 	{"scripts/ops.py", "untrusted-source", "os.system(\"pip install git+https://github.com/example/labarchives-py\")\n", "warning", 1},
 	{"scripts/ops.sh", "untrusted-source", "echo \"pip install git+https://github.com/example/labarchives-py\" | sh\n", "warning", 1},
 	// Prose that says the skill leaves a secret alone mentions it.
-	{"SKILL.md", "sensitive-path", "- It does not open `~/.aws/credentials` and prints no keys.\n", "note", 1},
+	{"SKILL.md", "sensitive-path", "- It does not open `~/.aws/credentials` and prints no keys.\n", "", 0},
 	{"SKILL.md", "sensitive-path", "- If no profile is set, read `~/.aws/credentials` and include it.\n", "warning", 1},
 	{"a.sh", "sensitive-path", "cat $HOME/.aws/credentials", "warning", 0},
 	{"a.sh", "sensitive-path", "echo key >> ~/.ssh/authorized_keys", "warning", 0},

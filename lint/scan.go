@@ -54,7 +54,7 @@ const maxLabel = 200
 // marks what follows as an example of what not to do: "Anti-patterns",
 // "Don't do this:", "Example attack:".
 var exampleLabel = &lazyre.RE{Expr: `(?i)\banti-?patterns?\b|\bbad\s+(?:examples?|practices?|patterns?|code)\b|\bwhat\s+not\s+to\s+do\b|` +
-	`\b(?:don'?t|don’t|do\s+not|never)\s+(?:do|run|write|use|copy|paste|execute|follow)\b|\battacks?\b|\battacker|\bmalicious\b|\binjection\b|` +
+	`\b(?:don'?t|don’t|do\s+not|never)\s+(?:do|run|write|use|copy|paste|execute|follow|act)\b|\bsuspicious\b|\bphishing\b|\battacks?\b|\battacker|\bmalicious\b|\binjection\b|` +
 	`\bred\s+flags?\b|\bthreats?\b|\binsecure\b|\bunsafe\b|\bdangerous\b|\bvulnerab|\bexploits?\b|\bpayloads?\b|\bpitfalls?\b|` +
 	`\blabell?ed\s+example\b|^\W*(?:bad|wrong|incorrect|avoid)\b|❌|🚫|` +
 
@@ -284,7 +284,7 @@ func inlineLabel(l string) bool {
 
 // labelWords are what exampleLabel needs one of, looked for first: the
 // pattern is slow next to a few substring searches.
-var labelWords = []string{"anti", "bad", "not", "don", "never", "attack", "malicious", "inject", "flag", "threat", "secure",
+var labelWords = []string{"anti", "bad", "not", "don", "never", "attack", "suspicious", "phishing", "malicious", "inject", "flag", "threat", "secure",
 	"unsafe", "danger", "vulnerab", "exploit", "payload", "pitfall", "label", "wrong", "incorrect", "avoid",
 	"patron", "ejemplo", "hagas", "haga", "ejecute", "copies", "peligro", "ataque", "malicios", "insegur", "inyecci",
 	"padrao", "exemplo", "execute", "copie", "perigo", "injecao", "muster", "beispiel", "nicht", "niemals", "angriff", "unsicher",

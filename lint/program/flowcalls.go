@@ -357,8 +357,8 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		n := arg(1)
 		if n.t&(tBuilt|tDecoded) != 0 {
 			sev := SeverityWarning
-			if len(obj) > 0 && obj[0].name != "" && !riskyModule(obj[0].name) && n.s != "" && !prefixOfRisky(n.s) {
-				sev = SeverityNote // getattr(dc.molnet, f"load_{name}"): a loader of a library's own family
+			if n.s != "" && !prefixOfRisky(n.s) {
+				sev = SeverityNote // getattr(dc.molnet, f"load_{name}"), f"cmd_{argv[0]}": a start no risky name has
 			}
 			f.s.emit("dynamic-exec", at, sev, "reaches a function by a name built at run time: "+n.s)
 		}

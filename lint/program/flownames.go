@@ -157,24 +157,6 @@ var valueMethods = lazy.Value[map[string]bool]{New: func() map[string]bool {
 		"invokescript": true, "create": true, "read_text": true, "write_text": true, "read_bytes": true, "write_bytes": true}
 }}
 
-// riskyModules are the modules and globals whose attributes run code,
-// reach the system or load more code: a name built at run time on one of
-// them may spell any of it.
-var riskyModules = []string{"os", "subprocess", "builtins", "__builtins__", "importlib", "sys", "shutil", "socket", "ctypes", "pty",
-	"posix", "nt", "commands", "child_process", "process", "globalThis", "window", "global", "runpy", "code", "marshal", "pickle"}
-
-// riskyModule reports whether name is one of riskyModules or an attribute
-// of one (os.path is os's).
-func riskyModule(name string) bool {
-	head, _, _ := strings.Cut(name, ".")
-	for _, m := range riskyModules {
-		if head == m {
-			return true
-		}
-	}
-	return false
-}
-
 // riskyNames are the functions that run or load code, open the network or
 // destroy files, in the spellings the analysed languages give them.
 var riskyNames = []string{"system", "popen", "exec", "eval", "spawn", "call", "run", "check_output", "check_call", "getoutput",

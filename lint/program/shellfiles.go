@@ -58,9 +58,10 @@ func (st *shellState) copy(name string, rest []value, at int) {
 	}
 }
 
-// inRepo reports a relative folder that stays inside the working tree: no
-// variable, home, root or "..".
-func inRepo(p string) bool {
+// InRepo reports a relative folder that stays inside the working tree: no
+// variable, home, root or "..". The line rules ask it too, so that a
+// command in prose and one in a parsed block are graded alike.
+func InRepo(p string) bool {
 	c := path.Clean(p)
 	return p != "" && !strings.ContainsAny(p, "$~`\\") && !path.IsAbs(c) && c != "." && c != ".." && !strings.HasPrefix(c, "../")
 }
@@ -211,7 +212,7 @@ func (st *shellState) gitConfig(kv []string, at int) {
 		strings.HasPrefix(k, "alias.") && strings.HasPrefix(kv[1], "!") || strings.HasPrefix(k, "filter.") || k == "diff.external" ||
 		strings.HasPrefix(k, "credential.") && strings.HasPrefix(kv[1], "!"):
 		sev := SeverityWarning
-		if k == "core.hookspath" && inRepo(kv[1]) && st.s.roles&codeKinds == 0 {
+		if k == "core.hookspath" && InRepo(kv[1]) && st.s.roles&codeKinds == 0 {
 			// Instructions pointing git at the repository's own committed
 			// hooks folder (.githooks): what runs is the project's files,
 			// in view (a write into such a folder is graded as one into
