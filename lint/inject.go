@@ -50,7 +50,7 @@ func sentences(t string, fn func(sentence) bool) {
 			tags = append(tags, h)
 			return true
 		}
-		if h.concept == cMeta && (inURL(t, h.start) || inHost(t, h)) {
+		if h.concept == cMeta && (inURL(t, h.start) || inHost(t, h) || frenchAdjective(t, h)) {
 			return true // https://x.example/?example=1, telemetry.example.net say nothing about the sentence
 		}
 		if h.concept&(cSilence|cApproval) != 0 && (negatedBefore(t, h.start) || forbidden(t, h.start, h.end)) {
@@ -164,6 +164,24 @@ func inURL(t string, i int) bool {
 func inHost(t string, h lexHit) bool {
 	return h.start > 1 && t[h.start-1] == '.' && isWordByte(t[h.start-2]) ||
 		h.end+1 < len(t) && t[h.end] == '.' && 'a' <= t[h.end+1]|0x20 && t[h.end+1]|0x20 <= 'z'
+}
+
+// frenchAdjective reports "technique" as French's adjective after a
+// noun ("une étape technique": a technical step), which says nothing of
+// attack techniques.
+func frenchAdjective(t string, h lexHit) bool {
+	if !strings.EqualFold(t[h.start:h.end], "technique") {
+		return false
+	}
+	before := strings.Fields(strings.ToLower(t[max(0, h.start-24):h.start]))
+	if len(before) == 0 {
+		return false
+	}
+	switch before[len(before)-1] {
+	case "étape", "etape", "raison", "raisons", "détail", "problème", "contrainte", "mesure", "opération", "fiche", "dette":
+		return true
+	}
+	return false
 }
 
 // urlReach bounds how far back inURL looks for a URL's scheme.

@@ -278,7 +278,7 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 		},
 		cMeta: {
 			"example", "e.g.", "for instance", "such as", "attacker", "malicious", "injection", "injected", "adversar", "phishing",
-			"red flag", "look for", "watch for", "beware", "detect", "attack", "threat", "exploit", "vulnerab",
+			"red flag", "look for", "watch for", "beware", "detect", "attack", "threat", "exploit", "vulnerab", "technique",
 			"scan for", "scans for", "jailbreak attempt", "pattern", "ejemplo", "exemplo", "beispiel", "exemple", "пример",
 			"例如", "示例", "攻撃", "攻击", "예시", "공격",
 		},
