@@ -27,7 +27,13 @@ type sentence struct {
 const tagConcepts = cProgram | cAct
 
 // sentences calls fn with each sentence of t that holds a lexicon term.
-func sentences(t string, fn func(sentence) bool) {
+func sentences(t string, fn func(sentence) bool) { sentencesIn(t, false, fn) }
+
+// sentencesIn is sentences; in Markdown, a term of silence, approval or
+// permission inside an inline code span is a literal the prose names (a
+// flag, `--dangerously-skip-permissions`; an option, `--quiet`), not a
+// word of the sentence.
+func sentencesIn(t string, markdown bool, fn func(sentence) bool) {
 	cur := sentence{start: -1}
 	stop := false
 	lastSafety := lexHit{start: -1}
@@ -35,6 +41,9 @@ func sentences(t string, fn func(sentence) bool) {
 	lexScan(t, func(h lexHit) bool {
 		if h.concept == cAct && actNoun(t, h) {
 			return true // "a run", "Pre or Post": no act
+		}
+		if markdown && h.concept&(cSilence|cApproval) != 0 && inCodeSpan(t, h.start) {
+			return true
 		}
 		if h.concept&^tagConcepts == 0 {
 			if cur.start >= 0 && (h.start < cur.end || !boundaryBetween(t, cur.end, h.start)) {
@@ -156,6 +165,17 @@ func inURL(t string, i int) bool {
 	k := strings.LastIndexAny(t[from:i], " \t\n\r<>()\"'`")
 	run := t[from+k+1 : i]
 	return strings.Contains(run, "://") || strings.HasPrefix(strings.ToLower(run), "www.")
+}
+
+// inCodeSpan reports whether byte i of t is inside an inline code span
+// of its line: after an odd number of backquotes, with one closing it.
+func inCodeSpan(t string, i int) bool {
+	from := strings.LastIndexByte(t[:i], '\n') + 1
+	to := strings.IndexByte(t[i:], '\n')
+	if to < 0 {
+		to = len(t) - i
+	}
+	return strings.Count(t[from:i], "`")%2 == 1 && strings.Contains(t[i:i+to], "`")
 }
 
 // inHost reports whether the term h is a label of a dotted host name
@@ -317,7 +337,7 @@ func judgeHidden(t string, words int) string {
 // (cMeta), or under an example heading or label, is a note.
 func addressedInstruction(s *scan) []hit {
 	var best hit
-	sentences(s.text, func(st sentence) bool {
+	sentencesIn(s.text, s.roles&roleMarkdown != 0, func(st sentence) bool {
 		sev := judge(st.concepts)
 		if sev == "" {
 			return true

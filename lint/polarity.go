@@ -463,13 +463,24 @@ func overrides(t string, h lexHit) bool {
 		}
 	}
 	lower := strings.ToLower(rest)
-	for _, obj := range precedenceObjects {
+	objects := precedenceObjects
+	if h.concept&cPrecede == 0 {
+		objects = weakPrecedenceObjects // "instead of reusing the command above" claims nothing
+	}
+	for _, obj := range objects {
 		if strings.Contains(lower, obj) {
 			return true
 		}
 	}
 	return false
 }
+
+// weakPrecedenceObjects are what a word of replacing or ignoring ("instead",
+// "ignore") must name to claim precedence: the user, their request, or
+// instructions.
+var weakPrecedenceObjects = []string{"user", "request", "instruction", "prompt", "system", "guideline", "solicitud", "petición",
+	"pedido", "instrucci", "usuario", "usuário", "anfrage", "anweisung", "nutzer", "benutzer", "demande", "utilisateur", "запрос",
+	"инструкц", "пользовател"}
 
 // cannotBefore reports whether "cannot" or "can't" ends just before byte
 // i of t: "agents cannot skip the hooks" describes a safeguard.
