@@ -197,10 +197,18 @@ func (s *scan) markdown() {
 			}
 			continue
 		}
+		// A fenced block, a block quote or a table takes the label of the
+		// prose line just before it ("Example attack:").
+		labelled := func() uint8 {
+			if lastProse >= 0 && lastProse >= i-3 && isExampleLabel(s.line(lastProse)) {
+				return lineExample
+			}
+			return 0
+		}
 		if f, _, ok := program.OpenFence(l); ok {
 			fence, table = f, false
-			example = 0
-			if headLevel > 0 || lastProse >= 0 && lastProse >= i-3 && isExampleLabel(s.line(lastProse)) {
+			example = labelled()
+			if headLevel > 0 {
 				example = lineExample
 			}
 			continue
@@ -215,14 +223,8 @@ func (s *scan) markdown() {
 		}
 		t := strings.TrimSpace(l)
 		if strings.HasPrefix(t, ">") {
-			// A block quote takes the label of the prose line before it
-			// ("Example attack:"), as a fenced block does.
 			if !quote {
-				quote = true
-				example = 0
-				if lastProse >= 0 && lastProse >= i-3 && isExampleLabel(s.line(lastProse)) {
-					example = lineExample
-				}
+				quote, example = true, labelled()
 			}
 			s.flags[i] |= example | lineProse
 			if headLevel > 0 {
@@ -232,14 +234,8 @@ func (s *scan) markdown() {
 		}
 		quote = false
 		if strings.HasPrefix(t, "|") {
-			// A table takes the label of the prose line before it, as a
-			// fenced block does.
 			if !table {
-				table = true
-				example = 0
-				if lastProse >= 0 && lastProse >= i-3 && isExampleLabel(s.line(lastProse)) {
-					example = lineExample
-				}
+				table, example = true, labelled()
 			}
 			s.flags[i] |= example
 		} else {
