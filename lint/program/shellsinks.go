@@ -83,10 +83,17 @@ func toIssuer(v value, args []value) bool {
 		if !strings.Contains(a.s, "://") {
 			continue
 		}
+		s := a.s
 		if !a.known {
-			return false
+			// A known start that spells the host whole, up to the path's
+			// slash: https://api.github.com/repos/${repo} goes there.
+			rest, ok := strings.CutPrefix(s, "https://")
+			if a.t&(tKnownHead|tHostHead) == 0 || !ok || !strings.Contains(rest, "/") {
+				return false
+			}
+			s = "https://" + rest[:strings.IndexByte(rest, '/')] + "/"
 		}
-		u, err := url.Parse(a.s)
+		u, err := url.Parse(s)
 		if err != nil || u.Scheme != "https" {
 			return false
 		}

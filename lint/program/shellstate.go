@@ -30,6 +30,82 @@ type shellState struct {
 	// script-folder idiom $(cd "$(dirname "$0")" && pwd) keeps the skill's
 	// folder. A subshell's cd stays in it.
 	dir value
+	// funcs are the functions the region defined, in order: each is walked
+	// where it is called, with its arguments ($1, "$@") bound, so a wrapper
+	// (api() { curl -H "$auth" "$@"; }) is graded by what a call gives it;
+	// one never called is walked once at the end with them unknown.
+	funcs []*shellFunc
+	// pos are the arguments of the function being walked, nil outside one.
+	pos   []value
+	depth int // functions being walked inside each other
+}
+
+// A shellFunc is a function a region defined.
+type shellFunc struct {
+	name  string
+	body  *syntax.Stmt
+	base  int // the region's offset in the text where it was parsed
+	calls int // the calls walked, bounded by maxInline
+	// wrapper says the body runs its arguments as a command (runsArgs):
+	// it is not walked at its calls.
+	wrapper bool
+}
+
+// Bounds of walking functions where they are called: per function, and
+// nested.
+const (
+	maxInline    = 8
+	maxCallDepth = 4
+)
+
+// function returns the function named name the region defined last, nil
+// for none.
+func (st *shellState) function(name string) *shellFunc {
+	for i := len(st.funcs) - 1; i >= 0; i-- {
+		if st.funcs[i].name == name {
+			return st.funcs[i]
+		}
+	}
+	return nil
+}
+
+// runsArgs reports a function body that runs its arguments as a command
+// ("$@", $1 at a command's head): a dry-run or retry wrapper, whose calls
+// are commands of their own.
+func runsArgs(body *syntax.Stmt) bool {
+	found := false
+	syntax.Walk(body, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+			w := c.Args[0]
+			if allArgs(w) {
+				found = true
+			} else if len(w.Parts) == 1 {
+				p := w.Parts[0]
+				if q, ok := p.(*syntax.DblQuoted); ok && len(q.Parts) == 1 {
+					p = q.Parts[0]
+				}
+				if pe, ok := p.(*syntax.ParamExp); ok && pe.Param != nil && len(pe.Param.Value) == 1 && '1' <= pe.Param.Value[0] && pe.Param.Value[0] <= '9' {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// allArgs reports a word that is "$@" or $@ (or $*): it expands to the
+// arguments, each a word.
+func allArgs(w *syntax.Word) bool {
+	if len(w.Parts) != 1 {
+		return false
+	}
+	p := w.Parts[0]
+	if q, ok := p.(*syntax.DblQuoted); ok && len(q.Parts) == 1 {
+		p = q.Parts[0]
+	}
+	pe, ok := p.(*syntax.ParamExp)
+	return ok && pe.Param != nil && (pe.Param.Value == "@" || pe.Param.Value == "*") && !pe.Length && !pe.Excl && pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && pe.Index == nil
 }
 
 // shFile is what the region put in a file.
@@ -120,4 +196,29 @@ func fileKey(v value) string {
 		return "\x00" + strconv.Itoa(v.id)
 	}
 	return ""
+}
+
+// positional returns a positional parameter of the function being walked
+// ($1 … $9, $#, $@ and $* joined), and whether name is one.
+func (st *shellState) positional(name string) (value, bool) {
+	switch name {
+	case "#":
+		return lit(strconv.Itoa(len(st.pos))), true
+	case "@", "*":
+		var out value
+		for i, a := range st.pos {
+			if i > 0 {
+				out = cat(out, lit(" "))
+			}
+			out = cat(out, a)
+		}
+		return out, true
+	}
+	if len(name) == 1 && '1' <= name[0] && name[0] <= '9' {
+		if n := int(name[0] - '0'); n <= len(st.pos) {
+			return st.pos[n-1], true
+		}
+		return lit(""), true
+	}
+	return value{}, false
 }

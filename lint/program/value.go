@@ -40,6 +40,12 @@ const (
 	// spelled whole.
 	tNamed
 	tSaved // a path a download was saved to (urlretrieve(url, p)): running it runs the download
+	// tHostHead marks a value not known whole whose string starts with the
+	// parts known before the first it cannot see, and those spell a URL's
+	// scheme and host whole, up to the path's slash
+	// ("https://api.github.com/repos/${repo}/releases"): where a request
+	// with it goes is known, though its path is not.
+	tHostHead
 )
 
 // shippedValue is the skill's own folder, or a path in it the analysis
@@ -136,6 +142,7 @@ func cat(vs ...value) value {
 	var b strings.Builder
 	n := 0
 	head, open := true, false // the string so far is the value's start; a part not known whole came
+	lead := 0                 // the bytes of the string known before the first part not known whole
 	last := len(vs) - 1
 	for last > 0 && vs[last] == (value{}) {
 		last--
@@ -156,9 +163,16 @@ func cat(vs ...value) value {
 				out.store = joinStores(out.store, v.store)
 			}
 		}
-		out.t |= v.t &^ tKnownHead
+		out.t |= v.t &^ (tKnownHead | tHostHead)
 		if open && v.s != "" && !(k == last && isExtension(v.s)) || !v.known && v.s != "" && v.t&tKnownHead == 0 {
 			head = false
+		}
+		if !open {
+			if !v.known && v.t&(tKnownHead|tHostHead) != 0 && v.s != "" {
+				lead = b.Len() + len(v.s) // a part whose own start is known extends the lead
+			} else if v.known {
+				lead = b.Len() + len(v.s)
+			}
 		}
 		open = open || !v.known
 		if b.Len()+len(v.s) <= maxValue {
@@ -187,8 +201,18 @@ func cat(vs ...value) value {
 		out.t |= tKnownHead
 	}
 	out.s = b.String()
+	if !out.known && hostWhole(out.s[:min(lead, len(out.s))]) {
+		out.t |= tHostHead
+	}
 	out.path = classifyPath(out)
 	return out
+}
+
+// hostWhole reports whether s starts with a URL's scheme and a host
+// ended by the path's slash.
+func hostWhole(s string) bool {
+	i := strings.Index(s, "://")
+	return i > 0 && strings.Trim(strings.ToLower(s[:i]), "abcdefghijklmnopqrstuvwxyz") == "" && strings.IndexByte(s[i+3:], '/') > 0
 }
 
 // isExtension reports a file extension alone: ".js", ".py".
