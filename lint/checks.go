@@ -50,6 +50,9 @@ func sensitiveHome(s *scan, i int, m []int) string {
 		// follows the name to what reads it (cat "$key", open(key)).
 		return SeverityNote
 	}
+	if s.flag(i)&(lineProse|lineCode) == lineProse && !contentVerb(line[:m[0]]) {
+		return SeverityNote // "a deploy key at ~/.ssh/id_deploy": where it is, not what to do with it
+	}
 	dir := strings.ToLower(line[m[2]:m[3]])
 	name := ""
 	if m[4] >= 0 {
@@ -72,6 +75,33 @@ func sensitiveHome(s *scan, i int, m []int) string {
 		return SeverityWarning
 	}
 	return SeverityNote
+}
+
+// contentVerbs are the verbs that, earlier in a prose sentence, do
+// something with a secret file's content: read it, show it, send it on.
+var contentVerbs = []string{"read", "cat", "open", "print", "show", "display", "paste", "copy", "send", "upload", "post",
+	"include", "attach", "output", "dump", "echo", "encode", "base64", "share", "email", "load", "grab", "collect", "get",
+	"fetch", "extract", "embed", "reveal", "provide", "give", "submit", "append", "add", "summari", "list", "report", "check",
+	"inspect", "look", "view", "parse", "scan", "back", "archive", "zip", "tar", "sync", "move", "transfer", "forward",
+	"lee", "lea", "leer", "envía", "envia", "copia", "muestra", "incluye", "lis", "lire", "envoie", "affiche", "lies", "lesen",
+	"sende", "zeige", "kopiere", "leia", "envie", "mostre", "читай", "прочитай", "отправь", "покажи", "скопируй",
+	"读取", "读", "发送", "上传", "复制", "显示", "查看", "読", "送", "表示", "コピー", "읽", "보내", "복사", "출력"}
+
+// contentVerb reports whether the prose sentence that before ends holds
+// one of contentVerbs (as a word's start, any case; anywhere in CJK).
+func contentVerb(before string) bool {
+	if k := lastBoundary(before); k >= 0 {
+		before = before[k:]
+	}
+	lower := strings.NewReplacer("read-only", "", "read only", "", "readonly", "").Replace(strings.ToLower(before)) // a kind of key, not a read
+	for _, w := range strings.FieldsFunc(lower, func(r rune) bool { return r < 0x80 && !('a' <= r && r <= 'z') }) {
+		for _, v := range contentVerbs {
+			if strings.HasPrefix(w, v) || v[0] >= 0x80 && strings.Contains(w, v) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // proseNegations are the words that, earlier in a clause of prose, say
@@ -107,10 +137,11 @@ var proseFlips = []string{"forget", "hesitate", "fail", "skip", "miss", "neglect
 
 // assignBefore and assignAfter match what is around a path that a line
 // only assigns to a name, whole: KEY="$HOME/.ssh/id_work", export F=~/.aws/config,
-// a batch file's set "KEY=%USERPROFILE%\.ssh\id_work".
+// a default for one (KEY="${DEPLOY_KEY:-$HOME/.ssh/id_deploy}"), a batch
+// file's set "KEY=%USERPROFILE%\.ssh\id_work".
 var (
-	assignBefore = &lazyre.RE{Expr: `^\s*(?:(?:export|local|readonly|declare(?:\s+-\w+)?)\s+)?\$?[A-Za-z_]\w*\s*:?=\s*["']?$|^\s*@?(?i:set)\s+"?[A-Za-z_][\w.-]*=["']?$`}
-	assignAfter  = &lazyre.RE{Expr: `^["']?\s*(?:[;#].*)?$`}
+	assignBefore = &lazyre.RE{Expr: `^\s*(?:(?:export|local|readonly|declare(?:\s+-\w+)?)\s+)?\$?[A-Za-z_]\w*\s*:?=\s*["']?(?:\$\{[A-Za-z_]\w*:?-)?$|^\s*@?(?i:set)\s+"?[A-Za-z_][\w.-]*=["']?$`}
+	assignAfter  = &lazyre.RE{Expr: `^\}?["']?\s*(?:[;#].*)?$`}
 )
 
 // keyTools matches lines that create or use a key rather than read it:

@@ -605,6 +605,12 @@ var reachesOut = &lazyre.RE{Expr: `(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|
 	`(?:^|[\s'"=;|&(])/(?:tmp|var/tmp|dev/shm)/|(?:appdata[\\/]local|[\\/]windows)[\\/]temp[\\/]|(?:%te?mp%|\$env:te?mp)[\\/]|` +
 	`\b(?:ba|z|da|k)?sh\s+-\w*c|\b(?:python[0-9.]*|node|perl|ruby|php)\s+-\w*[ce]\b|\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|node|perl|ruby)\b`}
 
+// shellHook matches a tool's shell hook as its install instructions give
+// it for a shell's start-up file: eval "$(direnv hook bash)", eval
+// "$(starship init zsh)", eval "$(pyenv init -)". What it runs is that
+// program's own output, and the program is named.
+var shellHook = &lazyre.RE{Expr: `^eval\s+"\$\((?:command\s+)?[a-z][\w-]*\s+(?:hook|init|activate|env)(?:\s+[-\w]*)*\)"\s*$`}
+
 // argShell matches a shell given -c and a script that is wholly an
 // expansion the analysis cannot see: in a value, such a script is an empty
 // quoted string (its unknown parts add no text; taint says where they came
@@ -621,7 +627,8 @@ func plainCommand(content value) bool {
 	if strings.TrimSpace(content.s) == "" || content.t&(tFetched|tDecoded|tSecret|tEnv) != 0 {
 		return false
 	}
-	for l := range strings.Lines(content.s) {
+	// printf's and echo -e's "\n" break lines as the file will hold them.
+	for l := range strings.Lines(strings.ReplaceAll(content.s, `\n`, "\n")) {
 		t := TrimIndent(l)
 		if strings.HasPrefix(t, "<?xml") || strings.HasPrefix(t, "<!DOCTYPE") {
 			continue // an XML file's declaration of its format (a plist's DTD address is not fetched)
@@ -633,7 +640,7 @@ func plainCommand(content value) bool {
 			// command's output there is not an argument.
 			t = argShell.Regexp().ReplaceAllString(t, "")
 		}
-		if !strings.HasPrefix(t, "#") && reachesOut.MatchString(t) {
+		if !strings.HasPrefix(t, "#") && !shellHook.MatchString(t) && reachesOut.MatchString(t) {
 			return false // a comment line runs nothing
 		}
 	}

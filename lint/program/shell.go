@@ -309,6 +309,10 @@ func (st *shellState) part(p syntax.WordPart, first bool) value {
 	case *syntax.DblQuoted:
 		vs := make([]value, 0, len(p.Parts))
 		for i, q := range p.Parts {
+			if l, ok := q.(*syntax.Lit); ok && strings.IndexByte(l.Value, '\\') >= 0 {
+				vs = append(vs, lit(dqUnescape(l.Value))) // "eval \"\$(x)\"" holds eval "$(x)"
+				continue
+			}
 			vs = append(vs, st.part(q, first && i == 0 && false))
 		}
 		if len(vs) == 0 {
@@ -867,4 +871,24 @@ func (st *shellState) uncalled() {
 			st.base = base
 		}
 	}
+}
+
+// dqUnescape removes the backslashes that quote a character inside
+// double quotes: before $, `, ", \ and a line break (which it joins);
+// any other backslash stays, as the shell keeps it.
+func dqUnescape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '"', '\\':
+				i++
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
