@@ -442,10 +442,12 @@ func overrides(t string, h lexHit) bool {
 	if t[h.start] >= 0xe0 {
 		return true // CJK
 	}
-	term := strings.ToLower(t[h.start:h.end])
-	for _, obj := range []string{"user", "previous", "prior", "above", "earlier", "instructions", "system", "original", "all", "any", "conversation"} {
-		if strings.Contains(term, obj) {
-			return true
+	for _, w := range strings.Fields(strings.ToLower(t[h.start:h.end])) {
+		// whole words: "tiene prioridad sobre" names nothing prior
+		for _, obj := range []string{"user", "user's", "previous", "prior", "above", "earlier", "instructions", "system", "original", "all", "any", "conversation"} {
+			if w == obj {
+				return true
+			}
 		}
 	}
 	named := false
