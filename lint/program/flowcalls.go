@@ -465,6 +465,12 @@ func (f *flowState) method(recv ev, name string, args []ev, kw map[string]ev, at
 		}
 		return ev{v: value{t: rv.t &^ tHome}}
 	case "write", "write_text", "write_bytes", "writelines", "puts", "print", "dump":
+		if lower == "write" && rv.t&(tFetched|tCmd) == tFetched|tCmd && f.lang == langJS {
+			for i := range args {
+				f.sendCheck(arg(i), at) // https.request(…).write(body)
+			}
+			return ev{}
+		}
 		if recv.file != nil {
 			f.wrote(*recv.file, arg(0), at)
 		} else if recv.name == "pathlib.Path" || rv.path != pathNone || rv.t&tHome != 0 {
@@ -575,6 +581,13 @@ func (f *flowState) method(recv ev, name string, args []ev, kw map[string]ev, at
 			f.wrote(arg(1), value{t: tFetched}, at)
 		}
 		return ev{}
+	case "end":
+		if rv.t&(tFetched|tCmd) == tFetched|tCmd && f.lang == langJS {
+			for i := range args {
+				f.sendCheck(arg(i), at) // https.request(…).end(body): the request's body
+			}
+			return ev{}
+		}
 	case "uploadstring", "uploadfile", "uploaddata", "uploadvalues", "send", "sendall", "sendto", "post", "put", "request", "sendmail", "send_message", "query":
 		if lower == "send" && !(strings.Contains(strings.ToLower(recv.name), "sock") || rv.t&tCmd != 0) && f.lang != langPython {
 			for i := range args {
