@@ -389,7 +389,7 @@ func claudeMCPAdd(s *scan, i int, m []int) string {
 // switches PowerShell's certificate check off (program.PSCertOff).
 func pipedSource(s *scan, i int, m []int) string {
 	line := s.line(i)
-	if m[0] > 0 && !strings.ContainsRune(" \t\"'", rune(line[m[0]-1])) || tlsVars.MatchString(line[:m[0]]) {
+	if m[0] > 0 && !strings.ContainsRune(" \t\"'`(", rune(line[m[0]-1])) || tlsVars.MatchString(line[:m[0]]) {
 		return SeverityWarning // not curl or wget but a name ending in one, or a CA of the line's own
 	}
 	fetch := line[m[0]:m[1]]

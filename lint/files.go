@@ -157,6 +157,11 @@ func joinerInContext(t string, off, end int, r rune) bool {
 		return prev >= 0x80 && prev != utf8.RuneError && (next >= 0x80 || unicode.IsSpace(next) || next == utf8.RuneError)
 	case '\ufeff':
 		return off == 0
+	case '\u200b':
+		// A zero-width space at a line's start before a fence marker keeps
+		// the marker from opening a block: how a document shows ``` inside
+		// an example. It hides no text.
+		return (off == 0 || t[off-1] == '\n') && (strings.HasPrefix(t[end:], "```") || strings.HasPrefix(t[end:], "~~~"))
 	case '\u115f', '\u1160', '\u3164', '\uffa0':
 		return unicode.Is(unicode.Hangul, prev) || unicode.Is(unicode.Hangul, next)
 	}

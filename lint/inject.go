@@ -77,6 +77,9 @@ func sentencesIn(t string, markdown bool, fn func(sentence) bool) {
 		if h.concept&cSilence != 0 && h.concept&cHide == 0 && describesTool(t, h) {
 			return true // "will be silently ignored", "silently dropped": what a tool does, not an instruction
 		}
+		if h.concept&cPermit != 0 && h.end < len(t) && t[h.end] == 's' && (h.end+1 == len(t) || !isWordByte(t[h.end+1])) {
+			return true // "--yolo, which auto-approves all tool calls": what a flag does
+		}
 		if h.concept&cHide != 0 && !hidesFrom(t, h) {
 			return true // "do not tell the user to edit it", "if the user did not mention one", "without telling it which is which"
 		}

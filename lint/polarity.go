@@ -641,6 +641,9 @@ func actNoun(t string, h lexHit) bool {
 	if t[h.start] >= 0x80 {
 		return false
 	}
+	if h.start > 0 && t[h.start-1] == '-' {
+		return true // the second half of a compound: "auto-approves", "pre-commit", "dry-run"
+	}
 	for _, o := range actObjects {
 		if strings.HasPrefix(term, o) {
 			return false
