@@ -220,6 +220,8 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 			// … and what such an act reaches: production, secrets, the main branch.
 			"apply|", "applies|", "migrate|", "production", "prod|", "credential", "secret|", "secrets|", "token|", "tokens|",
 			"password", "api key", "private key", "ssh key", "main branch", "master branch", "force push", "force-push", "--force",
+			"append|", "appends|", "modify|", "modifies|", "alter|", "alters|", "home directory", "home folder", "keychain", "cookies",
+			"authorized_keys", "crontab", ".bashrc", ".zshrc", ".profile", ".ssh", ".env|", ".aws", ".npmrc",
 			"生产环境", "凭据", "密钥", "密码", "producción", "credenciales", "contraseña", "produção", "credenciais", "senha",
 			"produktion", "zugangsdaten", "passwort", "identifiants", "mot de passe", "продакшн", "пароль", "учётные данные",
 			"本番", "認証情報", "パスワード", "운영 환경", "비밀번호", "자격 증명",

@@ -632,7 +632,7 @@ var nounDeterminers = []string{"a", "an", "the", "each", "every", "one", "per", 
 // actObjects are the terms of cAct that name what an act reaches: a
 // determiner before them is what they take ("the production database").
 var actObjects = []string{"production", "prod", "credential", "secret", "token", "password", "api key", "private key", "ssh key",
-	"main branch", "master branch", "force"}
+	"main branch", "master branch", "force", "home", "keychain", "cookies", "authorized_keys", "crontab", "."}
 
 // actNoun reports whether the cAct term h is a noun: a verb after a
 // determiner ("a run reward-hacks", "Pre or Post").
