@@ -394,10 +394,23 @@ func pipedSource(s *scan, i int, m []int) string {
 	}
 	fetch := line[m[0]:m[1]]
 	fetch = fetch[:strings.LastIndexByte(fetch, '|')]
-	if program.PSCertOff(s.text) {
-		fetch = "" // PowerShell told to accept any certificate: a warning
+	sev := fetchSev(fetch)
+	if sev == SeverityNote && s.psCertOff() {
+		return SeverityWarning // PowerShell told to accept any certificate
 	}
-	return fetchSev(fetch)
+	return sev
+}
+
+// psCertOff reports, once per scan, whether the text tells PowerShell to
+// accept any certificate (program.PSCertOff reads the whole text).
+func (s *scan) psCertOff() bool {
+	if s.psCert == 0 {
+		s.psCert = 1
+		if program.PSCertOff(s.text) {
+			s.psCert = 2
+		}
+	}
+	return s.psCert == 2
 }
 
 // tlsVars matches a variable that gives curl or wget a CA or a

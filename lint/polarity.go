@@ -649,8 +649,27 @@ func actNoun(t string, h lexHit) bool {
 			return false
 		}
 	}
-	before := strings.Fields(strings.ToLower(t[max(0, h.start-16):h.start]))
-	return len(before) > 0 && slices.Contains(nounDeterminers, strings.Trim(before[len(before)-1], "*_`\"'("))
+	w := prevWord(t, h.start)
+	for _, d := range nounDeterminers {
+		if strings.EqualFold(w, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// prevWord returns the word that ends before byte i of t, past blanks and
+// the marks of emphasis and quoting, without copying: "" for none.
+func prevWord(t string, i int) string {
+	j := i
+	for j > 0 && strings.IndexByte(" \t*_`\"'(", t[j-1]) >= 0 {
+		j--
+	}
+	k := j
+	for k > 0 && k > j-24 && isWordByte(t[k-1]) {
+		k--
+	}
+	return t[k:j]
 }
 
 // readOnlyScopes are the words that limit a skipped prompt to what needs

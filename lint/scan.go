@@ -86,6 +86,7 @@ type scan struct {
 	wide              int       // offset of the first byte ≥ 0x80, -1 for none, -2 until firstWide is first called
 	written           [2]int    // line i+1 and whether it writes (writeOp), for writes; 0: not known
 	code              codeState // the code analysis's findings, made when a rule first asks (analyze.go)
+	psCert            uint8     // psCertOff's answer: 0 not asked yet, 1 no, 2 yes
 }
 
 // firstWide returns the offset of the first byte ≥ 0x80 of the text, or -1

@@ -259,8 +259,7 @@ func (f *flowState) statement() {
 				f.vars[dotted] = v // self.cfg = a secret: the attribute holds it (attr finds it by its dotted name)
 			}
 			if f.lang == langJS && f.is(0, ",") && f.peek(1).kind == tokWord && f.is(2, "=") {
-				f.pos++
-				f.statement() // var fs=require("fs"),os=require("os"): each name its own
+				f.pos++ // var fs=require("fs"),os=require("os"): the next statement is the next name's
 			}
 			return
 		}
