@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazy"
 	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"github.com/skills-mcp/skills-mcp/lint/encoded"
 	"github.com/skills-mcp/skills-mcp/lint/program"
@@ -87,13 +88,19 @@ var contentVerbs = []string{"read", "cat", "open", "print", "show", "display", "
 	"sende", "zeige", "kopiere", "leia", "envie", "mostre", "читай", "прочитай", "отправь", "покажи", "скопируй",
 	"读取", "读", "发送", "上传", "复制", "显示", "查看", "読", "送", "表示", "コピー", "읽", "보내", "복사", "출력"}
 
+// readOnlyWords drops "read-only" and its spellings before contentVerb
+// looks for a read: a kind of key, not a read.
+var readOnlyWords = lazy.Value[*strings.Replacer]{New: func() *strings.Replacer {
+	return strings.NewReplacer("read-only", "", "read only", "", "readonly", "")
+}}
+
 // contentVerb reports whether the prose sentence that before ends holds
 // one of contentVerbs (as a word's start, any case; anywhere in CJK).
 func contentVerb(before string) bool {
 	if k := lastBoundary(before); k >= 0 {
 		before = before[k:]
 	}
-	lower := strings.NewReplacer("read-only", "", "read only", "", "readonly", "").Replace(strings.ToLower(before)) // a kind of key, not a read
+	lower := readOnlyWords.Get().Replace(strings.ToLower(before))
 	for _, w := range strings.FieldsFunc(lower, func(r rune) bool { return r < 0x80 && !('a' <= r && r <= 'z') }) {
 		for _, v := range contentVerbs {
 			if strings.HasPrefix(w, v) || v[0] >= 0x80 && strings.Contains(w, v) {

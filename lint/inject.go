@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 
@@ -196,11 +197,7 @@ func frenchAdjective(t string, h lexHit) bool {
 	if !strings.EqualFold(t[h.start:h.end], "technique") {
 		return false
 	}
-	before := strings.Fields(strings.ToLower(t[max(0, h.start-24):h.start]))
-	if len(before) == 0 {
-		return false
-	}
-	switch before[len(before)-1] {
+	switch strings.ToLower(prevWord(t, h.start)) {
 	case "étape", "etape", "raison", "raisons", "détail", "problème", "contrainte", "mesure", "opération", "fiche", "dette":
 		return true
 	}
@@ -342,15 +339,19 @@ func addressedInstruction(s *scan) []hit {
 	var best hit
 	para := paragraph{start: -1}
 	sentencesIn(s.text, s.roles&roleMarkdown != 0, func(st sentence) bool {
+		sev := judge(st.concepts)
+		toPara := s.roles&roleProse != 0 && st.concepts&(paragraphStrong|cAddressee|cUser) != 0 // a sentence with none adds nothing
+		if sev == "" && !toPara {
+			return true
+		}
 		i := s.lineAt(st.start)
 		aside := st.concepts&cMeta != 0 || s.roles&roleProse != 0 && s.flag(i)&lineCode == 0 && (s.flag(i)&lineExample != 0 || quotedAt(s, st.start)) ||
 			regexText(s.text[st.start:st.end])
-		if s.roles&roleProse != 0 && !aside {
-			if sev := para.add(s.text, st); Rank(sev) > Rank(best.sev) {
-				best = hit{off: para.start, sev: sev, excerpt: sentenceText(s.text, sentence{start: para.start, end: st.end})}
+		if toPara && !aside {
+			if psev := para.add(s.text, st); Rank(psev) > Rank(best.sev) {
+				best = hit{off: para.start, sev: psev, excerpt: sentenceText(s.text, sentence{start: para.start, end: st.end})}
 			}
 		}
-		sev := judge(st.concepts)
 		if sev == "" {
 			return true
 		}
@@ -402,15 +403,7 @@ func (p *paragraph) add(t string, st sentence) string {
 }
 
 // strongCount counts the concepts of paragraphStrong in c.
-func strongCount(c concept) int {
-	n := 0
-	for b := concept(1); b != 0; b <<= 1 {
-		if c&b&paragraphStrong != 0 {
-			n++
-		}
-	}
-	return n
-}
+func strongCount(c concept) int { return bits.OnesCount16(uint16(c & paragraphStrong)) }
 
 // paragraphBreak reports a blank line or a heading in gap.
 func paragraphBreak(gap string) bool {
@@ -489,9 +482,9 @@ func hiddenCarrier(s *scan) []hit {
 	var best hit
 	// A page's own script shows and hides its elements (tabs, dialogs,
 	// sections): in an HTML file, only an instruction in hidden text counts.
-	words := 0
+	elementWords := 0
 	if s.roles&roleMarkdown != 0 {
-		words = 3
+		elementWords = 3
 	}
 	consider := func(off int, body, what string, words int) bool {
 		if len(body) > 4096 {
@@ -535,7 +528,7 @@ func hiddenCarrier(s *scan) []hit {
 				if end := strings.Index(strings.ToLower(rest), "</"+tag); end >= 0 {
 					rest = rest[:end]
 				}
-				if consider(s.starts[i]+m[0], stripTags(rest), "hidden <"+tag+">", words) {
+				if consider(s.starts[i]+m[0], stripTags(rest), "hidden <"+tag+">", elementWords) {
 					return []hit{best}
 				}
 			}

@@ -408,15 +408,12 @@ func hidesFrom(t string, h lexHit) bool {
 			break
 		}
 	}
-	before := strings.Fields(strings.ToLower(t[max(0, h.start-48):h.start]))
-	if n := len(before); n > 0 {
-		switch before[n-1] {
-		case "did", "does", "didn't", "doesn't", "didn’t", "doesn’t", "has", "have", "had", "they", "users", "user", "people", "customers", "who", "that", "he", "she", "we":
-			return false // a statement about someone, not an imperative
-		case "is", "are", "was", "were", "be", "been", "remain", "remains", "stay", "stays":
-			if strings.HasPrefix(strings.ToLower(t[h.start:h.end]), "invisible") {
-				return false // "dialogs are invisible to the user": how something looks
-			}
+	switch strings.ToLower(prevWord(t, h.start)) {
+	case "did", "does", "didn't", "doesn't", "didn’t", "doesn’t", "has", "have", "had", "they", "users", "user", "people", "customers", "who", "that", "he", "she", "we":
+		return false // a statement about someone, not an imperative
+	case "is", "are", "was", "were", "be", "been", "remain", "remains", "stay", "stays":
+		if strings.HasPrefix(strings.ToLower(t[h.start:h.end]), "invisible") {
+			return false // "dialogs are invisible to the user": how something looks
 		}
 	}
 	return true
@@ -549,12 +546,9 @@ func safetyPair(t string, a, b lexHit) bool {
 // passive or progressive ("will be silently ignored", "is silently
 // running") or a past participle after it ("silently dropped").
 func describesTool(t string, h lexHit) bool {
-	before := strings.Fields(strings.ToLower(t[max(0, h.start-24):h.start]))
-	if n := len(before); n > 0 {
-		switch before[n-1] {
-		case "be", "is", "are", "was", "were", "been", "being", "get", "gets", "got":
-			return true
-		}
+	switch strings.ToLower(prevWord(t, h.start)) {
+	case "be", "is", "are", "was", "were", "been", "being", "get", "gets", "got":
+		return true
 	}
 	after := strings.Fields(strings.ToLower(t[h.end:min(len(t), h.end+32)]))
 	return len(after) > 0 && len(after[0]) > 3 && strings.HasSuffix(strings.TrimRight(after[0], ".,;:)*_`"), "ed")
@@ -564,6 +558,10 @@ func describesTool(t string, h lexHit) bool {
 // calls on it: "AI agents reading this file:".
 var readingWords = []string{"reading", "processing", "reviewing", "parsing", "seeing", "using", "this", "the", "file", "skill",
 	"document", "page", "repo", "repository", "text", "here", "that", "follows"}
+
+// vocativeArticles may stand between a word of address and the name it
+// calls on: "note for the assistant", "para el asistente".
+var vocativeArticles = []string{"the", "any", "all", "a", "an", "el", "la", "der", "die", "dem", "den", "le", "o", "al", "ao", "à", "au"}
 
 // vocativeBefore are the words that, just before an addressee, call on it:
 // "note for the assistant", "to any AI reading this", "给AI助手".
@@ -609,7 +607,7 @@ func vocative(t string, h lexHit) bool {
 		if slices.Contains(vocativeBefore, w) {
 			return true
 		}
-		if w != "the" && w != "any" && w != "all" && w != "a" && w != "an" && w != "el" && w != "la" && w != "der" && w != "die" && w != "dem" && w != "den" && w != "le" && w != "o" && w != "al" && w != "ao" && w != "à" && w != "au" {
+		if !slices.Contains(vocativeArticles, w) {
 			break
 		}
 	}
@@ -666,8 +664,8 @@ func prevWord(t string, i int) string {
 		j--
 	}
 	k := j
-	for k > 0 && k > j-24 && isWordByte(t[k-1]) {
-		k--
+	for k > 0 && k > j-24 && (isWordByte(t[k-1]) || t[k-1] == '\'' && k-1 > 0 && isWordByte(t[k-2])) {
+		k-- // an apostrophe inside a word keeps it whole: "didn't"
 	}
 	return t[k:j]
 }

@@ -182,5 +182,5 @@ func digits(s string) bool {
 
 // isIdentByte reports a byte that continues an identifier.
 func isIdentByte(c byte) bool {
-	return 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9' || c == '_'
+	return isLetter(c) || '0' <= c && c <= '9' || c == '_'
 }

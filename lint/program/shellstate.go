@@ -76,18 +76,8 @@ func runsArgs(body *syntax.Stmt) bool {
 	found := false
 	syntax.Walk(body, func(n syntax.Node) bool {
 		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
-			w := c.Args[0]
-			if allArgs(w) {
-				found = true
-			} else if len(w.Parts) == 1 {
-				p := w.Parts[0]
-				if q, ok := p.(*syntax.DblQuoted); ok && len(q.Parts) == 1 {
-					p = q.Parts[0]
-				}
-				if pe, ok := p.(*syntax.ParamExp); ok && pe.Param != nil && len(pe.Param.Value) == 1 && '1' <= pe.Param.Value[0] && pe.Param.Value[0] <= '9' {
-					found = true
-				}
-			}
+			p := soleParam(c.Args[0])
+			found = p == "@" || p == "*" || len(p) == 1 && '1' <= p[0] && p[0] <= '9'
 		}
 		return !found
 	})
@@ -97,15 +87,25 @@ func runsArgs(body *syntax.Stmt) bool {
 // allArgs reports a word that is "$@" or $@ (or $*): it expands to the
 // arguments, each a word.
 func allArgs(w *syntax.Word) bool {
+	p := soleParam(w)
+	return p == "@" || p == "*"
+}
+
+// soleParam returns the name of the parameter a word is, whole and plain
+// ($1, "$@", ${x}; no operator, index or slice), or "".
+func soleParam(w *syntax.Word) string {
 	if len(w.Parts) != 1 {
-		return false
+		return ""
 	}
 	p := w.Parts[0]
 	if q, ok := p.(*syntax.DblQuoted); ok && len(q.Parts) == 1 {
 		p = q.Parts[0]
 	}
 	pe, ok := p.(*syntax.ParamExp)
-	return ok && pe.Param != nil && (pe.Param.Value == "@" || pe.Param.Value == "*") && !pe.Length && !pe.Excl && pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && pe.Index == nil
+	if !ok || pe.Param == nil || pe.Length || pe.Excl || pe.Exp != nil || pe.Repl != nil || pe.Slice != nil || pe.Index != nil {
+		return ""
+	}
+	return pe.Param.Value
 }
 
 // shFile is what the region put in a file.
