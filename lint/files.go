@@ -275,9 +275,14 @@ func deceptiveLabel(label string) bool {
 // renderers hide, that addresses the model or instructs it: an injection
 // phrase or a concept of the lexicon (judgeHidden) is an error, an
 // instruction or an addressee a warning. <!-- TOC --> and notes to editors are not
-// findings, nor is a comment in a Markdown file's fenced block, which is
-// shown as code.
+// findings, nor is a comment a renderer shows as code (in a Markdown
+// file's fenced block or inline code span), nor one in a file no renderer
+// hides it in (JSON, a .txt, a script: its reader sees it as it is, and
+// the text rules read it).
 func hiddenComment(s *scan) []hit {
+	if s.roles&roleMarkdown == 0 && !rendersMarkup(s.file) {
+		return nil
+	}
 	t := s.text
 	var best hit
 	for off := 0; ; {
@@ -295,8 +300,8 @@ func hiddenComment(s *scan) []hit {
 			body = t[start+4 : start+4+end]
 			off = start + 4 + end + 3
 		}
-		if s.roles&roleMarkdown != 0 && s.flag(s.lineAt(start))&lineCode != 0 {
-			continue // in a fenced block a renderer shows it: the text rules read it as any other
+		if s.roles&roleMarkdown != 0 && (s.flag(s.lineAt(start))&lineCode != 0 || inCodeSpan(t, start)) {
+			continue // in a fenced block or `code` a renderer shows it: the text rules read it as any other
 		}
 		if len(body) > 4096 {
 			body = body[:4096]
@@ -325,6 +330,16 @@ func hiddenComment(s *scan) []hit {
 		return nil
 	}
 	return []hit{best}
+}
+
+// rendersMarkup reports a file a browser or viewer renders as markup,
+// hiding its comments: HTML, SVG, XML.
+func rendersMarkup(file string) bool {
+	switch strings.ToLower(path.Ext(file)) {
+	case ".html", ".htm", ".xhtml", ".svg", ".xml":
+		return true
+	}
+	return false
 }
 
 var (

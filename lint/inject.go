@@ -60,8 +60,8 @@ func sentencesIn(t string, markdown bool, fn func(sentence) bool) {
 			tags = append(tags, h)
 			return true
 		}
-		if h.concept == cMeta && (inURL(t, h.start) || inHost(t, h) || frenchAdjective(t, h)) {
-			return true // https://x.example/?example=1, telemetry.example.net say nothing about the sentence
+		if inURL(t, h.start) || inHost(t, h) || h.concept == cMeta && frenchAdjective(t, h) {
+			return true // https://llm.example/v1, https://x.example/?example=1, telemetry.example.net: an address, not words of the sentence
 		}
 		if h.concept&(cSilence|cApproval) != 0 && (negatedBefore(t, h.start) || forbidden(t, h.start, h.end)) {
 			return true // "never silently", "do not auto-approve", "must not delete without asking"

@@ -443,7 +443,7 @@ func (s *scan) gradeSend(v value, at int) {
 		s.emit("env-exfil", at, SeverityError, "")
 	case use:
 	case inURL:
-		s.emit("secret-exfil", at, SeverityWarning, "a credential from the environment in the address of a request")
+		s.emit("secret-exfil", at, SeverityWarning, "a named credential (an environment variable, a password store's item) in the address of a request")
 	case v.t&tSecret != 0:
 		s.emit("secret-exfil", at, SeverityError, "")
 	}
@@ -472,7 +472,7 @@ func (s *scan) gradeCredentialTo(url string, vs []value, at int) {
 	}
 	for _, v := range vs {
 		if use, _ := credentialUse(v, s.creds); use {
-			s.emit("secret-exfil", at, SeverityWarning, "a credential from the environment sent to "+h+", a host its name does not name")
+			s.emit("secret-exfil", at, SeverityWarning, "a named credential (an environment variable, a password store's item) sent to "+h+", a host its name does not name")
 			return
 		}
 	}

@@ -12,7 +12,9 @@ import "strings"
 // (dns-exfil), an image's URL (image-exfil), a file the program wrote and
 // then sent (the file's content is a secret like any other); and a
 // warning (secret-exfil) in a request to a known host that no
-// credential's name the text reads names, in its address or not.
+// credential's name the text reads names, in its address or not. A
+// password store's item read by name (storeItem) is such a credential
+// too, its name the item's.
 
 // credentialEnv reports an environment variable whose name says it holds
 // a credential: its last word is TOKEN, SECRET, PASSWORD, PASSWD, APIKEY or
@@ -43,6 +45,46 @@ func credentialEnv(name string) bool {
 	return false
 }
 
+// storeItem returns the name of the item a password store's command
+// prints, when the command names one in words the analysis knows: the
+// item of op read op://VAULT/ITEM/FIELD and of op item get ITEM, the path
+// of vault read and vault kv get, of pass show and lpass show, the name of
+// bw get password. Such an item is a credential the user keeps for a
+// service and gives the skill by name, as an environment variable is
+// (credentialEnv): sent to the host its name names it is use, to another
+// a warning. A store read whole, or an item the analysis cannot name, is
+// "" and stays a secret like any other.
+func storeItem(name string, rest []value) string {
+	var args []string // the words after the command's verbs, options left out
+	for _, a := range rest {
+		if !a.known {
+			return ""
+		}
+		if !strings.HasPrefix(a.s, "-") {
+			args = append(args, a.s)
+		}
+	}
+	verbs := map[string]int{"op": 1, "vault": 1, "pass": 1, "lpass": 1, "bw": 2}[name]
+	if name == "op" && len(args) > 0 && args[0] == "item" || name == "vault" && len(args) > 0 && args[0] == "kv" {
+		verbs = 2
+	}
+	if verbs == 0 || len(args) <= verbs {
+		return ""
+	}
+	item := args[verbs]
+	if name == "vault" {
+		item = args[len(args)-1] // after an option's value: vault kv get -field token PATH
+	}
+	if ref, ok := strings.CutPrefix(item, "op://"); ok {
+		parts := strings.Split(ref, "/")
+		if len(parts) < 3 {
+			return ""
+		}
+		item = parts[1]
+	}
+	return item
+}
+
 // maxCreds bounds the credentials' names a text's scan keeps.
 const maxCreds = 64
 
@@ -55,7 +97,8 @@ func serviceWords(name string) []string {
 		switch w {
 		case "TOKEN", "SECRET", "PASSWORD", "PASSWD", "APIKEY", "PAT", "KEY", "API", "ACCESS", "PRIVATE", "AUTH", "ID", "BOT",
 			"CLIENT", "PERSONAL", "APP", "USER", "OAUTH", "BEARER", "REFRESH", "SESSION", "WEBHOOK", "SIGNING", "SERVICE",
-			"ACCOUNT", "PROD", "DEV", "TEST", "STAGING", "MY", "DEFAULT", "READ", "WRITE", "ADMIN", "MASTER", "ROOT":
+			"ACCOUNT", "PROD", "DEV", "TEST", "STAGING", "MY", "DEFAULT", "READ", "WRITE", "ADMIN", "MASTER", "ROOT",
+			"SECRETS", "DATA", "KV", "CREDENTIAL", "CREDENTIALS":
 			continue
 		case "GH":
 			w = "GITHUB"

@@ -39,3 +39,35 @@ func TestRelatedHost(t *testing.T) {
 		}
 	}
 }
+
+// TestStoreItem proves which password-store reads name their item, and
+// that a store read whole or by a name the analysis cannot see names none.
+func TestStoreItem(t *testing.T) {
+	k := func(ws ...string) []value {
+		vs := make([]value, len(ws))
+		for i, w := range ws {
+			vs[i] = value{s: w, known: true}
+		}
+		return vs
+	}
+	for _, c := range []struct {
+		name string
+		rest []value
+		want string
+	}{
+		{"op", k("read", "op://Eng/npm/credential"), "npm"},
+		{"op", k("read", "op://Eng"), ""},
+		{"op", k("item", "get", "GitHub", "--fields", "label=token"), "GitHub"},
+		{"op", k("item", "list"), ""},
+		{"vault", k("kv", "get", "-field", "token", "secret/ci/deploy"), "secret/ci/deploy"},
+		{"vault", k("read", "secret/db"), "secret/db"},
+		{"pass", k("show", "work/db"), "work/db"},
+		{"bw", k("get", "password", "github"), "github"},
+		{"gh", k("auth", "token"), ""},
+		{"op", append(k("read"), value{s: "$REF"}), ""},
+	} {
+		if got := storeItem(c.name, c.rest); got != c.want {
+			t.Errorf("storeItem(%s %v) = %q, want %q", c.name, c.rest, got, c.want)
+		}
+	}
+}

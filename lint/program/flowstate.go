@@ -106,6 +106,14 @@ func moduleName(m string) string {
 
 // joinPath joins two path values with a slash.
 func joinPath(a, b value) value {
+	// A part the analysis has nothing of (an argument it did not read) is
+	// a part it cannot see: never a path that starts at /.
+	if a == (value{}) {
+		a = unknown()
+	}
+	if b == (value{}) {
+		b = unknown()
+	}
 	if a.known && b.known && strings.HasPrefix(b.s, "/") && !strings.HasPrefix(b.s, "/.") {
 		return b
 	}

@@ -345,6 +345,52 @@ func (st *shellState) part(p syntax.WordPart, first bool) value {
 	return value{}
 }
 
+// spell returns the word w spelled with holeMark (inlinecode.go) for each
+// parameter whose value the analysis cannot see and no one but the user
+// chooses (the environment, an argument, a name never set), or "" when w
+// holds no such hole or any other part it cannot spell: a command's
+// output, whose text a file or the network may give.
+func (st *shellState) spell(w *syntax.Word) string {
+	var b strings.Builder
+	holes := 0
+	var walk func(parts []syntax.WordPart) bool
+	walk = func(parts []syntax.WordPart) bool {
+		for _, p := range parts {
+			switch p := p.(type) {
+			case *syntax.Lit:
+				b.WriteString(dqUnescape(p.Value))
+			case *syntax.SglQuoted:
+				if p.Dollar {
+					return false
+				}
+				b.WriteString(p.Value)
+			case *syntax.DblQuoted:
+				if !walk(p.Parts) {
+					return false
+				}
+			case *syntax.ParamExp:
+				v := st.param(p)
+				switch {
+				case v.known:
+					b.WriteString(v.s)
+				case v.t&^(tUnknown|tParam|tGuarded|tKnownHead|tHostHead|tNamed|tBuilt) == 0:
+					b.WriteString(holeMark)
+					holes++
+				default:
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	if w == nil || !walk(w.Parts) || holes == 0 {
+		return ""
+	}
+	return b.String()
+}
+
 // param evaluates a parameter expansion.
 func (st *shellState) param(p *syntax.ParamExp) value {
 	if p.Param == nil {
@@ -535,7 +581,16 @@ func (st *shellState) run(args []value, words []*syntax.Word, env map[string]val
 	if lang, opt, ok := interpreter(name); ok {
 		st.s.escapeAll(rest...)
 		st.s.escape(stdin)
-		return st.interp(lang, opt, name, rest, stdin, at)
+		var spelled []string
+		if holeLang(lang) && len(words) == len(args) {
+			spelled = make([]string, len(rest))
+			for i, w := range words[1:] {
+				if !rest[i].known {
+					spelled[i] = st.spell(w)
+				}
+			}
+		}
+		return st.interp(lang, opt, name, rest, spelled, stdin, at)
 	}
 	switch name {
 	case "curl", "wget", "http", "https", "aria2c", "invoke-webrequest", "iwr", "irm", "invoke-restmethod", "fetch":
@@ -756,9 +811,15 @@ func (st *shellState) run(args []value, words []*syntax.Word, env map[string]val
 			st.s.emit("agent-config", at, sev, "")
 		}
 	case "lsblk", "findmnt", "blkid", "df", "diskutil", "mount", "losetup":
+		if name == "losetup" && loopOfImage(rest) {
+			return value{t: tCmd, id: at + 1} // the loop device of an image file: formatting it writes the file
+		}
 		return value{t: tCmd | tDevice, id: at + 1}
 	case "gh", "aws", "gcloud", "az", "op", "vault", "heroku", "doppler", "kubectl", "npm", "pass", "bw", "lpass":
 		if printsSecret(name, rest) {
+			if item := storeItem(name, rest); item != "" {
+				return st.s.credential(item)
+			}
 			v := otherSecret(tCmd)
 			v.id, v.issuer = at+1, issuerOf(name, rest)
 			return v

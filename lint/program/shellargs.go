@@ -55,6 +55,25 @@ func lastURL(args []value) string {
 	return u
 }
 
+// loopOfImage reports losetup's words attaching a file that is not a
+// device (losetup --find --show disk.img): what it prints is a loop
+// device backed by that file, not a disk.
+func loopOfImage(rest []value) bool {
+	file := false
+	for _, a := range rest {
+		switch {
+		case !a.known && a.t&tDevice != 0:
+			return false
+		case a.known && strings.HasPrefix(a.s, "-"):
+		case a.known && strings.HasPrefix(a.s, "/dev/"):
+			return false
+		default:
+			file = true
+		}
+	}
+	return file && (has(rest, "--show") || has(rest, "--find") || hasFlag(rest, 'f'))
+}
+
 // isDisk reports a block device.
 func isDisk(p string) bool {
 	for _, d := range []string{"/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/nvme", "/dev/mmcblk", "/dev/disk", "/dev/rdisk"} {

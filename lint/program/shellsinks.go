@@ -119,8 +119,9 @@ var psValueOpts = lazy.Value[map[string]bool]{New: func() map[string]bool {
 }}
 
 // interp walks an interpreter: code in an option, a script file, or its
-// input.
-func (st *shellState) interp(lang, opt, name string, rest []value, stdin value, at int) value {
+// input. spelled holds, for each word of rest the analysis cannot
+// resolve, the word spelled with holes (shellState.spell), or "".
+func (st *shellState) interp(lang, opt, name string, rest []value, spelled []string, stdin value, at int) value {
 	skip := -1
 	for i, a := range rest {
 		if i == skip {
@@ -140,6 +141,10 @@ func (st *shellState) interp(lang, opt, name string, rest []value, stdin value, 
 				code := rest[i+1]
 				if lang == langPS {
 					code = joinArgs(rest[i+1:]) // PowerShell runs the words after -Command joined
+				} else if !code.known && i+1 < len(spelled) {
+					if c, ok := unholed(spelled[i+1], lang); ok {
+						code = lit(c) // its program fixed, its holes inputs
+					}
 				}
 				st.exec(code, lang, at, false)
 			}

@@ -356,7 +356,8 @@ func classifyPath(v value) pathKind {
 		}
 	}
 	for _, n := range persistNames {
-		if i := strings.Index(q, n); i >= 0 && !(n == "/.git/hooks/" && inertHook(q[i+len(n):])) {
+		if i := strings.Index(q, n); i >= 0 && !(n == "/.git/hooks/" && inertHook(q[i+len(n):])) &&
+			!(strings.HasPrefix(n, "/documents/") && inertPSFile(q[i+len(n):])) {
 			return pathPersist
 		}
 	}
@@ -396,6 +397,20 @@ func classifyPath(v value) pathKind {
 // name in a sub-folder may be sourced by a hook and stays a hook's.
 func inertHook(name string) bool {
 	return name != "" && !strings.ContainsAny(name, "/*$") && strings.Contains(name, ".") && !strings.HasSuffix(name, ".exe")
+}
+
+// inertPSFile reports a file in PowerShell's own folder that no session
+// loads: a name of its own with an extension PowerShell does not run (a
+// profile's .bak copy, a .txt), not a script, a module or a folder.
+func inertPSFile(name string) bool {
+	if name == "" || strings.ContainsAny(name, "/*$") {
+		return false
+	}
+	switch path.Ext(name) {
+	case "", ".ps1", ".psm1", ".psd1", ".ps1xml", ".dll":
+		return false
+	}
+	return true
 }
 
 // installsSkill reports a path inside an agent folder that holds skills,
