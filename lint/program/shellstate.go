@@ -11,7 +11,8 @@ import (
 // shellState is the analysis of one region of shell.
 type shellState struct {
 	s     *scan
-	base  int // the region's offset in the text
+	base  int // the offset in the file of the text being parsed (the region's, or where parsing resumed in it)
+	start int // the region's offset in the file: text starts there
 	text  string
 	vars  map[string]value
 	files map[string]*shFile // what the region wrote to files, by path as written
@@ -35,6 +36,13 @@ type shellState struct {
 	// (api() { curl -H "$auth" "$@"; }) is graded by what a call gives it;
 	// one never called is walked once at the end with them unknown.
 	funcs []*shellFunc
+	// cronLists are the ids of the outputs of crontab -l, the user's own
+	// crontab: grep -v keeps one, so that a pipeline that only leaves lines
+	// out of it is told from one that adds to it.
+	cronLists []int
+	// answers are the variables a read stored the user's answer in: a
+	// test of one for a yes is the user's consent (shellconsent.go).
+	answers map[string]bool
 	// pos are the arguments of the function being walked, nil outside one.
 	pos   []value
 	depth int // functions being walked inside each other
