@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"encoding/json"
 	"fmt"
 	"path"
 	"strings"
@@ -491,98 +490,6 @@ func conftestActs(s *scan) []hit {
 		return nil
 	}
 	return []hit{{off: s.starts[first], sev: SeverityNote, excerpt: why + ": " + strings.TrimSpace(s.line(first))}}
-}
-
-// npmLifecycle accepts a lifecycle script of package.json, which npm, yarn
-// and pnpm run on install: a warning, a note when the whole script is one
-// that localBuildTool accepts.
-func npmLifecycle(s *scan, i int, m []int) string {
-	if path.Base(s.file) != "package.json" {
-		return ""
-	}
-	if localBuildScript(s.text, s.line(i)[m[1]:]) {
-		return SeverityNote
-	}
-	return SeverityWarning
-}
-
-// localBuildTool reports whether a lifecycle script runs only a
-// package's own build tool on files the package holds: husky points git at
-// the package's .husky folder (whose hooks are analysed as files that run
-// on their own), node-gyp builds its binding.gyp (whose actions and command
-// expansions are analysed as install-time code). Any other word, argument
-// or second command is not one of them.
-//
-// A package's own scripts, run by name (npm run build), count when what
-// they run does, in the same package.json (scripts, at most a few names
-// deep); so does TypeScript's compiler on the package's own project, the
-// framework generators that write only types into the package. Node on
-// a script of the package's own stays a warning: that is how install
-// hooks attack, and the script runs unasked.
-func localBuildTool(script string, scripts map[string]string, depth int) bool {
-	switch script {
-	case "husky", "husky install", "node-gyp rebuild", "node-gyp-build", "tsc", "tsc --build", "tsc -b", "patch-package",
-		"prisma generate", "svelte-kit sync", "nuxt prepare", "astro sync", "lefthook install", "simple-git-hooks":
-		return true
-	}
-	f := strings.Fields(script)
-	switch {
-	case len(f) == 0 || strings.ContainsAny(script, "&|;`$<>()"):
-		return false
-	case f[0] == "tsc":
-		for _, a := range f[1:] {
-			if !strings.HasPrefix(a, "-") && !localPath(a) {
-				return false
-			}
-		}
-		return true
-	case len(f) == 3 && (f[0] == "npm" || f[0] == "pnpm" || f[0] == "yarn" || f[0] == "bun") && f[1] == "run",
-		len(f) == 2 && f[0] == "yarn":
-		next, ok := scripts[f[len(f)-1]]
-		return ok && depth < 4 && localBuildTool(next, scripts, depth+1)
-	}
-	return false
-}
-
-// localPath reports a relative path that stays inside the package.
-func localPath(p string) bool {
-	p = strings.TrimPrefix(p, "./")
-	return p != "" && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") && !strings.Contains(p, "..") && !strings.Contains(p, "://")
-}
-
-// packageScripts returns the scripts of a package.json, nil when it does
-// not parse.
-func packageScripts(text string) map[string]string {
-	var pkg struct {
-		Scripts map[string]string `json:"scripts"`
-	}
-	if json.Unmarshal([]byte(text), &pkg) != nil {
-		return nil
-	}
-	return pkg.Scripts
-}
-
-// localBuildScript reports whether rest, the text after a lifecycle
-// script's opening quote, is a JSON string whose value localBuildTool
-// accepts and which ends the member (a comma, a brace or the
-// line's end after it).
-func localBuildScript(text, rest string) bool {
-	end := strings.IndexByte(rest, '"')
-	if end < 0 {
-		return false
-	}
-	val, after := rest[:end], strings.TrimSpace(rest[end+1:])
-	if strings.ContainsRune(val, '\\') {
-		return false
-	}
-	if after != "" && after != "," && after != "}" && after != "}," {
-		return false
-	}
-	var scripts map[string]string
-	if strings.Contains(val, " run ") || strings.HasPrefix(val, "yarn ") {
-		scripts = packageScripts(text)
-	}
-	return localBuildTool(val, scripts, 0)
 }
 
 // writeOp matches a line that writes a file other than by redirection:
