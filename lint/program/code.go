@@ -625,9 +625,20 @@ var reachesOut = &lazyre.RE{Expr: `(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|
 
 // shellHook matches a tool's shell hook as its install instructions give
 // it for a shell's start-up file: eval "$(direnv hook bash)", eval
-// "$(starship init zsh)", eval "$(pyenv init -)". What it runs is that
-// program's own output, and the program is named.
-var shellHook = &lazyre.RE{Expr: `^eval\s+"\$\((?:command\s+)?[a-z][\w-]*\s+(?:hook|init|activate|env)(?:\s+[-\w]*)*\)"\s*$`}
+// "$(starship init zsh)", eval "$(pyenv init -)", source <(kubectl
+// completion bash), fish's zoxide init fish | source, PowerShell's
+// Invoke-Expression (&starship init powershell) and oh-my-posh init pwsh
+// --config "…" | Invoke-Expression. What it runs is that program's own
+// output, and the program is named.
+var shellHook = &lazyre.RE{Expr: `^eval\s+"\$\((?:command\s+)?[a-z][\w-]*\s+(?:hook|init|activate|env|completion|shellenv)(?:\s+[-\w]*)*\)"\s*$|` +
+	`^(?:source|\.)\s+<\([a-z][\w-]*\s+(?:completion|init|hook)(?:\s+[-\w]*)*\)\s*$|` +
+	`^[a-z][\w-]*\s+(?:init|hook|completion|activate|env)(?:\s+[-\w]*)*\s*\|\s*source\s*$|` +
+	`^(?i:invoke-expression|iex)\s*\(\s*&\s*(?:\{\s*\(\s*)?[a-z][\w-]*\s+(?:init|completion|hook|activate)` + psHookArgs + `(?:\s*\|\s*(?i:out-string))?\s*(?:\)\s*\}\s*)?\)\s*$|` +
+	`^\(?\s*&?\s*[a-z][\w-]*\s+(?:init|completion|hook|activate)` + psHookArgs + `\s*\)?(?:\s*\|\s*(?i:out-string))?\s*\|\s*(?i:invoke-expression|iex)\s*$`}
+
+// psHookArgs are the words a PowerShell hook's command may take: options,
+// names, and a quoted path (oh-my-posh's --config "$env:POSH_THEMES_PATH\x.omp.json").
+const psHookArgs = `(?:\s+(?:-[-\w]*|[\w.=-]+|"[^"\x60;|&]*"|'[^'\x60;|&]*'))*`
 
 // argShell matches a shell given -c and a script that is wholly an
 // expansion the analysis cannot see: in a value, such a script is an empty
