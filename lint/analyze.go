@@ -7,6 +7,7 @@ import (
 	"github.com/skills-mcp/skills-mcp/lint/excerpt"
 	"github.com/skills-mcp/skills-mcp/lint/filekind"
 	"github.com/skills-mcp/skills-mcp/lint/program"
+	"github.com/skills-mcp/skills-mcp/lint/sqlite"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
 
@@ -315,16 +316,32 @@ func (s *scan) matchLine(ri, i int, keys keySet) (int, string) {
 }
 
 // binaryFindings returns the findings of a binary file: the rules with a
-// bin matcher.
+// bin matcher. An SQLite database that package sqlite reads whole is not
+// opaque: its text (the schema's SQL, every table's rows) is analysed as a
+// data file's, its findings at the database's first line.
 func binaryFindings(file string, data []byte) []manifest.Finding {
+	var rows []manifest.Finding
+	read := false // an SQLite database whose text the analysis read whole
+	if k, name := filekind.Sniff(data); k == filekind.Database && name == "SQLite" {
+		if text, err := sqlite.Text(data); err == nil {
+			read = true
+			rows = analyze(file+"\x00rows", []byte(text), codeState{})
+			for i := range rows {
+				rows[i].File, rows[i].Line, rows[i].Column = file, 1, 1 // its lines are rows, not the file's
+			}
+		}
+	}
 	var out []manifest.Finding
 	for _, r := range rules {
 		if r.bin == nil {
 			continue
 		}
 		if sev, ex := r.bin(file, data); sev != "" {
+			if read && r.id == "opaque-file" {
+				sev, ex = SeverityNote, "an SQLite database, read whole: its schema and every table's text are read as text"
+			}
 			out = append(out, manifest.Finding{Rule: r.id, File: file, Line: 1, Column: 1, Severity: sev, Excerpt: ex})
 		}
 	}
-	return out
+	return mergeFindings(out, rows)
 }

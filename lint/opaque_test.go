@@ -8,6 +8,9 @@ import (
 	"image/gif"
 	"image/jpeg"
 	"image/png"
+	"maps"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -179,5 +182,31 @@ func TestUTF16Text(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("UTF-16 PowerShell not read: %+v", Analyze("setup.ps1", le))
+	}
+}
+
+// TestSQLiteRead proves a database package sqlite reads whole is graded by
+// its text: clean text a note, a row that pipes a download to a shell that
+// rule's finding; one it cannot read (a large binary blob) stays opaque.
+func TestSQLiteRead(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		want map[string]string // rule → severity
+	}{
+		{"orders.db", map[string]string{"opaque-file": SeverityNote}},
+		{"norowid.db", map[string]string{"opaque-file": SeverityNote, "pipe-to-shell": SeverityWarning}},
+		{"blob.db", map[string]string{"opaque-file": SeverityWarning}},
+	} {
+		data, err := os.ReadFile(filepath.Join("sqlite", "testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, f := range Analyze("data/"+c.file, data) {
+			got[f.Rule] = f.Severity
+		}
+		if !maps.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.file, got, c.want)
+		}
 	}
 }
