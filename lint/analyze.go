@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"path"
 	"slices"
 	"strings"
 
@@ -154,10 +155,31 @@ func analyzeWindow(file string, data []byte, roles role, w window, code codeStat
 		}
 		if f, ok := s.find(i); ok {
 			f.File = file
+			if roles == roleData && (r.family == "prompt-injection" || r.family == "hidden-instructions") && Rank(f.Severity) > Rank(SeverityNote) && testData(file) {
+				f.Severity = SeverityNote
+				f.Excerpt = excerpt.Of("test data: "+f.Excerpt, 0)
+			}
 			out = append(out, f)
 		}
 	}
 	return out
+}
+
+// testData reports a file under a folder of test data (fixtures, testdata,
+// evals, tests, red-team cases): text the skill's tests and evaluations
+// feed to the code or the model under test, as a phishing triage skill's
+// sample email or a red-team suite's payloads are. What it says to a model
+// is the case being tested, not an instruction to the agent; prose and
+// code files are read as ever.
+func testData(file string) bool {
+	for _, seg := range strings.Split(path.Dir(file), "/") {
+		switch strings.ToLower(seg) {
+		case "fixtures", "fixture", "__fixtures__", "testdata", "test-data", "test_data", "tests", "test", "evals", "eval",
+			"redteam", "red-team", "jailbreaks":
+			return true
+		}
+	}
+	return false
 }
 
 // find returns the finding of rule r (rules[ri]) in the file, if any: the

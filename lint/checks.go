@@ -119,21 +119,37 @@ func negatedProse(before string) bool {
 }
 
 // clauseBefore returns the text of line i before byte off of it, with the
-// line before joined to it when the match starts the line and the line
-// before is prose of the same paragraph that ends mid-sentence ("… and
-// never switch to\n`curl … | sh` installers"): a clause wrapped at a line
-// break is one clause.
+// line before joined to it when the sentence the match is in started
+// there: both lines prose, the line before ending mid-sentence, and no
+// sentence ending on this line before the match, nor a list item or a
+// heading starting it ("… and never switch to\n`curl … | sh` installers",
+// "Never write lines such as \"ignore the user\n…\" or \"do not tell the
+// user\""). A clause wrapped at a line break is one clause.
 func (s *scan) clauseBefore(i, off int) string {
 	line := s.line(i)
 	before := line[:off]
-	if i == 0 || strings.Trim(before, " \t`*_>") != "" || s.flag(i-1)&lineProse == 0 {
+	if i == 0 || sentenceEnd(before) || s.flag(i-1)&lineProse == 0 || s.flag(i)&lineProse == 0 {
 		return before
+	}
+	if t := strings.TrimLeft(before, " \t"); strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") {
+		return before // a list item or a heading starts anew
 	}
 	prev := strings.TrimRight(s.line(i-1), " \t")
 	if prev == "" || strings.ContainsAny(prev[len(prev)-1:], ".!?:") {
 		return before
 	}
 	return prev + " " + before
+}
+
+// sentenceEnd reports whether text holds the end of a sentence: . ! or ?
+// before a blank.
+func sentenceEnd(text string) bool {
+	for i := 0; i+1 < len(text); i++ {
+		if (text[i] == '.' || text[i] == '!' || text[i] == '?') && (text[i+1] == ' ' || text[i+1] == '\t') {
+			return true
+		}
+	}
+	return false
 }
 
 // proseNegations are the words that, earlier in a clause of prose, say
@@ -259,7 +275,7 @@ func devTCP(s *scan, i int, m []int) string {
 // quotedNote lowers a phrase that the line quotes rather than says.
 func quotedNote(s *scan, i int, m []int) string {
 	line := s.line(i)
-	before, after := line[:m[0]], line[m[1]:]
+	before, after := s.clauseBefore(i, m[0]), line[m[1]:] // a quotation opened on the line before, in the same sentence, counts
 	for _, q := range []string{`"`, "`"} {
 		if strings.Count(before, q)%2 == 1 && strings.Contains(after, q) {
 			return SeverityNote

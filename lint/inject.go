@@ -43,6 +43,11 @@ func sentencesIn(t string, markdown bool, fn func(sentence) bool) {
 		if h.concept == cAct && actNoun(t, h) {
 			return true // "a run", "Pre or Post": no act
 		}
+		if h.concept&cAddressee != 0 && compoundModifier(t, h) {
+			if h.concept &^= cAddressee; h.concept == 0 {
+				return true // "AI-directed concealment", "LLM-based tools": a modifier, no one addressed
+			}
+		}
 		if markdown && h.concept&(cSilence|cApproval) != 0 && inCodeSpan(t, h.start) {
 			return true
 		}
@@ -239,6 +244,10 @@ func boundaryBetween(t string, a, b int) bool {
 			if j < len(seg) && strings.IndexByte("\n#-*|+", seg[j]) >= 0 {
 				return true
 			}
+		case '|':
+			if tableCell(t, a+i) {
+				return true // a Markdown table's cells are said apart
+			}
 		case 0xe3, 0xef:
 			if strings.HasPrefix(seg[i:], "。") || strings.HasPrefix(seg[i:], "！") || strings.HasPrefix(seg[i:], "？") {
 				return true
@@ -246,6 +255,37 @@ func boundaryBetween(t string, a, b int) bool {
 		}
 	}
 	return false
+}
+
+// compoundModifier reports an addressee's term that is the first half of
+// a hyphenated adjective (AI-directed, LLM-based, agent-facing,
+// model-generated): it describes a thing, it calls on no one.
+func compoundModifier(t string, h lexHit) bool {
+	j := h.end
+	if j == 0 || t[j-1] != '-' {
+		if j >= len(t) || t[j] != '-' {
+			return false
+		}
+		j++
+	}
+	k := j
+	for k < len(t) && isWordByte(t[k]) {
+		k++
+	}
+	w := strings.ToLower(t[j:k])
+	switch w {
+	case "based", "native", "first", "ready", "friendly", "specific", "related", "aware", "free", "safe", "only", "style", "like", "centric":
+		return true
+	}
+	return len(w) > 4 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing"))
+}
+
+// tableCell reports a | at byte i of t that separates the cells of a
+// Markdown table's row: spaced or at a cell's edge, on a line that starts
+// with |.
+func tableCell(t string, i int) bool {
+	from := strings.LastIndexByte(t[:i], '\n') + 1
+	return strings.HasPrefix(strings.TrimLeft(t[from:i], " \t"), "|")
 }
 
 // judge grades what one sentence combines. Precedence over the user with
@@ -407,7 +447,20 @@ func strongCount(c concept) int { return bits.OnesCount16(uint16(c & paragraphSt
 
 // paragraphBreak reports a blank line or a heading in gap.
 func paragraphBreak(gap string) bool {
-	return strings.Contains(gap, "\n\n") || strings.Contains(gap, "\n#") || strings.Contains(gap, "\r\n\r\n")
+	if strings.Contains(gap, "\n\n") || strings.Contains(gap, "\n#") || strings.Contains(gap, "\r\n\r\n") {
+		return true
+	}
+	for i := strings.IndexByte(gap, '\n'); i >= 0; {
+		if strings.HasPrefix(strings.TrimLeft(gap[i+1:], " \t\r"), "|") {
+			return true // a table's rows are items of their own
+		}
+		j := strings.IndexByte(gap[i+1:], '\n')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // regexText reports text that is a regular expression, as a scanner's
@@ -521,6 +574,9 @@ func hiddenCarrier(s *scan) []hit {
 			for _, m := range hiddenElement.FindAllStringSubmatchIndex(l, 8) {
 				if s.roles&roleMarkdown != 0 && s.flag(i)&lineCode != 0 {
 					break // an example in a fenced block, not rendered
+				}
+				if s.roles&roleMarkdown != 0 && inCodeSpan(t, s.starts[i]+m[0]) {
+					continue // `<span style="font-size:0">`: shown as code, hiding nothing
 				}
 				at := s.starts[i] + m[1]
 				tag := strings.ToLower(l[m[2]:m[3]])
