@@ -128,6 +128,10 @@ var lintCases = []lintCase{
 	{"README.md", "install-hook", "Run `npm install`; the \"postinstall\": \"x\" script is optional.\n", "", 0},
 	// auto-exec
 	{"conftest.py", "auto-exec", "# fixtures\nimport os\nopen('.marker', 'w').write('x')\n", "warning", 3},
+	// A build.rs that only asks git about the source tree embeds a commit.
+	{"build.rs", "auto-exec", "use std::process::Command;\nfn git(a: &[&str]) -> String {\n    let o = Command::new(\"git\").args(a).output().unwrap();\n    String::from_utf8(o.stdout).unwrap()\n}\nfn main() {\n    println!(\"cargo:rustc-env=GIT_HASH={}\", git(&[\"rev-parse\", \"HEAD\"]));\n}\n", "note", 1},
+	{"build.rs", "auto-exec", "use std::process::Command;\nfn git(a: &[&str]) -> String {\n    let o = Command::new(\"git\").args(a).output().unwrap();\n    String::from_utf8(o.stdout).unwrap()\n}\nfn main() {\n    git(&[\"fetch\", \"origin\"]);\n}\n", "warning", 1},
+	{"build.rs", "auto-exec", "use std::process::Command;\nfn main() {\n    Command::new(\"sh\").arg(\"-c\").arg(\"git rev-parse HEAD\").status().unwrap();\n}\n", "warning", 1},
 	{"conftest.py", "auto-exec", "import os\nMARK = os.path.join(os.getcwd(), '.m')\n", "warning", 2},
 	{"conftest.py", "auto-exec", "import pathlib\n\ndef pytest_configure(config):\n    config.addinivalue_line('markers', 'slow: s')\n    h = pathlib.Path.home()\n", "warning", 5},
 	{"conftest.py", "auto-exec", "import pytest\n\ndef pytest_configure(config):\n    config.addinivalue_line('markers', 'slow: s')\n\n@pytest.fixture\ndef f(tmp_path):\n    p = tmp_path / 'c'\n    p.write_text('x')\n    return p\n", "note", 1},
