@@ -285,7 +285,7 @@ func compoundModifier(t string, h lexHit) bool {
 // with |.
 func tableCell(t string, i int) bool {
 	from := strings.LastIndexByte(t[:i], '\n') + 1
-	return strings.HasPrefix(strings.TrimLeft(t[from:i], " \t"), "|")
+	return strings.HasPrefix(strings.TrimLeft(t[from:i], " \t>"), "|") // a table in a block quote too
 }
 
 // judge grades what one sentence combines. Precedence over the user with
@@ -451,7 +451,7 @@ func paragraphBreak(gap string) bool {
 		return true
 	}
 	for i := strings.IndexByte(gap, '\n'); i >= 0; {
-		if strings.HasPrefix(strings.TrimLeft(gap[i+1:], " \t\r"), "|") {
+		if strings.HasPrefix(strings.TrimLeft(gap[i+1:], " \t\r>"), "|") {
 			return true // a table's rows are items of their own
 		}
 		j := strings.IndexByte(gap[i+1:], '\n')

@@ -544,14 +544,30 @@ func safetyPair(t string, a, b lexHit) bool {
 // describesTool reports whether the manner of running h ("silently")
 // describes what something does rather than telling anyone how to act: a
 // passive or progressive ("will be silently ignored", "is silently
-// running") or a past participle after it ("silently dropped").
+// running"), a past participle after it ("silently dropped") or a verb's
+// third person ("silently drops").
 func describesTool(t string, h lexHit) bool {
 	switch strings.ToLower(prevWord(t, h.start)) {
 	case "be", "is", "are", "was", "were", "been", "being", "get", "gets", "got":
 		return true
 	}
 	after := strings.Fields(strings.ToLower(t[h.end:min(len(t), h.end+32)]))
-	return len(after) > 0 && len(after[0]) > 3 && strings.HasSuffix(strings.TrimRight(after[0], ".,;:)*_`"), "ed")
+	if len(after) == 0 {
+		return false
+	}
+	w := strings.TrimRight(after[0], ".,;:)*_`")
+	if len(w) > 3 && strings.HasSuffix(w, "ed") {
+		return true
+	}
+	// A verb's third person ("silently drops", "quietly retries", "silently
+	// lets the user approve"): what something does, where an instruction
+	// says "drop" or "retry"; said of the model ("the agent silently
+	// uploads"), it tells the model what it does.
+	switch strings.ToLower(prevWord(t, h.start)) {
+	case "agent", "assistant", "model", "ai", "claude", "llm", "copilot", "bot", "you":
+		return false
+	}
+	return len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is")
 }
 
 // readingWords may stand between a name of the model and the colon that
