@@ -566,6 +566,11 @@ var codeCases = []lintCase{
 	{"fix.ps1", "security-off", "Set-MpPreference -DisableRealtimeMonitoring $true\n", "warning", 1},
 	{"fix.sh", "security-off", "sudo ufw disable\n", "warning", 1},
 	{"fix.sh", "security-off", "sudo ufw allow 22/tcp\n", "", 0},
+	{"fix.sh", "security-off", "softwareupdate --schedule off\n", "warning", 1},
+	{"fix.sh", "security-off", "sudo defaults write /Library/Preferences/com.apple.SoftwareUpdate CriticalUpdateInstall -bool false\n", "warning", 1},
+	{"fix.sh", "security-off", "systemctl disable --now unattended-upgrades.service apt-daily.timer\n", "warning", 1},
+	{"fix.sh", "security-off", "systemctl status unattended-upgrades\n", "", 0},
+	{"fix.ps1", "security-off", "Set-Service -Name wuauserv -StartupType Disabled\n", "warning", 1},
 	// force-push
 	{"release.sh", "force-push", "git push --force origin main\n", "warning", 1},
 	{"release.sh", "force-push", "B=main\ngit push -f origin \"$B\"\n", "warning", 2},

@@ -701,9 +701,20 @@ var rules = []rule{
 	{
 		id: "security-off", family: "defense-evasion", max: SeverityWarning, prose: true, where: lineCode,
 		caps:   []string{CapDestructive},
-		desc:   "switches off a firewall, antivirus or OS protection: ufw disable, iptables -F, netsh firewall off, Defender exclusions, SIP, SELinux",
+		desc:   "switches off a firewall, antivirus or OS protection: ufw disable, iptables -F, netsh firewall off, Defender exclusions, SIP, SELinux, automatic security updates",
 		exFile: "fix.ps1", exText: "Set-MpPreference -DisableRealtimeMonitoring $true\n",
 		pats: []pattern{{
+			// Automatic security updates switched off: macOS's schedule and
+			// its critical and XProtect data updates, Debian's and Ubuntu's
+			// unattended upgrades and apt timers, dnf-automatic, Windows
+			// Update's service.
+			keys: []string{"softwareupdate", "unattended-upgrade", "apt-daily", "dnf-automatic", "wuauserv", "noautoupdate"},
+			re: &lazyre.RE{Expr: `(?i)\bsoftwareupdate\s+--schedule\s+off\b|\bcom\.apple\.SoftwareUpdate\s+(?:AutomaticCheckEnabled|AutomaticDownload|CriticalUpdateInstall|ConfigDataInstall|AutomaticallyInstallMacOSUpdates)\s+-bool\s+(?:false|no|0)\b|` +
+				`\bsystemctl\s+(?:stop|disable|mask)\s+(?:--now\s+)?(?:\S+\s+)*?(?:unattended-upgrades|apt-daily(?:-upgrade)?|dnf-automatic(?:-install)?)(?:\.service|\.timer)?\b|` +
+				`\bapt(?:-get)?\s+(?:-y\s+)?(?:remove|purge)\s+(?:-y\s+)?unattended-upgrades\b|APT::Periodic::Unattended-Upgrade\s+"0"|` +
+				`\b(?:set-service\s+(?:-name\s+)?wuauserv\b.*-startuptype\s+disabled|sc(?:\.exe)?\s+config\s+wuauserv\s+start=\s*disabled)\b|\bNoAutoUpdate\b.*\b1\b`},
+			sev: SeverityWarning,
+		}, {
 			keys: []string{"ufw", "firewalld", "iptables", "netsh", "mppreference", "netfirewallprofile", "spctl", "csrutil", "setenforce", "windefend", "apparmor"},
 			re: &lazyre.RE{Expr: `(?i)\bufw\s+disable\b|\bsystemctl\s+(?:stop|disable|mask)\s+(?:--now\s+)?(?:firewalld|ufw|apparmor)\b|\biptables\s+(?:-F|--flush|-P\s+INPUT\s+ACCEPT)\b|` +
 				`\bnetsh\s+(?:advfirewall\s+set\s+\w+\s+state\s+off|firewall\s+set\s+opmode\s+(?:mode=)?disable)\b|\bset-mppreference\b.*-disable\w+\s+(?:\$?true|1)\b|` +
