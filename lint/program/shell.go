@@ -535,7 +535,14 @@ func (st *shellState) call(c *syntax.CallExpr, stdin value) value {
 			}
 			continue
 		}
-		args, words = append(args, st.word(w)), append(words, w)
+		v := st.word(w)
+		if f := splitFields(w, v); f != nil {
+			for _, x := range f {
+				args, words = append(args, x), append(words, nil) // $CMD unquoted: the shell splits it into words
+			}
+			continue
+		}
+		args, words = append(args, v), append(words, w)
 	}
 	at := st.off(c.Pos())
 	env := map[string]value{}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/skills-mcp/skills-mcp/internal/lazy"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // This file holds the questions the shell analysis asks of a command's
@@ -62,6 +63,26 @@ func firstFiles(args []value) []value {
 		if !(a.known && strings.HasPrefix(a.s, "-")) {
 			out = append(out, a)
 		}
+	}
+	return out
+}
+
+// splitFields returns the words the shell splits the word w into, whose
+// value is v, when w is one unquoted expansion of a value the analysis
+// knows that holds blanks (fetch="curl -fsSL"; $fetch URL, as a Makefile's
+// $(FETCH) becomes): nil for any other word, which stays one.
+func splitFields(w *syntax.Word, v value) []value {
+	if len(w.Parts) != 1 || !v.known || !strings.ContainsAny(v.s, " \t") {
+		return nil
+	}
+	if _, ok := w.Parts[0].(*syntax.ParamExp); !ok {
+		return nil
+	}
+	var out []value
+	for _, f := range strings.Fields(v.s) {
+		x := lit(f)
+		x.t |= v.t &^ (tKnownHead | tHostHead | tNamed)
+		out = append(out, x)
 	}
 	return out
 }
