@@ -165,17 +165,18 @@ func analyzeWindow(file string, data []byte, roles role, w window, code codeStat
 	return out
 }
 
-// testData reports a file under a folder of test data (fixtures, testdata,
-// evals, tests, red-team cases): text the skill's tests and evaluations
-// feed to the code or the model under test, as a phishing triage skill's
-// sample email or a red-team suite's payloads are. What it says to a model
+// testData reports a file under a folder of test or sample data (fixtures,
+// testdata, evals, tests, red-team cases, examples, samples): text the
+// skill's tests, evaluations and examples feed to the code or the model
+// under test, as a phishing triage skill's sample email, a log hunt's
+// sample hits or a red-team suite's payloads are. What it says to a model
 // is the case being tested, not an instruction to the agent; prose and
 // code files are read as ever.
 func testData(file string) bool {
 	for _, seg := range strings.Split(path.Dir(file), "/") {
 		switch strings.ToLower(seg) {
 		case "fixtures", "fixture", "__fixtures__", "testdata", "test-data", "test_data", "tests", "test", "evals", "eval",
-			"redteam", "red-team", "jailbreaks":
+			"redteam", "red-team", "jailbreaks", "examples", "example", "samples", "sample":
 			return true
 		}
 	}

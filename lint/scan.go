@@ -181,6 +181,7 @@ func (s *scan) markdown() {
 	lastProse := -1   // the last line of prose that is not blank
 	table := false    // in a table
 	quote := false    // in a block quote
+	quoteStart := 0   // the first line of the block quote
 	for ; i < s.lines(); i++ {
 		l := s.line(i)
 		if fence != "" {
@@ -226,12 +227,20 @@ func (s *scan) markdown() {
 		if strings.HasPrefix(t, ">") {
 			if !quote {
 				quote, example = true, labelled()
+				quoteStart = i
 			}
 			s.flags[i] |= example | lineProse
 			if headLevel > 0 {
 				s.flags[i] |= lineExample
 			}
 			continue
+		}
+		if quote && annotatesQuote(s, i) {
+			// An annotated example: the quote, then its analysis
+			// ("*Pattern*: indirect injection …").
+			for j := quoteStart; j < i; j++ {
+				s.flags[j] |= lineExample
+			}
 		}
 		quote = false
 		if strings.HasPrefix(t, "|") {
@@ -250,6 +259,28 @@ func (s *scan) markdown() {
 			s.flags[i] |= lineExample
 		}
 	}
+}
+
+// annotatesQuote reports whether the first line of prose from line i on,
+// after a block quote, analyses it: it starts with a label of analysis
+// ("*Pattern*: …", "Why it works:", "Mitigation:"), as an annotated
+// example does.
+func annotatesQuote(s *scan, i int) bool {
+	for ; i < s.lines(); i++ {
+		t := strings.TrimSpace(s.line(i))
+		if t == "" {
+			continue
+		}
+		t = strings.ToLower(strings.TrimLeft(t, "*_"))
+		for _, w := range []string{"pattern", "why it works", "why it sometimes works", "mitigation", "technique", "analysis", "detection", "red flag"} {
+			if strings.HasPrefix(t, w) {
+				rest := strings.TrimLeft(t[len(w):], "*_ ")
+				return strings.HasPrefix(rest, ":")
+			}
+		}
+		return false
+	}
+	return false
 }
 
 // inlineLabels are the words that, as a line's label ("Pattern: …"), say

@@ -43,7 +43,7 @@ func makeScript(text string) string {
 			out = "\t" + makeRefs(strings.ReplaceAll(t, "$$", "$"))
 		default:
 			if m := makeAssign.FindStringSubmatch(line); m != nil && !strings.HasPrefix(m[3], "=") {
-				val := makeShell.Regexp().ReplaceAllString(m[3], "$$(")
+				val := makeShell.Regexp().ReplaceAllString(m[3], "$$( ")
 				if m[2] == "!=" {
 					val = "$(" + val + ")"
 				}
@@ -67,7 +67,7 @@ func makeScript(text string) string {
 
 // makeRefs writes make's variable references as the shell's.
 func makeRefs(s string) string {
-	s = makeShell.Regexp().ReplaceAllString(s, "$$(")
+	s = makeShell.Regexp().ReplaceAllString(s, "$$( ")
 	return makeRef.Regexp().ReplaceAllStringFunc(s, func(r string) string {
 		q := strings.HasPrefix(r, "'") && strings.HasSuffix(r, "'") && len(r) > 1
 		name := shellName(makeRef.FindStringSubmatch(r)[1])
