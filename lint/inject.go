@@ -280,6 +280,23 @@ func compoundModifier(t string, h lexHit) bool {
 	return len(w) > 4 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing"))
 }
 
+// metaRow reports whether line i is a Markdown table's row one of whose
+// cells talks about attacks (cMeta: "detection", "signature", "example"):
+// its cells are said apart (tableCell), but the row is one entry of a
+// catalogue, and every cell of it is about the attack it lists.
+func metaRow(s *scan, i int) bool {
+	line := s.line(i)
+	if !strings.HasPrefix(strings.TrimLeft(line, " \t>"), "|") {
+		return false
+	}
+	meta := false
+	lexScan(line, func(h lexHit) bool {
+		meta = h.concept&cMeta != 0
+		return !meta
+	})
+	return meta
+}
+
 // tableCell reports a | at byte i of t that separates the cells of a
 // Markdown table's row: spaced or at a cell's edge, on a line that starts
 // with |.
@@ -386,7 +403,7 @@ func addressedInstruction(s *scan) []hit {
 		}
 		i := s.lineAt(st.start)
 		aside := st.concepts&cMeta != 0 || s.roles&roleProse != 0 && s.flag(i)&lineCode == 0 && (s.flag(i)&lineExample != 0 || quotedAt(s, st.start)) ||
-			regexText(s.text[st.start:st.end])
+			regexText(s.text[st.start:st.end]) || metaRow(s, i)
 		if toPara && !aside {
 			if psev := para.add(s.text, st); Rank(psev) > Rank(best.sev) {
 				best = hit{off: para.start, sev: psev, excerpt: sentenceText(s.text, sentence{start: para.start, end: st.end})}

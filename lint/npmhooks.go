@@ -109,9 +109,10 @@ var nodeCheckNames = lazy.Value[map[string]bool]{New: func() map[string]bool {
 // they run does, in the same package.json (scripts, at most a few names
 // deep); so does TypeScript's compiler on the package's own project, the
 // framework generators that write only types into the package. Node on
-// a script of the package's own stays a warning here, as install hooks
-// attack so and the script runs unasked, unless the skill ships the
-// script, which the analyser then reads on its own (InSkill).
+// a script of the package's own stays a warning, even one the skill ships
+// and the analyser reads: that is how install hooks attack, and npm runs
+// the script unasked, as a side effect of installing (the public corpus's
+// dep-install).
 func localBuildTool(script string, scripts map[string]string, depth int) bool {
 	switch script {
 	case "husky", "husky install", "node-gyp rebuild", "node-gyp-build", "tsc", "tsc --build", "tsc -b", "patch-package",

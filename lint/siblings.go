@@ -2,7 +2,6 @@ package lint
 
 import (
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/skills-mcp/skills-mcp/internal/lazy"
@@ -36,61 +35,17 @@ var bytecodeSources = lazy.Value[map[string][]string]{New: func() map[string][]s
 // .pyc never, see bytecodeSources) is a
 // note, not a warning: the analyser reads the source, and a reader can
 // rebuild the bytecode from it to check. fs is changed in place.
-//
-// A package's install hook that runs only node on a script of the package
-// that the skill ships ("postinstall": "node scripts/copy-fonts.mjs") is a
-// note too: the analyser reads that script as a file of its own, and its
-// findings are its own, as a persistence write of a shipped file is.
 func InSkill(paths []string, fs []manifest.Finding) {
 	for i := range fs {
 		f := &fs[i]
-		if Rank(f.Severity) < Rank(SeverityWarning) {
+		if f.Rule != "opaque-file" || Rank(f.Severity) < Rank(SeverityWarning) {
 			continue
 		}
-		switch f.Rule {
-		case "opaque-file":
-			if src := sourceOf(f.File, paths); src != "" {
-				f.Severity = SeverityNote
-				f.Excerpt = excerpt.Of(f.Excerpt+"; its source "+path.Base(src)+" ships with it", 0)
-			}
-		case "install-hook":
-			if rel := hookScript(f.Excerpt); rel != "" && slices.Contains(paths, path.Join(path.Dir(f.File), rel)) {
-				f.Severity = SeverityNote
-				f.Excerpt = excerpt.Of(strings.TrimSuffix(f.Excerpt, ",")+"; "+rel+" ships with it and is read on its own", 0)
-			}
+		if src := sourceOf(f.File, paths); src != "" {
+			f.Severity = SeverityNote
+			f.Excerpt = excerpt.Of(f.Excerpt+"; its source "+path.Base(src)+" ships with it", 0)
 		}
 	}
-}
-
-// hookScript returns the script file an npm lifecycle line runs with node
-// and nothing else ("postinstall": "node scripts/setup.mjs"), relative to
-// its package.json, or "" for any other line: a second command, a shell
-// operator, an option, a path out of the package.
-func hookScript(line string) string {
-	_, script, ok := strings.Cut(line, ":")
-	if !ok {
-		return ""
-	}
-	script = strings.TrimSpace(script)
-	script = strings.TrimSuffix(script, ",")
-	script, ok = strings.CutPrefix(script, `"`)
-	if !ok || !strings.HasSuffix(script, `"`) {
-		return ""
-	}
-	w := strings.Fields(strings.TrimSuffix(script, `"`))
-	if len(w) != 2 || w[0] != "node" || strings.ContainsAny(w[1], "$`&|;<>()\\\"'*?") {
-		return ""
-	}
-	rel := path.Clean(w[1])
-	switch path.Ext(rel) {
-	case ".js", ".mjs", ".cjs":
-	default:
-		return ""
-	}
-	if path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
-		return ""
-	}
-	return rel
 }
 
 // sourceOf returns a path of paths that is the source of the bytecode file

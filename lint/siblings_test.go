@@ -53,33 +53,3 @@ func TestInSkill(t *testing.T) {
 		}
 	}
 }
-
-// TestInSkillInstallHook proves an npm install hook that runs node on a
-// script the skill ships is a note, and one on a script it does not ship,
-// or with anything more, stays a warning.
-func TestInSkillInstallHook(t *testing.T) {
-	for _, c := range []struct {
-		script string
-		paths  []string
-		want   string
-	}{
-		{"node scripts/copy-fonts.mjs", []string{"SKILL.md", "tpl/package.json", "tpl/scripts/copy-fonts.mjs"}, SeverityNote},
-		{"node scripts/copy-fonts.mjs", []string{"SKILL.md", "tpl/package.json", "scripts/copy-fonts.mjs"}, SeverityWarning},
-		{"node scripts/copy-fonts.mjs && curl x.example", []string{"SKILL.md", "tpl/package.json", "tpl/scripts/copy-fonts.mjs"}, SeverityWarning},
-		{"node ../scripts/a.js", []string{"SKILL.md", "tpl/package.json", "scripts/a.js"}, SeverityWarning},
-		{"node -e \\\"require('x')\\\"", []string{"SKILL.md", "tpl/package.json"}, SeverityWarning},
-	} {
-		data := "{\n  \"scripts\": {\n    \"postinstall\": \"" + c.script + "\"\n  }\n}\n"
-		fs := Analyze("tpl/package.json", []byte(data))
-		InSkill(c.paths, fs)
-		got := ""
-		for _, f := range fs {
-			if f.Rule == "install-hook" {
-				got = f.Severity
-			}
-		}
-		if got != c.want {
-			t.Errorf("%q beside %v: %q, want %q", c.script, c.paths, got, c.want)
-		}
-	}
-}
