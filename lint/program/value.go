@@ -357,7 +357,7 @@ func classifyPath(v value) pathKind {
 	}
 	for _, n := range persistNames {
 		if i := strings.Index(q, n); i >= 0 && !(n == "/.git/hooks/" && inertHook(q[i+len(n):])) &&
-			!(strings.HasPrefix(n, "/documents/") && inertPSFile(q[i+len(n):])) {
+			!(strings.HasPrefix(n, "/documents/") && inertPSFile(q[i+len(n):])) && !otherName(q, i+len(n), n) {
 			return pathPersist
 		}
 	}
@@ -397,6 +397,30 @@ func classifyPath(v value) pathKind {
 // name in a sub-folder may be sourced by a hook and stays a hook's.
 func inertHook(name string) bool {
 	return name != "" && !strings.ContainsAny(name, "/*$") && strings.Contains(name, ".") && !strings.HasSuffix(name, ".exe")
+}
+
+// otherName reports a match of a start-up file's name (/.zshrc) that goes
+// on, at byte end of q, into a backup's name (.zshrc.bak,
+// .zshrc.devbox-backup, .bashrc.orig, .profile~, .zshrc.20240101): a copy
+// no shell reads. .zshrc.local and the like stay start-up files: many an
+// rc sources them.
+func otherName(q string, end int, n string) bool {
+	if strings.HasSuffix(n, "/") || end >= len(q) || strings.IndexByte(".-_~", q[end]) < 0 {
+		return false
+	}
+	rest := q[end:]
+	if k := strings.IndexByte(rest, '/'); k >= 0 {
+		rest = rest[:k]
+	}
+	if strings.HasSuffix(rest, "~") || strings.Trim(rest, ".-_0123456789") == "" {
+		return true
+	}
+	for _, w := range []string{"bak", "backup", "orig", "old", "save", "prev", "before"} {
+		if strings.Contains(rest, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // inertPSFile reports a file in PowerShell's own folder that no session

@@ -49,8 +49,23 @@ var officialInstallers = []struct{ host, path string }{
 	{"claude.ai", "/install.sh"},       // Claude Code's native installer
 	{"claude.ai", "/install.ps1"},      // the same on Windows
 	{"get.docker.com", "/"},            // Docker's convenience script
-	{"raw.githubusercontent.com", "/Homebrew/install/HEAD/install.sh"}, // Homebrew, brew.sh
-	{"raw.githubusercontent.com", "/nvm-sh/nvm/{tag}/install.sh"},      // nvm, at a release
+	{"raw.githubusercontent.com", "/Homebrew/install/HEAD/install.sh"},        // Homebrew, brew.sh
+	{"raw.githubusercontent.com", "/nvm-sh/nvm/{tag}/install.sh"},             // nvm, at a release
+	{"raw.githubusercontent.com", "/helm/helm/main/scripts/get-helm-3"},       // Helm, helm.sh/docs/intro/install
+	{"raw.githubusercontent.com", "/ohmyzsh/ohmyzsh/master/tools/install.sh"}, // Oh My Zsh, ohmyz.sh
+	{"get.scoop.sh", "/"},            // Scoop, over https (scoop.sh gives it without a scheme)
+	{"deb.nodesource.com", "/"},      // NodeSource's Node.js packages: its setup scripts add its own repository
+	{"rpm.nodesource.com", "/"},      // the same for RPM systems
+	{"mise.run", "/"},                // mise, mise.jdx.dev/installing-mise.html
+	{"starship.rs", "/install.sh"},   // Starship, starship.rs/guide
+	{"fnm.vercel.app", "/install"},   // fnm, its README
+	{"run.linkerd.io", "/install"},   // Linkerd's CLI, its stable channel
+	{"fluxcd.io", "/install.sh"},     // Flux's CLI, fluxcd.io/flux/installation
+	{"aspire.dev", "/install.sh"},    // the Aspire CLI, from Microsoft's own host
+	{"aspire.dev", "/install.ps1"},   // the same on Windows
+	{"get.k3s.io", "/"},              // k3s, docs.k3s.io/quick-start
+	{"tailscale.com", "/install.sh"}, // Tailscale, tailscale.com/download/linux
+	{"get.sdkman.io", "/"},           // SDKMAN!, sdkman.io/install
 }
 
 // publicForges are the public code hosts whose repositories, tags and
