@@ -118,7 +118,15 @@ func loadSkill(t tree, sd skillDir, lib *Library, key string, noScripts bool, op
 		for i, f := range s.Files {
 			paths[i] = f.Path
 		}
-		lint.InSkill(paths, s.Findings) // what a file's findings mean beside the others
+		data := func(p string) []byte {
+			for _, f := range files {
+				if f.path == p {
+					return f.data
+				}
+			}
+			return nil
+		}
+		lint.InSkill(paths, data, s.Findings) // what a file's findings mean beside the others
 	}
 	l.importFindings(opt.imports, key, sd, files)
 	if len(opt.Waivers) > 0 && len(s.Findings) > 0 {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/skills-mcp/skills-mcp/internal/lazy"
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"github.com/skills-mcp/skills-mcp/lint/excerpt"
 	"github.com/skills-mcp/skills-mcp/manifest"
 )
@@ -35,17 +36,60 @@ var bytecodeSources = lazy.Value[map[string][]string]{New: func() map[string][]s
 // .pyc never, see bytecodeSources) is a
 // note, not a warning: the analyser reads the source, and a reader can
 // rebuild the bytecode from it to check. fs is changed in place.
-func InSkill(paths []string, fs []manifest.Finding) {
+//
+// A read of the macOS keychain or the Secret Service by an item's name
+// (security find-generic-password -s NAME, secret-tool lookup service
+// NAME) is a note when a file of the skill stores that same item
+// (security add-generic-password -s NAME, secret-tool store … service
+// NAME): the skill reads back what it has the user keep for it, nothing
+// any other program put there. data returns a file's bytes by its path.
+func InSkill(paths []string, data func(path string) []byte, fs []manifest.Finding) {
 	for i := range fs {
 		f := &fs[i]
-		if f.Rule != "opaque-file" || Rank(f.Severity) < Rank(SeverityWarning) {
+		if Rank(f.Severity) < Rank(SeverityWarning) {
 			continue
 		}
-		if src := sourceOf(f.File, paths); src != "" {
-			f.Severity = SeverityNote
-			f.Excerpt = excerpt.Of(f.Excerpt+"; its source "+path.Base(src)+" ships with it", 0)
+		switch f.Rule {
+		case "opaque-file":
+			if src := sourceOf(f.File, paths); src != "" {
+				f.Severity = SeverityNote
+				f.Excerpt = excerpt.Of(f.Excerpt+"; its source "+path.Base(src)+" ships with it", 0)
+			}
+		case "credential-store":
+			if item := storeRead(f.Excerpt); item != "" && storedBySkill(item, paths, data) {
+				f.Severity = SeverityNote
+				f.Excerpt = excerpt.Of(f.Excerpt+"; the skill has the user store "+item+" itself", 0)
+			}
 		}
 	}
+}
+
+// Reads and writes of a named keychain or Secret Service item: the name
+// is the first group, or the second.
+var (
+	storeReadRE  = &lazyre.RE{Expr: `\bsecurity\s+find-generic-password\b[^|;&]*?\s-s\s+["']?([\w.@:-]+)|\bsecret-tool\s+lookup\s+service\s+["']?([\w.@:-]+)`}
+	storeWriteRE = &lazyre.RE{Expr: `\bsecurity\s+add-generic-password\b[^|;&\n]*?\s-s\s+["']?([\w.@:-]+)|\bsecret-tool\s+store\b[^|;&\n]*?\sservice\s+["']?([\w.@:-]+)`}
+)
+
+// storeRead returns the item a finding's line reads by name, or "".
+func storeRead(line string) string {
+	m := storeReadRE.FindStringSubmatch(line)
+	if m == nil {
+		return ""
+	}
+	return m[1] + m[2]
+}
+
+// storedBySkill reports whether a file of the skill stores the item.
+func storedBySkill(item string, paths []string, data func(string) []byte) bool {
+	for _, p := range paths {
+		for _, m := range storeWriteRE.Regexp().FindAllSubmatch(data(p), -1) {
+			if string(m[1])+string(m[2]) == item {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sourceOf returns a path of paths that is the source of the bytecode file

@@ -31,7 +31,7 @@ func TestInSkill(t *testing.T) {
 	for _, c := range cases {
 		fs := Analyze(c.file, []byte(c.data))
 		fs = append(fs, manifest.Finding{Rule: "pipe-to-shell", File: "SKILL.md", Line: 3, Severity: SeverityWarning, Excerpt: "curl x | sh"})
-		InSkill(append(c.others, c.file), fs)
+		InSkill(append(c.others, c.file), func(string) []byte { return nil }, fs)
 		var got *manifest.Finding
 		for i := range fs {
 			if fs[i].Rule == "opaque-file" {
@@ -50,6 +50,44 @@ func TestInSkill(t *testing.T) {
 		}
 		if last := fs[len(fs)-1]; last.Severity != SeverityWarning {
 			t.Errorf("%s: another rule's finding changed: %+v", c.file, last)
+		}
+	}
+}
+
+// TestInSkillOwnSecret proves a keychain or Secret Service read of an item
+// the skill has the user store is a note, and any other read a warning.
+func TestInSkillOwnSecret(t *testing.T) {
+	files := map[string]string{
+		"SKILL.md":          "Once: `security add-generic-password -a \"$USER\" -s npm-automation-token -w`\n",
+		"scripts/get.sh":    "token=$(security find-generic-password -a \"$USER\" -s npm-automation-token -w)\n",
+		"scripts/chrome.sh": "k=$(security find-generic-password -s 'Chrome Safe Storage' -w)\n",
+		"scripts/st.sh":     "t=$(secret-tool lookup service myapp user \"$USER\")\n",
+		"scripts/store.sh":  "secret-tool store --label=myapp service myapp user \"$USER\"\n",
+	}
+	var paths []string
+	for p := range files {
+		paths = append(paths, p)
+	}
+	data := func(p string) []byte { return []byte(files[p]) }
+	for file, want := range map[string]string{"scripts/get.sh": SeverityNote, "scripts/chrome.sh": SeverityWarning, "scripts/st.sh": SeverityNote} {
+		fs := Analyze(file, []byte(files[file]))
+		InSkill(paths, data, fs)
+		got := ""
+		for _, f := range fs {
+			if f.Rule == "credential-store" {
+				got = f.Severity
+			}
+		}
+		if got != want {
+			t.Errorf("%s: credential-store %q, want %q", file, got, want)
+		}
+	}
+	// Without the store, the same read is a warning.
+	fs := Analyze("scripts/get.sh", []byte(files["scripts/get.sh"]))
+	InSkill([]string{"scripts/get.sh"}, data, fs)
+	for _, f := range fs {
+		if f.Rule == "credential-store" && f.Severity != SeverityWarning {
+			t.Errorf("a read of an item no file stores: %s", f.Severity)
 		}
 	}
 }
