@@ -310,6 +310,7 @@ var lintCases = []lintCase{
 	{"SKILL.md", "pipe-to-shell", "Ask the user to install it (`brew install uv` or `curl -LsSf https://astral.sh/uv/install.sh | sh`).\n", "note", 1},
 	{"SKILL.md", "pipe-to-shell", "Ask the user to run `curl -LsSf https://x.example/install.sh | sh`.\n", "warning", 1},
 	// A source named in a message the script prints installs nothing.
+	{"scripts/test_sources.py", "untrusted-source", "CASES = [(\"git+https://github.com/a/b.git\", \"github.com/a/b\")]\n", "", 0},
 	{"scripts/ops.py", "untrusted-source", "print(\"   Install with: pip install git+https://github.com/example/labarchives-py\")\n", "note", 1},
 	{"scripts/ops.py", "untrusted-source", "os.system(\"pip install git+https://github.com/example/labarchives-py\")\n", "warning", 1},
 	{"scripts/ops.sh", "untrusted-source", "echo \"pip install git+https://github.com/example/labarchives-py\" | sh\n", "warning", 1},

@@ -151,8 +151,16 @@ func trustedHost(s *scan, i int, m []int) string {
 
 // gitSource grades a git+ URL (group 1: the URL after git+).
 func gitSource(s *scan, i int, m []int) string {
-	return gradeGit(s.line(i)[m[2]:m[3]])
+	line := s.line(i)
+	if s.roles&roleScript != 0 && s.roles&(roleManifest|roleAutoExec) == 0 && !gitInstaller.MatchString(line[:m[0]]) {
+		return "" // a program's string or docstring that names a source (a test's input, a parser's example): nothing installs from it
+	}
+	return gradeGit(line[m[2]:m[3]])
 }
+
+// gitInstaller matches, before a git+ source on a program's line, what
+// installs from it: pip, uv, uvx, pipx, npm, pnpm, yarn, bun, poetry.
+var gitInstaller = &lazyre.RE{Expr: `\b(?:pip[x\d.]*|uvx?|npm|pnpm|yarn|bun|poetry|pdm|hatch|conda)\b`}
 
 // gypAction accepts actions and command expansions of a node-gyp file,
 // which npm runs when it installs the package.
