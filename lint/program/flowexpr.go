@@ -447,6 +447,17 @@ func (f *flowState) args(closer string) ([]ev, map[string]ev) {
 			args = append(args, c)
 		} else if c, ok := f.callback(closer); ok {
 			args = append(args, c)
+		} else if f.lang == langPython && f.is(0, "*") && !f.is(1, "*") {
+			// *parts: the list's elements, each an argument of its own
+			// (Path.home().joinpath(*(".aws", "credentials"))).
+			f.pos++
+			l := f.expr()
+			if len(l.elems) == 0 {
+				args = append(args, l)
+			}
+			for _, v := range l.elems {
+				args = append(args, ev{v: v})
+			}
 		} else {
 			args = append(args, f.expr())
 		}
