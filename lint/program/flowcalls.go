@@ -457,6 +457,9 @@ func (f *flowState) method(recv ev, name string, args []ev, kw map[string]ev, at
 	if v, ok := f.secretMethodCall(recv, rv, name, args, kw, at); ok {
 		return v
 	}
+	if (lower == "items" || lower == "values") && len(recv.rows) > 0 && len(args) == 0 {
+		return ev{v: rv, rows: recv.rows, pairs: lower == "items"} // the tuples a loop unpacks
+	}
 	switch lower {
 	case "read", "read_text", "read_bytes", "readlines", "readline", "readall", "readtoend":
 		if recv.file != nil {

@@ -246,9 +246,10 @@ func (f *flowState) postfix() ev {
 // elements reads the comma-separated expressions after an opening
 // bracket up to closer, and the closer: their values, and the last one as
 // the expression it is (a parenthesised expression is that one alone).
-func (f *flowState) elements(closer string) ([]value, ev) {
+func (f *flowState) elements(closer string) ([]value, [][]value, ev) {
 	f.pos++
 	var elems []value
+	var rows [][]value
 	var last ev
 	for f.pos < len(f.toks) && !f.is(0, closer) {
 		start := f.pos
@@ -258,11 +259,17 @@ func (f *flowState) elements(closer string) ([]value, ev) {
 			last = f.expr()
 		}
 		elems = append(elems, f.valueOf(last))
+		if len(last.elems) > 0 && len(rows) < maxRows {
+			rows = append(rows, last.elems)
+		}
 		f.nextElem(start, closer, f.skipTo)
 	}
 	f.pos++
-	return elems, last
+	return elems, rows, last
 }
+
+// maxRows bounds the rows a literal keeps.
+const maxRows = 64
 
 // primary evaluates a literal, a name or a bracketed expression.
 func (f *flowState) primary() ev {
@@ -305,17 +312,21 @@ func (f *flowState) primary() ev {
 	case tokPunct:
 		switch t.s {
 		case "(":
-			elems, last := f.elements(")")
+			elems, rows, last := f.elements(")")
 			if len(elems) > 1 {
-				return listOf(elems)
+				l := listOf(elems)
+				l.rows = rows
+				return l
 			}
 			return last
 		case "[":
 			if f.lang == langPS && f.peek(1).kind == tokWord && (f.is(2, "]") || f.is(2, ".")) {
 				return f.psType()
 			}
-			elems, _ := f.elements("]")
-			return listOf(elems)
+			elems, rows, _ := f.elements("]")
+			l := listOf(elems)
+			l.rows = rows
+			return l
 		case "{":
 			if f.is(1, "}") {
 				f.pos += 2
@@ -323,16 +334,21 @@ func (f *flowState) primary() ev {
 			}
 			f.pos++
 			var out value
+			var rows [][]value
 			for f.pos < len(f.toks) && !f.is(0, "}") {
 				start := f.pos
-				v := f.valueOf(f.expr())
+				e := f.expr()
+				if len(e.elems) > 0 && len(rows) < maxRows {
+					rows = append(rows, e.elems) // a value that is a tuple: what .items() and .values() unpack
+				}
+				v := f.valueOf(e)
 				out = withSecret(out, v)
 				if f.pos == start {
 					f.pos++
 				}
 			}
 			f.pos++
-			return ev{v: value{t: out.t, store: out.store}}
+			return ev{v: value{t: out.t, store: out.store}, rows: rows}
 		case "\\":
 			if f.lang == langPerl && f.is(1, "&") && f.peek(2).kind == tokWord {
 				f.pos += 2

@@ -69,8 +69,13 @@ type ev struct {
 	file  *value
 	mode  string
 	elems []value // a list's elements, when known
-	recv  *ev     // for a method: the value it is called on (name is ".method")
-	from  string  // the name the value was read from, when it is a name's: a method that fills it (append, configparser's read) changes that name
+	// rows are, for a list or a mapping whose elements (or values) are
+	// lists or tuples themselves, their elements: what a loop unpacks
+	// (for parts in [(".aws", "credentials")], for k, parts in d.items()).
+	rows  [][]value
+	pairs bool   // rows are a mapping's values, which items() walks beside their keys
+	recv  *ev    // for a method: the value it is called on (name is ".method")
+	from  string // the name the value was read from, when it is a name's: a method that fills it (append, configparser's read) changes that name
 	// emptyMap says the expression is an empty mapping literal ({}): a
 	// default that says what get() gets is one (secretMethod).
 	emptyMap bool
@@ -232,6 +237,9 @@ func (f *flowState) skipLine() {
 // turn (the one that matters most to a sink), a secret's names or parts
 // (iterSecret), or what the analysis cannot see.
 func (f *flowState) bindLoop(names []string, v ev, keys bool) {
+	if len(v.rows) > 0 && len(names) > 0 && f.bindRows(names, v) {
+		return
+	}
 	if sv := f.valueOf(v); sv.t&tSecret != 0 && len(v.elems) == 0 {
 		for i, it := range iterSecret(sv, keys, len(names)) {
 			f.vars[names[i]] = ev{v: it}
@@ -248,6 +256,47 @@ func (f *flowState) bindLoop(names []string, v ev, keys bool) {
 	for _, n := range names {
 		f.vars[n] = ev{v: it}
 	}
+}
+
+// bindRows binds a loop's names to what it unpacks from rows of tuples
+// (for parts in [(".aws", "credentials")], for base, name in …, for
+// label, parts in hints.items()): the row that matters most
+// (weightiestRow), as elements or one part to a name; false when the
+// names do not fit the rows.
+func (f *flowState) bindRows(names []string, v ev) bool {
+	row := weightiestRow(v.rows)
+	switch {
+	case v.pairs && len(names) == 2:
+		f.vars[names[0]] = ev{v: unknown()}
+		f.vars[names[1]] = ev{v: listOf(row).v, elems: row}
+	case !v.pairs && len(names) == 1:
+		f.vars[names[0]] = ev{v: listOf(row).v, elems: row}
+	case !v.pairs && len(names) == len(row):
+		for i, n := range names {
+			f.vars[n] = ev{v: row[i]}
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// weightiestRow returns the row a loop's name holds for the analysis: the
+// first whose parts, joined under the home folder, name a secret file (the
+// one that matters most to a sink, as weightiest picks among values), or
+// the first row.
+func weightiestRow(rows [][]value) []value {
+	for _, r := range rows {
+		parts := append([]value{homeValue()}, r...)
+		p := parts[0]
+		for _, q := range parts[1:] {
+			p = joinPath(p, q)
+		}
+		if classifyPath(p) == pathSecret {
+			return r
+		}
+	}
+	return rows[0]
 }
 
 // skipped records, for the tokens from from to pos that the parser moved
