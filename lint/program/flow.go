@@ -30,12 +30,14 @@ func (s *scan) flowRegion(r region) {
 		f.chunk++
 		for f.pos < len(f.toks) {
 			start := f.pos
+			s.asked = f.toks[f.pos].off < f.askedUntil
 			f.statement()
 			if f.pos == start {
 				f.pos++
 			}
 			f.runBodies()
 		}
+		s.asked = false
 	}
 }
 
@@ -140,6 +142,11 @@ func (f *flowState) statement() {
 			}
 			return
 		case "await", "throw", "raise", "if", "elif", "while", "unless", "until", "else", "try", "except", "catch", "finally", "do", "then", "echo", "assert":
+			if t.s == "if" && f.lang == langPython {
+				if end := f.pyConsent(t.off); end > f.askedUntil {
+					f.askedUntil = end
+				}
+			}
 			f.pos++
 			if !endOfStatement(f.peek(0)) && !f.is(0, ":") {
 				f.expr()
@@ -240,6 +247,9 @@ func (f *flowState) statement() {
 				return
 			}
 			f.pos += k + 1
+			if k == 1 && f.lang == langPython && f.pos < len(f.toks) {
+				f.noteAnswer(name, f.toks[f.pos].off)
+			}
 			v := f.expr()
 			if op != "=" {
 				old := f.vars[name]

@@ -30,6 +30,11 @@ type flowState struct {
 	// (runBodies).
 	bodies []bodyRun
 	chunk  int // which chunk of the region toks holds
+	// answers are the names an input() of a yes-or-no prompt set, and
+	// askedUntil the region's offset up to which the script runs only on
+	// the user's yes (flowconsent.go).
+	answers    map[string]bool
+	askedUntil int
 }
 
 // A bodyRun is a body to read after the statement that met it: a

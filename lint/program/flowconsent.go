@@ -1,0 +1,94 @@
+package program
+
+import (
+	"strings"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
+)
+
+// This file is the flow analysis's reading of a Python script that asks
+// the user at the terminal before it writes, as shellconsent.go is the
+// shell's: if input("Write this to .mcp.json? [y/N] ").lower() == "y":
+// and the block under it run only on a yes, and so does the rest of the
+// script after if answer != "y": sys.exit(). A write that runs later made
+// there is the user's to have agreed to (scan.asked, scan.agreed).
+
+// ynPrompt matches a prompt's text that asks a yes or no question.
+var ynPrompt = &lazyre.RE{Expr: `(?i)[\[(]\s*y(?:es)?\s*/\s*n(?:o)?\s*[\])]|\byes/no\b`}
+
+// pyYes matches a condition's test for a yes answer, and pyNot a negated
+// one.
+var (
+	pyYes = &lazyre.RE{Expr: `(?i)==\s*["']y(?:es)?["']|\bin\s*[\[({]\s*["']y(?:es)?["']|startswith\(\s*["']y["']|!=\s*["']y(?:es)?["']|\bnot\s+in\s*[\[({]\s*["']y`}
+	pyNot = &lazyre.RE{Expr: `(?i)!=|\bnot\b`}
+)
+
+// pyConsent reads, at an if of Python whose keyword is the token at, a
+// condition on the user's answer to a yes-or-no prompt (an input() call
+// in it, or a name one set), and returns the offset in the region up to
+// which the script runs only on a yes: the end of the block under it for a
+// yes test, the region's end for a no test whose block exits. -1 for none.
+func (f *flowState) pyConsent(at int) int {
+	t := f.region
+	lineStart := strings.LastIndexByte(t[:at], '\n') + 1
+	lineEnd := strings.IndexByte(t[at:], '\n')
+	if lineEnd < 0 {
+		lineEnd = len(t)
+	} else {
+		lineEnd += at
+	}
+	cond := t[at:lineEnd]
+	asks := strings.Contains(cond, "input(") && ynPrompt.MatchString(cond)
+	for name := range f.answers {
+		if strings.Contains(cond, name) {
+			asks = true
+		}
+	}
+	if !asks || !pyYes.MatchString(cond) {
+		return -1
+	}
+	indent := len(t[lineStart:at]) - len(strings.TrimLeft(t[lineStart:at], " \t"))
+	end := lineEnd
+	exits := false
+	for end < len(t) {
+		next := strings.IndexByte(t[end+1:], '\n')
+		line := t[end+1:]
+		if next >= 0 {
+			line = t[end+1 : end+1+next]
+		}
+		if trimmed := strings.TrimLeft(line, " \t"); trimmed != "" && len(line)-len(trimmed) <= indent {
+			break
+		}
+		if l := strings.TrimSpace(line); strings.HasPrefix(l, "sys.exit") || strings.HasPrefix(l, "exit(") || strings.HasPrefix(l, "return") || strings.HasPrefix(l, "raise SystemExit") {
+			exits = true
+		}
+		if next < 0 {
+			end = len(t)
+			break
+		}
+		end += 1 + next
+	}
+	if pyNot.MatchString(cond) {
+		if exits {
+			return len(t)
+		}
+		return -1
+	}
+	return end
+}
+
+// noteAnswer records name as holding the user's answer when the rest of
+// its assignment's line, from the region's offset at, reads a yes-or-no
+// prompt (answer = input("Proceed? [y/N] ").strip().lower()).
+func (f *flowState) noteAnswer(name string, at int) {
+	end := strings.IndexByte(f.region[at:], '\n')
+	if end < 0 {
+		end = len(f.region) - at
+	}
+	if rhs := f.region[at : at+end]; strings.HasPrefix(rhs, "input(") && ynPrompt.MatchString(rhs) {
+		if f.answers == nil {
+			f.answers = map[string]bool{}
+		}
+		f.answers[name] = true
+	}
+}
