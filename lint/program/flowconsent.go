@@ -92,3 +92,103 @@ func (f *flowState) noteAnswer(name string, at int) {
 		f.answers[name] = true
 	}
 }
+
+// psConfirmFunc matches a PowerShell function's head: its name.
+var psConfirmFunc = &lazyre.RE{Expr: `(?i)\bfunction\s+([\w-]+)[^{\n]*\{`}
+
+// psConsent is pyConsent for PowerShell, whose if's condition is in
+// parentheses and whose block is in braces: a condition that calls a
+// function of the region asking a yes-or-no question with Read-Host and
+// returning the answer's test, or tests Read-Host's answer itself, for a
+// yes. It returns the offset of the block's closing brace, or, for a
+// negated test (-not, !) whose block exits, the region's end; -1 for none.
+func (f *flowState) psConsent(at int) int {
+	t := f.region
+	open := braceAfter(t, at)
+	if open < 0 {
+		return -1
+	}
+	cond := t[at:open]
+	asks := strings.Contains(strings.ToLower(cond), "read-host") && ynPrompt.MatchString(cond) && strings.Contains(cond, "-match") ||
+		f.callsConfirm(cond)
+	if !asks {
+		return -1
+	}
+	end := matchingBrace(t, open)
+	if end < 0 {
+		return -1
+	}
+	lower := strings.ToLower(cond)
+	if strings.Contains(lower, "-not") || strings.Contains(cond, "!") {
+		if b := strings.ToLower(t[open:end]); strings.Contains(b, "exit") || strings.Contains(b, "return") || strings.Contains(b, "throw") {
+			return len(t)
+		}
+		return -1
+	}
+	return end
+}
+
+// callsConfirm reports whether cond calls a function of the region whose
+// body asks a yes-or-no question with Read-Host and returns a test of it.
+func (f *flowState) callsConfirm(cond string) bool {
+	t := f.region
+	for _, m := range psConfirmFunc.Regexp().FindAllStringSubmatchIndex(t, 32) {
+		name := t[m[2]:m[3]]
+		if !strings.Contains(strings.ToLower(cond), strings.ToLower(name)) {
+			continue
+		}
+		end := matchingBrace(t, m[1]-1)
+		if end < 0 {
+			continue
+		}
+		body := t[m[1]:end]
+		if strings.Contains(strings.ToLower(body), "read-host") && ynPrompt.MatchString(body) && strings.Contains(strings.ToLower(body), "-match") {
+			return true
+		}
+	}
+	return false
+}
+
+// braceAfter returns the offset of the first { after at outside
+// parentheses, on the if's line or the next, or -1.
+func braceAfter(t string, at int) int {
+	depth := 0
+	for i := at; i < len(t) && i < at+2048; i++ {
+		switch t[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case '{':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// matchingBrace returns the offset of the } that closes the { at open,
+// counting braces and skipping quoted strings, or -1.
+func matchingBrace(t string, open int) int {
+	depth := 0
+	var quote byte
+	for i := open; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '{':
+			depth++
+		case c == '}':
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
