@@ -131,18 +131,23 @@ func (f *flowState) psConsent(at int) int {
 // callsConfirm reports whether cond calls a function of the region whose
 // body asks a yes-or-no question with Read-Host and returns a test of it.
 func (f *flowState) callsConfirm(cond string) bool {
-	t := f.region
-	for _, m := range psConfirmFunc.Regexp().FindAllStringSubmatchIndex(t, 32) {
-		name := t[m[2]:m[3]]
-		if !strings.Contains(strings.ToLower(cond), strings.ToLower(name)) {
-			continue
+	if f.confirms == nil {
+		f.confirms = []string{} // found once per region: an if asks only whether it calls one
+		t := f.region
+		for _, m := range psConfirmFunc.Regexp().FindAllStringSubmatchIndex(t, 32) {
+			end := matchingBrace(t, m[1]-1)
+			if end < 0 {
+				continue
+			}
+			body := strings.ToLower(t[m[1]:end])
+			if strings.Contains(body, "read-host") && ynPrompt.MatchString(body) && strings.Contains(body, "-match") {
+				f.confirms = append(f.confirms, strings.ToLower(t[m[2]:m[3]]))
+			}
 		}
-		end := matchingBrace(t, m[1]-1)
-		if end < 0 {
-			continue
-		}
-		body := t[m[1]:end]
-		if strings.Contains(strings.ToLower(body), "read-host") && ynPrompt.MatchString(body) && strings.Contains(strings.ToLower(body), "-match") {
+	}
+	lower := strings.ToLower(cond)
+	for _, name := range f.confirms {
+		if strings.Contains(lower, name) {
 			return true
 		}
 	}

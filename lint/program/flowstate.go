@@ -35,6 +35,7 @@ type flowState struct {
 	// the user's yes (flowconsent.go).
 	answers    map[string]bool
 	askedUntil int
+	confirms   []string // the region's PowerShell functions that ask the user yes or no, nil until looked for
 }
 
 // A bodyRun is a body to read after the statement that met it: a
