@@ -128,8 +128,8 @@ func negatedProse(before string) bool {
 func (s *scan) clauseBefore(i, off int) string {
 	line := s.line(i)
 	before := line[:off]
-	if i == 0 || sentenceEnd(before) || s.flag(i-1)&lineProse == 0 || s.flag(i)&lineProse == 0 {
-		return before
+	if i == 0 || len(before) > negationWindow || s.flag(i-1)&lineProse == 0 || s.flag(i)&lineProse == 0 || sentenceEnd(before) {
+		return before // a match far into its line is in a sentence of its own line
 	}
 	if t := strings.TrimLeft(before, " \t"); strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") {
 		return before // a list item or a heading starts anew

@@ -286,7 +286,7 @@ func compoundModifier(t string, h lexHit) bool {
 // catalogue, and every cell of it is about the attack it lists.
 func metaRow(s *scan, i int) bool {
 	line := s.line(i)
-	if !strings.HasPrefix(strings.TrimLeft(line, " \t>"), "|") {
+	if len(line) > maxTableLine || !strings.HasPrefix(strings.TrimLeft(line, " \t>"), "|") {
 		return false
 	}
 	meta := false
@@ -301,9 +301,17 @@ func metaRow(s *scan, i int) bool {
 // Markdown table's row: spaced or at a cell's edge, on a line that starts
 // with |.
 func tableCell(t string, i int) bool {
-	from := strings.LastIndexByte(t[:i], '\n') + 1
-	return strings.HasPrefix(strings.TrimLeft(t[from:i], " \t>"), "|") // a table in a block quote too
+	lo := max(0, i-maxTableLine)
+	from := strings.LastIndexByte(t[lo:i], '\n')
+	if from < 0 && lo > 0 {
+		return false // a line longer than any table's row: the byte's line start is not looked for
+	}
+	return strings.HasPrefix(strings.TrimLeft(t[lo+from+1:i], " \t>"), "|") // a table in a block quote too
 }
+
+// maxTableLine bounds the line a table's row may be, so that a long line
+// of pipes costs its length once, not once per pipe.
+const maxTableLine = 4096
 
 // judge grades what one sentence combines. Precedence over the user with
 // anything else, safety switched off for the model or without asking,
