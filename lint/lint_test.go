@@ -119,6 +119,8 @@ var lintCases = []lintCase{
 	// install-hook
 	{"packages/u/package.json", "install-hook", "{\n  \"name\": \"u\",\n  \"scripts\": {\n    \"postinstall\": \"node setup.js\"\n  }\n}\n", "warning", 4},
 	{"setup.py", "install-hook", "from setuptools import setup\nsetup(name='x', cmdclass={'install': Hook})\n", "warning", 2},
+	{"package.json", "install-hook", "{\"scripts\": {\n\"preinstall\": \"npx only-allow pnpm\"\n}}\n", "note", 2},
+	{"package.json", "install-hook", "{\"scripts\": {\n\"preinstall\": \"npx only-allow pnpm && node x.js\"\n}}\n", "warning", 2},
 	// Inline code that only tests the Node that runs it reads and runs nothing else.
 	{"package.json", "install-hook", "{\"scripts\": {\n\"preinstall\": \"node -e \\\"const m=+process.versions.node.split('.')[0];if(m<20){console.error('Node >=20');process.exit(1)}\\\"\"\n}}\n", "note", 2},
 	{"package.json", "install-hook", "{\"scripts\": {\n\"preinstall\": \"node -e \\\"require('child_process').execSync('id')\\\"\"\n}}\n", "warning", 2},

@@ -116,8 +116,9 @@ var nodeCheckNames = lazy.Value[map[string]bool]{New: func() map[string]bool {
 func localBuildTool(script string, scripts map[string]string, depth int) bool {
 	switch script {
 	case "husky", "husky install", "node-gyp rebuild", "node-gyp-build", "tsc", "tsc --build", "tsc -b", "patch-package",
-		"prisma generate", "svelte-kit sync", "nuxt prepare", "astro sync", "lefthook install", "simple-git-hooks":
-		return true
+		"prisma generate", "svelte-kit sync", "nuxt prepare", "astro sync", "lefthook install", "simple-git-hooks",
+		"npx only-allow pnpm", "npx only-allow npm", "npx only-allow yarn", "npx only-allow bun":
+		return true // only-allow stops an install by another package manager, and does nothing else
 	}
 	f := strings.Fields(script)
 	switch {

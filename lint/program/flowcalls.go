@@ -325,7 +325,7 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		return ev{v: unknown()}
 	case callImport:
 		a := arg(0)
-		if a.t&(tBuilt|tDecoded) != 0 && !confinedImport(a) {
+		if a.t&(tBuilt|tDecoded) != 0 && !confinedImport(a) && !(a.known && a.t&tDecoded == 0 && localFile(a.s)) {
 			f.s.emit("dynamic-exec", at, SeverityWarning, "imports a module by a name built at run time: "+a.s)
 		}
 		if a.known {
@@ -402,6 +402,15 @@ func confinedImport(a value) bool {
 		}
 	}
 	return true
+}
+
+// localFile reports a module name spelled whole that is a file of the
+// skill's own beside the code ("./" + "package.json" folded to
+// ./package.json): it reads that file, which the analyser reads too, and
+// names no module of the system's.
+func localFile(name string) bool {
+	rel, ok := strings.CutPrefix(name, "./")
+	return ok && rel != "" && !strings.Contains(rel, "..") && !strings.ContainsAny(rel, "\\:")
 }
 
 // argValues returns the values of a call's arguments.
