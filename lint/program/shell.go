@@ -1,100 +1,18 @@
 package program
 
 import (
-	"errors"
-	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/skills-mcp/skills-mcp/lint/encoded"
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// This file is the shell analysis: it parses a region of shell with
-// mvdan.cc/sh (a real parser: assignments, pipes, command and process
-// substitution, here-documents), walks its statements in order keeping what
-// each variable and each file written may hold (value.go), and reports the
-// sinks those values reach (shellsinks.go). A parse error does not end the
-// analysis: it resumes on the next line.
-
-// shellRegion analyses one region of shell.
-func (s *scan) shellRegion(r region) {
-	text := r.text
-	if at, deep := tooNested(text); deep {
-		s.opaque(r.off+at, fmt.Sprintf("not analysed: nested deeper than %d brackets", maxNesting))
-		return
-	}
-	if s.roles&Markdown != 0 {
-		text = stripPrompts(text)
-	}
-	st := &shellState{s: s, base: r.off, start: r.off, text: text, vars: map[string]value{}, files: map[string]*shFile{}, remotes: map[string]string{}}
-	s.asked = false // a yes in one region is not one in the next
-	defer st.uncalled()
-	p := parsers.Get().(*syntax.Parser)
-	defer parsers.Put(p)
-	for from := 0; from < len(text); {
-		rest := text[from:]
-		var perr error
-		// The loop never breaks: the parser's iterator may yield again after
-		// its body returns false (a panic), so what follows an error is
-		// skipped instead.
-		for stmt, err := range p.StmtsSeq(strings.NewReader(rest)) {
-			if err != nil && perr == nil {
-				perr = err
-			}
-			if perr != nil || stmt == nil {
-				continue
-			}
-			st.base = r.off + from
-			s.escape(st.stmt(stmt, value{})) // what the script prints is the output: an agent's transcript
-		}
-		if perr == nil {
-			return
-		}
-		// Resume after the line the error is on.
-		at := len(rest)
-		var pe syntax.ParseError
-		if errors.As(perr, &pe) {
-			at = int(pe.Pos.Offset())
-		}
-		nl := strings.IndexByte(rest[min(at, len(rest)):], '\n')
-		if nl < 0 {
-			return
-		}
-		from += at + nl + 1
-	}
-}
-
-// parsers keeps shell parsers for reuse: a Markdown file may hold many
-// fenced blocks, and a parser is large next to a block.
-var parsers = sync.Pool{New: func() any {
-	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(false))
-}}
-
-// stripPrompts blanks a "$ " or "> " prompt at the start of lines of a
-// console transcript, keeping offsets.
-func stripPrompts(text string) string {
-	if !strings.Contains(text, "$ ") {
-		return text
-	}
-	b := []byte(text)
-	for i := 0; i < len(b); {
-		j := i
-		for j < len(b) && (b[j] == ' ' || b[j] == '\t') {
-			j++
-		}
-		if j+1 < len(b) && b[j] == '$' && b[j+1] == ' ' {
-			b[j] = ' '
-		}
-		nl := strings.IndexByte(text[i:], '\n')
-		if nl < 0 {
-			break
-		}
-		i += nl + 1
-	}
-	return string(b)
-}
+// This file is the shell analysis's walk: the statements of a region
+// (shellregion.go parses it with mvdan.cc/sh: assignments, pipes, command
+// and process substitution, here-documents) in order, keeping what each
+// variable and each file written may hold (value.go), and the commands
+// they run, whose sinks shellsinks.go reports.
 
 // stmts walks statements with no input and returns what they print.
 func (st *shellState) stmts(list []*syntax.Stmt) value {
@@ -506,22 +424,6 @@ func (st *shellState) replaced(v value, r *syntax.Replace) (value, bool) {
 	out.s = strings.Replace(v.s, orig.s, with.s, n)
 	out.t |= tBuilt
 	return out, true
-}
-
-// caseModified applies bash's ${v^}, ${v^^}, ${v,} and ${v,,} to s.
-func caseModified(s string, op syntax.ParExpOperator) string {
-	if s == "" {
-		return s
-	}
-	switch op {
-	case syntax.UpperAll:
-		return strings.ToUpper(s)
-	case syntax.LowerAll:
-		return strings.ToLower(s)
-	case syntax.UpperFirst:
-		return strings.ToUpper(s[:1]) + s[1:]
-	}
-	return strings.ToLower(s[:1]) + s[1:]
 }
 
 // call walks a simple command and returns what it prints.
@@ -965,38 +867,4 @@ func (st *shellState) inline(f *shellFunc, args []value, stdin value) value {
 	st.pos, st.base = pos, base
 	st.s.asked = asked // a return on no ends the function, not the script
 	return out
-}
-
-// uncalled walks, with their arguments unknown, the functions no call
-// reached, so what they would do is graded still.
-func (st *shellState) uncalled() {
-	for _, f := range st.funcs {
-		if f.calls == 0 {
-			f.calls = maxInline // a call from inside itself walks as unknown
-			base := st.base
-			st.base = f.base
-			st.s.escape(st.stmt(f.body, value{})) // printed where it is called
-			st.base = base
-		}
-	}
-}
-
-// dqUnescape removes the backslashes that quote a character inside
-// double quotes: before $, `, ", \ and a line break (which it joins);
-// any other backslash stays, as the shell keeps it.
-func dqUnescape(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			switch s[i+1] {
-			case '$', '`', '"', '\\':
-				i++
-			case '\n':
-				i++
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

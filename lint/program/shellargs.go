@@ -278,3 +278,39 @@ func commandOutput(cmd value) (value, bool) {
 func dnsCarries(a value) bool {
 	return !a.known && a.t&(tCmd|tSecret|tEnv|tDecoded) != 0 && strings.Count(strings.TrimPrefix(a.s, "."), ".") >= 1
 }
+
+// caseModified applies bash's ${v^}, ${v^^}, ${v,} and ${v,,} to s.
+func caseModified(s string, op syntax.ParExpOperator) string {
+	if s == "" {
+		return s
+	}
+	switch op {
+	case syntax.UpperAll:
+		return strings.ToUpper(s)
+	case syntax.LowerAll:
+		return strings.ToLower(s)
+	case syntax.UpperFirst:
+		return strings.ToUpper(s[:1]) + s[1:]
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// dqUnescape removes the backslashes that quote a character inside
+// double quotes: before $, `, ", \ and a line break (which it joins);
+// any other backslash stays, as the shell keeps it.
+func dqUnescape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '"', '\\':
+				i++
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
