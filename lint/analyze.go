@@ -345,8 +345,11 @@ func (s *scan) matchLine(ri, i int, keys keySet) (int, string) {
 func binaryFindings(file string, data []byte) []manifest.Finding {
 	var rows []manifest.Finding
 	read := false // an SQLite database whose text the analysis read whole
+	why := ""     // or why it could not
 	if k, name := filekind.Sniff(data); k == filekind.Database && name == "SQLite" {
-		if text, err := sqlite.Text(data); err == nil {
+		if text, err := sqlite.Text(data); err != nil {
+			why = "an SQLite database the analyser cannot read whole: " + err.Error()
+		} else {
 			read = true
 			rows = analyze(file+"\x00rows", []byte(text), codeState{})
 			for i := range rows {
@@ -360,8 +363,11 @@ func binaryFindings(file string, data []byte) []manifest.Finding {
 			continue
 		}
 		if sev, ex := r.bin(file, data); sev != "" {
-			if read && r.id == "opaque-file" {
+			switch {
+			case read && r.id == "opaque-file":
 				sev, ex = SeverityNote, "an SQLite database, read whole: its schema and every table's text are read as text"
+			case why != "" && r.id == "opaque-file":
+				ex = why // what stopped the reading: a binary blob, a page it cannot follow
 			}
 			out = append(out, manifest.Finding{Rule: r.id, File: file, Line: 1, Column: 1, Severity: sev, Excerpt: ex})
 		}

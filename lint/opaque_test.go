@@ -209,4 +209,14 @@ func TestSQLiteRead(t *testing.T) {
 			t.Errorf("%s: %v, want %v", c.file, got, c.want)
 		}
 	}
+	// What stops the reading is named.
+	data, err := os.ReadFile(filepath.Join("sqlite", "testdata", "blob.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range Analyze("data/blob.db", data) {
+		if f.Rule == "opaque-file" && !strings.Contains(f.Excerpt, "binary blob of 1024 bytes") {
+			t.Errorf("blob.db: excerpt %q does not say what stopped the reading", f.Excerpt)
+		}
+	}
 }

@@ -64,9 +64,12 @@ func storeItem(name string, rest []value) string {
 			args = append(args, a.s)
 		}
 	}
-	verbs := map[string]int{"op": 1, "vault": 1, "pass": 1, "lpass": 1, "bw": 2}[name]
-	if name == "op" && len(args) > 0 && args[0] == "item" || name == "vault" && len(args) > 0 && args[0] == "kv" {
-		verbs = 2
+	verbs := 1 // op read REF, vault read PATH, pass show PATH, lpass show NAME
+	switch {
+	case name == "bw", name == "op" && len(args) > 0 && args[0] == "item", name == "vault" && len(args) > 0 && args[0] == "kv":
+		verbs = 2 // bw get password NAME, op item get NAME, vault kv get PATH
+	case name != "op" && name != "vault" && name != "pass" && name != "lpass":
+		return ""
 	}
 	if verbs == 0 || len(args) <= verbs {
 		return ""

@@ -39,10 +39,8 @@ func (f *flowState) pyConsent(at int) int {
 	}
 	cond := t[at:lineEnd]
 	asks := strings.Contains(cond, "input(") && ynPrompt.MatchString(cond)
-	for name := range f.answers {
-		if strings.Contains(cond, name) {
-			asks = true
-		}
+	for _, w := range strings.FieldsFunc(cond, func(r rune) bool { return r >= 0x80 || !isIdentByte(byte(r)) }) {
+		asks = asks || f.answers[w] // the name whole: an answer "a" is not every word with an a in it
 	}
 	if !asks || !pyYes.MatchString(cond) {
 		return -1

@@ -150,7 +150,7 @@ func (st *shellState) command(c syntax.Command, stdin value) value {
 		// Walked where it is called; a wrapper that runs its arguments
 		// (run() { "$@"; }) once, at the end, as its calls are commands of
 		// their own.
-		f := &shellFunc{body: c.Body, base: st.base, wrapper: runsArgs(c.Body)}
+		f := &shellFunc{body: c.Body, base: st.base, wrapper: runsArgs(c.Body), asks: asksYes(c.Body)}
 		switch {
 		case c.Name != nil:
 			f.name = c.Name.Value

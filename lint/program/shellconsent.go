@@ -53,7 +53,7 @@ func (st *shellState) consent(cond []*syntax.Stmt) int {
 	}
 	x := cond[0]
 	if call, ok := x.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
-		if f := st.function(call.Args[0].Lit()); f != nil && asksYes(f.body) {
+		if f := st.function(call.Args[0].Lit()); f != nil && f.asks {
 			if x.Negated {
 				return -1
 			}

@@ -57,6 +57,7 @@ type shellFunc struct {
 	// wrapper says the body runs its arguments as a command (runsArgs):
 	// it is not walked at its calls.
 	wrapper bool
+	asks    bool // the body asks the user and returns whether they said yes (asksYes)
 }
 
 // Bounds of walking functions where they are called: per function, and
