@@ -30,14 +30,8 @@ var (
 // yes test, the region's end for a no test whose block exits. -1 for none.
 func (f *flowState) pyConsent(at int) int {
 	t := f.region
-	lineStart := strings.LastIndexByte(t[:at], '\n') + 1
-	lineEnd := strings.IndexByte(t[at:], '\n')
-	if lineEnd < 0 {
-		lineEnd = len(t)
-	} else {
-		lineEnd += at
-	}
-	cond := t[at:lineEnd]
+	lineStart, end := strings.LastIndexByte(t[:at], '\n')+1, lineEnd(t, at)
+	cond := t[at:end]
 	asks := strings.Contains(cond, "input(") && ynPrompt.MatchString(cond)
 	for _, w := range strings.FieldsFunc(cond, func(r rune) bool { return r >= 0x80 || !isIdentByte(byte(r)) }) {
 		asks = asks || f.answers[w] // the name whole: an answer "a" is not every word with an a in it
@@ -46,7 +40,6 @@ func (f *flowState) pyConsent(at int) int {
 		return -1
 	}
 	indent := len(t[lineStart:at]) - len(strings.TrimLeft(t[lineStart:at], " \t"))
-	end := lineEnd
 	exits := false
 	for end < len(t) {
 		next := strings.IndexByte(t[end+1:], '\n')
@@ -79,11 +72,7 @@ func (f *flowState) pyConsent(at int) int {
 // its assignment's line, from the region's offset at, reads a yes-or-no
 // prompt (answer = input("Proceed? [y/N] ").strip().lower()).
 func (f *flowState) noteAnswer(name string, at int) {
-	end := strings.IndexByte(f.region[at:], '\n')
-	if end < 0 {
-		end = len(f.region) - at
-	}
-	if rhs := f.region[at : at+end]; strings.HasPrefix(rhs, "input(") && ynPrompt.MatchString(rhs) {
+	if rhs := f.region[at:lineEnd(f.region, at)]; strings.HasPrefix(rhs, "input(") && ynPrompt.MatchString(rhs) {
 		if f.answers == nil {
 			f.answers = map[string]bool{}
 		}
