@@ -60,9 +60,10 @@ func (s *scan) analyseCode() {
 // the place and what was written: a plain command a cron line or a
 // profile runs; git pointed at the repository's own hooks folder; an
 // image URL whose query holds only values the analysis saw carry no
-// data): its grade is the rule's.
+// data; a project's own install script piped to a shell, its URL built
+// from values the analysis knows): its grade is the rule's.
 func (s *scan) leftToCode(ri, i int) bool {
-	if id := rules[ri].id; id != "persistence" && id != "autorun-config" && id != "image-exfil" {
+	if id := rules[ri].id; id != "persistence" && id != "autorun-config" && id != "image-exfil" && id != "pipe-to-shell" {
 		return false
 	}
 	s.extraHits(ri) // runs the analysis once

@@ -371,8 +371,8 @@ func autoExec(s *scan) []hit {
 			return nil
 		}
 		why = "cargo runs build.rs at every build"
-		if gitInfoOnly(s.text) {
-			return []hit{{off: 0, sev: SeverityNote, excerpt: why + ": it only asks git about the source tree (a commit, a tag, a date)"}}
+		if what := buildRsOnly(s.text); what != "" {
+			return []hit{{off: 0, sev: SeverityNote, excerpt: why + ": " + what}}
 		}
 	case name == ".envrc":
 		why = "direnv runs .envrc on entering the folder"
@@ -392,66 +392,6 @@ func autoExec(s *scan) []hit {
 		}
 	}
 	return nil
-}
-
-// buildRsCommand matches a process a build.rs starts, capturing what
-// names the program.
-var buildRsCommand = &lazyre.RE{Expr: `Command::new\s*\(\s*([^)]*)\)`}
-
-// buildRsReach matches what in a build.rs reaches past the source tree
-// and cargo: the network, a file written or removed, the home folder, a
-// shell, foreign code.
-var buildRsReach = &lazyre.RE{Expr: `\b(?:std::net|TcpStream|UdpSocket|reqwest|ureq|hyper|curl|attohttpc|fs::write|File::create|OpenOptions|` +
-	`remove_file|remove_dir|set_permissions|home_dir|"HOME"|"USERPROFILE"|unsafe|extern\s+"C"|include_bytes!|libloading|sh\b|bash\b|cmd\.exe|powershell)`}
-
-// gitWriteArgs matches, in a build.rs's text, a git subcommand or option
-// that reaches a remote or changes the repository or its configuration.
-var gitWriteArgs = &lazyre.RE{Expr: `"(?:clone|fetch|pull|push|remote|config|submodule|ls-remote|archive|am|apply|checkout|reset|commit|gc|-c|--exec-path|--upload-pack|--git-dir=.*|--work-tree=.*)"`}
-
-// gitInfoOnly reports a build.rs whose only process is git, given its
-// arguments as string literals that reach no remote and change nothing
-// (rev-parse, describe, log -1, status), with nothing else reaching past
-// the source tree and cargo: it embeds a commit hash or a date, as so
-// many crates do.
-func gitInfoOnly(text string) bool {
-	cmds := buildRsCommand.FindAllStringSubmatch(text, -1)
-	if len(cmds) == 0 {
-		return false
-	}
-	for _, c := range cmds {
-		if strings.TrimSpace(c[1]) != `"git"` {
-			return false
-		}
-	}
-	return !buildRsReach.MatchString(text) && !gitWriteArgs.MatchString(text)
-}
-
-// cargoDirective matches a build.rs line that only tells cargo something:
-// when to rerun, a library to link by name, a cfg or an environment value
-// for the crate. Nothing runs, no file is read or written, and no linker
-// argument or search path (which could bring in code) is set.
-var cargoDirective = &lazyre.RE{Expr: `^println!\(\s*"cargo::?(?:rerun-if-changed|rerun-if-env-changed|rustc-link-lib|rustc-cfg|rustc-check-cfg|rustc-env|warning)=[^"{}\\]*"\s*\);$`}
-
-// cargoDirectivesOnly reports a build.rs whose main only prints cargo
-// directives: it runs cargo's own bookkeeping and nothing of the skill's.
-// Any other statement, helper function or use line keeps it an auto-exec
-// warning.
-func cargoDirectivesOnly(s *scan) bool {
-	body := false
-	for i := range s.lines() {
-		l := strings.TrimSpace(s.line(i))
-		switch {
-		case l == "" || strings.HasPrefix(l, "//"):
-		case !body && l == "fn main() {":
-			body = true
-		case body && l == "}":
-			body = false
-		case body && cargoDirective.MatchString(l):
-		default:
-			return false
-		}
-	}
-	return !body
 }
 
 // conftestStmt matches a module-level line of a conftest.py that only

@@ -127,6 +127,13 @@ var lintCases = []lintCase{
 	{"package.json", "install-hook", "{\"scripts\": {\n\"preinstall\": \"node -e \\\"process['bin'+'ding']('fs')\\\"\"\n}}\n", "warning", 2},
 	{"package.json", "install-hook", "{\"scripts\": {\n\"preinstall\": \"node -e \\\"''.constructor.constructor('x')()\\\"\"\n}}\n", "warning", 2},
 	{"setup.py", "install-hook", "class Hook(install):\n    def run(self): pass\n", "warning", 1},
+	// A setup.py whose command classes only build: protoc, a front end's npm build.
+	{"setup.py", "install-hook", "import shutil, subprocess\nfrom setuptools import setup\nfrom setuptools.command.build_py import build_py\nclass B(build_py):\n    def run(self):\n        npm = shutil.which(\"npm\")\n        subprocess.check_call([npm, \"ci\"], cwd=\"frontend\")\n        subprocess.check_call([npm, \"run\", \"build\"], cwd=\"frontend\")\n        super().run()\nsetup(cmdclass={\"build_py\": B})\n", "note", 4},
+	{"setup.py", "install-hook", "import sys, subprocess\nfrom setuptools import setup\nfrom setuptools.command.build_py import build_py as _b\nclass B(_b):\n    def run(self):\n        subprocess.check_call([sys.executable, \"-m\", \"grpc_tools.protoc\", \"-Iproto\", \"--python_out=src\", \"proto/a.proto\"])\n        super().run()\nsetup(cmdclass={\"build_py\": B})\n", "note", 8},
+	{"setup.py", "install-hook", "import sys, subprocess\nfrom setuptools import setup\nfrom setuptools.command.install import install\nclass B(install):\n    def run(self):\n        subprocess.check_call([sys.executable, \"-m\", \"pip\", \"install\", \"extra\"])\n        super().run()\nsetup(cmdclass={\"install\": B})\n", "warning", 4},
+	{"setup.py", "install-hook", "import subprocess\nfrom setuptools import setup\nfrom setuptools.command.install import install\nclass B(install):\n    def run(self):\n        cmd = build_cmd()\n        subprocess.check_call(cmd)\n        super().run()\nsetup(cmdclass={\"install\": B})\n", "warning", 4},
+	{"setup.py", "install-hook", "import subprocess, urllib.request\nfrom setuptools import setup\nfrom setuptools.command.install import install\nclass B(install):\n    def run(self):\n        subprocess.check_call([\"git\", \"describe\"])\n        urllib.request.urlopen(\"https://x.example/ping\")\n        super().run()\nsetup(cmdclass={\"install\": B})\n", "warning", 4},
+	{"setup.py", "install-hook", "import subprocess\nimport helpers\nfrom setuptools import setup\nfrom setuptools.command.install import install\nclass B(install):\n    def run(self):\n        helpers.prepare()\n        super().run()\nsetup(cmdclass={\"install\": B})\n", "warning", 5},
 	{"pyproject.toml", "install-hook", "[build-system]\nrequires = []\nbuild-backend = \"backend\"\nbackend-path = [\".\"]\n", "warning", 4},
 	{"package.json", "install-hook", "{\"name\": \"app\", \"scripts\": {\"test\": \"jest\", \"build\": \"tsc\"}}\n", "", 0},
 	// A prepare script that runs the package's own TypeScript build, by name.
@@ -141,6 +148,16 @@ var lintCases = []lintCase{
 	{"build.rs", "auto-exec", "use std::process::Command;\nfn git(a: &[&str]) -> String {\n    let o = Command::new(\"git\").args(a).output().unwrap();\n    String::from_utf8(o.stdout).unwrap()\n}\nfn main() {\n    println!(\"cargo:rustc-env=GIT_HASH={}\", git(&[\"rev-parse\", \"HEAD\"]));\n}\n", "note", 1},
 	{"build.rs", "auto-exec", "use std::process::Command;\nfn git(a: &[&str]) -> String {\n    let o = Command::new(\"git\").args(a).output().unwrap();\n    String::from_utf8(o.stdout).unwrap()\n}\nfn main() {\n    git(&[\"fetch\", \"origin\"]);\n}\n", "warning", 1},
 	{"build.rs", "auto-exec", "use std::process::Command;\nfn main() {\n    Command::new(\"sh\").arg(\"-c\").arg(\"git rev-parse HEAD\").status().unwrap();\n}\n", "warning", 1},
+	// A build.rs that only builds: build crates, build tools by literal, by
+	// cargo's variable for the tool, or through a helper every call names one.
+	{"build.rs", "auto-exec", "fn main() {\n    cc::Build::new().file(\"src/fast.c\").compile(\"fast\");\n    let n = \"1\".parse::<i64>().unwrap_or(i64::MAX);\n}\n", "note", 1},
+	{"build.rs", "auto-exec", "use std::io::Result;\nfn main() -> Result<()> {\n    prost_build::compile_protos(&[\"proto/a.proto\"], &[\"proto/\"])?;\n    Ok(())\n}\n", "note", 1},
+	{"build.rs", "auto-exec", "fn main() {\n    let dst = cmake::Config::new(\"libfoo\").build();\n}\n", "warning", 1},
+	{"build.rs", "auto-exec", "fn main() {\n    my_build_helper::run();\n}\n", "warning", 1},
+	{"build.rs", "auto-exec", "use std::env;\nuse std::process::Command;\nfn out(program: &str, args: &[&str]) -> Option<String> {\n    let o = Command::new(program).args(args).output().ok()?;\n    Some(String::from_utf8_lossy(&o.stdout).to_string())\n}\nfn main() {\n    let rustc = env::var(\"RUSTC\").unwrap_or_else(|_| \"rustc\".into());\n    out(&rustc, &[\"--version\"]);\n    out(\"git\", &[\"rev-parse\", \"HEAD\"]);\n    out(\"protoc\", &[\"--version\"]);\n}\n", "note", 1},
+	{"build.rs", "auto-exec", "use std::process::Command;\nfn out(program: &str, args: &[&str]) {\n    Command::new(program).args(args).status().unwrap();\n}\nfn main() {\n    out(\"git\", &[\"rev-parse\", \"HEAD\"]);\n    out(\"python3\", &[\"gen.py\"]);\n}\n", "warning", 1},
+	{"build.rs", "auto-exec", "use std::env;\nuse std::process::Command;\nfn main() {\n    let p = env::var(\"BUILD_HOOK\").unwrap_or_else(|_| \"rustc\".into());\n    Command::new(&p).status().unwrap();\n}\n", "warning", 1},
+	{"build.rs", "auto-exec", "use std::process::Command;\nfn main() {\n    // cc::Build would do, but: \n    Command::new(\"clang\").args([\"-c\", \"x.c\"]).status().unwrap();\n    std::fs::write(\"x\", \"y\").unwrap();\n}\n", "warning", 1},
 	{"conftest.py", "auto-exec", "import os\nMARK = os.path.join(os.getcwd(), '.m')\n", "warning", 2},
 	{"conftest.py", "auto-exec", "import pathlib\n\ndef pytest_configure(config):\n    config.addinivalue_line('markers', 'slow: s')\n    h = pathlib.Path.home()\n", "warning", 5},
 	{"conftest.py", "auto-exec", "import pytest\n\ndef pytest_configure(config):\n    config.addinivalue_line('markers', 'slow: s')\n\n@pytest.fixture\ndef f(tmp_path):\n    p = tmp_path / 'c'\n    p.write_text('x')\n    return p\n", "note", 1},
@@ -724,7 +741,7 @@ func TestLintBadCorpus(t *testing.T) {
 var fuzzNames = []string{"SKILL.md", "scripts/run.sh", "a.py", "notes.txt", "Makefile", "b.PS1", "ref/x.markdown",
 	"package.json", "conftest.py", "x.pth", "setup.py", "pyproject.toml", "assets/logo.png", "bin/tool", "page.html",
 	"lib/helper.pyc", "templates/report.docx", "assets/photo.jpg", "assets/anim.gif", "docs/guide.pdf", "scripts/app.js",
-	"data/config.txt", "assets/config.json", "assets/data.bin", "setup.ps1", "tools/main.go", "build/rules.mk", "scripts/build.bat", "setup.cmd", "x.rb", "x.pl", "assets/autostart.reg"}
+	"data/config.txt", "assets/config.json", "assets/data.bin", "setup.ps1", "tools/main.go", "build/rules.mk", "scripts/build.bat", "setup.cmd", "x.rb", "x.pl", "assets/autostart.reg", "Dockerfile", "build.rs"}
 
 func FuzzLint(f *testing.F) {
 	for _, c := range lintCases {

@@ -80,14 +80,14 @@ var rules = []rule{
 				check: npmLifecycle,
 			},
 			{
-				keys: []string{"cmdclass"},
-				re:   &lazyre.RE{Expr: `\bcmdclass\b`},
-				sev:  SeverityWarning,
+				keys:  []string{"cmdclass"},
+				re:    &lazyre.RE{Expr: `\bcmdclass\b`},
+				check: setupHook,
 			},
 			{
-				keys: []string{"install", "develop", "egg_info", "build_py", "build_ext", "sdist"},
-				re:   &lazyre.RE{Expr: `^\s*class\s+\w+\s*\(\s*(?:[\w.]+\.)?(?:install|develop|egg_info|build_py|build_ext|sdist)\s*\)`},
-				sev:  SeverityWarning,
+				keys:  []string{"install", "develop", "egg_info", "build_py", "build_ext", "sdist"},
+				re:    &lazyre.RE{Expr: `^\s*class\s+\w+\s*\(\s*(?:[\w.]+\.)?_?(?:install|develop|egg_info|build_py|build_ext|sdist)\s*\)`},
+				check: setupHook,
 			},
 			{
 				keys: []string{"backend-path", "hooks"},

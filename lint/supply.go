@@ -152,21 +152,46 @@ func trustedHost(s *scan, i int, m []int) string {
 // gitSource grades a git+ URL (group 1: the URL after git+).
 func gitSource(s *scan, i int, m []int) string {
 	line := s.line(i)
+	if strings.EqualFold(path.Base(s.file), "package.json") && packageMetaKey.MatchString(line[:m[0]]) {
+		return "" // where the package's own source lives (repository.url), not something installed
+	}
 	if s.roles&roleScript != 0 && s.roles&(roleManifest|roleAutoExec) == 0 && !gitInstaller.MatchString(line[:m[0]]) {
 		return "" // a program's string or docstring that names a source (a test's input, a parser's example): nothing installs from it
 	}
 	return gradeGit(line[m[2]:m[3]])
 }
 
+// packageMetaKey matches the start of a package.json line whose value
+// says where the package itself lives: "url" (of repository or bugs),
+// "repository", "homepage".
+var packageMetaKey = &lazyre.RE{Expr: `^\s*"(?:url|repository|homepage)"\s*:\s*"$`}
+
 // gitInstaller matches, before a git+ source on a program's line, what
 // installs from it: pip, uv, uvx, pipx, npm, pnpm, yarn, bun, poetry.
 var gitInstaller = &lazyre.RE{Expr: `\b(?:pip[x\d.]*|uvx?|npm|pnpm|yarn|bun|poetry|pdm|hatch|conda)\b`}
 
 // gypAction accepts actions and command expansions of a node-gyp file,
-// which npm runs when it installs the package.
+// which npm runs when it installs the package: a note for an expansion
+// that only prints where an installed package keeps its headers
+// (gypHeaders), a warning for any other.
 func gypAction(s *scan, i int, m []int) string {
-	if ext := strings.ToLower(path.Ext(s.file)); ext == ".gyp" || ext == ".gypi" {
-		return SeverityWarning
+	if ext := strings.ToLower(path.Ext(s.file)); ext != ".gyp" && ext != ".gypi" {
+		return ""
 	}
-	return ""
+	line := s.line(i)
+	if strings.HasPrefix(line[m[0]:], "<!") {
+		if e := gypHeaders.Regexp().FindStringIndex(line[m[0]:]); e != nil && e[0] == 0 {
+			if rest := line[m[0]+e[1]:]; !strings.Contains(rest, "<!") && !strings.Contains(rest, `"actions"`) {
+				return SeverityNote
+			}
+		}
+	}
+	return SeverityWarning
 }
+
+// gypHeaders matches a node-gyp command expansion that prints an
+// installed package's include folder, as node-addon-api and nan document
+// it: <!(node -p "require('node-addon-api').include_dir"), <!@(node -p
+// "require('node-addon-api').include"), <!(node -e "require('nan')"); or
+// pkg-config's flags for a library.
+var gypHeaders = &lazyre.RE{Expr: `<!@?\((?:node\s+-[pe]\s+\\?"require\('(?:@[\w.-]+/)?[\w.-]+'\)(?:\.\w+)?\\?"|pkg-config\s+--(?:cflags|libs|cflags-only-I|libs-only-l|libs-only-L)(?:\s+--(?:cflags|libs))?\s+[\w.+-]+)\)`}

@@ -243,8 +243,10 @@ func fenceLang(info string) string {
 		return langShell // an unlabelled block is most often commands
 	}
 	switch strings.TrimPrefix(f[0], "language-") {
-	case "bash", "sh", "shell", "zsh", "console", "shell-session", "terminal", "ksh", "fish", "sh-session", "dockerfile", "makefile", "text", "plain", "txt":
+	case "bash", "sh", "shell", "zsh", "console", "shell-session", "terminal", "ksh", "fish", "sh-session", "makefile", "text", "plain", "txt":
 		return langShell
+	case "dockerfile", "docker", "containerfile":
+		return langDocker
 	case "bat", "batch", "cmd", "dos", "batchfile", "winbatch", "doscon":
 		return langBatch
 	case "reg", "registry":
@@ -301,9 +303,7 @@ func (s *scan) fences() []region {
 		if fence != "" {
 			t := strings.TrimSpace(l)
 			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
-				if lang != "" {
-					out = append(out, region{start, s.text[start:s.starts[i]], lang})
-				}
+				out = appendRegion(out, region{start, s.text[start:s.starts[i]], lang})
 				fence = ""
 			}
 			continue
@@ -315,8 +315,38 @@ func (s *scan) fences() []region {
 			}
 		}
 	}
-	if fence != "" && lang != "" && start < len(s.text) {
-		out = append(out, region{start, s.text[start:], lang})
+	if fence != "" && start < len(s.text) {
+		out = appendRegion(out, region{start, s.text[start:], lang})
+	}
+	return out
+}
+
+// appendRegion appends a fenced block's region to out: none for a
+// language the analysis does not read, a Dockerfile's as its script.
+func appendRegion(out []region, r region) []region {
+	switch r.lang {
+	case "":
+		return out
+	case langDocker:
+		return append(out, dockerRegions(r.text, r.off)...)
+	}
+	return append(out, r)
+}
+
+// dockerRegions returns the code of a Dockerfile's text, which starts at
+// byte off of the file: one shell region of its RUN instructions
+// (dockerScript), and a region of its own for each RUN heredoc in
+// another language.
+func dockerRegions(text string, off int) []region {
+	script, bodies := dockerScript(text)
+	var out []region
+	if script != "" {
+		out = append(out, region{off, script, langShell})
+	}
+	for _, b := range bodies {
+		if lang := langOf("", text[b.start:b.end]); lang != "" && lang != langShell {
+			out = append(out, region{off + b.start, text[b.start:b.end], lang})
+		}
 	}
 	return out
 }
@@ -364,13 +394,8 @@ func (s *scan) recipes() []region {
 				out = append(out, region{s.starts[i], l, langShell})
 			}
 		}
-	case strings.HasPrefix(base, "dockerfile") || base == "containerfile":
-		for i := range s.lines() {
-			l := s.line(i)
-			if t := TrimIndent(l); len(t) > 4 && strings.EqualFold(t[:4], "run ") {
-				out = append(out, region{s.starts[i] + len(l) - len(t) + 4, t[4:], langShell})
-			}
-		}
+	case strings.HasPrefix(base, "dockerfile") || base == "containerfile" || strings.HasSuffix(base, ".dockerfile"):
+		return dockerRegions(s.text, 0)
 	}
 	return out
 }
@@ -425,7 +450,10 @@ func (s *scan) gradeExec(code value, at int, stdin, unresolved bool) {
 	case code.t&tDecoded != 0:
 		s.emit("eval-decode", at, SeverityError, "")
 	case code.t&tFetched != 0 && stdin && code.installer && code.t&^(tFetched|tCmd) == 0:
-		s.emit("pipe-to-shell", at, SeverityNote, "") // a project's own install script, from its own host over checked https
+		// A project's own install script, from its own host over checked
+		// https; the line rule, which reads words, leaves the line to this.
+		s.emit("pipe-to-shell", at, SeverityNote, "")
+		s.graded = append(s.graded, Finding{Rule: "pipe-to-shell", Off: max(0, min(at, len(s.text)))})
 	case code.t&tFetched != 0 && stdin:
 		s.emit("pipe-to-shell", at, SeverityWarning, "")
 	case code.t&tFetched != 0 && code.installer && code.t&^(tFetched|tCmd) == 0:

@@ -172,20 +172,27 @@ func (f *flowState) secretMethodCall(recv ev, rv value, name string, args []ev, 
 const maxReruns = 16
 
 // secretToFunc has the body of local function name read again with the
-// secrets a call gives it bound to its parameters, after the statement
-// (runBodies): what it does with them is graded there. A function whose
-// body the analysis did not find whole, one being read so already, or a
-// call with keyword or more arguments than it names, is a sink.
+// secrets a call gives it, or the places (placeArg), bound to its
+// parameters, after the statement (runBodies): what it does with them is
+// graded there (a helper save(path, data) given ~/.claude/settings.json
+// writes the agent's configuration). For a secret, a function whose body
+// the analysis did not find whole, one being read so already, or a call
+// with keyword or more arguments than it names, is a sink.
 func (f *flowState) secretToFunc(name string, fi *funcInfo, args []ev, kw map[string]ev) {
-	secret := false
+	secret, place := false, false
 	for _, a := range args {
-		secret = secret || f.valueOf(a).t&tSecret != 0
+		v := f.valueOf(a)
+		secret, place = secret || v.t&tSecret != 0, place || placeArg(v)
 	}
 	for _, a := range kw {
-		secret = secret || f.valueOf(a).t&tSecret != 0
+		v := f.valueOf(a)
+		secret, place = secret || v.t&tSecret != 0, place || placeArg(v)
 	}
-	if !secret {
+	if !secret && !place {
 		return
+	}
+	if !secret && (fi.running || fi.body == [2]int{} || fi.chunk != f.chunk || len(kw) > 0 || len(args) > len(fi.params) || fi.reruns >= maxReruns) {
+		return // a place it is given is graded where the body writes it, when it can be read so
 	}
 	if fi.running || fi.body == [2]int{} || fi.chunk != f.chunk || len(kw) > 0 || len(args) > len(fi.params) || fi.reruns >= maxReruns {
 		f.escapeArgs(args, kw)
@@ -197,4 +204,15 @@ func (f *flowState) secretToFunc(name string, fi *funcInfo, args []ev, kw map[st
 		bind[fi.params[i]] = a
 	}
 	f.bodies = append(f.bodies, bodyRun{span: fi.body, bind: bind, fn: name})
+}
+
+// placeArg reports a value that is a path to a place a write or a
+// deletion there is graded at: what runs later, an agent's configuration,
+// the home folder, the root.
+func placeArg(v value) bool {
+	switch classifyPath(v) {
+	case pathPersist, pathAgentConfig, pathHome, pathRoot:
+		return true
+	}
+	return false
 }

@@ -40,14 +40,18 @@ func makeScript(text string) string {
 		switch {
 		case strings.HasPrefix(line, "\t"):
 			t := strings.TrimLeft(line[1:], "@-+ \t")
-			out = "\t" + makeRefs(strings.ReplaceAll(t, "$$", "$"))
+			out = "\t" + makeRefs(t)
 		default:
 			if m := makeAssign.FindStringSubmatch(line); m != nil && !strings.HasPrefix(m[3], "=") {
 				val := makeShell.Regexp().ReplaceAllString(m[3], "$$( ")
 				if m[2] == "!=" {
 					val = "$(" + val + ")"
 				}
-				val = strings.ReplaceAll(makeRefs(val), `"`, `\"`)
+				if val = makeRefs(val); wholeSubst(val) && m[2] != "+=" {
+					out = shellName(m[1]) + "=" + val // a command's output, not split: no quotes to escape its own
+					break
+				}
+				val = strings.ReplaceAll(val, `"`, `\"`)
 				if m[2] == "+=" {
 					val = "${" + shellName(m[1]) + "} " + val
 				}
@@ -65,10 +69,39 @@ func makeScript(text string) string {
 	return b.String()
 }
 
-// makeRefs writes make's variable references as the shell's.
+// wholeSubst reports whether a value is one command substitution,
+// $( … ), from its start to its end.
+func wholeSubst(v string) bool {
+	if !strings.HasPrefix(v, "$(") {
+		return false
+	}
+	return closeShellParen(v[1:]) == len(v)-2
+}
+
+// closeShellParen returns the index of the parenthesis that closes the
+// one s starts with, or -1.
+func closeShellParen(s string) int {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// makeRefs writes make's variable references as the shell's, and make's
+// escaped dollar ($$) as the one the shell reads, after the references so
+// that $$(cmd) stays a command substitution.
 func makeRefs(s string) string {
+	s = strings.ReplaceAll(s, "$$", "\x00")
 	s = makeShell.Regexp().ReplaceAllString(s, "$$( ")
-	return makeRef.Regexp().ReplaceAllStringFunc(s, func(r string) string {
+	s = makeRef.Regexp().ReplaceAllStringFunc(s, func(r string) string {
 		q := strings.HasPrefix(r, "'") && strings.HasSuffix(r, "'") && len(r) > 1
 		name := shellName(makeRef.FindStringSubmatch(r)[1])
 		if q {
@@ -83,6 +116,7 @@ func makeRefs(s string) string {
 		}
 		return lead + "${" + name + "}" + trail
 	})
+	return strings.ReplaceAll(s, "\x00", "$")
 }
 
 // shellName returns a make variable's name as a shell name (make allows

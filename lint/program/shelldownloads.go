@@ -150,6 +150,8 @@ func InstallerFetch(words []string) bool {
 		switch {
 		case strings.ContainsAny(s, "$`"):
 			return false // a value the text does not spell
+		case strings.ContainsAny(s, " \t\r\n"):
+			return false // a value that holds more words than one
 		case s == "--insecure" || s == "--no-check-certificate" || s == "--proxy-insecure" || s == "-K" || s == "--config" ||
 			strings.HasPrefix(s, "--cacert") || strings.HasPrefix(s, "--capath") || strings.HasPrefix(s, "--ca-"):
 			return false
@@ -237,6 +239,8 @@ func InstallerFetchPS(words []string) bool {
 		switch l := strings.ToLower(s); {
 		case strings.ContainsAny(s, "$`@"):
 			return false // a value the text does not spell
+		case strings.ContainsAny(s, " \t\r\n"):
+			return false // a value that holds more words than one
 		case len(l) >= 5 && strings.HasPrefix("-usebasicparsing", l):
 		case l == "-uri" && i+1 < len(words) && u == "":
 			u = words[i+1]

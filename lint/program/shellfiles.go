@@ -13,7 +13,14 @@ import (
 // others.
 func (st *shellState) copy(name string, rest []value, at int) {
 	var files []value
-	for _, a := range rest {
+	exec := name == "install" // install gives its files mode 0755 unless -m says otherwise
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if name == "install" && a.known && (a.s == "-m" || a.s == "--mode") && i+1 < len(rest) {
+			exec = modeExec(rest[i+1].s)
+			i++
+			continue
+		}
 		if !(a.known && strings.HasPrefix(a.s, "-")) {
 			files = append(files, a)
 		}
@@ -36,7 +43,7 @@ func (st *shellState) copy(name string, rest []value, at int) {
 				st.staged = true // a secret copied into the working folder
 			}
 		}
-		if f, ok := st.files[fileKey(src)]; ok && f.exec {
+		if f, ok := st.files[fileKey(src)]; ok && (f.exec || exec) {
 			holds.t |= tFetched & f.holds
 			if f.holds&tFetched != 0 {
 				from = f
@@ -55,7 +62,17 @@ func (st *shellState) copy(name string, rest []value, at int) {
 	st.wrote(dst, holds, at)
 	if d := st.files[fileKey(dst)]; d != nil && from != nil {
 		d.src, d.verified, d.pinned = from.src, from.verified, from.pinned
+		d.exec = d.exec || exec
 	}
+}
+
+// modeExec reports whether a file mode (0755, u+x, a=rx) makes a file
+// executable by its owner.
+func modeExec(mode string) bool {
+	if strings.Trim(mode, "01234567") == "" && len(mode) >= 3 {
+		return (mode[len(mode)-3]-'0')&1 == 1
+	}
+	return strings.Contains(mode, "x")
 }
 
 // InRepo reports a relative folder that stays inside the working tree: no
@@ -85,7 +102,7 @@ func (st *shellState) chmod(rest []value, at int) {
 				mode = a.s
 				continue
 			}
-			if strings.Contains(mode, "x") || strings.Trim(mode, "01234567") == "" && len(mode) >= 3 && (mode[len(mode)-3]-'0')&1 == 1 {
+			if modeExec(mode) {
 				if f, ok := st.files[fileKey(a)]; ok {
 					f.exec = true
 				}

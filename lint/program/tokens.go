@@ -24,8 +24,9 @@ const (
 	langRuby   = "rb"
 	langPerl   = "pl"
 	langGo     = "go"
-	langBatch  = "bat" // Windows batch files: batch.go
-	langReg    = "reg" // Windows registry files: regfile.go
+	langBatch  = "bat"        // Windows batch files: batch.go
+	langReg    = "reg"        // Windows registry files: regfile.go
+	langDocker = "dockerfile" // a Dockerfile in a Markdown fence, read as its RUN script: docker.go
 )
 
 // A tokKind is what a token is.
