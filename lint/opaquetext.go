@@ -85,13 +85,52 @@ var commandLine = &lazyre.RE{Expr: `^(?:#!|(?:sudo\s+)?(?:curl|wget|chmod|chown|
 // longLines finds a line of code too long to review: minified or packed
 // JavaScript, a one-line program.
 func longLines(s *scan) []hit {
+	var table *hit
 	for i := range s.lines() {
 		if n := s.starts[i+1] - s.starts[i]; n > longLine {
+			if numberTable(s.line(i)) {
+				if table == nil {
+					table = &hit{off: s.starts[i], sev: SeverityNote, excerpt: fmt.Sprintf("a line of %d bytes of numbers only: a data table", n-1)}
+				}
+				continue
+			}
 			return []hit{{off: s.starts[i], sev: SeverityWarning,
 				excerpt: fmt.Sprintf("a line of %d bytes: minified or packed code a reader cannot review", n-1)}}
 		}
 	}
+	if table != nil {
+		return []hit{*table}
+	}
 	return nil
+}
+
+// numberTable reports a line that, after a name it binds (WIDE =, const
+// T =), holds only numbers and the brackets and commas between them: a
+// generated table (code point ranges, a lookup table), data a reader can
+// see is data. Any string, name or operator makes it code.
+func numberTable(l string) bool {
+	t := strings.TrimSpace(l)
+	for _, kw := range []string{"const ", "let ", "var ", "static "} {
+		t = strings.TrimPrefix(t, kw)
+	}
+	if i := strings.IndexAny(t, "=:"); i > 0 && isRustName(strings.TrimSpace(t[:i])) {
+		t = t[i+1:]
+	}
+	digits := 0
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case '0' <= c && c <= '9':
+			digits++
+		case c == 'x' || c == 'X' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F':
+			if i == 0 || !(t[i-1] >= '0' && t[i-1] <= '9' || t[i-1] == 'x' || t[i-1] == 'X' || 'a' <= t[i-1]|0x20 && t[i-1]|0x20 <= 'f') {
+				return false // a hex digit only inside a number (0x1F), never a word
+			}
+		case strings.IndexByte("(),[]{} \t\r;_.+-", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return digits*2 > len(t)/2
 }
 
 // blankPadding finds content after a long run of blank lines, or after a

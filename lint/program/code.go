@@ -270,19 +270,22 @@ type region struct {
 	off  int // where it starts in the text
 	text string
 	lang string
+	// preset are shell variables the region starts with, NAME=value (a
+	// Dockerfile's platform ARGs, which BuildKit sets).
+	preset []string
 }
 
 // regions returns the parts of the file that hold code.
 func (s *scan) regions() []region {
 	if s.in.Lang != "" {
-		return []region{{0, s.text, s.in.Lang}}
+		return []region{{off: 0, text: s.text, lang: s.in.Lang}}
 	}
 	switch {
 	case s.roles&Markdown != 0:
 		return s.fences()
 	case s.roles&(Script|AutoExec) != 0:
 		if l := langOf(s.file, s.text); l != "" {
-			return []region{{0, s.text, l}}
+			return []region{{off: 0, text: s.text, lang: l}}
 		}
 	case s.roles&Manifest != 0:
 		return s.recipes()
@@ -303,7 +306,7 @@ func (s *scan) fences() []region {
 		if fence != "" {
 			t := strings.TrimSpace(l)
 			if strings.HasPrefix(t, fence) && strings.Trim(t, fence[:1]) == "" {
-				out = appendRegion(out, region{start, s.text[start:s.starts[i]], lang})
+				out = appendRegion(out, region{off: start, text: s.text[start:s.starts[i]], lang: lang})
 				fence = ""
 			}
 			continue
@@ -316,7 +319,7 @@ func (s *scan) fences() []region {
 		}
 	}
 	if fence != "" && start < len(s.text) {
-		out = appendRegion(out, region{start, s.text[start:], lang})
+		out = appendRegion(out, region{off: start, text: s.text[start:], lang: lang})
 	}
 	return out
 }
@@ -338,14 +341,14 @@ func appendRegion(out []region, r region) []region {
 // (dockerScript), and a region of its own for each RUN heredoc in
 // another language.
 func dockerRegions(text string, off int) []region {
-	script, bodies := dockerScript(text)
+	script, bodies, preset := dockerScript(text)
 	var out []region
 	if script != "" {
-		out = append(out, region{off, script, langShell})
+		out = append(out, region{off: off, text: script, lang: langShell, preset: preset})
 	}
 	for _, b := range bodies {
 		if lang := langOf("", text[b.start:b.end]); lang != "" && lang != langShell {
-			out = append(out, region{off + b.start, text[b.start:b.end], lang})
+			out = append(out, region{off: off + b.start, text: text[b.start:b.end], lang: lang})
 		}
 	}
 	return out
@@ -387,11 +390,11 @@ func (s *scan) recipes() []region {
 	var out []region
 	switch {
 	case base == "makefile" || base == "gnumakefile" || strings.HasSuffix(base, ".mk") || strings.HasSuffix(base, ".mak"):
-		return []region{{0, makeScript(s.text), langShell}}
+		return []region{{off: 0, text: makeScript(s.text), lang: langShell}}
 	case base == "justfile":
 		for i := range s.lines() {
 			if l := s.line(i); strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t") {
-				out = append(out, region{s.starts[i], l, langShell})
+				out = append(out, region{off: s.starts[i], text: l, lang: langShell})
 			}
 		}
 	case strings.HasPrefix(base, "dockerfile") || base == "containerfile" || strings.HasSuffix(base, ".dockerfile"):

@@ -1,6 +1,7 @@
 package program
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -16,9 +17,10 @@ import (
 type dockerBody struct{ start, end int }
 
 // dockerScript returns the shell script of a Dockerfile's text, every RUN
-// instruction in order, and the RUN heredocs that are scripts of another
-// interpreter (blanked in the shell script).
-func dockerScript(text string) (string, []dockerBody) {
+// instruction in order, the RUN heredocs that are scripts of another
+// interpreter (blanked in the shell script), and the values BuildKit
+// gives the platform ARGs it declares (NAME=value, platformArg).
+func dockerScript(text string) (string, []dockerBody, []string) {
 	var b strings.Builder
 	b.Grow(len(text))
 	var others []dockerBody
@@ -37,20 +39,21 @@ func dockerScript(text string) (string, []dockerBody) {
 		}
 	}
 	if d.noShell {
-		return "", others
+		return "", others, nil
 	}
-	return b.String(), others
+	return b.String(), others, d.preset
 }
 
 // dockerState is where dockerRegions is in a Dockerfile.
 type dockerState struct {
-	cont      bool   // the instruction goes on to the next line
-	keep      bool   // and it is shell the script keeps (a RUN)
-	heredoc   string // the word that ends the heredoc being read ("" for none)
-	strip     bool   // the heredoc is <<-: its end may be indented with tabs
-	keepBody  bool   // the heredoc's body is shell the script keeps
-	bodyStart int    // where a heredoc in another language starts (-1 for none)
-	noShell   bool   // a SHELL instruction named a shell this analysis does not read
+	cont      bool     // the instruction goes on to the next line
+	keep      bool     // and it is shell the script keeps (a RUN)
+	heredoc   string   // the word that ends the heredoc being read ("" for none)
+	strip     bool     // the heredoc is <<-: its end may be indented with tabs
+	keepBody  bool     // the heredoc's body is shell the script keeps
+	bodyStart int      // where a heredoc in another language starts (-1 for none)
+	noShell   bool     // a SHELL instruction named a shell this analysis does not read
+	preset    []string // NAME=value of the platform ARGs declared (platformArg)
 }
 
 // line returns what the script holds for one line of the Dockerfile,
@@ -117,6 +120,11 @@ func (d *dockerState) line(l string, pos int, text string, others *[]dockerBody)
 		d.keep = true
 		return strings.Repeat(" ", min(lead, len(l))) + d.takeHeredoc(runCommand(rest), text, pos)
 	case "ARG":
+		if name := strings.TrimSpace(rest); !strings.Contains(name, "=") {
+			if v, ok := platformArg(name); ok && !slices.Contains(d.preset, name+"="+v) {
+				d.preset = append(d.preset, name+"="+v)
+			}
+		}
 		return blanked(lead, l, dockerArgs(rest, false))
 	case "ENV":
 		return blanked(lead, l, dockerArgs(rest, true))
@@ -228,6 +236,23 @@ func dockerArgs(rest string, env bool) string {
 		return name + `="` + strings.TrimSpace(val) + `"`
 	}
 	return t
+}
+
+// platformArg returns a value of one of the ARGs BuildKit sets to the
+// platform it builds for or on (TARGETARCH, BUILDOS, …): a platform name,
+// which holds no path a URL built from it could leave its folder by.
+func platformArg(name string) (string, bool) {
+	switch name {
+	case "TARGETARCH", "BUILDARCH":
+		return "amd64", true
+	case "TARGETOS", "BUILDOS":
+		return "linux", true
+	case "TARGETPLATFORM", "BUILDPLATFORM":
+		return "linux/amd64", true
+	case "TARGETVARIANT", "BUILDVARIANT":
+		return "", true
+	}
+	return "", false
 }
 
 // blanked returns s placed at column lead of l, or nothing when it does

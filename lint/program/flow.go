@@ -152,6 +152,9 @@ func (f *flowState) statement() {
 				if end > f.askedUntil {
 					f.askedUntil = end
 				}
+				if end > t.off {
+					f.s.asked = true // the block may be read as part of this statement (PowerShell's { } is an expression)
+				}
 			}
 			f.pos++
 			if !endOfStatement(f.peek(0)) && !f.is(0, ":") {
@@ -253,7 +256,7 @@ func (f *flowState) statement() {
 				return
 			}
 			f.pos += k + 1
-			if k == 1 && f.lang == langPython && f.pos < len(f.toks) {
+			if k == 1 && (f.lang == langPython || f.lang == langPS) && f.pos < len(f.toks) {
 				f.noteAnswer(name, f.toks[f.pos].off)
 			}
 			v := f.expr()

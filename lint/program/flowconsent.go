@@ -72,7 +72,12 @@ func (f *flowState) pyConsent(at int) int {
 // its assignment's line, from the region's offset at, reads a yes-or-no
 // prompt (answer = input("Proceed? [y/N] ").strip().lower()).
 func (f *flowState) noteAnswer(name string, at int) {
-	if rhs := f.region[at:lineEnd(f.region, at)]; strings.HasPrefix(rhs, "input(") && ynPrompt.MatchString(rhs) {
+	rhs := f.region[at:lineEnd(f.region, at)]
+	if f.lang == langPS {
+		name = strings.ToLower(name)
+		rhs = strings.TrimLeft(rhs, "( ")
+	}
+	if (strings.HasPrefix(rhs, "input(") || f.lang == langPS && len(rhs) >= 9 && strings.EqualFold(rhs[:9], "read-host")) && ynPrompt.MatchString(rhs) {
 		if f.answers == nil {
 			f.answers = map[string]bool{}
 		}
@@ -97,7 +102,7 @@ func (f *flowState) psConsent(at int) int {
 	}
 	cond := t[at:open]
 	asks := strings.Contains(strings.ToLower(cond), "read-host") && ynPrompt.MatchString(cond) && strings.Contains(cond, "-match") ||
-		f.callsConfirm(cond)
+		f.callsConfirm(cond) || psShouldAsk(t, cond) || f.testsAnswer(cond)
 	if !asks {
 		return -1
 	}
@@ -114,6 +119,41 @@ func (f *flowState) psConsent(at int) int {
 	}
 	return end
 }
+
+// testsAnswer reports whether a PowerShell if's condition tests, for a
+// yes, a variable Read-Host gave a yes-or-no answer (noteAnswer): -match,
+// -eq, -like or -in against a y.
+func (f *flowState) testsAnswer(cond string) bool {
+	lower := strings.ToLower(cond)
+	if !psYes.MatchString(lower) {
+		return false
+	}
+	for name := range f.answers {
+		if strings.Contains(lower, "$"+strings.TrimPrefix(name, "$")+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// psYes matches a PowerShell comparison with a yes: -match '^[yY]',
+// -eq 'y', -like 'y*', -in 'y','yes'.
+var psYes = &lazyre.RE{Expr: `-(?:i|c)?(?:match|eq|like|in)\s+['"]\^?(?:\[y|y)`}
+
+// psShouldAsk reports whether an if's condition cond asks the user
+// through PowerShell's own confirmation: $PSCmdlet.ShouldContinue, which
+// always asks, or $PSCmdlet.ShouldProcess in a script t that declares
+// ConfirmImpact High, for which PowerShell asks unless told -Confirm:$false.
+func psShouldAsk(t, cond string) bool {
+	lower := strings.ToLower(cond)
+	if strings.Contains(lower, "$pscmdlet.shouldcontinue(") {
+		return true
+	}
+	return strings.Contains(lower, "$pscmdlet.shouldprocess(") && psHighImpact.MatchString(t)
+}
+
+// psHighImpact matches a CmdletBinding that declares ConfirmImpact High.
+var psHighImpact = &lazyre.RE{Expr: `(?i)\bConfirmImpact\s*=\s*['"]?High\b`}
 
 // callsConfirm reports whether cond calls a function of the region whose
 // body asks a yes-or-no question with Read-Host and returns a test of it.

@@ -25,6 +25,10 @@ func (s *scan) shellRegion(r region) {
 		text = stripPrompts(text)
 	}
 	st := &shellState{s: s, base: r.off, start: r.off, text: text, vars: map[string]value{}, files: map[string]*shFile{}, remotes: map[string]string{}}
+	for _, kv := range r.preset {
+		k, v, _ := strings.Cut(kv, "=")
+		st.vars[k] = lit(v)
+	}
 	s.asked = false // a yes in one region is not one in the next
 	defer st.uncalled()
 	p := parsers.Get().(*syntax.Parser)

@@ -28,6 +28,26 @@ var officialIndexes = []struct{ host, path string }{
 	{"npm.pkg.github.com", "/"},      // GitHub's npm registry: a scope's packages, published by its owner only
 }
 
+// officialDownloads are the hosts trusted for a project's own release
+// files as officialIndexes are for its packages: where the project
+// publishes its binaries and names them in its own install instructions
+// (Helm's, Kubernetes', Node's, Go's, HashiCorp's). Each is a host and a
+// path prefix (a whole path segment); docs/lint.md gives them.
+var officialDownloads = []struct{ host, path string }{
+	{"get.helm.sh", "/"},                              // Helm's release archives, as helm.sh's install page gives them
+	{"dl.k8s.io", "/release"},                         // Kubernetes' release binaries (kubectl), as kubernetes.io gives them
+	{"nodejs.org", "/dist"},                           // Node.js's release archives and their SHASUMS256.txt
+	{"go.dev", "/dl"},                                 // Go's release archives
+	{"dl.google.com", "/go"},                          // the same archives where go.dev/dl sends them
+	{"releases.hashicorp.com", "/"},                   // HashiCorp's release binaries (Terraform, Vault, …) and their SHA256SUMS
+	{"download.docker.com", "/linux"},                 // Docker's static binaries and packages
+	{"static.rust-lang.org", "/dist"},                 // the Rust project's release archives
+	{"cache.agilebits.com", "/dist"},                  // 1Password's CLI releases
+	{"awscli.amazonaws.com", "/"},                     // the AWS CLI's installers
+	{"dl.min.io", "/client"},                          // MinIO's client
+	{"storage.googleapis.com", "/kubernetes-release"}, // Kubernetes' older release bucket, still in its docs
+}
+
 // officialInstallers are the install scripts trusted as officialIndexes
 // are: the script a real project serves from its own host (or its own
 // repository) and gives in its own install instructions, piped to a shell
@@ -129,6 +149,20 @@ func (src url) official() bool {
 		return false
 	}
 	for _, o := range officialIndexes {
+		if src.host == o.host && (o.path == "/" || src.path == o.path || strings.HasPrefix(src.path, o.path+"/")) {
+			return true
+		}
+	}
+	return false
+}
+
+// download reports whether the source is one of officialDownloads, over
+// https on its standard port.
+func (src url) download() bool {
+	if src.scheme != "https" || src.port != "" && src.port != "443" {
+		return false
+	}
+	for _, o := range officialDownloads {
 		if src.host == o.host && (o.path == "/" || src.path == o.path || strings.HasPrefix(src.path, o.path+"/")) {
 			return true
 		}
@@ -256,14 +290,14 @@ func Git(value string) bool {
 var scpForm = &lazyre.RE{Expr: `^[\w.-]+@[\w.-]+:[^/]`}
 
 // File reports whether a file fetched by URL (a package, a program) is
-// pinned: from one of officialIndexes, or from a public forge when the URL
+// pinned: from one of officialIndexes or officialDownloads, or from a public forge when the URL
 // names a full commit or a release tag (a release asset, an archive of a
 // tag) or the file's hash is pinned (hashed, or a #sha256= fragment). Any
 // other host, plain http or a raw IP address is not, hashed or not: a hash
 // pins content, not who made it.
 func File(value string, hashed bool) bool {
 	src, ok := parse(Trim(value))
-	return ok && (src.loopback() || src.official() ||
+	return ok && (src.loopback() || src.official() || src.download() ||
 		src.forge() && (hashed || hashFragment(src.frag) || FixedRef(src.forgeRef())))
 }
 
