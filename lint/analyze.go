@@ -167,7 +167,9 @@ func analyzeWindow(file string, data []byte, roles role, w window, code codeStat
 }
 
 // testData reports a file under a folder of test or sample data (fixtures,
-// testdata, evals, tests, red-team cases, examples, samples): text the
+// testdata, evals, tests, red-team cases, examples, samples), or named for
+// the attacks it holds (jailbreak_eval.jsonl, redteam-prompts.yaml; not a
+// name as plain as fixtures.json, which an attack gives its payload): text the
 // skill's tests, evaluations and examples feed to the code or the model
 // under test, as a phishing triage skill's sample email, a log hunt's
 // sample hits or a red-team suite's payloads are. What it says to a model
@@ -181,7 +183,17 @@ func testData(file string) bool {
 			return true
 		}
 	}
-	return false
+	base := strings.ToLower(path.Base(file))
+	if i := strings.IndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	for _, w := range strings.FieldsFunc(base, func(r rune) bool { return r == '-' || r == '_' }) {
+		switch w {
+		case "jailbreak", "jailbreaks", "redteam":
+			return true // a data file named for the attacks it holds: jailbreak_eval_ko.jsonl
+		}
+	}
+	return strings.Contains(base, "red-team") || strings.Contains(base, "red_team")
 }
 
 // find returns the finding of rule r (rules[ri]) in the file, if any: the

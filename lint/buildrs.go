@@ -61,7 +61,8 @@ var (
 // standard library or one of buildCrates; and nothing reaches past the
 // source tree and cargo (buildRsReach, gitWriteArgs).
 func buildRsOnly(text string) string {
-	if buildRsReach.MatchString(text) || gitWriteArgs.MatchString(text) {
+	writes := outDirWrites(text)
+	if buildRsReach.MatchString(writes) || gitWriteArgs.MatchString(text) {
 		return ""
 	}
 	code := rustCode(text)
@@ -82,6 +83,8 @@ func buildRsOnly(text string) string {
 		}
 	}
 	switch {
+	case len(progs) == 0 && len(crates) == 0 && writes != text:
+		return "it only writes generated code into cargo's OUT_DIR"
 	case len(progs) == 0 && len(crates) == 0:
 		return ""
 	case len(crates) == 0 && len(progs) == 1 && progs[0] == "git":
@@ -98,6 +101,53 @@ func buildRsOnly(text string) string {
 		what += " build crates (" + strings.Join(crates, ", ") + ")"
 	}
 	return what
+}
+
+// outDirWrites returns text with each file write into cargo's OUT_DIR
+// blanked (fs::write(out_dir.join("tables.rs"), code), File::create of
+// a path under it): generated code is what a build script writes, and
+// cargo gives it that folder for it. A write elsewhere stays.
+func outDirWrites(text string) string {
+	var b strings.Builder
+	for rest := text; ; {
+		i := strings.Index(rest, "fs::write(")
+		if j := strings.Index(rest, "File::create("); j >= 0 && (i < 0 || j < i) {
+			i = j
+		}
+		if i < 0 {
+			b.WriteString(rest)
+			return b.String()
+		}
+		open := i + strings.IndexByte(rest[i:], '(')
+		end := closeParen(rest[open:])
+		if end < 0 {
+			b.WriteString(rest)
+			return b.String()
+		}
+		args := splitTop(rest[open+1 : open+end])
+		b.WriteString(rest[:i])
+		if len(args) > 0 && outDirPath(text, args[0]) {
+			b.WriteString(strings.Repeat(" ", open+end+1-i))
+		} else {
+			b.WriteString(rest[i : open+end+1])
+		}
+		rest = rest[open+end+1:]
+	}
+}
+
+// outDirPath reports whether a path expression of a build.rs is under
+// cargo's OUT_DIR: it reads env::var("OUT_DIR") itself, or starts from a
+// name that a let binds to an expression that does.
+func outDirPath(text, arg string) bool {
+	if strings.Contains(arg, `"OUT_DIR"`) {
+		return true
+	}
+	name := strings.TrimLeft(strings.TrimSpace(arg), "&*")
+	if i := strings.IndexFunc(name, func(r rune) bool { return r > 0x7f || !isRustNameByte(byte(r)) }); i >= 0 {
+		name = name[:i]
+	}
+	expr, ok := rustLet(text, name)
+	return ok && name != "" && strings.Contains(expr, `"OUT_DIR"`)
 }
 
 // rustCrates returns the crates a build.rs's code (rustCode: comments
@@ -137,6 +187,7 @@ func rustCrates(code string) ([]string, bool) {
 			local[strings.TrimSpace(item)] = true
 		}
 	}
+	code = rustUse.Regexp().ReplaceAllStringFunc(code, func(u string) string { return strings.Repeat(" ", len(u)) }) // read above
 	for _, m := range rustRoot.FindAllStringSubmatch(code, -1) {
 		if !add(m[1]) {
 			return nil, false

@@ -173,6 +173,30 @@ func sentenceEnd(text string) bool {
 	return false
 }
 
+// folderOpenTask grades a VS Code task set to run when the folder opens:
+// a warning in a file or a code block, and in prose that tells the reader
+// to set it (configVerbs); a note in prose that only says what it does
+// ("tasks with runOn: folderOpen only run after the user allows them").
+func folderOpenTask(s *scan, i int, m []int) string {
+	if s.flag(i)&(lineProse|lineCode) != lineProse {
+		return SeverityWarning
+	}
+	before := strings.ToLower(s.line(i)[:m[0]])
+	if k := lastBoundary(before); k >= 0 {
+		before = before[k:]
+	}
+	for _, w := range strings.FieldsFunc(before, func(r rune) bool { return r < 0x80 && !('a' <= r && r <= 'z') }) {
+		if slices.Contains(configVerbs, w) {
+			return SeverityWarning
+		}
+	}
+	return SeverityNote
+}
+
+// configVerbs are the verbs of prose that tells the reader to put a
+// setting in place.
+var configVerbs = []string{"add", "set", "put", "write", "create", "configure", "enable", "use", "insert", "append", "include", "make"}
+
 // proseNegations are the words that, earlier in a clause of prose, say
 // the skill does not do what the clause goes on to name ("it does not
 // open ~/.aws/credentials", "none of them use runOn: folderOpen"); the

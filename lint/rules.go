@@ -90,9 +90,9 @@ var rules = []rule{
 				check: setupHook,
 			},
 			{
-				keys: []string{"backend-path", "hooks"},
-				re:   &lazyre.RE{Expr: `^\s*backend-path\s*=|^\s*\[tool\.hatch\.(?:build\.)?(?:targets\.[\w-]+\.)?hooks\.`},
-				sev:  SeverityWarning,
+				keys:  []string{"backend-path", "hooks"},
+				re:    &lazyre.RE{Expr: `^\s*backend-path\s*=|^\s*\[tool\.hatch\.(?:build\.)?(?:targets\.[\w-]+\.)?hooks\.([\w-]+)`},
+				check: hatchHook,
 			},
 			{
 				keys: []string{"script-shell", "node-options", "onload-script"},
@@ -670,9 +670,9 @@ var rules = []rule{
 				check: gitConfigSet,
 			},
 			{
-				keys: []string{"folderopen"},
-				re:   &lazyre.RE{Expr: `(?i)["']?runOn["']?\s*:\s*["']folderOpen["']`},
-				sev:  SeverityWarning,
+				keys:  []string{"folderopen"},
+				re:    &lazyre.RE{Expr: `(?i)["']?runOn["']?\s*:\s*["']folderOpen["']`},
+				check: folderOpenTask,
 			},
 			{
 				keys:  []string{"autostart"},

@@ -7,9 +7,11 @@ import (
 	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 )
 
-// This file tells a setup.py whose command classes only build from one
-// that does more: pip runs them when it installs the package, so they are
-// an install-hook warning unless all the file does is start build tools.
+// This file tells Python build hooks that only build from ones that do
+// more: pip runs a setup.py's command classes and a build back-end's hooks
+// when it installs the package, so they are an install-hook warning
+// unless all the file does is start build tools, or the hook is
+// hatch-vcs's version file.
 
 // setupHook grades a setup.py command class (install-hook's cmdclass and
 // class patterns): a note when the whole file only builds
@@ -164,3 +166,15 @@ func pyLiteral(s string) (string, bool) {
 // in either kind of quotes that reaches a remote or changes the
 // repository or its configuration (gitWriteArgs for Python's quotes).
 var gitWriteQuoted = &lazyre.RE{Expr: `["'](?:clone|fetch|pull|push|remote|config|submodule|ls-remote|archive|am|apply|checkout|reset|commit|gc|-c|--exec-path|--upload-pack)["']`}
+
+// hatchHook grades a build back-end's hook (install-hook's backend-path
+// and hatch hooks pattern): a note for hatch-vcs's version hook, which
+// writes the version git describes into a file and runs nothing of the
+// package's; a warning for any other (a custom hook runs the package's
+// own hatch_build.py when pip builds it).
+func hatchHook(s *scan, i int, m []int) string {
+	if m[2] >= 0 && s.line(i)[m[2]:m[3]] == "vcs" {
+		return SeverityNote
+	}
+	return SeverityWarning
+}

@@ -105,6 +105,10 @@ func serviceWords(name string) []string {
 			continue
 		case "GH":
 			w = "GITHUB"
+		case "GL":
+			w = "GITLAB"
+		case "CF":
+			w = "CLOUDFLARE"
 		case "HF":
 			w = "HUGGINGFACE"
 		case "DD":

@@ -135,6 +135,13 @@ func (f *flowState) statement() {
 				v := f.valueOf(f.expr())
 				if fi := f.funcs[f.cur]; fi != nil {
 					fi.returns |= v.t & (tFetched | tDecoded | tSecret | tEnv | tSaved | tCmd)
+					if v.t&tSecret != 0 {
+						if !fi.secretRet {
+							fi.secretRet, fi.retStore = true, v.store
+						} else {
+							fi.retStore = joinStores(fi.retStore, v.store)
+						}
+					}
 					if fi.saves {
 						fi.returns |= tSaved // download_to_temp(url) returns the file it wrote
 					}

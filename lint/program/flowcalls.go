@@ -61,7 +61,7 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		if fi.runsParam && savedArg(f, args) {
 			f.s.emit("download-exec", at, SeverityWarning, "") // a saved download's path given to a function that runs it
 		}
-		return ev{v: value{t: fi.returns}}
+		return ev{v: value{t: fi.returns, store: fi.retStore}} // a helper that returns an environment credential returns one
 	}
 	if !ok {
 		// A function the analysis does not know: its result carries its

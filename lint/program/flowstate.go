@@ -56,6 +56,10 @@ type funcInfo struct {
 	// program, or an interpreter's script (runTarget).
 	runsParam bool
 	returns   taint // what its return statements give
+	// retStore is the store of the secrets its return statements give
+	// (joinStores of them all), once secretRet says one did.
+	retStore  uint8
+	secretRet bool
 	// Its parameters and body (token indexes in chunk), when the analysis
 	// found where the body ends: a call that gives it a secret has it read
 	// again with the secret bound. running says it is being read so.

@@ -71,6 +71,8 @@ var officialInstallers = []struct{ host, path string }{
 	{"get.docker.com", "/"},            // Docker's convenience script
 	{"raw.githubusercontent.com", "/Homebrew/install/HEAD/install.sh"},        // Homebrew, brew.sh
 	{"raw.githubusercontent.com", "/nvm-sh/nvm/{tag}/install.sh"},             // nvm, at a release
+	{"raw.githubusercontent.com", "/golangci/golangci-lint/HEAD/install.sh"},  // golangci-lint's binary installer, as golangci-lint.run gives it
+	{"raw.githubusercontent.com", "/golangci/golangci-lint/{tag}/install.sh"}, // the same at a release tag
 	{"raw.githubusercontent.com", "/helm/helm/main/scripts/get-helm-3"},       // Helm, helm.sh/docs/intro/install
 	{"raw.githubusercontent.com", "/ohmyzsh/ohmyzsh/master/tools/install.sh"}, // Oh My Zsh, ohmyz.sh
 	{"get.scoop.sh", "/"},            // Scoop, over https (scoop.sh gives it without a scheme)
