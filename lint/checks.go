@@ -116,7 +116,7 @@ func contentVerb(before string) bool {
 	lower := readOnlyWords.Get().Replace(strings.ToLower(before))
 	words := strings.FieldsFunc(lower, func(r rune) bool { return r < 0x80 && !('a' <= r && r <= 'z') })
 	for k, w := range words {
-		if k > 0 && verbNegations[words[k-1]] || k > 1 && verbNegations[words[k-2]] {
+		if k > 0 && slices.Contains(verbNegations, words[k-1]) || k > 1 && slices.Contains(verbNegations, words[k-2]) {
 			continue // "not backed up", "never copy the": the verb is denied
 		}
 		for _, v := range contentVerbs {
@@ -130,7 +130,7 @@ func contentVerb(before string) bool {
 
 // verbNegations are the words that, one or two words before a content
 // verb, deny it.
-var verbNegations = map[string]bool{"not": true, "never": true, "no": true, "don": true, "doesn": true, "isn": true, "aren": true, "won": true, "nor": true}
+var verbNegations = []string{"not", "never", "no", "don", "doesn", "isn", "aren", "won", "nor"}
 
 // negatedProse reports whether the prose before a match, on its line and
 // the lines of its clause before (clauseBefore), says not to do what the
