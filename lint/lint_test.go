@@ -121,22 +121,32 @@ var lintCases = []lintCase{
 	{"SKILL.md", "hidden-comment", "<!-- TOC -->\n- [a](#a)\n<!-- /TOC -->\n<!-- Leave blank if the agent recommendation was approved. Fill in instead when it changed. -->\n", "", 0},
 	// install-hook
 	{"packages/u/package.json", "install-hook", "{\n  \"name\": \"u\",\n  \"scripts\": {\n    \"postinstall\": \"node setup.js\"\n  }\n}\n", "warning", 4},
-	{"setup.py", "install-hook", "from setuptools import setup\nsetup(name='x', cmdclass={'install': Hook})\n", "warning", 2},
+	{"packages/x/setup.py", "install-hook", "from setuptools import setup\nsetup(name='x', cmdclass={'install': Hook})\n", "warning", 2},
+	{"setup.py", "install-hook", "from setuptools import setup\nsetup(name='x', cmdclass={'install': Hook})\n", "note", 2},
 	{"package.json", "install-hook", "{\"scripts\": {\n\"preinstall\": \"npx only-allow pnpm\"\n}}\n", "note", 2},
+	// The skill's own root package runs its own script when its holder
+	// installs it; a package bundled deeper runs it inside another install.
+	{"package.json", "install-hook", "{\"scripts\": {\n\"postinstall\": \"node scripts/copy-fonts.mjs\"\n}}\n", "note", 2},
+	{"packages/util/package.json", "install-hook", "{\"scripts\": {\n\"postinstall\": \"node setup.js\"\n}}\n", "warning", 2},
+	{"package.json", "install-hook", "{\"scripts\": {\n\"postinstall\": \"node node_modules/x/setup.js\"\n}}\n", "warning", 2},
+	{"package.json", "install-hook", "{\"scripts\": {\n\"postinstall\": \"node scripts/a.js $(curl -s https://x.example)\"\n}}\n", "warning", 2},
+	{"pyproject.toml", "install-hook", "[tool.hatch.build.hooks.custom]\npath = \"hatch_build.py\"\n", "note", 1},
+	{"vendor/pkg/pyproject.toml", "install-hook", "[tool.hatch.build.hooks.custom]\n", "warning", 1},
+	{"vendor/pkg/pyproject.toml", "install-hook", "[tool.hatch.build.hooks.vcs]\nversion-file = \"src/pkg/_version.py\"\n", "note", 1},
 	{"package.json", "install-hook", "{\"scripts\": {\n\"preinstall\": \"npx only-allow pnpm && node x.js\"\n}}\n", "warning", 2},
 	// Inline code that only tests the Node that runs it reads and runs nothing else.
 	{"package.json", "install-hook", "{\"scripts\": {\n\"preinstall\": \"node -e \\\"const m=+process.versions.node.split('.')[0];if(m<20){console.error('Node >=20');process.exit(1)}\\\"\"\n}}\n", "note", 2},
 	{"package.json", "install-hook", "{\"scripts\": {\n\"preinstall\": \"node -e \\\"require('child_process').execSync('id')\\\"\"\n}}\n", "warning", 2},
 	{"package.json", "install-hook", "{\"scripts\": {\n\"preinstall\": \"node -e \\\"process['bin'+'ding']('fs')\\\"\"\n}}\n", "warning", 2},
 	{"package.json", "install-hook", "{\"scripts\": {\n\"preinstall\": \"node -e \\\"''.constructor.constructor('x')()\\\"\"\n}}\n", "warning", 2},
-	{"setup.py", "install-hook", "class Hook(install):\n    def run(self): pass\n", "warning", 1},
+	{"packages/x/setup.py", "install-hook", "class Hook(install):\n    def run(self): pass\n", "warning", 1},
 	// A setup.py whose command classes only build: protoc, a front end's npm build.
 	{"setup.py", "install-hook", "import shutil, subprocess\nfrom setuptools import setup\nfrom setuptools.command.build_py import build_py\nclass B(build_py):\n    def run(self):\n        npm = shutil.which(\"npm\")\n        subprocess.check_call([npm, \"ci\"], cwd=\"frontend\")\n        subprocess.check_call([npm, \"run\", \"build\"], cwd=\"frontend\")\n        super().run()\nsetup(cmdclass={\"build_py\": B})\n", "note", 4},
 	{"setup.py", "install-hook", "import sys, subprocess\nfrom setuptools import setup\nfrom setuptools.command.build_py import build_py as _b\nclass B(_b):\n    def run(self):\n        subprocess.check_call([sys.executable, \"-m\", \"grpc_tools.protoc\", \"-Iproto\", \"--python_out=src\", \"proto/a.proto\"])\n        super().run()\nsetup(cmdclass={\"build_py\": B})\n", "note", 8},
-	{"setup.py", "install-hook", "import sys, subprocess\nfrom setuptools import setup\nfrom setuptools.command.install import install\nclass B(install):\n    def run(self):\n        subprocess.check_call([sys.executable, \"-m\", \"pip\", \"install\", \"extra\"])\n        super().run()\nsetup(cmdclass={\"install\": B})\n", "warning", 4},
-	{"setup.py", "install-hook", "import subprocess\nfrom setuptools import setup\nfrom setuptools.command.install import install\nclass B(install):\n    def run(self):\n        cmd = build_cmd()\n        subprocess.check_call(cmd)\n        super().run()\nsetup(cmdclass={\"install\": B})\n", "warning", 4},
+	{"packages/x/setup.py", "install-hook", "import sys, subprocess\nfrom setuptools import setup\nfrom setuptools.command.install import install\nclass B(install):\n    def run(self):\n        subprocess.check_call([sys.executable, \"-m\", \"pip\", \"install\", \"extra\"])\n        super().run()\nsetup(cmdclass={\"install\": B})\n", "warning", 4},
+	{"packages/x/setup.py", "install-hook", "import subprocess\nfrom setuptools import setup\nfrom setuptools.command.install import install\nclass B(install):\n    def run(self):\n        cmd = build_cmd()\n        subprocess.check_call(cmd)\n        super().run()\nsetup(cmdclass={\"install\": B})\n", "warning", 4},
 	{"setup.py", "install-hook", "import subprocess, urllib.request\nfrom setuptools import setup\nfrom setuptools.command.install import install\nclass B(install):\n    def run(self):\n        subprocess.check_call([\"git\", \"describe\"])\n        urllib.request.urlopen(\"https://x.example/ping\")\n        super().run()\nsetup(cmdclass={\"install\": B})\n", "warning", 4},
-	{"setup.py", "install-hook", "import subprocess\nimport helpers\nfrom setuptools import setup\nfrom setuptools.command.install import install\nclass B(install):\n    def run(self):\n        helpers.prepare()\n        super().run()\nsetup(cmdclass={\"install\": B})\n", "warning", 5},
+	{"packages/x/setup.py", "install-hook", "import subprocess\nimport helpers\nfrom setuptools import setup\nfrom setuptools.command.install import install\nclass B(install):\n    def run(self):\n        helpers.prepare()\n        super().run()\nsetup(cmdclass={\"install\": B})\n", "warning", 5},
 	{"pyproject.toml", "install-hook", "[build-system]\nrequires = []\nbuild-backend = \"backend\"\nbackend-path = [\".\"]\n", "warning", 4},
 	{"package.json", "install-hook", "{\"name\": \"app\", \"scripts\": {\"test\": \"jest\", \"build\": \"tsc\"}}\n", "", 0},
 	// A prepare script that runs the package's own TypeScript build, by name.

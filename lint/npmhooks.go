@@ -22,10 +22,41 @@ func npmLifecycle(s *scan, i int, m []int) string {
 		return ""
 	}
 	rest := s.line(i)[m[1]:]
-	if localBuildScript(s.text, rest) || nodeVersionCheck(rest) {
+	if localBuildScript(s.text, rest) || nodeVersionCheck(rest) || s.file == "package.json" && ownScriptHook(rest) {
 		return SeverityNote
 	}
 	return SeverityWarning
+}
+
+// ownScriptHook reports whether rest, the text after a lifecycle script's
+// opening quote in the skill's own root package.json, is node running one
+// script of the package's (a relative path, out of node_modules), with
+// plain arguments. npm runs it when whoever holds the folder installs it,
+// as a Makefile's recipe runs when they make: the project's own build
+// step, and what the script does is graded in its own file. A package
+// bundled deeper in the skill (packages/util/package.json) is another
+// matter: its hook runs inside another project's install, unasked, which
+// is how the public corpus's dep-install attacks, so it stays a warning.
+func ownScriptHook(rest string) bool {
+	end := strings.IndexByte(rest, '"')
+	if end < 0 || strings.ContainsAny(rest[:end], "\\&|;`$<>()") {
+		return false
+	}
+	f := strings.Fields(rest[:end])
+	if len(f) < 2 || f[0] != "node" || !localPath(f[1]) || strings.Contains(f[1], "node_modules") {
+		return false
+	}
+	switch path.Ext(f[1]) {
+	case ".js", ".mjs", ".cjs":
+	default:
+		return false
+	}
+	for _, a := range f[2:] {
+		if !strings.HasPrefix(a, "-") && !localPath(a) {
+			return false
+		}
+	}
+	return true
 }
 
 // nodeVersionCheck reports whether rest, the text after a lifecycle
@@ -109,10 +140,9 @@ var nodeCheckNames = lazy.Value[map[string]bool]{New: func() map[string]bool {
 // they run does, in the same package.json (scripts, at most a few names
 // deep); so does TypeScript's compiler on the package's own project, the
 // framework generators that write only types into the package. Node on
-// a script of the package's own stays a warning, even one the skill ships
-// and the analyser reads: that is how install hooks attack, and npm runs
-// the script unasked, as a side effect of installing (the public corpus's
-// dep-install).
+// a script of the package's own is ownScriptHook's, and only for the
+// skill's root package: in a package bundled deeper it stays a warning,
+// as that is how install hooks attack (the public corpus's dep-install).
 func localBuildTool(script string, scripts map[string]string, depth int) bool {
 	switch script {
 	case "husky", "husky install", "node-gyp rebuild", "node-gyp-build", "tsc", "tsc --build", "tsc -b", "patch-package",

@@ -14,10 +14,14 @@ import (
 // hatch-vcs's version file.
 
 // setupHook grades a setup.py command class (install-hook's cmdclass and
-// class patterns): a note when the whole file only builds
-// (setupBuildOnly), a warning otherwise.
+// class patterns): a note in the skill's root setup.py, the project's own
+// build, whose code the analysis reads in the same file (as a root
+// package.json's hook, ownScriptHook), unless it reaches the network, the
+// home folder or dynamic code (setupReach); deeper in the skill, a package
+// bundled to be installed elsewhere, a note only when the whole file only
+// builds (setupBuildOnly), a warning otherwise.
 func setupHook(s *scan, i int, m []int) string {
-	if strings.EqualFold(s.file[strings.LastIndexByte(s.file, '/')+1:], "setup.py") && setupBuildOnly(s.text) {
+	if s.file == "setup.py" && !setupReach.MatchString(s.text) || strings.EqualFold(s.file[strings.LastIndexByte(s.file, '/')+1:], "setup.py") && setupBuildOnly(s.text) {
 		return SeverityNote
 	}
 	return SeverityWarning
@@ -170,11 +174,15 @@ var gitWriteQuoted = &lazyre.RE{Expr: `["'](?:clone|fetch|pull|push|remote|confi
 // hatchHook grades a build back-end's hook (install-hook's backend-path
 // and hatch hooks pattern): a note for hatch-vcs's version hook, which
 // writes the version git describes into a file and runs nothing of the
-// package's; a warning for any other (a custom hook runs the package's
-// own hatch_build.py when pip builds it).
+// package's, and for the custom hook of the skill's root pyproject.toml,
+// which runs the project's own hatch_build.py, read as code on its own
+// (as a root package.json's hook, ownScriptHook); a warning for any other.
 func hatchHook(s *scan, i int, m []int) string {
-	if m[2] >= 0 && s.line(i)[m[2]:m[3]] == "vcs" {
+	switch {
+	case m[2] >= 0 && s.line(i)[m[2]:m[3]] == "vcs":
 		return SeverityNote
+	case m[2] >= 0 && s.line(i)[m[2]:m[3]] == "custom" && s.file == "pyproject.toml":
+		return SeverityNote // the root project's own hook file, read as code on its own
 	}
 	return SeverityWarning
 }
