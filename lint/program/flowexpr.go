@@ -602,12 +602,16 @@ func (f *flowState) psCommand() value {
 	case "get-content", "gc", "cat":
 		out = f.readPath(first("path", "literalpath"), at)
 	case "copy-item", "cp", "copy":
-		src := first("path")
+		src := first("path", "literalpath")
 		dst := params["destination"]
 		if len(pos) > 1 {
 			dst = pos[1]
 		}
-		f.wrote(dst, f.readPath(src, at), at)
+		content := f.readPath(src, at)
+		f.wrote(dst, content, at)
+		if dst.s != "" {
+			f.vars["\x00file:"+dst.s] = ev{v: content} // what a task run from the copy later runs
+		}
 	case "join-path":
 		out = joinPath(first("path"), params["childpath"])
 		if len(pos) > 1 {

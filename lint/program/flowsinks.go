@@ -161,13 +161,16 @@ const taskMark = "\x00task:"
 var psHostFile = &lazyre.RE{Expr: `(?i)^\s*["']?(?:powershell|pwsh)(?:\.exe)?["']?((?:\s+-(?:noprofile|nop|noninteractive|noni|nologo|file|f|executionpolicy\s+\w+|ep\s+\w+|windowstyle\s+\w+|w\s+\w+))*)\s*$`}
 
 // plainTask reports whether a task's action runs only a program, or a
-// script this file wrote with plain content (plainCommand): the task is
-// that write's grade. Anything fetched, decoded or secret in the action,
-// a script it runs that this file did not write, or an action not seen
-// is not plain.
+// script this file wrote with plain content (plainCommand) or copied from
+// the skill's own files, given only its own parameters (a -File script
+// takes every later argument as its own, so values the analysis cannot
+// see there run nothing): the task is that write's grade. Anything
+// fetched, decoded or secret in the action, a script it runs that this
+// file did not write, or an action not seen whole before its script is
+// not plain.
 func (f *flowState) plainTask(action value) bool {
 	cmd, ok := strings.CutPrefix(action.s, taskMark)
-	if !ok || !action.known || action.t&(tFetched|tDecoded|tSecret|tEnv) != 0 {
+	if !ok || action.t&(tFetched|tDecoded|tSecret|tEnv) != 0 {
 		return false
 	}
 	script, body := "", value{}
@@ -183,11 +186,39 @@ func (f *flowState) plainTask(action value) bool {
 		}
 	}
 	if script != "" {
-		rest := strings.NewReplacer(`"`+script+`"`, "", `'`+script+`'`, "", script, "").Replace(cmd)
-		// a host told more than to run the script (-Command, -EncodedCommand, other files) is not plain
-		return plainCommand(body) && psHostFile.MatchString(rest)
+		host, args := cmd, ""
+		for _, q := range []string{`"` + script + `"`, `'` + script + `'`, script} {
+			if i := strings.Index(cmd, q); i >= 0 {
+				host, args = cmd[:i], cmd[i+len(q):]
+				break
+			}
+		}
+		// a host told more than to run the script (-Command, -EncodedCommand,
+		// other files) is not plain; what follows the script is its own
+		// parameters, data for code the file wrote
+		if !psHostFile.MatchString(host) || !scriptArgs(args) {
+			return false
+		}
+		shipped := body.t&tShipped != 0 && body.t&(tFetched|tDecoded|tSecret|tEnv) == 0 // a copy of the skill's own script, read on its own
+		return plainCommand(body) || shipped
 	}
-	return plainCommand(lit(cmd))
+	return action.known && plainCommand(lit(cmd))
+}
+
+// scriptArgs reports whether the text after a task's script names only
+// the script's own parameters (-Path "…" -Days 30): no second command, no
+// redirection, no host switch that runs more (-Command, -EncodedCommand).
+func scriptArgs(args string) bool {
+	if strings.ContainsAny(args, ";|&<>`") {
+		return false
+	}
+	for _, w := range strings.Fields(strings.ToLower(args)) {
+		switch strings.Trim(w, `"'`) {
+		case "-command", "-c", "-encodedcommand", "-enc", "-e", "-file", "-f":
+			return false
+		}
+	}
+	return true
 }
 
 // gradeRunKey grades a registry value Windows runs later (autorunKey) that
