@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"encoding/base64"
 	"slices"
 	"strings"
 
@@ -113,7 +114,7 @@ func contentVerb(before string) bool {
 	if k := lastBoundary(before); k >= 0 {
 		before = before[k:]
 	}
-	lower := readOnlyWords.Get().Replace(strings.ToLower(before))
+	lower := readOnlyWords.Get().Replace(strings.ToLower(withoutCodeSpans(before)))
 	words := strings.FieldsFunc(lower, func(r rune) bool { return r < 0x80 && !('a' <= r && r <= 'z') })
 	for k, w := range words {
 		if k > 0 && slices.Contains(verbNegations, words[k-1]) || k > 1 && slices.Contains(verbNegations, words[k-2]) {
@@ -126,6 +127,47 @@ func contentVerb(before string) bool {
 		}
 	}
 	return false
+}
+
+// withoutCodeSpans returns prose with its closed inline code spans taken
+// out, but for a lone command word (`cat`): a name in one
+// (`$AWS_SHARED_CREDENTIALS_FILE`) is not a verb of the sentence.
+func withoutCodeSpans(t string) string {
+	if strings.Count(t, "`") < 2 {
+		return t
+	}
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(t, '`')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(t[i+1:], '`')
+		if j < 0 {
+			break
+		}
+		b.WriteString(t[:i])
+		if span := t[i+1 : i+1+j]; commandWord(span) {
+			b.WriteString(span) // `cat`, `base64`: a command named is a verb
+		}
+		b.WriteByte(' ')
+		t = t[i+j+2:]
+	}
+	b.WriteString(t)
+	return b.String()
+}
+
+// commandWord reports a lone lower-case word: a command's name.
+func commandWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // verbNegations are the words that, one or two words before a content
@@ -380,7 +422,7 @@ func base64Blob(s *scan, i int) (int, string) {
 	line := s.line(i)
 	if start := longBase64(line); start >= 0 {
 		prefix := strings.ToLower(line[:start])
-		if strings.HasSuffix(prefix, ";base64,") && (strings.Contains(prefix, "data:image/") || strings.Contains(prefix, "data:font/")) {
+		if strings.HasSuffix(prefix, ";base64,") && (strings.Contains(prefix, "data:image/") || strings.Contains(prefix, "data:font/")) || imageBase64(line[start:]) {
 			return start, SeverityNote
 		}
 		return start, SeverityWarning
@@ -403,6 +445,33 @@ func base64Blob(s *scan, i int) (int, string) {
 		return len(line) - len(strings.TrimLeft(line, " \t\"'")), SeverityWarning
 	}
 	return -1, ""
+}
+
+// imageBase64 reports base64 text that decodes to the start of an image
+// or a font (PNG, JPEG, GIF, WebP, WOFF): a notebook's rendered output, an
+// inlined icon, data a viewer shows and no interpreter runs.
+func imageBase64(t string) bool {
+	n := 0
+	for n < len(t) && n < 24 && isBase64Byte(t[n]) {
+		n++
+	}
+	if n < 16 {
+		return false
+	}
+	b, err := base64.StdEncoding.DecodeString(t[:n/4*4])
+	if err != nil {
+		return false
+	}
+	for _, magic := range []string{"\x89PNG\r\n\x1a\n", "\xff\xd8\xff", "GIF87a", "GIF89a", "wOFF", "wOF2"} {
+		if strings.HasPrefix(string(b), magic) {
+			return true
+		}
+	}
+	return len(b) >= 12 && string(b[:4]) == "RIFF" && string(b[8:12]) == "WEBP"
+}
+
+func isBase64Byte(c byte) bool {
+	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/'
 }
 
 // longBase64 returns the start of the first run of at least 200 base64 (or

@@ -537,6 +537,38 @@ func gitConfigValue(rest string) bool {
 
 // writeWarning is a check that gives a warning when the line writes to
 // the path.
+// notInComment grades a command that registers a job (launchctl load,
+// schtasks /create): a warning, a note when the match is in a shell-style
+// comment of a code line ("# prints both files, asks, then launchctl
+// bootstrap"), where it names the command rather than runs it.
+func notInComment(s *scan, i int, m []int) string {
+	if s.flag(i)&lineCode != 0 && hashComment(s.line(i), m[0]) {
+		return SeverityNote
+	}
+	return SeverityWarning
+}
+
+// hashComment reports whether byte at of a line of code is in a comment
+// that a # outside quotes, at the line's start or after a blank, begins.
+func hashComment(l string, at int) bool {
+	var quote byte
+	for k := 0; k < at && k < len(l); k++ {
+		switch c := l[k]; {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' {
+				k++
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '#' && (k == 0 || l[k-1] == ' ' || l[k-1] == '\t'):
+			return true
+		}
+	}
+	return false
+}
+
 func writeWarning(s *scan, i int, m []int) string {
 	if writes(s, i, m) {
 		return SeverityWarning

@@ -94,6 +94,12 @@ func longLines(s *scan) []hit {
 				}
 				continue
 			}
+			if imageLine(s.line(i)) {
+				if table == nil {
+					table = &hit{off: s.starts[i], sev: SeverityNote, excerpt: fmt.Sprintf("a line of %d bytes of base64 image data", n-1)}
+				}
+				continue
+			}
 			return []hit{{off: s.starts[i], sev: SeverityWarning,
 				excerpt: fmt.Sprintf("a line of %d bytes: minified or packed code a reader cannot review", n-1)}}
 		}
@@ -102,6 +108,27 @@ func longLines(s *scan) []hit {
 		return []hit{*table}
 	}
 	return nil
+}
+
+// imageLine reports a line that is one quoted base64 string, after a key
+// it is the value of ("image/png": "iVBOR…"), holding an image
+// (imageBase64): a notebook's output, not code.
+func imageLine(l string) bool {
+	t := strings.TrimSpace(l)
+	if i := strings.Index(t, `": "`); i >= 0 && i < 64 {
+		t = t[i+3:]
+	}
+	t = strings.TrimRight(strings.TrimPrefix(t, `"`), `",`)
+	t = strings.TrimSuffix(t, `\n`)
+	if !imageBase64(t) {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if !isBase64Byte(t[i]) && t[i] != '=' {
+			return false
+		}
+	}
+	return true
 }
 
 // numberTable reports a line that, after a name it binds (WIDE =, const

@@ -76,7 +76,7 @@ func classify(file string, data []byte) role {
 	if filekind.IsProgramExt(ext) || bytes.HasPrefix(data, []byte("#!")) {
 		r |= roleScript
 	}
-	if manifestNames.Get()[lower] || ext == ".mk" || ext == ".mak" || strings.HasPrefix(lower, "dockerfile") || ext == ".dockerfile" || strings.HasPrefix(lower, "requirements") && ext == ".txt" {
+	if manifestNames.Get()[lower] || ext == ".mk" || ext == ".mak" || strings.HasPrefix(lower, "dockerfile") || ext == ".dockerfile" || strings.HasPrefix(lower, "makefile.") || strings.HasPrefix(lower, "requirements") && ext == ".txt" {
 		r = r&^roleText | roleManifest
 	}
 	if ext == "" && program.IsGitHookName(lower) {

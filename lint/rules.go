@@ -140,9 +140,9 @@ var rules = []rule{
 				check: writeWarning,
 			},
 			{
-				keys: []string{"chctl", "currentversion", "schtasks"},
-				re:   &lazyre.RE{Expr: `(?i)\blaunchctl\s+(?:load|bootstrap)\b|\breg(?:\.exe)?\s+add\s+.*\\currentversion\\run|\bschtasks(?:\.exe)?\s+/create\b|new-itemproperty\s+.*currentversion\\run`},
-				sev:  SeverityWarning,
+				keys:  []string{"chctl", "currentversion", "schtasks"},
+				re:    &lazyre.RE{Expr: `(?i)\blaunchctl\s+(?:load|bootstrap)\b|\breg(?:\.exe)?\s+add\s+.*\\currentversion\\run|\bschtasks(?:\.exe)?\s+/create\b|new-itemproperty\s+.*currentversion\\run`},
+				check: notInComment,
 			},
 		},
 	},

@@ -389,7 +389,7 @@ func (s *scan) recipes() []region {
 	base := strings.ToLower(path.Base(s.file))
 	var out []region
 	switch {
-	case base == "makefile" || base == "gnumakefile" || strings.HasSuffix(base, ".mk") || strings.HasSuffix(base, ".mak"):
+	case base == "makefile" || base == "gnumakefile" || strings.HasPrefix(base, "makefile.") || strings.HasSuffix(base, ".mk") || strings.HasSuffix(base, ".mak"):
 		return []region{{off: 0, text: makeScript(s.text), lang: langShell}}
 	case base == "justfile":
 		for i := range s.lines() {
@@ -579,6 +579,9 @@ func (s *scan) gradeWrite(target, content value, at int) {
 			}
 		}
 		if sev == SeverityWarning && s.agreed(content) {
+			if target.known {
+				s.plain = append(s.plain, n) // loading it (launchctl bootstrap) is this write's grade too
+			}
 			s.emit("persistence", at, SeverityNote, "written after the user answered yes at the terminal")
 			return
 		}

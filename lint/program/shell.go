@@ -39,10 +39,12 @@ func (st *shellState) stmt(x *syntax.Stmt, stdin value) value {
 	}
 	// Input redirections and here-documents come first.
 	var outFile []*syntax.Redirect
+	st.stdinFile = value{}
 	for _, r := range x.Redirs {
 		switch r.Op {
 		case syntax.RdrIn:
-			stdin = st.readSecret(st.word(r.Word), st.off(r.OpPos))
+			st.stdinFile = st.word(r.Word)
+			stdin = st.readSecret(st.stdinFile, st.off(r.OpPos))
 		case syntax.Hdoc, syntax.DashHdoc:
 			if r.Hdoc != nil {
 				stdin = st.word(r.Hdoc)

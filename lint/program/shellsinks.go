@@ -165,6 +165,7 @@ func (st *shellState) interp(lang, opt, name string, rest []value, spelled []str
 			}
 			return value{t: tCmd}
 		case s == "-" || s == "-s" || s == "-i" && lang == langShell:
+			st.runsDataFile(st.stdinFile, lang, at)
 			st.exec(stdin, lang, at, true)
 			return value{t: tCmd}
 		case strings.HasPrefix(s, "-"):
@@ -176,11 +177,60 @@ func (st *shellState) interp(lang, opt, name string, rest []value, spelled []str
 			}
 			continue
 		}
+		st.runsDataFile(a, lang, at)
 		st.runFile(a, lang, at, false)
 		return value{t: tCmd}
 	}
+	st.runsDataFile(st.stdinFile, lang, at)
 	st.exec(stdin, lang, at, true)
 	return value{t: tCmd}
+}
+
+// runsDataFile reports an interpreter given, as its program, a file of
+// the skill's (a relative path the region did not write) named as data
+// (dataExt: .txt, .csv, .png, …): the analysis reads that file as what its
+// name says, not as the code it is run as, so the code is hidden from it
+// (disguised-file).
+func (st *shellState) runsDataFile(f value, lang string, at int) {
+	if !f.known || f.s == "" || f.s == "-" || !bareRelative(f) && f.t&tShipped == 0 && !strings.HasPrefix(f.s, "./") {
+		return
+	}
+	if _, ok := st.files[fileKey(f)]; ok {
+		return // written by the region: graded by what it wrote
+	}
+	if dataExt(path.Ext(strings.ToLower(f.s))) {
+		st.s.emit("disguised-file", at, SeverityWarning, "runs "+f.s+" as "+langName(lang)+": code in a file named as data, which is not read as code")
+	}
+}
+
+// dataExt reports an extension that names data no interpreter is given
+// as its program in the ordinary way: plain text, tables, images, fonts,
+// binary blobs. Formats a tool is commonly pointed at as input after an
+// option the analysis does not know (node --prof-process isolate.log, a
+// .json, a .md, a .yaml) are left out.
+func dataExt(ext string) bool {
+	switch ext {
+	case ".txt", ".dat", ".csv", ".tsv", ".png", ".jpg", ".jpeg", ".gif", ".ico", ".pdf", ".bin", ".db", ".mo", ".woff", ".woff2", ".ttf":
+		return true
+	}
+	return false
+}
+
+// langName returns a language's name for a reader.
+func langName(lang string) string {
+	switch lang {
+	case langPython:
+		return "Python"
+	case langJS:
+		return "JavaScript"
+	case langPS:
+		return "PowerShell"
+	case langRuby:
+		return "Ruby"
+	case langPerl:
+		return "Perl"
+	}
+	return "shell"
 }
 
 // runFile reports running a script file: downloaded, decoded or given by

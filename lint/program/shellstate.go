@@ -40,6 +40,10 @@ type shellState struct {
 	// crontab: grep -v keeps one, so that a pipeline that only leaves lines
 	// out of it is told from one that adds to it.
 	cronLists []int
+	// stdinFile is the file the statement being walked reads its input
+	// from (< FILE), or none: an interpreter told to read its program
+	// there runs that file.
+	stdinFile value
 	// answers are the variables a read stored the user's answer in: a
 	// test of one for a yes is the user's consent (shellconsent.go).
 	answers map[string]bool
