@@ -70,8 +70,12 @@ func buildRsOnly(text string) string {
 	if !ok {
 		return ""
 	}
+	cmds := buildRsCommand.FindAllStringSubmatch(text, maxBuildCommands+1)
+	if len(cmds) > maxBuildCommands {
+		return "" // more processes than a build script starts: read no further
+	}
 	var progs []string
-	for _, m := range buildRsCommand.FindAllStringSubmatch(text, -1) {
+	for _, m := range cmds {
 		p, ok := rustPrograms(text, m[1], 0)
 		if !ok {
 			return ""
@@ -103,13 +107,24 @@ func buildRsOnly(text string) string {
 	return what
 }
 
+// maxBuildCommands bounds the processes and writes of a build script
+// (build.rs, setup.py) whose names the text is searched for: each costs a
+// pass over the text, so past it the script is not read as one that only
+// builds, and the work stays linear in its size.
+const maxBuildCommands = 32
+
 // outDirWrites returns text with each file write into cargo's OUT_DIR
 // blanked (fs::write(out_dir.join("tables.rs"), code), File::create of
 // a path under it): generated code is what a build script writes, and
 // cargo gives it that folder for it. A write elsewhere stays.
 func outDirWrites(text string) string {
 	var b strings.Builder
-	for rest := text; ; {
+	n := 0
+	for rest := text; ; n++ {
+		if n == maxBuildCommands {
+			b.WriteString(rest) // the rest as it is: a write there stays a reach
+			return b.String()
+		}
 		i := strings.Index(rest, "fs::write(")
 		if j := strings.Index(rest, "File::create("); j >= 0 && (i < 0 || j < i) {
 			i = j
@@ -331,49 +346,58 @@ func rustCalls(text, fn string) [][]string {
 // closeParen returns the index of the parenthesis that closes the one s
 // starts with, or -1, past string literals.
 func closeParen(s string) int {
-	depth, str := 0, false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case str && c == '\\':
-			i++
-		case c == '"':
-			str = !str
-		case str:
-		case c == '(' || c == '[' || c == '{':
-			depth++
-		case c == ')' || c == ']' || c == '}':
-			if depth--; depth == 0 {
-				return i
-			}
+	end := -1
+	brackets(s, func(i, depth int) bool {
+		if depth == 0 && (s[i] == ')' || s[i] == ']' || s[i] == '}') {
+			end = i
+			return false
 		}
-	}
-	return -1
+		return true
+	})
+	return end
 }
 
 // splitTop splits s at its commas outside brackets and strings.
 func splitTop(s string) []string {
 	var out []string
-	depth, str, start := 0, false, 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case str && c == '\\':
-			i++
-		case c == '"':
-			str = !str
-		case str:
-		case c == '(' || c == '[' || c == '{':
-			depth++
-		case c == ')' || c == ']' || c == '}':
-			depth--
-		case c == ',' && depth == 0:
+	start := 0
+	brackets(s, func(i, depth int) bool {
+		if depth == 0 && s[i] == ',' {
 			out = append(out, s[start:i])
 			start = i + 1
 		}
-	}
+		return true
+	})
 	if strings.TrimSpace(s[start:]) != "" {
 		out = append(out, s[start:])
 	}
 	return out
+}
+
+// brackets calls fn with each byte of s outside string literals and the
+// depth of brackets after it (an opening one counted, a closing one taken
+// off), until fn returns false.
+func brackets(s string, fn func(i, depth int) bool) {
+	depth, str := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case str && c == '\\':
+			i++
+			continue
+		case c == '"':
+			str = !str
+			continue
+		case str:
+			continue
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		}
+		if !fn(i, depth) {
+			return
+		}
+	}
 }
 
 // rustLiteral returns the string a plain Rust string literal s spells.

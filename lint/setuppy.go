@@ -81,7 +81,11 @@ func setupBuildOnly(text string) bool {
 			}
 		}
 	}
-	for _, m := range setupCommand.FindAllStringSubmatch(text, -1) {
+	cmds := setupCommand.FindAllStringSubmatch(text, maxBuildCommands+1)
+	if len(cmds) > maxBuildCommands {
+		return false // more processes than a build starts: read no further
+	}
+	for _, m := range cmds {
 		if m[1] != "[" {
 			return false // a command the text builds elsewhere
 		}

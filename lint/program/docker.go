@@ -153,7 +153,8 @@ func (d *dockerState) takeHeredoc(cmd, text string, pos int) string {
 	if !strings.HasPrefix(strings.TrimSpace(cmd), "<<") {
 		return cmd
 	}
-	if body := pos + strings.IndexByte(text[pos:]+"\n", '\n') + 1; body < len(text) && otherShebang(text[body:]) {
+	nl := strings.IndexByte(text[pos:], '\n')
+	if body := pos + nl + 1; nl >= 0 && body < len(text) && otherShebang(text[body:]) {
 		d.keepBody, d.bodyStart = false, body
 	}
 	return "" // the marker alone: the body is the script

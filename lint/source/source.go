@@ -146,25 +146,20 @@ func (src url) loopback() bool {
 
 // official reports whether the source is one of officialIndexes, over
 // https on its standard port.
-func (src url) official() bool {
-	if src.scheme != "https" || src.port != "" && src.port != "443" {
-		return false
-	}
-	for _, o := range officialIndexes {
-		if src.host == o.host && (o.path == "/" || src.path == o.path || strings.HasPrefix(src.path, o.path+"/")) {
-			return true
-		}
-	}
-	return false
-}
+func (src url) official() bool { return src.listed(officialIndexes) }
 
 // download reports whether the source is one of officialDownloads, over
 // https on its standard port.
-func (src url) download() bool {
+func (src url) download() bool { return src.listed(officialDownloads) }
+
+// listed reports whether the source is one of list's hosts under its path
+// prefix (a whole segment; "/" for the whole host), over https on its
+// standard port.
+func (src url) listed(list []struct{ host, path string }) bool {
 	if src.scheme != "https" || src.port != "" && src.port != "443" {
 		return false
 	}
-	for _, o := range officialDownloads {
+	for _, o := range list {
 		if src.host == o.host && (o.path == "/" || src.path == o.path || strings.HasPrefix(src.path, o.path+"/")) {
 			return true
 		}
