@@ -142,10 +142,19 @@ func (st *shellState) command(c syntax.Command, stdin value) value {
 	case *syntax.CaseClause:
 		var out value
 		answer := st.namesAnswer(st.wordSource(c.Word))
+		yesOnly, hasYes := answer, false
 		for _, it := range c.Items {
-			done := st.asking(answer && yesItem(it))
+			yes := answer && yesItem(it)
+			hasYes = hasYes || yes
+			if !yes && !exits(it.Stmts) {
+				yesOnly = false
+			}
+			done := st.asking(yes)
 			out = cat(out, st.stmts(it.Stmts))
 			done()
+		}
+		if yesOnly && hasYes {
+			st.s.asked = true // case $ans in y|Y) ;; *) exit 0 ;; esac: the rest runs only on yes
 		}
 		return out
 	case *syntax.FuncDecl:
