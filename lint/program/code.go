@@ -285,7 +285,12 @@ func (s *scan) regions() []region {
 		return s.fences()
 	case s.roles&(Script|AutoExec) != 0:
 		if l := langOf(s.file, s.text); l != "" {
-			return []region{{off: 0, text: s.text, lang: l}}
+			text := s.text
+			switch strings.ToLower(path.Ext(s.file)) {
+			case ".ts", ".tsx", ".mts", ".cts":
+				text = tsStrip(text) // TypeScript's annotations blanked: JavaScript to the reader
+			}
+			return []region{{off: 0, text: text, lang: l}}
 		}
 	case s.roles&Manifest != 0:
 		return s.recipes()

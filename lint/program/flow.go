@@ -283,6 +283,12 @@ func (f *flowState) statement() {
 				f.vars[name] = v
 			} else if _, held := f.vars[dotted]; dotted != "" && (held || f.valueOf(v).t&tSecret != 0) {
 				f.vars[dotted] = v // self.cfg = a secret: the attribute holds it (attr finds it by its dotted name)
+				if root, ok := f.vars[name]; ok && root.name == "" {
+					// bundle.k = a secret: the object the program fills holds it, as bundle["k"] = … does
+					root.v = taintOf(^tHome, root.v, f.valueOf(v))
+					root.v.shape = shapeRaw
+					f.vars[name] = root
+				}
 			}
 			if f.lang == langJS && f.is(0, ",") && f.peek(1).kind == tokWord && f.is(2, "=") {
 				f.pos++ // var fs=require("fs"),os=require("os"): the next statement is the next name's

@@ -463,10 +463,12 @@ func (f *flowState) args(closer string) ([]ev, map[string]ev) {
 			args = append(args, c)
 		} else if c, ok := f.callback(closer); ok {
 			args = append(args, c)
-		} else if f.lang == langPython && f.is(0, "*") && !f.is(1, "*") {
-			// *parts: the list's elements, each an argument of its own
-			// (Path.home().joinpath(*(".aws", "credentials"))).
-			f.pos++
+		} else if n := f.spread(); n > 0 {
+			// *parts (Python, Ruby), ...parts (JavaScript, PHP): the list's
+			// elements, each an argument of its own
+			// (Path.home().joinpath(*(".aws", "credentials")),
+			// path.join(os.homedir(), ...segments)).
+			f.pos += n
 			l := f.expr()
 			if len(l.elems) == 0 {
 				args = append(args, l)
@@ -484,6 +486,23 @@ func (f *flowState) args(closer string) ([]ev, map[string]ev) {
 	}
 	f.pos++
 	return args, kw
+}
+
+// spread returns the length in tokens of the spread operator an argument
+// starts with, or 0: * in Python and Ruby (not **), ... in JavaScript and
+// PHP.
+func (f *flowState) spread() int {
+	switch f.lang {
+	case langPython, langRuby:
+		if f.is(0, "*") && !f.is(1, "*") {
+			return 1
+		}
+	case langJS, langPerl:
+		if f.is(0, ".") && f.is(1, ".") && f.is(2, ".") {
+			return 3
+		}
+	}
+	return 0
 }
 
 // What follows is what the flow analysis (flowcalls.go) knows of PowerShell's

@@ -106,6 +106,11 @@ func tokenRun(text, lang string, from int, out []token, size, limit int) ([]toke
 			i = lineEnd(text, i)
 		case c == '/' && i+1 < n && text[i+1] == '*' && lang == langJS:
 			i = skipTo(text, i+2, "*/")
+		case c == '/' && lang == langJS && regexStart(out):
+			// A regular expression literal (/["']x/g): its quotes are no
+			// strings. It is an operand the analysis does not read.
+			out = append(out, token{kind: tokWord, s: "__regex__", off: i})
+			i = regexEnd(text, i)
 		case c == '=' && (lang == langRuby || lang == langPerl) && (i == 0 || text[i-1] == '\n') && i+1 < n && isLetter(text[i+1]):
 			// =begin … =end, =pod … =cut
 			end := "\n=end"
@@ -201,6 +206,56 @@ func tokenRun(text, lang string, from int, out []token, size, limit int) ([]toke
 		}
 	}
 	return out, n
+}
+
+// regexStart reports whether a / after the tokens out starts a regular
+// expression literal in JavaScript rather than a division: at the start,
+// or after an operator, an opening bracket, a comma or a keyword that
+// takes an expression; not after a name, a number, a string or a closing
+// bracket.
+func regexStart(out []token) bool {
+	if len(out) == 0 {
+		return true
+	}
+	t := out[len(out)-1]
+	switch t.kind {
+	case tokPunct:
+		return t.s != ")" && t.s != "]" && t.s != "}"
+	case tokWord:
+		switch t.s {
+		case "return", "typeof", "case", "in", "of", "new", "delete", "void", "throw", "yield", "await":
+			return true
+		}
+	case tokEOL:
+		return true
+	}
+	return false
+}
+
+// regexEnd returns the offset after the regular expression literal that
+// starts at i (a /): past escapes and character classes, its closing /
+// and flags; a line break ends it too.
+func regexEnd(text string, i int) int {
+	class := false
+	for k := i + 1; k < len(text); k++ {
+		switch c := text[k]; {
+		case c == '\\':
+			k++
+		case c == '\n':
+			return k
+		case c == '[':
+			class = true
+		case c == ']':
+			class = false
+		case c == '/' && !class:
+			k++
+			for k < len(text) && isLetter(text[k]) {
+				k++
+			}
+			return k
+		}
+	}
+	return len(text)
 }
 
 func isWordStart(c byte, lang string) bool {
