@@ -61,6 +61,9 @@ func sensitiveHome(s *scan, i int, m []int) string {
 		name = strings.ToLower(line[m[4]:m[5]])
 	}
 	name = backupBase(name)
+	if permissionOnly.MatchString(line) {
+		return SeverityNote // chmod 600 ~/.aws/credentials: who may read it, not a read
+	}
 	switch dir {
 	case "ssh":
 		if name == "" || name == "config" || name == "known_hosts" || strings.HasSuffix(name, ".pub") {
@@ -278,6 +281,12 @@ var (
 	assignBefore = &lazyre.RE{Expr: `^\s*(?:(?:export|local|readonly|declare(?:\s+-\w+)?)\s+)?\$?[A-Za-z_]\w*\s*:?=\s*["']?(?:\$\{[A-Za-z_]\w*:?-)?$|^\s*@?(?i:set)\s+"?[A-Za-z_][\w.-]*=["']?$`}
 	assignAfter  = &lazyre.RE{Expr: `^\}?["']?\s*(?:[;#].*)?$`}
 )
+
+// permissionOnly matches a line that is one command setting or checking
+// who may read files, or that they are there (chmod 600 ~/.aws/credentials,
+// stat, ls -l, test -f, icacls, Test-Path), with no second command,
+// pipe or substitution in it.
+var permissionOnly = &lazyre.RE{Expr: `^\s*(?:[-*]\s+|\$\s+|sudo\s+)?(?:ch(?:mod|own|grp)|stat|ls\s+-\w+|test\s+-[efrs]|icacls(?:\.exe)?|(?i:set-acl|test-path))\s[^|;&<>` + "`" + `$]*$|^\s*(?:[-*]\s+|\$\s+)?` + "`" + `ch(?:mod|own)\s[^|;&<>` + "`" + `$]*` + "`" + `\s*$`}
 
 // keyTools matches lines that create or use a key rather than read it:
 // also Windows's ways to set who may read it (icacls, takeown, Set-Acl)

@@ -540,12 +540,42 @@ func gitConfigValue(rest string) bool {
 // notInComment grades a command that registers a job (launchctl load,
 // schtasks /create): a warning, a note when the match is in a shell-style
 // comment of a code line ("# prints both files, asks, then launchctl
-// bootstrap"), where it names the command rather than runs it.
+// bootstrap") or in a string the line only prints, where it names the
+// command rather than runs it.
 func notInComment(s *scan, i int, m []int) string {
-	if s.flag(i)&lineCode != 0 && hashComment(s.line(i), m[0]) {
+	if l := s.line(i); s.flag(i)&lineCode != 0 && (hashComment(l, m[0]) || printedString(l, m[0])) {
 		return SeverityNote
 	}
 	return SeverityWarning
+}
+
+// printedString reports whether byte at of a line of code is inside a
+// quoted string that the line's command only prints (echo "… Load later
+// with: launchctl bootstrap …", printf, Write-Host).
+func printedString(l string, at int) bool {
+	t := strings.TrimLeft(l, " \t")
+	w, _, _ := strings.Cut(t, " ")
+	switch strings.ToLower(w) {
+	case "echo", "printf", "write-host", "write-output", "puts", "print":
+	default:
+		return false
+	}
+	var quote byte
+	for k := 0; k < at && k < len(l); k++ {
+		switch c := l[k]; {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' {
+				k++
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '$' && k+1 < len(l) && l[k+1] == '(' || c == '`' || c == ';' || c == '|' || c == '&':
+			return false // a substitution or a second command before it
+		}
+	}
+	return quote != 0
 }
 
 // hashComment reports whether byte at of a line of code is in a comment

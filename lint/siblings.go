@@ -35,7 +35,8 @@ var bytecodeSources = lazy.Value[map[string][]string]{New: func() map[string][]s
 // beside adler32.wat, Foo.class beside Foo.java, anywhere in the skill; a
 // .pyc never, see bytecodeSources) is a
 // note, not a warning: the analyser reads the source, and a reader can
-// rebuild the bytecode from it to check. fs is changed in place.
+// rebuild the bytecode from it to check; so is a minified file shipped
+// with its readable source (minifiedSource). fs is changed in place.
 //
 // A read of the macOS keychain or the Secret Service by an item's name
 // (security find-generic-password -s NAME, secret-tool lookup service
@@ -54,6 +55,11 @@ func InSkill(paths []string, data func(path string) []byte, fs []manifest.Findin
 			if src := sourceOf(f.File, paths); src != "" {
 				f.Severity = SeverityNote
 				f.Excerpt = excerpt.Of(f.Excerpt+"; its source "+path.Base(src)+" ships with it", 0)
+			}
+		case "minified-code":
+			if src := minifiedSource(f.File, paths); src != "" {
+				f.Severity = SeverityNote
+				f.Excerpt = excerpt.Of(f.Excerpt+"; its source "+src+" ships with it", 0)
 			}
 		case "credential-store":
 			if item := storeRead(f.Excerpt); item != "" && storedBySkill(item, paths, data) {
@@ -90,6 +96,32 @@ func storedBySkill(item string, paths []string, data func(string) []byte) bool {
 		}
 	}
 	return false
+}
+
+// minifiedSource returns a path of paths that is the readable source of a
+// minified file (sparkline.min.js beside sparkline.js, src/sparkline.ts,
+// anywhere in the skill): a file of the same stem, without .min, in a
+// language a minifier takes; "" for none or for a file not named .min.
+func minifiedSource(file string, paths []string) string {
+	base := strings.ToLower(path.Base(file))
+	i := strings.Index(base, ".min.")
+	if i <= 0 {
+		return ""
+	}
+	stem := base[:i]
+	for _, p := range paths {
+		b := strings.ToLower(path.Base(p))
+		if p == file || strings.Contains(b, ".min.") {
+			continue
+		}
+		switch ext := path.Ext(b); ext {
+		case ".js", ".mjs", ".cjs", ".ts", ".mts", ".tsx", ".jsx", ".css", ".scss", ".less":
+			if strings.TrimSuffix(b, ext) == stem {
+				return p
+			}
+		}
+	}
+	return ""
 }
 
 // sourceOf returns a path of paths that is the source of the bytecode file

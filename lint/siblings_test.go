@@ -54,6 +54,39 @@ func TestInSkill(t *testing.T) {
 	}
 }
 
+// TestInSkillMinifiedSource proves a minified file shipped with its
+// readable source is a note, and one without it a warning.
+func TestInSkillMinifiedSource(t *testing.T) {
+	min := "var a=1;" + strings.Repeat("a=a+1;", 400) + "\n"
+	cases := []struct {
+		file   string
+		others []string
+		want   string
+	}{
+		{"assets/vendor/sparkline.min.js", []string{"SKILL.md", "src/sparkline.ts"}, SeverityNote},
+		{"vendor/tinyspark.min.js", []string{"SKILL.md", "vendor/tinyspark.js"}, SeverityNote},
+		{"vendor/tinyspark.min.js", []string{"SKILL.md", "vendor/other.js", "tinyspark.md"}, SeverityWarning},
+		{"vendor/app.js", []string{"SKILL.md", "src/app.ts"}, SeverityWarning}, // not named .min: not a build's output
+	}
+	for _, c := range cases {
+		fs := Analyze(c.file, []byte(min))
+		InSkill(append(c.others, c.file), func(string) []byte { return nil }, fs)
+		var got *manifest.Finding
+		for i := range fs {
+			if fs[i].Rule == "minified-code" {
+				got = &fs[i]
+			}
+		}
+		if got == nil {
+			t.Errorf("%s: no minified-code finding in %v", c.file, fs)
+			continue
+		}
+		if got.Severity != c.want {
+			t.Errorf("%s beside %v: %s, want %s", c.file, c.others, got.Severity, c.want)
+		}
+	}
+}
+
 // TestInSkillOwnSecret proves a keychain or Secret Service read of an item
 // the skill has the user store is a note, and any other read a warning.
 func TestInSkillOwnSecret(t *testing.T) {
