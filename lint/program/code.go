@@ -290,12 +290,33 @@ func (s *scan) regions() []region {
 			case ".ts", ".tsx", ".mts", ".cts":
 				text = tsStrip(text) // TypeScript's annotations blanked: JavaScript to the reader
 			}
-			return []region{{off: 0, text: text, lang: l}}
+			out := []region{{off: 0, text: text, lang: l}}
+			if l == langGo {
+				out = append(out, goGenerate(s)...)
+			}
+			return out
 		}
 	case s.roles&Manifest != 0:
 		return s.recipes()
 	}
 	return nil
+}
+
+// goGenerate returns the commands of a Go file's //go:generate
+// directives as shell, one region a line: go generate runs each as a
+// command (its words split as the shell splits them, near enough).
+func goGenerate(s *scan) []region {
+	if !strings.Contains(s.text, "//go:generate ") {
+		return nil
+	}
+	var out []region
+	for i := range s.lines() {
+		l := s.line(i)
+		if rest, ok := strings.CutPrefix(l, "//go:generate "); ok {
+			out = append(out, region{off: s.starts[i] + len(l) - len(rest), text: rest, lang: langShell})
+		}
+	}
+	return out
 }
 
 // fences returns the fenced blocks of a Markdown file in a language the

@@ -636,6 +636,12 @@ func (f *flowState) psCommand() value {
 		if len(pos) > 1 {
 			out = joinPath(pos[0], pos[1])
 		}
+		for _, more := range pos[min(2, len(pos)):] {
+			out = joinPath(out, more) // PowerShell 7's Join-Path a b c: the rest are -AdditionalChildPath
+		}
+		if v, ok := params["additionalchildpath"]; ok {
+			out = joinPath(out, v)
+		}
 	default:
 		// A secret given to a command the analysis does not follow
 		// (Write-Output, a module's cmdlet) reaches what it does.
