@@ -549,6 +549,13 @@ func notInComment(s *scan, i int, m []int) string {
 	return SeverityWarning
 }
 
+// hashComment reports whether byte at of a line of code is in a comment
+// that a # outside quotes, at the line's start or after a blank, begins.
+func hashComment(l string, at int) bool {
+	_, comment, _ := lineBefore(l, at)
+	return comment
+}
+
 // printedString reports whether byte at of a line of code is inside a
 // quoted string that the line's command only prints (echo "… Load later
 // with: launchctl bootstrap …", printf, Write-Host).
@@ -560,27 +567,15 @@ func printedString(l string, at int) bool {
 	default:
 		return false
 	}
-	var quote byte
-	for k := 0; k < at && k < len(l); k++ {
-		switch c := l[k]; {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			} else if c == '\\' && quote == '"' {
-				k++
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '$' && k+1 < len(l) && l[k+1] == '(' || c == '`' || c == ';' || c == '|' || c == '&':
-			return false // a substitution or a second command before it
-		}
-	}
-	return quote != 0
+	quoted, comment, more := lineBefore(l, at)
+	return quoted && !comment && !more
 }
 
-// hashComment reports whether byte at of a line of code is in a comment
-// that a # outside quotes, at the line's start or after a blank, begins.
-func hashComment(l string, at int) bool {
+// lineBefore reads a line of code up to byte at, as a shell reads quotes:
+// whether at is inside a quoted string, whether a # comment began before
+// it, and whether a substitution or a second command ($(, `, ;, |, &) came
+// before it outside quotes.
+func lineBefore(l string, at int) (quoted, comment, more bool) {
 	var quote byte
 	for k := 0; k < at && k < len(l); k++ {
 		switch c := l[k]; {
@@ -593,10 +588,12 @@ func hashComment(l string, at int) bool {
 		case c == '\'' || c == '"':
 			quote = c
 		case c == '#' && (k == 0 || l[k-1] == ' ' || l[k-1] == '\t'):
-			return true
+			return false, true, more
+		case c == '$' && k+1 < len(l) && l[k+1] == '(' || c == '`' || c == ';' || c == '|' || c == '&':
+			more = true
 		}
 	}
-	return false
+	return quote != 0, false, more
 }
 
 func writeWarning(s *scan, i int, m []int) string {
