@@ -51,6 +51,7 @@ type dockerState struct {
 	heredoc   string   // the word that ends the heredoc being read ("" for none)
 	strip     bool     // the heredoc is <<-: its end may be indented with tabs
 	keepBody  bool     // the heredoc's body is shell the script keeps
+	ownDoc    bool     // and its marker too: a heredoc fed to a command, which the shell reads whole
 	bodyStart int      // where a heredoc in another language starts (-1 for none)
 	noShell   bool     // a SHELL instruction named a shell this analysis does not read
 	preset    []string // NAME=value of the platform ARGs declared (platformArg)
@@ -76,10 +77,10 @@ func (d *dockerState) line(l string, pos int, text string, others *[]dockerBody)
 			*others = append(*others, dockerBody{d.bodyStart, pos})
 			d.bodyStart = -1
 		}
-		if d.keepBody && d.bodyStart < 0 {
-			return l // the shell's own heredoc ends here
+		if d.ownDoc {
+			return l // the shell's own heredoc (python3 <<EOF) ends here
 		}
-		return ""
+		return "" // the end of a body that is the script itself, or of a file's
 	}
 	if d.cont {
 		d.cont = dockerContinues(l)
@@ -133,7 +134,7 @@ func (d *dockerState) line(l string, pos int, text string, others *[]dockerBody)
 		d.noShell = !strings.Contains(sh, "sh\"") || strings.Contains(sh, "pwsh") || strings.Contains(sh, "powershell")
 	case "COPY", "ADD":
 		if m := heredocWord(rest); m != "" {
-			d.heredoc, d.strip, d.keepBody, d.bodyStart = strings.TrimPrefix(m, "-"), strings.HasPrefix(m, "-"), false, -1
+			d.heredoc, d.strip, d.keepBody, d.bodyStart, d.ownDoc = strings.TrimPrefix(m, "-"), strings.HasPrefix(m, "-"), false, -1, false
 		}
 	}
 	return ""
@@ -149,10 +150,11 @@ func (d *dockerState) takeHeredoc(cmd, text string, pos int) string {
 	if m == "" {
 		return cmd
 	}
-	d.heredoc, d.strip, d.keepBody, d.bodyStart = strings.TrimPrefix(m, "-"), strings.HasPrefix(m, "-"), true, -1
+	d.heredoc, d.strip, d.keepBody, d.bodyStart, d.ownDoc = strings.TrimPrefix(m, "-"), strings.HasPrefix(m, "-"), true, -1, true
 	if !strings.HasPrefix(strings.TrimSpace(cmd), "<<") {
 		return cmd
 	}
+	d.ownDoc = false
 	nl := strings.IndexByte(text[pos:], '\n')
 	if body := pos + nl + 1; nl >= 0 && body < len(text) && otherShebang(text[body:]) {
 		d.keepBody, d.bodyStart = false, body
