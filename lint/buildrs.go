@@ -21,12 +21,8 @@ var buildRsCommand = &lazyre.RE{Expr: `Command::new\s*\(\s*([^)]*)\)`}
 var buildRsReach = &lazyre.RE{Expr: `\b(?:std::net|TcpStream|UdpSocket|reqwest|ureq|hyper|curl|attohttpc|fs::write|File::create|OpenOptions|` +
 	`remove_file|remove_dir|set_permissions|home_dir|"HOME"|"USERPROFILE"|unsafe|extern\s+"C"|include_bytes!|libloading|sh\b|bash\b|cmd\.exe|powershell)`}
 
-// gitWriteArgs matches, in a build.rs's text, a git subcommand or option
-// that reaches a remote or changes the repository or its configuration.
-var gitWriteArgs = &lazyre.RE{Expr: `"(?:clone|fetch|pull|push|remote|config|submodule|ls-remote|archive|am|apply|checkout|reset|commit|gc|-c|--exec-path|--upload-pack|--git-dir=.*|--work-tree=.*)"`}
-
 // buildPrograms are the programs a build.rs may start and still only
-// build: git (asking about the source tree; gitWriteArgs is not), the
+// build: git (asking about the source tree; gitWriteQuoted is not), the
 // compilers and assemblers, and the code generators that write sources
 // from the crate's own schemas. A build system of its own (make, cmake),
 // whose scripts this does not read, is not one.
@@ -59,10 +55,10 @@ var (
 // by a variable bound to a tool's variable with a literal fallback, or by
 // a helper's parameter every call gives so; every crate it calls is the
 // standard library or one of buildCrates; and nothing reaches past the
-// source tree and cargo (buildRsReach, gitWriteArgs).
+// source tree and cargo (buildRsReach, gitWriteQuoted).
 func buildRsOnly(text string) string {
 	writes := outDirWrites(text)
-	if buildRsReach.MatchString(writes) || gitWriteArgs.MatchString(text) {
+	if buildRsReach.MatchString(writes) || gitWriteQuoted.MatchString(text) {
 		return ""
 	}
 	code := rustCode(text)
@@ -158,7 +154,7 @@ func outDirPath(text, arg string) bool {
 		return true
 	}
 	name := strings.TrimLeft(strings.TrimSpace(arg), "&*")
-	if i := strings.IndexFunc(name, func(r rune) bool { return r > 0x7f || !isRustNameByte(byte(r)) }); i >= 0 {
+	if i := strings.IndexFunc(name, func(r rune) bool { return r > 0x7f || !isIdentByte(byte(r)) }); i >= 0 {
 		name = name[:i]
 	}
 	expr, ok := rustLet(text, name)
@@ -222,10 +218,10 @@ func rustPrograms(text, arg string, depth int) ([]string, bool) {
 	for _, suf := range []string{".as_str()", ".clone()", ".as_ref()", ".to_string()", ".as_os_str()"} {
 		arg = strings.TrimSuffix(arg, suf)
 	}
-	if lit, ok := rustLiteral(arg); ok {
+	if lit, ok := plainLiteral(arg, `"`); ok {
 		return []string{lit}, slices.Contains(buildPrograms, lit)
 	}
-	if !isRustName(arg) || depth > 2 {
+	if !isIdent(arg) || depth > 2 {
 		return nil, false
 	}
 	if expr, ok := rustLet(text, arg); ok {
@@ -327,7 +323,7 @@ func rustCalls(text, fn string) [][]string {
 		}
 		at := off + i
 		off = at + len(fn)
-		if at > 0 && (isRustNameByte(text[at-1]) || text[at-1] == '.') || off < len(text) && isRustNameByte(text[off]) {
+		if at > 0 && (isIdentByte(text[at-1]) || text[at-1] == '.') || off < len(text) && isIdentByte(text[off]) {
 			continue
 		}
 		if strings.HasSuffix(strings.TrimRight(text[:at], " \t"), "fn") {
@@ -398,31 +394,6 @@ func brackets(s string, fn func(i, depth int) bool) {
 			return
 		}
 	}
-}
-
-// rustLiteral returns the string a plain Rust string literal s spells.
-func rustLiteral(s string) (string, bool) {
-	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' || strings.ContainsAny(s[1:len(s)-1], `"\`) {
-		return "", false
-	}
-	return s[1 : len(s)-1], true
-}
-
-// isRustName reports whether s is one identifier.
-func isRustName(s string) bool {
-	if s == "" || s[0] >= '0' && s[0] <= '9' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !isRustNameByte(s[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func isRustNameByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // rustCode returns text with its comments and the contents of its string

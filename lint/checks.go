@@ -114,11 +114,7 @@ var readOnlyWords = lazy.Value[*strings.Replacer]{New: func() *strings.Replacer 
 // contentVerb reports whether the prose sentence that before ends holds
 // one of contentVerbs (as a word's start, any case; anywhere in CJK).
 func contentVerb(before string) bool {
-	if k := lastBoundary(before); k >= 0 {
-		before = before[k:]
-	}
-	lower := readOnlyWords.Get().Replace(strings.ToLower(withoutCodeSpans(before)))
-	words := strings.FieldsFunc(lower, func(r rune) bool { return r < 0x80 && !('a' <= r && r <= 'z') })
+	words := clauseWords(readOnlyWords.Get().Replace(strings.ToLower(withoutCodeSpans(before))))
 	for k, w := range words {
 		if k > 0 && slices.Contains(verbNegations, words[k-1]) || k > 1 && slices.Contains(verbNegations, words[k-2]) {
 			continue // "not backed up", "never copy the": the verb is denied
@@ -130,6 +126,16 @@ func contentVerb(before string) bool {
 		}
 	}
 	return false
+}
+
+// clauseWords returns the words, in lower case, of the last clause of a
+// prose sentence that before ends: ASCII letters (and any non-ASCII rune,
+// for the scripts written without spaces) split at everything else.
+func clauseWords(before string) []string {
+	if k := lastBoundary(before); k >= 0 {
+		before = before[k:]
+	}
+	return strings.FieldsFunc(strings.ToLower(before), func(r rune) bool { return r < 0x80 && !('a' <= r && r <= 'z') })
 }
 
 // withoutCodeSpans returns prose with its closed inline code spans taken
@@ -226,11 +232,7 @@ func folderOpenTask(s *scan, i int, m []int) string {
 	if s.flag(i)&(lineProse|lineCode) != lineProse {
 		return SeverityWarning
 	}
-	before := strings.ToLower(s.line(i)[:m[0]])
-	if k := lastBoundary(before); k >= 0 {
-		before = before[k:]
-	}
-	for _, w := range strings.FieldsFunc(before, func(r rune) bool { return r < 0x80 && !('a' <= r && r <= 'z') }) {
+	for _, w := range clauseWords(s.line(i)[:m[0]]) {
 		if slices.Contains(configVerbs, w) {
 			return SeverityWarning
 		}

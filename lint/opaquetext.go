@@ -140,7 +140,7 @@ func numberTable(l string) bool {
 	for _, kw := range []string{"const ", "let ", "var ", "static "} {
 		t = strings.TrimPrefix(t, kw)
 	}
-	if i := strings.IndexAny(t, "=:"); i > 0 && isRustName(strings.TrimSpace(t[:i])) {
+	if i := strings.IndexAny(t, "=:"); i > 0 && isIdent(strings.TrimSpace(t[:i])) {
 		t = t[i+1:]
 	}
 	digits := 0

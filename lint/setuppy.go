@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"path"
 	"slices"
 	"strings"
 
@@ -21,7 +22,7 @@ import (
 // bundled to be installed elsewhere, a note only when the whole file only
 // builds (setupBuildOnly), a warning otherwise.
 func setupHook(s *scan, i int, m []int) string {
-	if s.file == "setup.py" && !setupReach.MatchString(s.text) || strings.EqualFold(s.file[strings.LastIndexByte(s.file, '/')+1:], "setup.py") && setupBuildOnly(s.text) {
+	if s.file == "setup.py" && !setupReach.MatchString(s.text) || strings.EqualFold(path.Base(s.file), "setup.py") && setupBuildOnly(s.text) {
 		return SeverityNote
 	}
 	return SeverityWarning
@@ -121,7 +122,7 @@ func setupClassesHere(text string) bool {
 		if name = strings.TrimSpace(name); !ok && strings.TrimSpace(e) == "" {
 			continue
 		}
-		if !isRustName(name) || !strings.Contains(text, "class "+name+"(") {
+		if !isIdent(name) || !strings.Contains(text, "class "+name+"(") {
 			return false
 		}
 		n++
@@ -133,10 +134,10 @@ func setupClassesHere(text string) bool {
 // setupPrograms: a literal, or a name the text binds to a literal or to
 // shutil.which of one (and to nothing else).
 func setupProgram(text, prog string) bool {
-	if lit, ok := pyLiteral(prog); ok {
+	if lit, ok := plainLiteral(prog, `"'`); ok {
 		return slices.Contains(setupPrograms, lit)
 	}
-	if !isRustName(prog) {
+	if !isIdent(prog) {
 		return false
 	}
 	bound := false
@@ -153,7 +154,7 @@ func setupProgram(text, prog string) bool {
 		if w, ok := strings.CutPrefix(v, "shutil.which("); ok {
 			v = strings.TrimSuffix(w, ")")
 		}
-		lit, ok := pyLiteral(v)
+		lit, ok := plainLiteral(v, `"'`)
 		if !ok || !slices.Contains(setupPrograms, lit) {
 			return false
 		}
@@ -161,19 +162,6 @@ func setupProgram(text, prog string) bool {
 	}
 	return bound
 }
-
-// pyLiteral returns the string a plain Python string literal s spells.
-func pyLiteral(s string) (string, bool) {
-	if len(s) < 2 || s[0] != s[len(s)-1] || s[0] != '"' && s[0] != '\'' || strings.ContainsAny(s[1:len(s)-1], `"'\`) {
-		return "", false
-	}
-	return s[1 : len(s)-1], true
-}
-
-// gitWriteQuoted matches, in a program's text, a git subcommand or option
-// in either kind of quotes that reaches a remote or changes the
-// repository or its configuration (gitWriteArgs for Python's quotes).
-var gitWriteQuoted = &lazyre.RE{Expr: `["'](?:clone|fetch|pull|push|remote|config|submodule|ls-remote|archive|am|apply|checkout|reset|commit|gc|-c|--exec-path|--upload-pack)["']`}
 
 // hatchHook grades a build back-end's hook (install-hook's backend-path
 // and hatch hooks pattern): a note for hatch-vcs's version hook, which

@@ -32,12 +32,7 @@ func TestInSkill(t *testing.T) {
 		fs := Analyze(c.file, []byte(c.data))
 		fs = append(fs, manifest.Finding{Rule: "pipe-to-shell", File: "SKILL.md", Line: 3, Severity: SeverityWarning, Excerpt: "curl x | sh"})
 		InSkill(append(c.others, c.file), func(string) []byte { return nil }, fs)
-		var got *manifest.Finding
-		for i := range fs {
-			if fs[i].Rule == "opaque-file" {
-				got = &fs[i]
-			}
-		}
+		got := ruleFinding(fs, "opaque-file")
 		if got == nil {
 			t.Errorf("%s: no opaque-file finding in %v", c.file, fs)
 			continue
@@ -52,6 +47,25 @@ func TestInSkill(t *testing.T) {
 			t.Errorf("%s: another rule's finding changed: %+v", c.file, last)
 		}
 	}
+}
+
+// inSkillAnalyzed returns the findings of file (its bytes data) once InSkill
+// has graded them beside the skill's other paths.
+func inSkillAnalyzed(file, data string, others []string) []manifest.Finding {
+	fs := Analyze(file, []byte(data))
+	InSkill(append(others, file), func(string) []byte { return nil }, fs)
+	return fs
+}
+
+// ruleFinding returns the last finding of rule in fs, or nil.
+func ruleFinding(fs []manifest.Finding, rule string) *manifest.Finding {
+	var got *manifest.Finding
+	for i := range fs {
+		if fs[i].Rule == rule {
+			got = &fs[i]
+		}
+	}
+	return got
 }
 
 // TestInSkillMinifiedSource proves a minified file shipped with its
@@ -69,14 +83,8 @@ func TestInSkillMinifiedSource(t *testing.T) {
 		{"vendor/app.js", []string{"SKILL.md", "src/app.ts"}, SeverityWarning}, // not named .min: not a build's output
 	}
 	for _, c := range cases {
-		fs := Analyze(c.file, []byte(min))
-		InSkill(append(c.others, c.file), func(string) []byte { return nil }, fs)
-		var got *manifest.Finding
-		for i := range fs {
-			if fs[i].Rule == "minified-code" {
-				got = &fs[i]
-			}
-		}
+		fs := inSkillAnalyzed(c.file, min, c.others)
+		got := ruleFinding(fs, "minified-code")
 		if got == nil {
 			t.Errorf("%s: no minified-code finding in %v", c.file, fs)
 			continue

@@ -258,8 +258,9 @@ func platformArg(name string) (string, bool) {
 	return "", false
 }
 
-// blanked returns s placed at column lead of l, or nothing when it does
-// not fit in the line's length.
+// blanked returns s placed at column lead of l, at its start when it does
+// not fit there, or nothing when it is longer than the line: the script
+// keeps the line's length.
 func blanked(lead int, l, s string) string {
 	if s == "" || lead+len(s) > len(l) {
 		if s != "" && len(s) <= len(l) {

@@ -41,7 +41,7 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		// is given here; its result is what it returns. A secret given to
 		// it is followed through its body, read again with the secret
 		// bound (runBodies), or where the analysis cannot: a sink.
-		f.secretToFunc(name, fi, args, kw)
+		f.bindToFunc(name, fi, args, kw)
 		if fi.execs {
 			var in value
 			for _, a := range args {

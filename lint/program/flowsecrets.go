@@ -171,31 +171,32 @@ func (f *flowState) secretMethodCall(recv ev, rv value, name string, args []ev, 
 // of a file stays linear in its size.
 const maxReruns = 16
 
-// secretToFunc has the body of local function name read again with the
+// bindToFunc has the body of local function name read again with the
 // secrets a call gives it, or the places (placeArg), bound to its
 // parameters, after the statement (runBodies): what it does with them is
 // graded there (a helper save(path, data) given ~/.claude/settings.json
 // writes the agent's configuration). For a secret, a function whose body
 // the analysis did not find whole, one being read so already, or a call
 // with keyword or more arguments than it names, is a sink.
-func (f *flowState) secretToFunc(name string, fi *funcInfo, args []ev, kw map[string]ev) {
+func (f *flowState) bindToFunc(name string, fi *funcInfo, args []ev, kw map[string]ev) {
 	secret, place := false, false
-	for _, a := range args {
+	note := func(a ev) {
 		v := f.valueOf(a)
 		secret, place = secret || v.t&tSecret != 0, place || placeArg(v)
 	}
+	for _, a := range args {
+		note(a)
+	}
 	for _, a := range kw {
-		v := f.valueOf(a)
-		secret, place = secret || v.t&tSecret != 0, place || placeArg(v)
+		note(a)
 	}
 	if !secret && !place {
 		return
 	}
-	if !secret && (fi.running || fi.body == [2]int{} || fi.chunk != f.chunk || len(kw) > 0 || len(args) > len(fi.params) || fi.reruns >= maxReruns) {
-		return // a place it is given is graded where the body writes it, when it can be read so
-	}
 	if fi.running || fi.body == [2]int{} || fi.chunk != f.chunk || len(kw) > 0 || len(args) > len(fi.params) || fi.reruns >= maxReruns {
-		f.escapeArgs(args, kw)
+		if secret {
+			f.escapeArgs(args, kw) // a place alone is graded only where a body can be read with it
+		}
 		return
 	}
 	fi.reruns++

@@ -16,7 +16,7 @@ func tsStrip(text string) string {
 		case c == '"' || c == '\'' || c == '`':
 			i = skipQuoted(b, i)
 		case c == '/' && i+1 < len(b) && (b[i+1] == '/' || b[i+1] == '*'):
-			i = skipComment(b, i)
+			i = skipComment(text, i)
 		case c == '(' && declLine(b, i+1) && firstParen(b, i):
 			stripParams(b, i)
 		case c == ')':
@@ -212,23 +212,13 @@ func skipQuoted(b []byte, i int) int {
 	return len(b)
 }
 
-// skipComment returns the index of a comment's last byte that starts at
-// byte i (// or /*).
-func skipComment(b []byte, i int) int {
-	if b[i+1] == '/' {
-		for k := i; k < len(b); k++ {
-			if b[k] == '\n' {
-				return k - 1
-			}
-		}
-		return len(b)
+// skipComment returns the index of the last byte of the comment (// or
+// /*) that starts at byte i of text.
+func skipComment(text string, i int) int {
+	if text[i+1] == '/' {
+		return lineEnd(text, i) - 1
 	}
-	for k := i + 2; k+1 < len(b); k++ {
-		if b[k] == '*' && b[k+1] == '/' {
-			return k + 1
-		}
-	}
-	return len(b)
+	return skipTo(text, i+2, "*/") - 1
 }
 
 // skipBlanks returns the index of the first byte from i that is not a
