@@ -63,7 +63,7 @@ func (s *scan) analyseCode() {
 // data; a project's own install script piped to a shell, its URL built
 // from values the analysis knows): its grade is the rule's.
 func (s *scan) leftToCode(ri, i int) bool {
-	if id := rules[ri].id; id != "persistence" && id != "autorun-config" && id != "image-exfil" && id != "pipe-to-shell" {
+	if id := rules[ri].id; id != "persistence" && id != "agent-config" && id != "autorun-config" && id != "image-exfil" && id != "pipe-to-shell" {
 		return false
 	}
 	s.extraHits(ri) // runs the analysis once
@@ -304,7 +304,7 @@ func (s *scan) matchLine(ri, i int, keys keySet) (int, string) {
 		if quoted && sev != SeverityNote && (strings.HasPrefix(strings.TrimSpace(line), "|") || strings.Count(line[:at], "`")%2 == 1) {
 			sev = SeverityNote
 		}
-		if r.family == "supply-chain" && sev != SeverityNote && s.roles&roleScript != 0 && inMessage(line, at) {
+		if r.family == "supply-chain" && sev != SeverityNote && s.roles&roleScript != 0 && s.inMessage(i, at) {
 			sev = SeverityNote // print("Install with: pip install git+…"): advice the script prints
 		}
 		sev = s.exampleSev(ri, i, s.sevAt(i, sev))

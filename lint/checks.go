@@ -55,6 +55,9 @@ func sensitiveHome(s *scan, i int, m []int) string {
 	if s.flag(i)&(lineProse|lineCode) == lineProse && !contentVerb(line[:m[0]]) {
 		return SeverityNote // "a deploy key at ~/.ssh/id_deploy": where it is, not what to do with it
 	}
+	if s.flag(i)&(lineProse|lineCode) == lineProse|lineCode && s.roles&roleMarkdown == 0 {
+		return SeverityNote // "# Reads ~/.aws/credentials" in a script: the code says what it reads, and is graded itself
+	}
 	dir := strings.ToLower(line[m[2]:m[3]])
 	name := ""
 	if m[4] >= 0 {
@@ -288,7 +291,7 @@ var (
 // who may read files, or that they are there (chmod 600 ~/.aws/credentials,
 // stat, ls -l, test -f, icacls, Test-Path), with no second command,
 // pipe or substitution in it.
-var permissionOnly = &lazyre.RE{Expr: `^\s*(?:[-*]\s+|\$\s+|sudo\s+)?(?:ch(?:mod|own|grp)|stat|ls\s+-\w+|test\s+-[efrs]|icacls(?:\.exe)?|(?i:set-acl|test-path))\s[^|;&<>` + "`" + `$]*$|^\s*(?:[-*]\s+|\$\s+)?` + "`" + `ch(?:mod|own)\s[^|;&<>` + "`" + `$]*` + "`" + `\s*$`}
+var permissionOnly = &lazyre.RE{Expr: `^\s*(?:[-*]\s+|\$\s+|sudo\s+)?(?:ch(?:mod|own|grp)|stat|ls\s+-\w+|test\s+-[efrs]|icacls(?:\.exe)?|(?i:set-acl|test-path))\s(?:[^|;&<>` + "`" + `$]|\$[\w{])*$|^\s*(?:[-*]\s+|\$\s+)?` + "`" + `ch(?:mod|own)\s[^|;&<>` + "`" + `$]*` + "`" + `\s*$`}
 
 // keyTools matches lines that create or use a key rather than read it:
 // also Windows's ways to set who may read it (icacls, takeown, Set-Acl)
@@ -389,21 +392,60 @@ func quotedNote(s *scan, i int, m []int) string {
 // quote, a call that prints or raises the string as a message.
 var messageCall = &lazyre.RE{Expr: `(?i)(?:\bprint|\becho|\bprintf|\bconsole\.(?:log|error|warn|info)|\blog(?:ger|ging)?\.\w+|\bwarnings\.warn|\braise\s+[\w.]+|\bsys\.exit|\bwrite-(?:host|output|warning)|\bputs|\bdie|\bthrow\s+new\s+\w+|\b(?:Import|Module|Runtime|System)Error)\s*\(?\s*[fFrRbB]?$`}
 
-// inMessage reports whether byte at of a line of code is inside a string
-// the line prints or raises as a message (print("Install with: …"), echo
-// "run: …"), not piped on to anything.
-func inMessage(line string, at int) bool {
-	for _, q := range []byte{'"', '\''} {
-		before := line[:at]
-		if strings.Count(before, string(q))%2 == 0 {
+// inMessage reports whether byte at of line i of code is inside a string
+// the code prints or raises as a message, not piped on to anything: on
+// the line (print("Install with: …"), echo "run: …", puts "crontab line:
+// …"), or on a line of its own that goes on with a message call's
+// arguments (raise SystemExit(⏎ "Set a local path (git config core.hooksPath
+// .githooks) first.")). Text inside an interpolation ($(…), `…`, {…})
+// runs, and is no message.
+func (s *scan) inMessage(i, at int) bool {
+	line := s.line(i)
+	open, q := -1, byte(0)
+	for k := 0; k < at && k < len(line); k++ {
+		switch c := line[k]; {
+		case q != 0:
+			if c == q {
+				q = 0
+			} else if c == '\\' && q == '"' {
+				k++
+			}
+		case c == '\'' || c == '"':
+			open, q = k, c
+		}
+	}
+	if q == 0 {
+		return false
+	}
+	end := -1
+	for k := at; k < len(line); k++ {
+		if line[k] == q {
+			end = k
+			break
+		}
+		if line[k] == '\\' && q == '"' {
+			k++
+		}
+	}
+	if seg := line[open+1 : at]; end < 0 || strings.Contains(seg, "$(") || strings.Contains(seg, "`") || strings.Count(seg, "{") > strings.Count(seg, "}") {
+		return false
+	}
+	if !messageCall.MatchString(line[:open]) && (strings.Trim(line[:open], " \tfFrRbB") != "" || !s.messageArgs(i)) {
+		return false
+	}
+	return !strings.ContainsAny(line[end+1:], "|`$") // echo "…" | sh runs it
+}
+
+// messageArgs reports whether line i goes on with the arguments of a
+// message call opened on a line before it, across lines that hold only
+// strings: raise SystemExit(⏎ f"…"⏎ "…".
+func (s *scan) messageArgs(i int) bool {
+	for j := i - 1; j >= 0 && j >= i-8; j-- {
+		t := strings.TrimSpace(s.line(j))
+		if u := strings.TrimLeft(t, "fFrRbB"); u != "" && (u[0] == '"' || u[0] == '\'') && len(t)-len(u) <= 2 {
 			continue
 		}
-		open := strings.LastIndexByte(before, q)
-		end := strings.IndexByte(line[at:], q)
-		if end < 0 || !messageCall.MatchString(line[:open]) {
-			continue
-		}
-		return !strings.ContainsAny(line[at+end+1:], "|`$") // echo "…" | sh runs it
+		return strings.HasSuffix(t, "(") && messageCall.MatchString(t)
 	}
 	return false
 }

@@ -505,6 +505,9 @@ func gitConfigSet(s *scan, i int, m []int) string {
 	if strings.Contains(strings.ToLower(l), "config") && !gitConfigValue(line[m[1]:]) {
 		return "" // git config core.hooksPath with no value prints it
 	}
+	if s.roles&roleScript != 0 && s.inMessage(i, m[0]) {
+		return SeverityNote // raise SystemExit("… set one (git config --local core.hooksPath .githooks) first"): advice printed
+	}
 	if strings.HasSuffix(strings.ToLower(l), "hookspath") && s.roles&roleScript == 0 && repoHooksDir(line[m[1]:]) {
 		return SeverityNote // instructions pointing git at the repository's own hooks folder, as the code analysis grades them
 	}
@@ -535,15 +538,13 @@ func gitConfigValue(rest string) bool {
 	return rest != "" && !strings.ContainsRune(")|&;`#><", rune(rest[0]))
 }
 
-// writeWarning is a check that gives a warning when the line writes to
-// the path.
 // notInComment grades a command that registers a job (launchctl load,
 // schtasks /create): a warning, a note when the match is in a shell-style
 // comment of a code line ("# prints both files, asks, then launchctl
 // bootstrap") or in a string the line only prints, where it names the
 // command rather than runs it.
 func notInComment(s *scan, i int, m []int) string {
-	if l := s.line(i); s.flag(i)&lineCode != 0 && (hashComment(l, m[0]) || printedString(l, m[0])) {
+	if l := s.line(i); s.flag(i)&lineCode != 0 && (hashComment(l, m[0]) || s.inMessage(i, m[0])) {
 		return SeverityNote
 	}
 	return SeverityWarning
@@ -552,30 +553,6 @@ func notInComment(s *scan, i int, m []int) string {
 // hashComment reports whether byte at of a line of code is in a comment
 // that a # outside quotes, at the line's start or after a blank, begins.
 func hashComment(l string, at int) bool {
-	_, comment, _ := lineBefore(l, at)
-	return comment
-}
-
-// printedString reports whether byte at of a line of code is inside a
-// quoted string that the line's command only prints (echo "… Load later
-// with: launchctl bootstrap …", printf, Write-Host).
-func printedString(l string, at int) bool {
-	t := strings.TrimLeft(l, " \t")
-	w, _, _ := strings.Cut(t, " ")
-	switch strings.ToLower(w) {
-	case "echo", "printf", "write-host", "write-output", "puts", "print":
-	default:
-		return false
-	}
-	quoted, comment, more := lineBefore(l, at)
-	return quoted && !comment && !more
-}
-
-// lineBefore reads a line of code up to byte at, as a shell reads quotes:
-// whether at is inside a quoted string, whether a # comment began before
-// it, and whether a substitution or a second command ($(, `, ;, |, &) came
-// before it outside quotes.
-func lineBefore(l string, at int) (quoted, comment, more bool) {
 	var quote byte
 	for k := 0; k < at && k < len(l); k++ {
 		switch c := l[k]; {
@@ -588,14 +565,14 @@ func lineBefore(l string, at int) (quoted, comment, more bool) {
 		case c == '\'' || c == '"':
 			quote = c
 		case c == '#' && (k == 0 || l[k-1] == ' ' || l[k-1] == '\t'):
-			return false, true, more
-		case c == '$' && k+1 < len(l) && l[k+1] == '(' || c == '`' || c == ';' || c == '|' || c == '&':
-			more = true
+			return true
 		}
 	}
-	return quote != 0, false, more
+	return false
 }
 
+// writeWarning is a check that gives a warning when the line writes to
+// the path.
 func writeWarning(s *scan, i int, m []int) string {
 	if writes(s, i, m) {
 		return SeverityWarning

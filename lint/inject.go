@@ -248,6 +248,10 @@ func boundaryBetween(t string, a, b int) bool {
 			if tableCell(t, a+i) {
 				return true // a Markdown table's cells are said apart
 			}
+		case '"':
+			if listItemEnd(t, a+i) {
+				return true // ["ignore previous instructions", "do not tell the user"]: a list's items are said apart
+			}
 		case 0xe3, 0xef:
 			if strings.HasPrefix(seg[i:], "。") || strings.HasPrefix(seg[i:], "！") || strings.HasPrefix(seg[i:], "？") {
 				return true
@@ -295,6 +299,43 @@ func metaRow(s *scan, i int) bool {
 		return !meta
 	})
 	return meta
+}
+
+// listItemEnd reports whether the quote at byte i of t closes an item of
+// a list of strings: the list's end follows, or a comma and another
+// string that is not an object's key ("a": "x", "b": …, whose value goes
+// on with it).
+func listItemEnd(t string, i int) bool {
+	j := i + 1
+	for j < len(t) && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n' || t[j] == '\r') {
+		j++
+	}
+	if j < len(t) && t[j] == ']' {
+		return true // the list's last item
+	}
+	if j == len(t) || t[j] != ',' {
+		return false
+	}
+	for j++; j < len(t) && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n' || t[j] == '\r'); j++ {
+	}
+	if j == len(t) || t[j] != '"' {
+		return false
+	}
+	end := -1
+	for k := j + 1; k < len(t) && k-j <= maxSentence; k++ {
+		if t[k] == '\\' {
+			k++
+		} else if t[k] == '"' {
+			end = k
+			break
+		}
+	}
+	if end < 0 {
+		return false
+	}
+	for end++; end < len(t) && (t[end] == ' ' || t[end] == '\t'); end++ {
+	}
+	return end == len(t) || t[end] != ':'
 }
 
 // tableCell reports a | at byte i of t that separates the cells of a
@@ -411,7 +452,7 @@ func addressedInstruction(s *scan) []hit {
 		}
 		i := s.lineAt(st.start)
 		aside := st.concepts&cMeta != 0 || s.roles&roleProse != 0 && s.flag(i)&lineCode == 0 && (s.flag(i)&lineExample != 0 || quotedAt(s, st.start)) ||
-			regexText(s.text[st.start:st.end]) || metaRow(s, i)
+			regexText(s.text[st.start:st.end]) || metaRow(s, i) || s.roles&roleData != 0 && st.concepts&(cAct|cVocative) == 0 && listPhrase(s.text, st)
 		if toPara && !aside {
 			if psev := para.add(s.text, st); Rank(psev) > Rank(best.sev) {
 				best = hit{off: para.start, sev: psev, excerpt: sentenceText(s.text, sentence{start: para.start, end: st.end})}
@@ -486,6 +527,36 @@ func paragraphBreak(gap string) bool {
 		i += 1 + j
 	}
 	return false
+}
+
+// maxListPhrase is the longest list item listPhrase takes for a phrase.
+const maxListPhrase = 80
+
+// listPhrase reports whether sentence st of a data file is a short item of
+// a list of strings, as a detector's phrase list holds ("phrases":
+// ["ignore previous instructions", "do not tell the user"]; a YAML "- do
+// not tell the user"): a specimen named, with nothing in it to do.
+func listPhrase(t string, st sentence) bool {
+	ls := strings.LastIndexByte(t[:st.start], '\n') + 1
+	le := strings.IndexByte(t[st.end:], '\n')
+	if le < 0 {
+		le = len(t)
+	} else {
+		le += st.end
+	}
+	before, after := t[ls:st.start], t[st.end:le]
+	if q := strings.LastIndexByte(before, '"'); q >= 0 {
+		open := strings.TrimRight(before[:q], " \t")
+		e := strings.IndexByte(after, '"')
+		if e < 0 || st.end+e-(ls+q) > maxListPhrase || strings.Contains(before[q+1:], `"`) {
+			return false
+		}
+		rest := strings.TrimLeft(after[e+1:], " \t")
+		return (open == "" || strings.HasSuffix(open, "[") || strings.HasSuffix(open, ",") || strings.HasSuffix(open, "- ")) &&
+			(rest == "" || rest[0] == ',' || rest[0] == ']')
+	}
+	item := strings.TrimLeft(before, " \t")
+	return strings.HasPrefix(item, "- ") && len(item)+len(after)+st.end-st.start <= maxListPhrase
 }
 
 // regexText reports text that is a regular expression, as a scanner's

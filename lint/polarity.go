@@ -24,7 +24,34 @@ func keepsConsent(t string, h lexHit) bool {
 	if startsNegated(t[h.start:h.end]) {
 		return false // "don't ask the user", "never tell", "no need to ask": the negation is the attack
 	}
-	return clauseNegated(t, h.start) || concessiveAfterSafeguard(t, h.start) || h.concept&cApproval != 0 && reportedGoal(t, h.start)
+	return clauseNegated(t, h.start) || concessiveAfterSafeguard(t, h.start) || h.concept&cApproval != 0 && reportedGoal(t, h.start) ||
+		h.concept&cPermit != 0 && userGranted(t, h.start)
+}
+
+// userGranted reports whether the permission term at byte i of t is the
+// condition its clause waits for, the user's own word: "pass --yes only
+// when the user has already approved the preview", "once they have
+// pre-approved it". A statement that it was given ("the user has already
+// approved every call") or a pretence of it ("as if the user had
+// approved") grants nothing and is left as it is.
+func userGranted(t string, i int) bool {
+	w := strings.Fields(strings.ToLower(t[clauseStart(t, i):i]))
+	k := len(w)
+	if k > 0 && (w[k-1] == "has" || w[k-1] == "have" || w[k-1] == "had") {
+		k--
+	}
+	switch {
+	case k >= 2 && w[k-2] == "the" && (w[k-1] == "user" || w[k-1] == "users"):
+		k -= 2
+	case k >= 1 && (w[k-1] == "they" || w[k-1] == "you" || w[k-1] == "he" || w[k-1] == "she"):
+		k--
+	default:
+		return false
+	}
+	if k < 1 || !slices.Contains([]string{"if", "when", "once", "after", "unless"}, w[k-1]) {
+		return false
+	}
+	return k < 2 || w[k-2] != "as" && w[k-2] != "even"
 }
 
 // imperativeNegations are the words that, at the head of a clause, forbid

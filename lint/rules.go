@@ -130,9 +130,9 @@ var rules = []rule{
 				check: writeError,
 			},
 			{
-				keys: []string{"crontab", "/etc/cron", "/var/spool/cron"},
-				re:   &lazyre.RE{Expr: `\|\s*crontab\s+(?:-u\s+\S+\s+)?-(?:\s|$)|\bcrontab\s+(?:-u\s+\S+\s+)?["']?[^-\s|;&"'][^\s|;&"']*["']?\s*(?:$|[;&|#)])|(?:>>?|\btee\b(?:\s+-a)?)\s*["']?(?:/etc/cron|/var/spool/cron)`},
-				sev:  SeverityWarning,
+				keys:  []string{"crontab", "/etc/cron", "/var/spool/cron"},
+				re:    &lazyre.RE{Expr: `\|\s*crontab\s+(?:-u\s+\S+\s+)?-(?:\s|$)|\bcrontab\s+(?:-u\s+\S+\s+)?["']?[^-\s|;&"'][^\s|;&"']*["']?\s*(?:$|[;&|#)])|(?:>>?|\btee\b(?:\s+-a)?)\s*["']?(?:/etc/cron|/var/spool/cron)`},
+				check: notInComment,
 			},
 			{
 				keys:  []string{"ystemd/", "chagents", "chdaemons", ".git/hooks/"},

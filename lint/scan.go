@@ -143,11 +143,43 @@ func (s *scan) setFlags() {
 				s.flags[i] |= lineProse
 			}
 		}
+		if s.lineBase == 0 && program.IsPython(s.file, s.text) {
+			s.docstrings()
+		}
 	default:
 		for i := range s.lines() {
 			if isComment(s.line(i)) {
 				s.flags[i] = lineProse
 			}
+		}
+	}
+}
+
+// docstrings marks the lines of a Python file's docstrings as prose, as
+// its comments are: a string that is a statement of its own (its line
+// opens with it, and the line before leaves no expression open) runs
+// nothing and says what the code does. A string passed on (the line before
+// ends in "(", ",", "=", an operator or "\\") is left code.
+func (s *scan) docstrings() {
+	prev := byte('\n') // the last byte of the last line of code, '\n' at the start
+	for i := 0; i < s.lines(); i++ {
+		l := program.TrimIndent(s.line(i))
+		q := strings.TrimLeft(l, "rRuUbB")
+		if len(q) >= 3 && len(l)-len(q) <= 2 && (q[:3] == `"""` || q[:3] == "'''") && !strings.ContainsRune("(,=[{+%\\", rune(prev)) {
+			delim := q[:3]
+			j := i
+			if !strings.Contains(q[3:], delim) {
+				for j = i + 1; j < s.lines() && !strings.Contains(s.line(j), delim); j++ {
+				}
+			}
+			for k := i; k <= min(j, s.lines()-1); k++ {
+				s.flags[k] |= lineProse
+			}
+			i, prev = j, '\n'
+			continue
+		}
+		if t := strings.TrimRight(l, " \t\r"); t != "" && s.flags[i]&lineProse == 0 {
+			prev = t[len(t)-1]
 		}
 	}
 }

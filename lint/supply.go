@@ -158,7 +158,11 @@ func gitSource(s *scan, i int, m []int) string {
 	if s.roles&roleScript != 0 && s.roles&(roleManifest|roleAutoExec) == 0 && !gitInstaller.MatchString(line[:m[0]]) {
 		return "" // a program's string or docstring that names a source (a test's input, a parser's example): nothing installs from it
 	}
-	return gradeGit(line[m[2]:m[3]])
+	u := line[m[2]:m[3]]
+	if _, rest, _ := strings.Cut(u, "://"); strings.HasPrefix(rest, "…") || strings.HasPrefix(rest, "...") || strings.HasPrefix(rest, "<") {
+		return SeverityNote // git+https://…: the form of a source, no host named
+	}
+	return gradeGit(u)
 }
 
 // packageMetaKey matches the start of a package.json line whose value

@@ -236,6 +236,10 @@ func langOf(file, text string) string {
 	return ""
 }
 
+// IsPython reports whether the program file, whose text starts with
+// text, is Python (by its name or its #! line).
+func IsPython(file, text string) bool { return langOf(file, text) == langPython }
+
 // fenceLang returns the language of a Markdown fence's info string.
 func fenceLang(info string) string {
 	f := strings.Fields(strings.ToLower(strings.Trim(info, " \t{}.")))
@@ -444,7 +448,12 @@ func (s *scan) emit(id string, off int, sev, excerpt string) {
 // layer analyses text, which the file decodes or builds at byte off, as
 // the same file would be (or as a program in lang), and takes its findings
 // as the file's own at off, the excerpt saying what was decoded.
-func (s *scan) layer(off int, how, text, lang string) {
+func (s *scan) layer(off int, how, text, lang string) { s.layerOf(off, how, text, lang, false) }
+
+// layerOf is layer; agreed says the user agreed at the terminal to the
+// command the layer is (scan.agreed): a job it registers (crontab -,
+// launchctl bootstrap) is theirs, a note, as a write they agreed to is.
+func (s *scan) layerOf(off int, how, text, lang string, agreed bool) {
 	if s.in.Depth >= maxDepth {
 		s.opaque(off, fmt.Sprintf("%s: not analysed: more than %d layers deep", how, maxDepth))
 		return
@@ -463,6 +472,10 @@ func (s *scan) layer(off int, how, text, lang string) {
 	for _, f := range s.in.Reanalyze(file, []byte(text), s.in.Depth+1, s.in.Budget, lang) {
 		if f.Severity == "" {
 			continue // a layer's graded write: its line is not the file's
+		}
+		if agreed && f.Severity == SeverityWarning && (f.Rule == "persistence" || f.Rule == "autorun-config") {
+			s.emit(f.Rule, off, SeverityNote, how+" after the user answered yes at the terminal: "+f.Excerpt)
+			continue
 		}
 		s.emit(f.Rule, off, f.Severity, how+": "+f.Excerpt)
 	}
@@ -546,7 +559,7 @@ func (s *scan) runLayer(code value, lang string, at int) {
 		if code.t&tDecoded != 0 {
 			how = "runs decoded"
 		}
-		s.layer(at, how, code.s, lang)
+		s.layerOf(at, how, code.s, lang, s.agreed(code))
 	}
 }
 
@@ -609,6 +622,7 @@ func (s *scan) gradeWrite(target, content value, at int) {
 				s.plain = append(s.plain, n) // loading it (launchctl bootstrap) is this write's grade too
 			}
 			s.emit("persistence", at, SeverityNote, "written after the user answered yes at the terminal")
+			s.graded = append(s.graded, Finding{Rule: "persistence", Off: max(0, min(at, len(s.text)))})
 			return
 		}
 		s.emit("persistence", at, sev, "")
@@ -621,6 +635,9 @@ func (s *scan) gradeWrite(target, content value, at int) {
 			sev = SeverityError
 		} else if s.agreed(content) {
 			s.emit("agent-config", at, SeverityNote, "written after the user answered yes at the terminal")
+			for _, r := range []string{"agent-config", "persistence"} { // the persistence rule's lines name agent files too
+				s.graded = append(s.graded, Finding{Rule: r, Off: max(0, min(at, len(s.text)))})
+			}
 			return
 		}
 		s.emit("agent-config", at, sev, "")

@@ -102,6 +102,11 @@ func (f *flowState) statement() {
 		return
 	}
 	t := f.peek(0)
+	if t.kind == tokWord && f.lang == langRuby && (t.s == "exit" || t.s == "return" || t.s == "abort" || t.s == "raise") {
+		if end := f.rbGuard(t.off); end > f.askedUntil {
+			f.askedUntil = end // exit 0 unless confirm?("Install?"): the rest runs only on a yes
+		}
+	}
 	if t.kind == tokWord {
 		switch t.s {
 		case "import", "from":
@@ -149,12 +154,12 @@ func (f *flowState) statement() {
 			}
 			return
 		case "await", "throw", "raise", "if", "elif", "while", "unless", "until", "else", "try", "except", "catch", "finally", "do", "then", "echo", "assert":
-			if t.s == "if" && (f.lang == langPython || f.lang == langPS) {
+			if t.s == "if" && (f.lang == langPython || f.lang == langPS || f.lang == langRuby) {
 				end := -1
-				if f.lang == langPython {
-					end = f.pyConsent(t.off)
-				} else {
+				if f.lang == langPS {
 					end = f.psConsent(t.off)
+				} else {
+					end = f.pyConsent(t.off)
 				}
 				if end > f.askedUntil {
 					f.askedUntil = end

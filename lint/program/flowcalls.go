@@ -362,6 +362,9 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 			if n.s != "" && !prefixOfRisky(n.s) {
 				sev = SeverityNote // getattr(dc.molnet, f"load_{name}"), f"cmd_{argv[0]}": a start no risky name has
 			}
+			if n.s != "" && f.ownObject(at) {
+				sev = SeverityNote // getattr(self, f"check_{name}"): one of the class's own methods, read in this file
+			}
 			f.s.emit("dynamic-exec", at, sev, "reaches a function by a name built at run time: "+n.s)
 		}
 		if len(obj) > 0 && obj[0].name != "" && n.known {
@@ -370,6 +373,23 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		return ev{v: unknown()}
 	}
 	return ev{}
+}
+
+// ownObject reports whether the getattr call at the text's offset at
+// looks a name up on the object whose method it is in: getattr(self, …),
+// getattr(cls, …), whose methods the file itself defines.
+func (f *flowState) ownObject(at int) bool {
+	if at -= f.base; at < 0 || at >= len(f.region) {
+		return false
+	}
+	rest := f.region[at:min(len(f.region), at+64)]
+	i := strings.IndexByte(rest, '(')
+	if i < 0 {
+		return false
+	}
+	first, _, ok := strings.Cut(rest[i+1:], ",")
+	first = strings.TrimSpace(first)
+	return ok && (first == "self" || first == "cls")
 }
 
 // confinedImport reports a module name built at run time that stays inside

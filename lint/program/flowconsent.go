@@ -23,24 +23,71 @@ var (
 	pyNot = &lazyre.RE{Expr: `(?i)!=|\bnot\b`}
 )
 
-// pyConsent reads, at an if of Python whose keyword is the token at, a
-// condition on the user's answer to a yes-or-no prompt (an input() call
-// in it, or a name one set), and returns the offset in the region up to
-// which the script runs only on a yes: the end of the block under it for a
-// yes test, the region's end for a no test whose block exits. -1 for none.
+// pyConsent reads, at an if of Python or Ruby whose keyword is the token
+// at, a condition on the user's answer to a yes-or-no prompt (an input()
+// call in it, a name one set, or a call of a function of the region that
+// asks and returns the test, callsConfirm), and returns the offset in the
+// region up to which the script runs only on a yes: the end of the block
+// under it for a yes test, the region's end for a no test whose block
+// exits. -1 for none. The block is the lines indented deeper than the if.
 func (f *flowState) pyConsent(at int) int {
 	t := f.region
-	lineStart, end := strings.LastIndexByte(t[:at], '\n')+1, lineEnd(t, at)
+	end := lineEnd(t, at)
 	cond := t[at:end]
 	asks := strings.Contains(cond, "input(") && ynPrompt.MatchString(cond)
 	for _, w := range strings.FieldsFunc(cond, func(r rune) bool { return r >= 0x80 || !isIdentByte(byte(r)) }) {
 		asks = asks || f.answers[w] // the name whole: an answer "a" is not every word with an a in it
 	}
-	if !asks || !pyYes.MatchString(cond) {
+	called := f.callsConfirm(cond)
+	if !called && (!asks || !pyYes.MatchString(cond)) {
 		return -1
 	}
+	block := indentBlock(t, at)
+	if pyNot.MatchString(cond) || called && strings.Contains(cond, "!") {
+		if exitsIn(t[end:block]) {
+			return len(t)
+		}
+		return -1
+	}
+	return block
+}
+
+// rbGuard reads a Ruby statement that leaves unless the user said yes, its
+// first word the token at (exit 0 unless confirm?("Install?"), return if
+// !confirm?(…)), and returns the region's end, up to which the script runs
+// only on a yes, or -1.
+func (f *flowState) rbGuard(at int) int {
+	line := f.region[at:lineEnd(f.region, at)]
+	if i := strings.Index(line, " unless "); i >= 0 && !strings.Contains(line[i:], "!") && f.callsConfirm(line[i:]) {
+		return len(f.region)
+	}
+	if i := strings.Index(line, " if "); i >= 0 && (strings.Contains(line[i:], "!") || strings.Contains(line[i:], " not ")) && f.callsConfirm(line[i:]) {
+		return len(f.region)
+	}
+	return -1
+}
+
+// exitsIn reports whether a block of Python or Ruby leaves the script or
+// the function on one of its lines.
+func exitsIn(block string) bool {
+	for _, l := range strings.Split(block, "\n") {
+		l = strings.TrimSpace(l)
+		for _, w := range []string{"sys.exit", "exit(", "exit ", "return", "raise SystemExit", "abort"} {
+			if strings.HasPrefix(l, w) || l == strings.TrimSpace(w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// indentBlock returns the offset where the block under the line holding
+// byte at ends: the end of the last line after it indented deeper than it
+// (blank lines go on with the block).
+func indentBlock(t string, at int) int {
+	lineStart := strings.LastIndexByte(t[:at], '\n') + 1
 	indent := len(t[lineStart:at]) - len(strings.TrimLeft(t[lineStart:at], " \t"))
-	exits := false
+	end := lineEnd(t, at)
 	for end < len(t) {
 		next := strings.IndexByte(t[end+1:], '\n')
 		line := t[end+1:]
@@ -50,20 +97,10 @@ func (f *flowState) pyConsent(at int) int {
 		if trimmed := strings.TrimLeft(line, " \t"); trimmed != "" && len(line)-len(trimmed) <= indent {
 			break
 		}
-		if l := strings.TrimSpace(line); strings.HasPrefix(l, "sys.exit") || strings.HasPrefix(l, "exit(") || strings.HasPrefix(l, "return") || strings.HasPrefix(l, "raise SystemExit") {
-			exits = true
-		}
 		if next < 0 {
-			end = len(t)
-			break
-		}
-		end += 1 + next
-	}
-	if pyNot.MatchString(cond) {
-		if exits {
 			return len(t)
 		}
-		return -1
+		end += 1 + next
 	}
 	return end
 }
@@ -84,9 +121,6 @@ func (f *flowState) noteAnswer(name string, at int) {
 		f.answers[name] = true
 	}
 }
-
-// psConfirmFunc matches a PowerShell function's head: its name.
-var psConfirmFunc = &lazyre.RE{Expr: `(?i)\bfunction\s+([\w-]+)[^{\n]*\{`}
 
 // psConsent is pyConsent for PowerShell, whose if's condition is in
 // parentheses and whose block is in braces: a condition that calls a
@@ -156,11 +190,40 @@ func psShouldAsk(t, cond string) bool {
 var psHighImpact = &lazyre.RE{Expr: `(?i)\bConfirmImpact\s*=\s*['"]?High\b`}
 
 // callsConfirm reports whether cond calls a function of the region whose
-// body asks a yes-or-no question with Read-Host and returns a test of it.
+// body asks a yes-or-no question and returns a test of the answer for a
+// yes: Read-Host tested with -match in PowerShell, input() in Python,
+// gets in Ruby (confirm?(q) print "#{q} [y/N] "; $stdin.gets.to_s.strip.casecmp('y').zero?).
 func (f *flowState) callsConfirm(cond string) bool {
 	if f.confirms == nil {
-		f.confirms = []string{} // found once per region: an if asks only whether it calls one
-		t := f.region
+		f.confirms = f.askingFuncs() // found once per region: an if asks only whether it calls one
+	}
+	lower := strings.ToLower(cond)
+	for _, name := range f.confirms {
+		if i := strings.Index(lower, name); i >= 0 && (i == 0 || !isIdentByte(lower[i-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// Heads of the functions askingFuncs reads: PowerShell's function NAME {,
+// and Python's and Ruby's def NAME.
+var (
+	psConfirmFunc = &lazyre.RE{Expr: `(?i)\bfunction\s+([\w-]+)[^{\n]*\{`}
+	defHead       = &lazyre.RE{Expr: `(?m)^[ \t]*def\s+(?:self\.)?([A-Za-z_]\w*[?!]?)`}
+)
+
+// rbYes matches Ruby's test of an answer for a yes: casecmp('y'),
+// =~ /^y/i, start_with?('y'), %w[y yes].include?.
+var rbYes = &lazyre.RE{Expr: `(?i)casecmp\??\(\s*['"]y|=~\s*/\\?[\^A]?\[?y|start_with\?\(\s*['"]y|%w[\[(]\s*y\b|\[\s*['"]y['"]\s*,\s*['"]yes['"]\s*\]\.include\?`}
+
+// askingFuncs returns the lower-case names of the region's functions that
+// ask the user yes or no and return the answer's test.
+func (f *flowState) askingFuncs() []string {
+	out := []string{}
+	t := f.region
+	switch f.lang {
+	case langPS:
 		for _, m := range psConfirmFunc.Regexp().FindAllStringSubmatchIndex(t, 32) {
 			end := matchingBrace(t, m[1]-1)
 			if end < 0 {
@@ -168,17 +231,22 @@ func (f *flowState) callsConfirm(cond string) bool {
 			}
 			body := strings.ToLower(t[m[1]:end])
 			if strings.Contains(body, "read-host") && ynPrompt.MatchString(body) && strings.Contains(body, "-match") {
-				f.confirms = append(f.confirms, strings.ToLower(t[m[2]:m[3]]))
+				out = append(out, strings.ToLower(t[m[2]:m[3]]))
+			}
+		}
+	case langPython, langRuby:
+		for _, m := range defHead.Regexp().FindAllStringSubmatchIndex(t, 64) {
+			body := t[m[1]:indentBlock(t, m[1])]
+			reads := strings.Contains(body, "input(")
+			if f.lang == langRuby {
+				reads = strings.Contains(body, "gets") || strings.Contains(body, "readline")
+			}
+			if reads && ynPrompt.MatchString(body) && (pyYes.MatchString(body) || rbYes.MatchString(body)) {
+				out = append(out, strings.ToLower(t[m[2]:m[3]]))
 			}
 		}
 	}
-	lower := strings.ToLower(cond)
-	for _, name := range f.confirms {
-		if strings.Contains(lower, name) {
-			return true
-		}
-	}
-	return false
+	return out
 }
 
 // braceAfter returns the offset of the first { after at outside

@@ -52,6 +52,12 @@ func (st *shellState) consent(cond []*syntax.Stmt) int {
 		return 0
 	}
 	x := cond[0]
+	if b, ok := x.Cmd.(*syntax.BinaryCmd); ok && b.Op == syntax.AndStmt && !x.Negated {
+		if st.consent([]*syntax.Stmt{b.X}) > 0 || st.consent([]*syntax.Stmt{b.Y}) > 0 {
+			return 1 // (( DO_RC )) && ask "Append the block?": true only on yes too
+		}
+		return 0
+	}
 	if call, ok := x.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
 		if f := st.function(call.Args[0].Lit()); f != nil && f.asks {
 			if x.Negated {
@@ -126,6 +132,9 @@ func asksYes(body *syntax.Stmt) bool {
 	}
 	read := false
 	for _, x := range b.Stmts[:len(b.Stmts)-1] {
+		if o, ok := x.Cmd.(*syntax.BinaryCmd); ok && o.Op == syntax.OrStmt {
+			x = o.X // read -r -p "$1 [y/N] " a < /dev/tty || return 1
+		}
 		if c, ok := x.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 && c.Args[0].Lit() == "read" {
 			read = true
 		}
