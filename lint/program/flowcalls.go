@@ -645,7 +645,7 @@ func (f *flowState) method(recv ev, name string, args []ev, kw map[string]ev, at
 		if recv.name == "os.environ" {
 			return ev{v: f.envVar(arg(0).s)}
 		}
-		return ev{v: value{t: rv.t &^ tHome}}
+		return ev{v: value{t: rv.t&^tHome | tUnknown}} // an item not followed: unknown, never nothing
 	case "invoke", "invokescript", "invokereturnasis":
 		f.execSink(rv, langPS, at, false)
 		return ev{v: value{t: tCmd}}

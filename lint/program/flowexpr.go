@@ -610,9 +610,13 @@ func (f *flowState) psCommand() value {
 			f.gradeRunKey(strings.ToLower(name), key.s, val, at)
 		}
 	case "register-scheduledtask":
-		if f.plainTask(params["action"]) {
+		switch a := params["action"]; {
+		case f.plainTask(a):
 			f.s.graded = append(f.s.graded, Finding{Rule: "autorun-config", Off: at})
 			f.s.emit("autorun-config", at, SeverityNote, "")
+		case f.s.agreed(a) && !encodedTask(a.s):
+			f.s.graded = append(f.s.graded, Finding{Rule: "autorun-config", Off: at})
+			f.s.emit("autorun-config", at, SeverityNote, "registered after the user answered yes at the terminal")
 		}
 	case "remove-item", "rm", "del":
 		if _, ok := params["recurse"]; ok {

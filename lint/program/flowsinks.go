@@ -202,7 +202,33 @@ func (f *flowState) plainTask(action value) bool {
 		shipped := body.t&tShipped != 0 && body.t&(tFetched|tDecoded|tSecret|tEnv) == 0 // a copy of the skill's own script, read on its own
 		return plainCommand(body) || shipped
 	}
+	if action.t&tShipped != 0 {
+		// a script of the skill's own folder ("${$PSScriptRoot}/x.ps1"),
+		// read on its own, run by a host told only to run it
+		if i := strings.Index(strings.ToLower(cmd), "${$psscriptroot}"); i >= 0 {
+			host := strings.TrimRight(cmd[:i], `"'`)
+			end := strings.IndexAny(cmd[i:], "\"' ")
+			if end < 0 {
+				end = len(cmd) - i
+			}
+			if psHostFile.MatchString(host) && scriptArgs(strings.TrimLeft(cmd[i+end:], `"'`)) {
+				return true
+			}
+		}
+	}
 	return action.known && plainCommand(lit(cmd))
+}
+
+// encodedTask reports a task's action that hands PowerShell an encoded
+// command, which no one agreeing to the task has read.
+func encodedTask(cmd string) bool {
+	for _, w := range strings.Fields(strings.ToLower(cmd)) {
+		switch strings.Trim(w, `"'`) {
+		case "-encodedcommand", "-enc", "-ec", "-e":
+			return true
+		}
+	}
+	return false
 }
 
 // scriptArgs reports whether the text after a task's script names only

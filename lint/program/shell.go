@@ -58,8 +58,22 @@ func (st *shellState) stmt(x *syntax.Stmt, stdin value) value {
 		}
 	}
 	out := st.command(x.Cmd, stdin)
+	own := ""
+	if call, ok := x.Cmd.(*syntax.CallExpr); ok && len(outFile) == 1 && outFile[0].Op == syntax.RdrOut {
+		args := make([]value, len(call.Args))
+		for i, w := range call.Args {
+			args[i] = st.word(w)
+		}
+		own = st.lineFilter(args)
+	}
 	for _, r := range outFile {
 		target := st.word(r.Word)
+		if k := fileKey(target); own != "" && k != "" && k != own {
+			delete(st.files, k)
+			st.wrote(target, lit(""), st.off(r.OpPos)) // the file's own lines, some left out: nothing new
+			st.files[k].own = own
+			continue
+		}
 		st.wrote(target, out, st.off(r.OpPos))
 	}
 	if len(outFile) > 0 {

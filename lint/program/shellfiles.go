@@ -3,6 +3,8 @@ package program
 import (
 	"path"
 	"strings"
+
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 )
 
 // This file is what the shell analysis (shell.go, shellsinks.go) knows of commands
@@ -31,6 +33,12 @@ func (st *shellState) copy(name string, rest []value, at int) {
 	dst := files[len(files)-1]
 	var holds value
 	var from *shFile // the download copied, whose source and check the copy keeps
+	if f, ok := st.files[fileKey(files[0])]; ok && len(files) == 2 && f.own != "" && f.own == fileKey(dst) && (name == "mv" || name == "cp") {
+		// the user's own file with lines left out and lines added, put back:
+		// what was added is what it now holds new
+		st.wrote(dst, f.body(), at)
+		return
+	}
 	for _, src := range files[:len(files)-1] {
 		c := st.fileContent(src)
 		holds.t |= c.t
@@ -63,6 +71,80 @@ func (st *shellState) copy(name string, rest []value, at int) {
 	if d := st.files[fileKey(dst)]; d != nil && from != nil {
 		d.src, d.verified, d.pinned = from.src, from.verified, from.pinned
 		d.exec = d.exec || exec
+	}
+}
+
+// lineFilter returns the file (fileKey) a command (its words) prints with some of
+// its lines left out and nothing added, or "": grep -v PATTERN FILE, sed
+// of only /…/d and /…/,/…/d commands, awk whose program only skips lines
+// and prints them whole (no string, no output of its own, no command).
+func (st *shellState) lineFilter(args []value) string {
+	if len(args) < 3 {
+		return ""
+	}
+	for _, a := range args[:len(args)-1] {
+		if !a.known {
+			return ""
+		}
+	}
+	file := args[len(args)-1]
+	if st.fileContent(file).t != 0 {
+		return "" // a secret, a download: what it holds is read as ever
+	}
+	var ops []string
+	for _, a := range args[1 : len(args)-1] {
+		ops = append(ops, a.s)
+	}
+	switch args[0].s {
+	case "grep":
+		inverted := false
+		for _, o := range ops {
+			if o == "--invert-match" || strings.HasPrefix(o, "-") && !strings.HasPrefix(o, "--") && strings.Contains(o, "v") {
+				inverted = true
+			}
+		}
+		if !inverted {
+			return ""
+		}
+	case "sed":
+		for i, o := range ops {
+			if o == "-e" || o == "-E" || o == "-r" {
+				continue
+			}
+			if strings.HasPrefix(o, "-") || !sedDeletes.MatchString(o) || i > 0 && ops[i-1] != "-e" && ops[i-1] != "-E" && ops[i-1] != "-r" {
+				return ""
+			}
+		}
+	case "awk":
+		if len(ops) != 1 || !awkSkips(ops[0]) {
+			return ""
+		}
+	default:
+		return ""
+	}
+	return fileKey(file)
+}
+
+// sedDeletes matches a sed script of only line deletions by address:
+// /start/,/end/d, /pattern/d.
+var sedDeletes = &lazyre.RE{Expr: `^(?:\s*/(?:[^/\\\n]|\\.)*/(?:\s*,\s*/(?:[^/\\\n]|\\.)*/)?\s*d\s*;?)+$`}
+
+// awkSkips reports an awk program that only decides which lines to print
+// and prints them whole: no string of its own, no command, no
+// print of anything but the line.
+func awkSkips(prog string) bool {
+	if strings.Contains(prog, `"`) || strings.Contains(prog, "system") || strings.Contains(prog, "getline") || strings.Contains(prog, "printf") {
+		return false
+	}
+	for rest := prog; ; {
+		i := strings.Index(rest, "print")
+		if i < 0 {
+			return true
+		}
+		rest = strings.TrimLeft(rest[i+len("print"):], " \t")
+		if !strings.HasPrefix(rest, "}") && !strings.HasPrefix(rest, ";") && !strings.HasPrefix(rest, "$0") && rest != "" {
+			return false
+		}
 	}
 }
 

@@ -139,6 +139,11 @@ type shFile struct {
 	// installer says the file holds one download, whole, of a project's
 	// own install script (value.installer), and nothing else.
 	installer bool
+	// own names the file (fileKey) whose lines, some left out, the file
+	// starts with (grep -v "$mark" "$rc" > "$tmp"): what the user's file
+	// already held, which text does not count; moved back over that same
+	// file, only what was added to it is new.
+	own string
 }
 
 // off returns the offset in the scan's text of a position.
