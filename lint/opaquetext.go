@@ -27,7 +27,8 @@ const (
 )
 
 // disguisedText finds text that is not what its name says: text named as a
-// binary format (a script named .png), a #! script named as text or data
+// binary format (a script named .png; a table or prose so named is a
+// note, read as text), a #! script named as text or data
 // (.txt, .md, .json), and a script without #! under a text name, told by
 // its lines reading as shell or Python commands.
 func disguisedText(s *scan) []hit {
@@ -41,6 +42,12 @@ func disguisedText(s *scan) []hit {
 		if lfsPointer(s.text) {
 			return []hit{{off: 0, sev: SeverityNote, excerpt: "a Git LFS pointer named " + ext + ", not the file it stands for: " + first}}
 		}
+		if code, _, _ := commandLines(s); code == 0 && !strings.HasPrefix(first, "#!") {
+			// a table or prose under a binary format's name (a plate
+			// reader's ".xls" that is TSV): read as the text it is, every
+			// rule applied, nothing in it hidden from the analysis
+			return []hit{{off: 0, sev: SeverityNote, excerpt: "text, read as text, in a file named " + ext + ": " + first}}
+		}
 		return []hit{{off: 0, sev: SeverityWarning, excerpt: "text in a file named " + ext + ": " + first}}
 	case k == filekind.Text && s.roles&roleScript != 0 && !filekind.IsProgramExt(ext) && strings.HasPrefix(first, "#!"):
 		return []hit{{off: 0, sev: SeverityWarning, excerpt: "a script named " + ext + ": " + first}}
@@ -48,7 +55,19 @@ func disguisedText(s *scan) []hit {
 	if !textNames.Get()[ext] && !(ext == "" && s.roles&(roleScript|roleManifest|roleAutoExec) == 0) {
 		return nil
 	}
-	code, other, at := 0, 0, -1
+	code, other, at := commandLines(s)
+	if code >= codeLinesMin && code > 2*other {
+		return []hit{{off: s.starts[at], sev: SeverityWarning,
+			excerpt: fmt.Sprintf("%d of %d lines read as shell or Python commands in a file named %q", code, code+other, path.Base(s.file))}}
+	}
+	return nil
+}
+
+// commandLines counts, of the file's first sniffLines lines that are
+// neither blank nor comments, those that read as shell or Python commands
+// and the others, and returns the first of the former (-1 for none).
+func commandLines(s *scan) (code, other, at int) {
+	at = -1
 	for i := range min(s.lines(), sniffLines) {
 		l := strings.TrimSpace(s.line(i))
 		if l == "" || strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "#!") {
@@ -63,11 +82,7 @@ func disguisedText(s *scan) []hit {
 			other++
 		}
 	}
-	if code >= codeLinesMin && code > 2*other {
-		return []hit{{off: s.starts[at], sev: SeverityWarning,
-			excerpt: fmt.Sprintf("%d of %d lines read as shell or Python commands in a file named %q", code, code+other, path.Base(s.file))}}
-	}
-	return nil
+	return code, other, at
 }
 
 // textNames are the names of plain text and data that a program should not
