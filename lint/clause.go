@@ -13,7 +13,8 @@ const maxSentence = 400
 var sentenceEnds = []string{". ", ".\n", "! ", "? ", ".** ", ".**\n", ".* ", "._ ", ".` ", "。", "！", "？", "\n\n"}
 
 // lastBoundary returns where the last sentence of t starts, after its last
-// full stop, question or exclamation mark or blank line; -1 for none.
+// full stop, question or exclamation mark or blank line, or at the last
+// list item or heading; -1 for none.
 func lastBoundary(t string) int {
 	k := -1
 	for _, b := range sentenceEnds {
@@ -21,8 +22,17 @@ func lastBoundary(t string) int {
 			k = i + len(b)
 		}
 	}
+	for _, b := range itemStarts {
+		if i := strings.LastIndex(t, b); i >= 0 && i+1 > k {
+			k = i + 1 // a list item or a heading starts after its line break, its marker kept
+		}
+	}
 	return k
 }
+
+// itemStarts begin a line that starts a sentence of its own whatever the
+// line before ends with: a list item, a heading.
+var itemStarts = []string{"\n- ", "\n* ", "\n+ ", "\n#"}
 
 // clauseEnds end the clause an imperative negation governs: a comma or
 // semicolon, a colon, a dash, or a coordinated second instruction.

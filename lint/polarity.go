@@ -113,9 +113,13 @@ func clauseNegated(t string, i int) bool {
 var leadWords = []string{"please", "you", "so", "also", "but", "just", "and", "then", "por", "favor", "bitte", "s'il", "vous", "plaît",
 	"пожалуйста", "请", "また", "그리고"}
 
-// onlyLeadWords reports whether every word of s is one of leadWords.
+// onlyLeadWords reports whether every word of s is one of leadWords, or
+// a list item's marker ("- Never push …", "2. No instale …").
 func onlyLeadWords(s string) bool {
 	for _, w := range strings.Fields(s) {
+		if w == "-" || w == "*" || w == "+" || strings.Trim(w, "0123456789") != w && strings.Trim(w, "0123456789.)") == "" {
+			continue
+		}
 		if !slices.Contains(leadWords, strings.Trim(w, "*_\"'`“”")) {
 			return false
 		}
@@ -128,15 +132,15 @@ func onlyLeadWords(s string) bool {
 func verbSecond(n string) bool { return n == "nie" || n == "niemals" }
 
 // spanishImperative reports whether s starts with a word of the Spanish
-// negative imperative (the subjunctive's -es, -as, -en, -an, -éis:
-// "no ejecutes", "no borren").
+// negative imperative (the subjunctive's -es, -as, -en, -an, -éis, and
+// the formal -e, -a: "no ejecutes", "no borren", "no instale").
 func spanishImperative(s string) bool {
 	f := strings.Fields(s)
 	if len(f) == 0 {
 		return false
 	}
-	for _, e := range []string{"es", "as", "en", "an", "éis", "áis"} {
-		if len(f[0]) > len(e)+1 && strings.HasSuffix(f[0], e) {
+	for _, e := range []string{"es", "as", "en", "an", "éis", "áis", "e", "a"} {
+		if len(f[0]) > len(e)+1 && strings.HasSuffix(f[0], e) && (len(e) > 1 || len(f[0]) >= 5) {
 			return true
 		}
 	}

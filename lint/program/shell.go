@@ -112,6 +112,9 @@ func (st *shellState) command(c syntax.Command, stdin value) value {
 		case yes > 0 && c.Op == syntax.OrStmt && exits([]*syntax.Stmt{c.Y}):
 			st.s.asked = true // [[ $ok == [yY]* ]] || exit 1: the rest runs only on yes
 		}
+		if call, ok := c.Y.Cmd.(*syntax.CallExpr); ok && c.Op == syntax.OrStmt && len(call.Args) == 1 && (call.Args[0].Lit() == "true" || call.Args[0].Lit() == ":") {
+			return x // grep -v "$m" || true: what the command printed, and nothing more
+		}
 		return cat(x, st.stmt(c.Y, value{}))
 	case *syntax.Block:
 		return st.stmtsIn(c.Stmts, stdin)

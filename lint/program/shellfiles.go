@@ -39,6 +39,11 @@ func (st *shellState) copy(name string, rest []value, at int) {
 		st.wrote(dst, f.body(), at)
 		return
 	}
+	if src := files[0]; len(files) == 2 && (name == "mv" || name == "cp") && st.files[fileKey(src)] == nil && st.fileContent(src).t == 0 &&
+		dst.s != "" && strings.HasPrefix(src.s, dst.s) && otherName(src.s, len(dst.s), dst.s) {
+		st.wrote(dst, lit(""), at) // mv "$hook.bak" "$hook": the file's own backup put back, nothing new
+		return
+	}
 	for _, src := range files[:len(files)-1] {
 		c := st.fileContent(src)
 		holds.t |= c.t
