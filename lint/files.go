@@ -538,6 +538,43 @@ func gitConfigValue(rest string) bool {
 	return rest != "" && !strings.ContainsRune(")|&;`#><", rune(rest[0]))
 }
 
+// cmdletNamed grades a command that registers a job: a warning, but a
+// note for its bare name in a code span of prose ("give them the
+// `Register-ScheduledTask` command to run"), which names it and runs
+// nothing.
+func cmdletNamed(s *scan, i int, m []int) string {
+	l := s.line(i)
+	if s.roles&roleMarkdown != 0 && s.flag(i)&lineCode == 0 && strings.Count(l[:m[0]], "`")%2 == 1 && m[0] > 0 && l[m[0]-1] == '`' &&
+		m[1] < len(l) && l[m[1]] == '`' {
+		return SeverityNote
+	}
+	return SeverityWarning
+}
+
+// keychainRead grades a macOS keychain command: a warning, but a note for
+// a find-…-password without -w or -g, which prints an item's attributes
+// and not its secret (security find-generic-password -s restic >/dev/null:
+// is the item there).
+func keychainRead(s *scan, i int, m []int) string {
+	l := s.line(i)
+	if !strings.Contains(l[m[0]:m[1]], "find-") {
+		return SeverityWarning
+	}
+	cmd := l[m[1]:]
+	for j := i + 1; strings.HasSuffix(strings.TrimSpace(cmd), "\\") && j < s.lines() && j <= i+8; j++ {
+		cmd = strings.TrimSuffix(strings.TrimSpace(cmd), "\\") + " " + s.line(j) // the command goes on
+	}
+	if k := strings.IndexAny(cmd, "|;&)`"); k >= 0 {
+		cmd = cmd[:k]
+	}
+	for _, w := range strings.Fields(cmd) {
+		if w = strings.Trim(w, `"'`); strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsAny(w, "wg") || w == "\\" {
+			return SeverityWarning
+		}
+	}
+	return SeverityNote
+}
+
 // notInComment grades a command that registers a job (launchctl load,
 // schtasks /create): a warning, a note when the match is in a shell-style
 // comment of a code line ("# prints both files, asks, then launchctl

@@ -121,6 +121,8 @@ var lintCases = []lintCase{
 	{"SKILL.md", "hidden-comment", "<!-- TOC -->\n- [a](#a)\n<!-- /TOC -->\n<!-- Leave blank if the agent recommendation was approved. Fill in instead when it changed. -->\n", "", 0},
 	// install-hook
 	{"packages/u/package.json", "install-hook", "{\n  \"name\": \"u\",\n  \"scripts\": {\n    \"postinstall\": \"node setup.js\"\n  }\n}\n", "warning", 4},
+	{"tools/package.json", "install-hook", "{\n  \"scripts\": {\n    \"pre\\u0069nstall\": \"bash bin/gate\"\n  }\n}\n", "warning", 3},
+	{"tools/package.json", "install-hook", "{\n  \"scripts\": {\n    \"d\\u006fctor\": \"node bin/d.mjs\"\n  }\n}\n", "", 0},
 	{"packages/x/setup.py", "install-hook", "from setuptools import setup\nsetup(name='x', cmdclass={'install': Hook})\n", "warning", 2},
 	{"setup.py", "install-hook", "from setuptools import setup\nsetup(name='x', cmdclass={'install': Hook})\n", "note", 2},
 	{"package.json", "install-hook", "{\"scripts\": {\n\"preinstall\": \"npx only-allow pnpm\"\n}}\n", "note", 2},

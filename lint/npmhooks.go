@@ -28,6 +28,27 @@ func npmLifecycle(s *scan, i int, m []int) string {
 	return SeverityWarning
 }
 
+// escapedLifecycle grades a package.json key spelled with JSON escapes
+// that decodes to a lifecycle script's name ("pre\u0069nstall"): npm runs
+// it as the name it decodes to, and spelling it so hides it from a reader,
+// a warning whatever it runs.
+func escapedLifecycle(s *scan, i int, m []int) string {
+	if path.Base(s.file) != "package.json" {
+		return ""
+	}
+	var key string
+	if json.Unmarshal([]byte(`"`+s.line(i)[m[2]:m[3]]+`"`), &key) != nil {
+		return ""
+	}
+	if lifecycleName.MatchString(key) {
+		return SeverityWarning
+	}
+	return ""
+}
+
+// lifecycleName matches the name of a script npm runs on install.
+var lifecycleName = &lazyre.RE{Expr: `^(?:(?:pre|post)?(?:un)?install|(?:pre|post)?prepare|prepublish)$`}
+
 // ownScriptHook reports whether rest, the text after a lifecycle script's
 // opening quote in the skill's own root package.json, is node running one
 // script of the package's (a relative path, out of node_modules), with

@@ -80,6 +80,13 @@ var rules = []rule{
 				check: npmLifecycle,
 			},
 			{
+				// a key spelled with JSON escapes ("pre\u0069nstall"): what
+				// npm reads is the decoded name
+				keys:  []string{`\u`},
+				re:    &lazyre.RE{Expr: `"((?:[^"\\]|\\.)*\\u[0-9a-fA-F]{4}(?:[^"\\]|\\.)*)"\s*:\s*"`},
+				check: escapedLifecycle,
+			},
+			{
 				keys:  []string{"cmdclass"},
 				re:    &lazyre.RE{Expr: `\bcmdclass\b`},
 				check: setupHook,
@@ -599,9 +606,9 @@ var rules = []rule{
 		exFile: "x.sh", exText: "security find-generic-password -s 'Chrome Safe Storage' -w\n",
 		pats: []pattern{
 			{
-				keys: []string{"security "},
-				re:   &lazyre.RE{Expr: `\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain|export)\b`},
-				sev:  SeverityWarning,
+				keys:  []string{"security "},
+				re:    &lazyre.RE{Expr: `\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain|export)\b`},
+				check: keychainRead,
 			},
 			{
 				keys: []string{"cookies", "login data", "key4.db", "logins.json", "local state", "web data"},
@@ -685,9 +692,9 @@ var rules = []rule{
 				sev:  SeverityWarning,
 			},
 			{
-				keys: []string{"scheduledtask", "currentversion"},
-				re:   &lazyre.RE{Expr: `(?i)\bregister-scheduledtask\b|\bset-itemproperty\b.*\\currentversion\\run(?:once)?\b`},
-				sev:  SeverityWarning,
+				keys:  []string{"scheduledtask", "currentversion"},
+				re:    &lazyre.RE{Expr: `(?i)\bregister-scheduledtask\b|\bset-itemproperty\b.*\\currentversion\\run(?:once)?\b`},
+				check: cmdletNamed,
 			},
 		},
 	},

@@ -40,11 +40,17 @@ func (st *shellState) stmt(x *syntax.Stmt, stdin value) value {
 	// Input redirections and here-documents come first.
 	var outFile []*syntax.Redirect
 	st.stdinFile = value{}
+	readIn, toSocket := false, false
 	for _, r := range x.Redirs {
+		if st.socketRedirect(x, r) {
+			toSocket = true
+			continue
+		}
 		switch r.Op {
 		case syntax.RdrIn:
 			st.stdinFile = st.word(r.Word)
 			stdin = st.readSecret(st.stdinFile, st.off(r.OpPos))
+			readIn = true
 		case syntax.Hdoc, syntax.DashHdoc:
 			if r.Hdoc != nil {
 				stdin = st.word(r.Hdoc)
@@ -58,8 +64,16 @@ func (st *shellState) stmt(x *syntax.Stmt, stdin value) value {
 		}
 	}
 	out := st.command(x.Cmd, stdin)
+	if x.Cmd == nil && readIn {
+		out = stdin // $(<file): bash prints the file
+	}
+	if toSocket {
+		st.send(out, st.off(x.Pos())) // printf … >&"$s", s a /dev/tcp socket
+	}
 	own := ""
-	if call, ok := x.Cmd.(*syntax.CallExpr); ok && len(outFile) == 1 && outFile[0].Op == syntax.RdrOut {
+	if call, ok := x.Cmd.(*syntax.CallExpr); ok && len(outFile) == 1 && outFile[0].Op == syntax.RdrOut && len(call.Args) > 0 &&
+		slices.Contains([]string{"grep", "sed", "awk"}, call.Args[0].Lit()) && !substitutes(call) {
+		// its words read again: none runs a command, so nothing is walked twice
 		args := make([]value, len(call.Args))
 		for i, w := range call.Args {
 			args[i] = st.word(w)
@@ -80,6 +94,63 @@ func (st *shellState) stmt(x *syntax.Stmt, stdin value) value {
 		return value{}
 	}
 	return out
+}
+
+// spelledWord reports whether text spells name as a word of its own
+// (PY=python3, B="python3 tools/x.py"): a command name put together at run
+// time from parts no one of which spells it (cu""rl) hides it; one the
+// script spells out whole, then splits or joins, hides nothing.
+func spelledWord(text, name string) bool {
+	for off := 0; name != ""; {
+		i := strings.Index(text[off:], name)
+		if i < 0 {
+			return false
+		}
+		i += off
+		end := i + len(name)
+		if (i == 0 || !isIdentByte(text[i-1]) && text[i-1] != '-') && (end == len(text) || !isIdentByte(text[end]) && text[end] != '-') {
+			return true
+		}
+		off = i + 1
+	}
+	return false
+}
+
+// socketRedirect reads a redirection of statement x that opens a socket
+// (exec {s}<>/dev/tcp/host/port, exec 3>/dev/udp/…, recorded in sockets)
+// or writes to one opened so (>&3, >&"$s"), and reports the latter.
+func (st *shellState) socketRedirect(x *syntax.Stmt, r *syntax.Redirect) bool {
+	switch r.Op {
+	case syntax.RdrInOut, syntax.RdrOut, syntax.AppOut:
+		call, ok := x.Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Args) != 1 || call.Args[0].Lit() != "exec" || r.N == nil {
+			return false
+		}
+		if t := st.wordSource(r.Word); strings.HasPrefix(strings.Trim(t, `"'`), "/dev/tcp/") || strings.HasPrefix(strings.Trim(t, `"'`), "/dev/udp/") {
+			if st.sockets == nil {
+				st.sockets = map[string]bool{}
+			}
+			st.sockets[strings.Trim(r.N.Value, "{}")] = true
+		}
+	case syntax.DplOut:
+		fd := strings.Trim(st.wordSource(r.Word), `"'${}`)
+		return fd != "" && st.sockets[fd]
+	}
+	return false
+}
+
+// substitutes reports whether a command's words run commands of their
+// own: a command or process substitution.
+func substitutes(call *syntax.CallExpr) bool {
+	found := false
+	syntax.Walk(call, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // command walks a command and returns what it prints.
@@ -531,7 +602,7 @@ func (st *shellState) run(args []value, words []*syntax.Word, env map[string]val
 		}
 		return value{t: tCmd}
 	}
-	if (head.t&tDecoded != 0 || head.t&tBuilt != 0 && head.t&tNamed == 0) && sensitiveCmds.Get()[name] {
+	if (head.t&tDecoded != 0 || head.t&tBuilt != 0 && head.t&tNamed == 0 && !spelledWord(st.text, name)) && sensitiveCmds.Get()[name] {
 		st.s.emit("dynamic-exec", at, SeverityWarning, "command name built at run time: "+name)
 	}
 	rest := args[1:]

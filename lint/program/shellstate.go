@@ -40,6 +40,10 @@ type shellState struct {
 	// crontab: grep -v keeps one, so that a pipeline that only leaves lines
 	// out of it is told from one that adds to it.
 	cronLists []int
+	// sockets are the file descriptors exec opened on /dev/tcp or
+	// /dev/udp (exec 3<>/dev/tcp/h/80, exec {s}<>…: "3", "s"): what is
+	// written to one (>&3, >&"$s") is sent over the network.
+	sockets map[string]bool
 	// stdinFile is the file the statement being walked reads its input
 	// from (< FILE), or none: an interpreter told to read its program
 	// there runs that file.
