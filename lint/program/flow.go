@@ -139,7 +139,7 @@ func (f *flowState) statement() {
 			if !endOfStatement(f.peek(0)) {
 				v := f.valueOf(f.expr())
 				if fi := f.funcs[f.cur]; fi != nil {
-					fi.returns |= v.t & (tFetched | tDecoded | tSecret | tEnv | tSaved | tCmd)
+					fi.returns |= v.t & (tFetched | tDecoded | tSecret | tEnv | tSaved | tCmd | tBuilt)
 					if v.t&tSecret != 0 {
 						if !fi.secretRet {
 							fi.secretRet, fi.retStore = true, v.store

@@ -61,7 +61,10 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		if fi.runsParam && savedArg(f, args) {
 			f.s.emit("download-exec", at, SeverityWarning, "") // a saved download's path given to a function that runs it
 		}
-		return ev{v: value{t: fi.returns, store: fi.retStore}} // a helper that returns an environment credential returns one
+		// what it returns, never known here: a helper that returns an
+		// environment credential returns one, one that builds a string a
+		// built string
+		return ev{v: value{t: fi.returns | tUnknown, store: fi.retStore}}
 	}
 	if !ok {
 		// A function the analysis does not know: its result carries its
@@ -325,7 +328,8 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		return ev{v: unknown()}
 	case callImport:
 		a := arg(0)
-		if a.t&(tBuilt|tDecoded) != 0 && !confinedImport(a) && !(a.known && a.t&tDecoded == 0 && localFile(a.s)) {
+		if a.t&(tBuilt|tDecoded) != 0 && !confinedImport(a) && !(a.known && a.t&tDecoded == 0 && localFile(a.s)) &&
+			!(a.t&(tShipped|tDecoded) == tShipped && !strings.Contains(a.s, "..")) { // a module of the skill's own folder, read as its own file
 			f.s.emit("dynamic-exec", at, SeverityWarning, "imports a module by a name built at run time: "+a.s)
 		}
 		if a.known {

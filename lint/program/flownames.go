@@ -134,7 +134,7 @@ var calls = lazy.Value[map[string]int]{New: func() map[string]int {
 		"Path": callPath, "pathlib.PurePath": callPath, "os.getenv": callEnvGet, "os.environ.get": callEnvGet, "getenv": callEnvGet,
 		"ENV.fetch": callEnvGet, "os.path.abspath": callPath, "os.path.realpath": callPath, "os.path.normpath": callPath,
 		// Names computed at run time.
-		"__import__": callImport, "importlib.import_module": callImport, "require": callImport, "getattr": callGetattr,
+		"__import__": callImport, "importlib.import_module": callImport, "require": callImport, "import": callImport, "getattr": callGetattr,
 		"Reflect.get": callGetattr, "send": callNone, "globals": callNamespace, "locals": callNamespace, "vars": callNamespace,
 		"glob.glob": callGlob, "glob.iglob": callGlob, "map": callMap, "reverse": callReverse,
 		// Who and where the program runs: the host's name, the user's

@@ -192,7 +192,8 @@ func (f *flowState) psWildcardAt(at int) (string, bool) {
 }
 
 // ownPlace reports a name that holds the running script's own file or
-// folder (__file__, __dirname, __dir__, $PSScriptRoot): a path built on it
+// folder (__file__, __dirname, __dir__, $PSScriptRoot; an ES module's
+// import.meta.url is valueOf's): a path built on it
 // is inside the skill, as one on CLAUDE_SKILL_DIR is.
 func ownPlace(lang, name string) bool {
 	switch lang {

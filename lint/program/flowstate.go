@@ -179,6 +179,8 @@ func (f *flowState) valueOf(e ev) value {
 	switch e.name {
 	case "os.environ", "process.env", "ENV", "$ENV", "%ENV", "$_ENV", "$_SERVER", "env":
 		return otherSecret(tEnv)
+	case "import.meta.url", "import.meta.dirname", "import.meta.filename":
+		return shippedValue(e.name) // an ES module's own file or folder, in the skill
 	}
 	if e.v == (value{}) && len(e.elems) > 0 {
 		return listOf(e.elems).v
