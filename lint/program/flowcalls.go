@@ -72,8 +72,13 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		// client of a service) reaches whatever it does: a sink.
 		f.escapeArgs(args, kw)
 		vs := make([]value, len(args))
+		var n value
 		for i, a := range args {
 			vs[i] = f.valueOf(a)
+			n = number(n, vs[i])
+		}
+		if numeric(f.lang, name) {
+			return ev{v: n} // Math.ceil(resp.height), int(x), len(s): a number
 		}
 		return ev{v: taintOf(^(tHome | tBuilt), vs...)}
 	}
@@ -377,6 +382,21 @@ func (f *flowState) call(e ev, args []ev, kw map[string]ev, at int) ev {
 		return ev{v: unknown()}
 	}
 	return ev{}
+}
+
+// numeric reports a function of the language's own whose result is a
+// number whatever it is given: JavaScript's Math functions, parseInt,
+// parseFloat, Number; Python's int, float, len, abs, round (its min and max
+// may return a string).
+func numeric(lang, name string) bool {
+	switch lang {
+	case langJS:
+		return strings.HasPrefix(name, "Math.") || name == "parseInt" || name == "parseFloat" || name == "Number" ||
+			name == "Number.parseInt" || name == "Number.parseFloat"
+	case langPython:
+		return name == "int" || name == "float" || name == "len" || name == "abs" || name == "round" || name == "math.ceil" || name == "math.floor"
+	}
+	return false
 }
 
 // ownObject reports whether the getattr call at the text's offset at

@@ -91,6 +91,14 @@ func (f *flowState) expr() ev {
 			} else {
 				left.v.t |= right.v.t
 			}
+		case "-":
+			left = ev{v: number(left.v, right.v)} // a difference is a number, whatever it was computed from
+		case "*":
+			if f.lang == langJS {
+				left = ev{v: number(left.v, right.v)} // JavaScript's product is a number (Python's repeats a string)
+				break
+			}
+			left = ev{v: value{t: (left.v.t | right.v.t) &^ tHome}}
 		default:
 			left = ev{v: value{t: (left.v.t | right.v.t) &^ tHome}}
 		}

@@ -1,6 +1,7 @@
 package program
 
 import (
+	"path"
 	"strings"
 
 	"github.com/skills-mcp/skills-mcp/internal/lazyre"
@@ -10,13 +11,31 @@ import (
 // command the flow analysis hands on, which its own analysis grades), or
 // known (then analysed again in its language).
 func (f *flowState) execSink(code value, lang string, at int, stdin bool) {
-	if fi := f.funcs[f.cur]; fi != nil && code.t&tParam != 0 {
+	if fi := f.funcs[f.cur]; fi != nil && code.t&tParam != 0 && !(lang == langShell && namedCommand(code.s)) {
 		fi.execs = true
 	}
 	f.s.gradeExec(code, at, stdin, lang != langShell)
 	if lang != f.lang || code.t&(tBuilt|tDecoded) != 0 || lang == langShell {
 		f.s.runLayer(code, lang, at)
 	}
+}
+
+// namedCommand reports a shell command whose text starts with a program
+// it names whole, then its arguments (python3 "…/stitch.py", convert "$p"
+// out.png): a value of the function's in it is an argument, not code it
+// runs, unless the program runs its arguments as code (sh -c, python3 -c,
+// eval, xargs).
+func namedCommand(s string) bool {
+	first, rest, ok := strings.Cut(s, " ")
+	if !ok || first == "" || strings.TrimSpace(rest) == "" || strings.ContainsAny(first, "$\"'`(){};|&<>=") {
+		return false
+	}
+	switch strings.TrimRight(path.Base(first), "0123456789.") {
+	case "sh", "bash", "zsh", "dash", "ksh", "fish", "python", "node", "perl", "ruby", "php", "pwsh", "powershell", "cmd",
+		"eval", "exec", "sudo", "env", "xargs", "nohup", "nice", "timeout", "time", "osascript", "deno", "bun", "npx", "uvx", "ssh":
+		return strings.HasPrefix(first, "python") && !strings.Contains(rest, "-c") && !strings.Contains(rest, "-m")
+	}
+	return true
 }
 
 // sendCheck reports a secret reaching the network.

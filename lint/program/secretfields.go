@@ -388,3 +388,10 @@ func withSecret(out, v value) value {
 
 // otherSecret is a secret that comes from no file the text reads.
 func otherSecret(t taint) value { return value{t: t | tSecret, store: storeOther} }
+
+// number is the result of arithmetic on a and b: a number, which carries
+// no code, no path and no text of what it was computed from; a secret's
+// taint stays with it (a count of a secret's lines still tells of it).
+func number(a, b value) value {
+	return value{t: (a.t | b.t) & tSecret, shape: shapeScalar, store: a.store | b.store}
+}

@@ -236,6 +236,7 @@ func langName(lang string) string {
 // runFile reports running a script file: downloaded, decoded or given by
 // process substitution.
 func (st *shellState) runFile(f value, lang string, at int, sourced bool) {
+	st.s.fact(FactRuns, at, f)
 	fl, ok := st.files[fileKey(f)]
 	if !ok || fileKey(f) == "" {
 		return

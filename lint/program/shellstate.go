@@ -172,6 +172,9 @@ func (st *shellState) fileContent(v value) value {
 func (st *shellState) wrote(target, out value, off int) {
 	key := fileKey(target)
 	if key == "" {
+		if out.t&tFetched != 0 {
+			st.s.fact(FactSaved, off, target) // a path the analysis sees only in part: another file may run it
+		}
 		return
 	}
 	f := st.files[key]
@@ -186,6 +189,9 @@ func (st *shellState) wrote(target, out value, off int) {
 		f.installer = false // a second write: no longer the installer alone
 	}
 	f.holds |= out.t
+	if out.t&tFetched != 0 {
+		st.s.fact(FactSaved, off, target)
+	}
 	if !out.known || len(f.text)+len(out.s) > maxValue {
 		f.unseen = true
 	} else {
