@@ -201,6 +201,8 @@ var codeCases = []lintCase{
 	// An item got from a container the analysis does not follow is unknown, never nothing.
 	{"p.py", "dynamic-exec", "import importlib\nLOADERS = {\".csv\": \"delimited\"}\ndef load(path):\n    x = LOADERS.get(path)\n    return importlib.import_module(f\"profilers.{x}\")\n", "", 0},
 	{"p.py", "dynamic-exec", "def load(d, path):\n    exec(d.get(path))\n", "warning", 2},
+	{"p.py", "dynamic-exec", "def load_json(p):\n    return p\ndef handlers(fmt):\n    g = globals()\n    return g[f\"load_{fmt}\"]\n", "note", 5},
+	{"p.py", "dynamic-exec", "def handlers(fmt):\n    g = globals()\n    return g[f\"ev{fmt}\"]\n", "warning", 3},
 	// A name looked up on the object's own class is one of its methods.
 	{"p.py", "dynamic-exec", "class P:\n    def run(self, name):\n        return getattr(self, f\"check_{name}\")()\n", "note", 3},
 	{"p.py", "dynamic-exec", "import subprocess\ndef run(name):\n    return getattr(subprocess, f\"check_{name}\")()\n", "warning", 3},

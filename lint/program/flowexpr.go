@@ -430,7 +430,11 @@ func (f *flowState) index(e ev) ev {
 		return ev{v: f.envVar(k.v.s)}
 	case e.name == "globals" || e.name == "locals" || e.name == "__builtins__" || e.name == "window" || e.name == "globalThis":
 		if k.v.t&(tBuilt|tDecoded) != 0 && !f.is(0, "=") { // globals()[dag_id] = dag sets a name, reaching none
-			f.s.emit("dynamic-exec", f.at(0), SeverityWarning, "reaches a function by a name built at run time: "+k.v.s)
+			sev := SeverityWarning
+			if k.v.s != "" && k.v.t&tDecoded == 0 && !prefixOfRisky(k.v.s) {
+				sev = SeverityNote // globals()[f"load_{fmt}"]: a start no risky name has, as getattr's
+			}
+			f.s.emit("dynamic-exec", f.at(0), sev, "reaches a function by a name built at run time: "+k.v.s)
 		}
 		if k.v.known {
 			return ev{name: k.v.s}
