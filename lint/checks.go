@@ -401,19 +401,7 @@ var messageCall = &lazyre.RE{Expr: `(?i)(?:\bprint|\becho|\bprintf|\bconsole\.(?
 // runs, and is no message.
 func (s *scan) inMessage(i, at int) bool {
 	line := s.line(i)
-	open, q := -1, byte(0)
-	for k := 0; k < at && k < len(line); k++ {
-		switch c := line[k]; {
-		case q != 0:
-			if c == q {
-				q = 0
-			} else if c == '\\' && q == '"' {
-				k++
-			}
-		case c == '\'' || c == '"':
-			open, q = k, c
-		}
-	}
+	open, q, _ := quoteAt(line, at)
 	if q == 0 {
 		return false
 	}

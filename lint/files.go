@@ -590,22 +590,8 @@ func notInComment(s *scan, i int, m []int) string {
 // hashComment reports whether byte at of a line of code is in a comment
 // that a # outside quotes, at the line's start or after a blank, begins.
 func hashComment(l string, at int) bool {
-	var quote byte
-	for k := 0; k < at && k < len(l); k++ {
-		switch c := l[k]; {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			} else if c == '\\' && quote == '"' {
-				k++
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '#' && (k == 0 || l[k-1] == ' ' || l[k-1] == '\t'):
-			return true
-		}
-	}
-	return false
+	_, _, comment := quoteAt(l, at)
+	return comment
 }
 
 // writeWarning is a check that gives a warning when the line writes to

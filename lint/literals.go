@@ -44,3 +44,27 @@ func plainLiteral(s, quotes string) (string, bool) {
 // repository or its configuration: what a build script that only asks git
 // about the source tree never passes it.
 var gitWriteQuoted = &lazyre.RE{Expr: `["'](?:clone|fetch|pull|push|remote|config|submodule|ls-remote|archive|am|apply|checkout|reset|commit|gc|-c|--exec-path|--upload-pack|--git-dir=[^"']*|--work-tree=[^"']*)["']`}
+
+// quoteAt reads a line of code up to byte at as a shell reads its quotes
+// (a backslash escapes in double quotes only): the quote that byte at is
+// inside, and where it opened (0 and -1 outside quotes), and whether a #
+// outside quotes, at the line's start or after a blank, began a comment
+// before it.
+func quoteAt(l string, at int) (open int, q byte, comment bool) {
+	open = -1
+	for k := 0; k < at && k < len(l); k++ {
+		switch c := l[k]; {
+		case q != 0:
+			if c == q {
+				q, open = 0, -1
+			} else if c == '\\' && q == '"' {
+				k++
+			}
+		case c == '\'' || c == '"':
+			open, q = k, c
+		case c == '#' && (k == 0 || l[k-1] == ' ' || l[k-1] == '\t'):
+			return -1, 0, true
+		}
+	}
+	return open, q, false
+}
