@@ -560,9 +560,28 @@ func listPhrase(t string, st sentence) bool {
 }
 
 // regexText reports text that is a regular expression, as a scanner's
-// rule table holds: the sentence is what is looked for, not said.
+// rule table holds (\s, \b, (?i), a group of alternatives such as
+// (tell|inform)): the sentence is what is looked for, not said.
 func regexText(t string) bool {
-	return strings.Contains(t, `\s`) || strings.Contains(t, `(?`) || strings.Contains(t, `\b`)
+	if strings.Contains(t, `\s`) || strings.Contains(t, `(?`) || strings.Contains(t, `\b`) {
+		return true
+	}
+	// a group of alternatives with no blank in it: (tell|inform|mention)
+	for i := strings.IndexByte(t, '('); i >= 0 && i < len(t); {
+		end := strings.IndexAny(t[i+1:], "() \t\n")
+		if end < 0 {
+			break
+		}
+		if g := t[i+1 : i+1+end]; t[i+1+end] == ')' && strings.Contains(g, "|") && !strings.HasPrefix(g, "|") && !strings.HasSuffix(g, "|") {
+			return true
+		}
+		j := strings.IndexByte(t[i+1:], '(')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // sentenceText returns the sentence for an excerpt, on one line.
