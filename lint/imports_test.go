@@ -165,3 +165,33 @@ func FuzzWithImports(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkWithImports reads a program that imports the skill's modules
+// up to the pass's bounds: maxImported modules, maxJoined bytes joined.
+func BenchmarkWithImports(b *testing.B) {
+	files := map[string]string{}
+	var main strings.Builder
+	for i := range maxImported {
+		name := "m" + string(rune('a'+i))
+		main.WriteString("import " + name + "\n")
+		var m strings.Builder
+		for j := 0; m.Len() < maxJoined/(maxImported+2); j++ {
+			m.WriteString("def f" + strings.Repeat("x", j%7) + "(p):\n    return p + '/x'\n")
+		}
+		files["scripts/"+name+".py"] = m.String()
+	}
+	for main.Len() < maxJoined/(maxImported+2) {
+		main.WriteString("ma.f(open('/etc/hosts').read())\n")
+	}
+	files["scripts/main.py"] = main.String()
+	var paths []string
+	for p := range files {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	data := func(p string) []byte { return []byte(files[p]) }
+	b.SetBytes(int64(maxJoined))
+	for b.Loop() {
+		WithImports(paths, data, nil)
+	}
+}
