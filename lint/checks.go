@@ -424,6 +424,20 @@ func (s *scan) inMessage(i, at int) bool {
 	return !strings.ContainsAny(line[end+1:], "|`$") // echo "…" | sh runs it
 }
 
+// patternCall matches, at the end of the text before a string's opening
+// quote (and its r, b prefixes), a call that compiles the string as a
+// regular expression.
+var patternCall = &lazyre.RE{Expr: `(?:\bre\.(?:compile|search|match|fullmatch|findall|finditer|split|sub)|\bRegExp|\bregexp\.(?:MustCompile|Compile)|\bRegex::new|\bRegexp\.new|\[regex\]::new)\s*\(\s*[rRbB]{0,2}$`}
+
+// inPattern reports whether byte at of line i of code is inside a string
+// the code compiles as a regular expression (re.compile(rb"(curl|wget|sh -c)"),
+// new RegExp("…")): what a scanner looks for, which runs nothing.
+func (s *scan) inPattern(i, at int) bool {
+	line := s.line(i)
+	open, q, _ := quoteAt(line, at)
+	return q != 0 && patternCall.MatchString(line[:open])
+}
+
 // messageArgs reports whether line i goes on with the arguments of a
 // message call opened on a line before it, across lines that hold only
 // strings: raise SystemExit(⏎ f"…"⏎ "…".

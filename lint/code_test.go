@@ -177,6 +177,14 @@ var codeCases = []lintCase{
 	{"s.rb", "persistence", "def confirm?(q)\n  print \"#{q} [y/N] \"\n  $stdin.gets.to_s.strip.casecmp('y').zero?\nend\nline = ENV.fetch('X', '')\nexit 0 unless confirm?('Install this schedule?')\nIO.popen(%w[crontab -], 'w') { |io| io.write(line) }\n", "note", 7},
 	{"s.rb", "persistence", "def confirm?(q)\n  print \"#{q} [y/N] \"\n  $stdin.gets.to_s.strip.casecmp('y').zero?\nend\nline = ENV.fetch('X', '')\nif confirm?('Install?')\n  File.write(File.join(Dir.home, '.bashrc'), line)\nend\n", "note", 7},
 	{"s.rb", "persistence", "def confirm?(q)\n  print \"#{q} [y/N] \"\n  $stdin.gets.to_s.strip.casecmp('y').zero?\nend\nline = ENV.fetch('X', '')\nIO.popen(%w[crontab -], 'w') { |io| io.write(line) }\n", "warning", 6},
+	{"s.ps1", "persistence", "$keep = 'x'\n$answer = Read-Host \"Remove the line from ${PROFILE}? [y/N]\"\nif ($answer -match '^(y|yes)$') { Set-Content -LiteralPath $PROFILE -Value $keep }\n", "note", 3},
+	{"s.sh", "persistence", "read -r -p \"Install? [y/N] \" ok\n[[ $ok =~ ^(y|yes)$ ]] || exit 1\necho 'alias ll=\"ls -l\"' >> ~/.bashrc\n", "note", 3},
+	// git pointed at the repository's own hooks folder through a constant, or a literal, in a script's call
+	{"hooks.py", "autorun-config", "HOOKS_DIR = \".githooks\"\ngit(\"config\", \"--local\", \"core.hooksPath\", HOOKS_DIR)\n", "note", 2},
+	{"hooks.py", "autorun-config", "HOOKS_DIR = \"/tmp/h\"\ngit(\"config\", \"--local\", \"core.hooksPath\", HOOKS_DIR)\n", "warning", 2},
+	{"hooks.py", "autorun-config", "git(\"config\", \"--global\", \"core.hooksPath\", \".githooks\")\n", "warning", 1},
+	// a scanner's regular expression runs nothing
+	{"scan.py", "pipe-to-shell", "import re\nSUSPICIOUS = re.compile(rb\"(curl|wget|bash|sh -c|https?://)\")\nBAD = re.compile(r\"curl [^|]+\\| *sh\")\n", "note", 2},
 	// A job command a script only prints or raises as a message names it.
 	{"s.rb", "persistence", "puts \"crontab line: #{cron_line}\"\n", "note", 1},
 	{"s.rb", "persistence", "puts \"#{`crontab x.txt`}\"\n", "warning", 1},

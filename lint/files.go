@@ -508,10 +508,55 @@ func gitConfigSet(s *scan, i int, m []int) string {
 	if s.roles&roleScript != 0 && s.inMessage(i, m[0]) {
 		return SeverityNote // raise SystemExit("… set one (git config --local core.hooksPath .githooks) first"): advice printed
 	}
+	if strings.HasSuffix(strings.ToLower(l), "hookspath") && s.roles&roleScript != 0 && !strings.Contains(line, "--global") && !strings.Contains(line, "--system") {
+		rest := strings.TrimLeft(line[m[1]:], " \t,")
+		quoted := strings.HasPrefix(strings.TrimLeft(strings.TrimLeft(line[m[1]:], "\"'"), " \t,"), "\"") || strings.HasPrefix(strings.TrimLeft(strings.TrimLeft(line[m[1]:], "\"'"), " \t,"), "'")
+		if v := argAfter(rest); v != "" && (quoted && program.InRepo(v) || !quoted && program.InRepo(s.constant(v))) {
+			return SeverityNote // git("config", "--local", "core.hooksPath", HOOKS_DIR) with HOOKS_DIR = ".githooks": the repository's own folder
+		}
+	}
 	if strings.HasSuffix(strings.ToLower(l), "hookspath") && s.roles&roleScript == 0 && repoHooksDir(line[m[1]:]) {
 		return SeverityNote // instructions pointing git at the repository's own hooks folder, as the code analysis grades them
 	}
 	return SeverityWarning
+}
+
+// argAfter returns the next argument of a call's list after a match:
+// what follows a quote, a comma or blanks up to the next of them (",
+// \".githooks\")" gives .githooks, ", HOOKS_DIR)" HOOKS_DIR).
+func argAfter(rest string) string {
+	rest = strings.TrimLeft(rest, "\"' \t,")
+	if k := strings.IndexAny(rest, "\"' \t,)"); k >= 0 {
+		rest = rest[:k]
+	}
+	return rest
+}
+
+// constant returns the string literal a name of the file is assigned
+// once at a line's start (HOOKS_DIR = ".githooks", const D = '.husky'), or
+// "" when the file assigns it no literal.
+func (s *scan) constant(name string) string {
+	if !isIdent(name) {
+		return ""
+	}
+	for i := range s.lines() {
+		t := strings.TrimSpace(s.line(i))
+		for _, kw := range []string{"const ", "let ", "var ", "readonly "} {
+			t = strings.TrimPrefix(t, kw)
+		}
+		rest, ok := strings.CutPrefix(t, name)
+		if !ok {
+			continue
+		}
+		rest = strings.TrimLeft(rest, " \t")
+		if rest, ok = strings.CutPrefix(rest, "="); !ok || strings.HasPrefix(rest, "=") {
+			continue
+		}
+		if v, ok := plainLiteral(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), ";")), `"'`); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // repoHooksDir reports whether the value after core.hooksPath, quoted in

@@ -171,8 +171,8 @@ func (f *flowState) testsAnswer(cond string) bool {
 }
 
 // psYes matches a PowerShell comparison with a yes: -match '^[yY]',
-// -eq 'y', -like 'y*', -in 'y','yes'.
-var psYes = &lazyre.RE{Expr: `-(?:i|c)?(?:match|eq|like|in)\s+['"]\^?(?:\[y|y)`}
+// -match '^(y|yes)$', -eq 'y', -like 'y*', -in 'y','yes'.
+var psYes = &lazyre.RE{Expr: `-(?:i|c)?(?:match|eq|like|in)\s+['"]\^?\(?(?:\[y|y)`}
 
 // psShouldAsk reports whether an if's condition cond asks the user
 // through PowerShell's own confirmation: $PSCmdlet.ShouldContinue, which

@@ -19,7 +19,7 @@ import (
 
 // yesPattern matches a test's text that compares with a yes: [yY]*, y,
 // yes, ^[Yy], Y*.
-var yesPattern = &lazyre.RE{Expr: `(?:^|[^\w])(?:\[[yY]{2}\]|[yY](?:es|ES)?)(?:\*|\b|\]|\s|$)|\^\[?[yY]`}
+var yesPattern = &lazyre.RE{Expr: `(?:^|[^\w])(?:\[[yY]{2}\]|[yY](?:es|ES)?)(?:\*|\b|\]|\s|$)|\^\(?\[?[yY]`}
 
 // noPattern matches a test's text true when the answer is not yes.
 var noPattern = &lazyre.RE{Expr: `!=|!~|^\s*!\s|\[\[\s*!\s|\[\s*!\s|-z\s`}
