@@ -417,8 +417,24 @@ func forbidden(t string, start, end int) bool {
 			return true
 		}
 	}
+	end = len(strings.TrimRight(after, " \t\n。．.!！"))
+	if strings.ContainsAny(after[:end], "、，,") {
+		return false // the final negation is a later clause's
+	}
+	for _, p := range prohibitionsFinal {
+		if strings.HasSuffix(after[:end], p) {
+			return true
+		}
+	}
 	return false
 }
+
+// prohibitionsFinal end a sentence that forbids what it says in the
+// languages that put the negated verb last: Japanese "…削除しないこと",
+// "…しないでください", Korean "…삭제하지 마세요". Only at the sentence's
+// end: mid-sentence, "確認しないで削除して" is "delete without confirming".
+var prohibitionsFinal = []string{"ないこと", "ないでください", "ないで下さい", "ないように", "ないようにしてください",
+	"지 마세요", "지 마십시오", "지 말 것", "지 마"}
 
 // hidesFrom reports whether the call for keeping something from a person,
 // h, keeps it: not advice ("do not tell the user to edit it"), not a
