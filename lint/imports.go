@@ -20,13 +20,17 @@ import (
 // Invariants: the pass only adds findings, or raises one of a file's
 // findings to the severity the joined reading gives; it never lowers one.
 // Each program is read once more at most, with at most maxImported files
-// and maxJoined bytes joined, direct imports and theirs, so the cost stays
-// a bounded multiple of the skill's size.
+// and maxJoined bytes joined, direct imports and theirs, and a skill's
+// joined readings add up to maxSkillJoined bytes at most, so the cost
+// stays a bounded multiple of the skill's size.
 
-// Bounds of the joined reading.
+// Bounds of the joined reading: per program, and for the whole skill (a
+// skill of many programs that all import one large module is read joined
+// until the skill's bound, then each program alone, as Analyze reads it).
 const (
-	maxImported = 8
-	maxJoined   = 256 << 10
+	maxImported    = 8
+	maxJoined      = 256 << 10
+	maxSkillJoined = 4 << 20
 )
 
 // WithImports returns fs with the findings each Python or shell program of
@@ -41,6 +45,7 @@ func WithImports(paths []string, data func(path string) []byte, fs []manifest.Fi
 		have[p] = true
 	}
 	var shells []joinedProgram
+	budget := maxSkillJoined
 	for _, p := range paths {
 		text := data(p)
 		lang := importLang(p, text)
@@ -49,7 +54,8 @@ func WithImports(paths []string, data func(path string) []byte, fs []manifest.Fi
 		}
 		prog := joinedProgram{file: p, text: text, parts: []part{{file: p, size: strings.Count(string(text), "\n") + 1}}}
 		if deps := importedFiles(p, text, lang, have, data); len(deps) > 0 {
-			if joined, parts, ok := joinImports(p, text, lang, deps, data); ok {
+			if joined, parts, ok := joinImports(p, text, lang, deps, data); ok && len(joined) <= budget {
+				budget -= len(joined)
 				prog.text, prog.parts = joined, parts
 				for _, d := range deps {
 					prog.with = append(prog.with, d.file)
