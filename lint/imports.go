@@ -54,7 +54,7 @@ func WithImports(paths []string, data func(path string) []byte, fs []manifest.Fi
 		}
 		prog := joinedProgram{file: p, text: text, parts: []part{{file: p, size: strings.Count(string(text), "\n") + 1}}}
 		if deps := importedFiles(p, text, lang, have, data); len(deps) > 0 {
-			if joined, parts, ok := joinImports(p, text, lang, deps, data); ok && len(joined) <= budget {
+			if joined, parts, ok := joinImports(p, text, lang, deps, have, data); ok && len(joined) <= budget {
 				budget -= len(joined)
 				prog.text, prog.parts = joined, parts
 				for _, d := range deps {
@@ -239,15 +239,7 @@ func importedFiles(file string, text []byte, lang string, have map[string]bool, 
 // source FILE, . FILE), looked for beside the file, in the folder above
 // it and at the skill's root.
 func importsOf(file string, text []byte, lang string, have map[string]bool) []anImport {
-	dir := path.Dir(file)
-	find := func(rel string) string {
-		for _, base := range []string{dir, path.Dir(dir), "."} {
-			if p := path.Clean(path.Join(base, rel)); have[p] && p != file {
-				return p
-			}
-		}
-		return ""
-	}
+	find := finder(file, have)
 	var out []anImport
 	for _, line := range strings.Split(string(text), "\n") {
 		t := strings.TrimSpace(line)
@@ -261,6 +253,52 @@ func importsOf(file string, text []byte, lang string, have map[string]bool) []an
 				}
 			}
 		}
+	}
+	return out
+}
+
+// finder returns a function that finds a path a file names relative to
+// it among the skill's files: beside the file, in the folder above it, or
+// at the skill's root ("" when none is the skill's, or it is the file).
+func finder(file string, have map[string]bool) func(string) string {
+	dir := path.Dir(file)
+	return func(rel string) string {
+		for _, base := range []string{dir, path.Dir(dir), "."} {
+			if p := path.Clean(path.Join(base, rel)); have[p] && p != file {
+				return p
+			}
+		}
+		return ""
+	}
+}
+
+// blankFromImports returns a Python text with each "from M import names"
+// line that imports from a module of the joined reading turned into
+// blanks: the names are the module's functions, defined earlier in the
+// joined text, not an unknown module's.
+func blankFromImports(file string, text []byte, joined, have map[string]bool) []byte {
+	find := finder(file, have)
+	out := text
+	for off := 0; off < len(text); {
+		end := off + strings.IndexByte(string(text[off:]), '\n')
+		if end < off {
+			end = len(text)
+		}
+		t := strings.TrimSpace(string(text[off:end]))
+		if strings.HasPrefix(t, "from ") && strings.Contains(t, " import ") && !strings.HasSuffix(t, "(") && !strings.HasSuffix(t, "\\") {
+			for _, im := range pyImports(t, find) {
+				if joined[im.file] && im.qual == "" {
+					if len(out) > 0 && &out[0] == &text[0] {
+						out = slices.Clone(text)
+					}
+					for k := off; k < end; k++ {
+						out[k] = ' '
+					}
+					break
+				}
+			}
+		}
+		off = end + 1
 	}
 	return out
 }
@@ -373,7 +411,7 @@ type part struct {
 // qualifiers it calls them through blanked (registry.collect( reads
 // collect(, the same length), one after the other, and where each file's
 // lines are; false past maxJoined.
-func joinImports(file string, text []byte, lang string, deps []anImport, data func(string) []byte) ([]byte, []part, bool) {
+func joinImports(file string, text []byte, lang string, deps []anImport, have map[string]bool, data func(string) []byte) ([]byte, []part, bool) {
 	var b []byte
 	var parts []part
 	line := 0
@@ -388,10 +426,17 @@ func joinImports(file string, text []byte, lang string, deps []anImport, data fu
 		line += n
 	}
 	var quals []string
+	joined := map[string]bool{}
+	for _, d := range deps {
+		joined[d.file] = true
+	}
 	for _, d := range deps {
 		t := data(d.file)
 		if len(b)+len(t) > maxJoined {
 			return nil, nil, false
+		}
+		if lang == "python" {
+			t = blankFromImports(d.file, t, joined, have)
 		}
 		add(d.file, t)
 		if d.qual != "" {
@@ -400,6 +445,9 @@ func joinImports(file string, text []byte, lang string, deps []anImport, data fu
 	}
 	if len(b)+len(text) > maxJoined {
 		return nil, nil, false
+	}
+	if lang == "python" {
+		text = blankFromImports(file, text, joined, have)
 	}
 	add(file, blankQualifiers(text, quals))
 	return b, parts, true

