@@ -118,14 +118,11 @@ func loadSkill(t tree, sd skillDir, lib *Library, key string, noScripts bool, op
 		for i, f := range s.Files {
 			paths[i] = f.Path
 		}
-		data := func(p string) []byte {
-			for _, f := range files {
-				if f.path == p {
-					return f.data
-				}
-			}
-			return nil
+		byPath := make(map[string][]byte, len(files))
+		for _, f := range files {
+			byPath[f.path] = f.data
 		}
+		data := func(p string) []byte { return byPath[p] }
 		s.Findings = lint.WithImports(paths, data, s.Findings) // programs read with the modules they import
 		if len(s.Findings) > 0 {
 			lint.InSkill(paths, data, s.Findings) // what a file's findings mean beside the others

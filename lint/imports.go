@@ -57,9 +57,6 @@ func WithImports(paths []string, data func(path string) []byte, fs []manifest.Fi
 			if joined, parts, ok := joinImports(p, text, lang, deps, have, data); ok && len(joined) <= budget {
 				budget -= len(joined)
 				prog.text, prog.parts = joined, parts
-				for _, d := range deps {
-					prog.with = append(prog.with, d.file)
-				}
 				for _, f := range analyze(p, joined, codeState{}) {
 					if Rank(f.Severity) < Rank(SeverityWarning) {
 						continue
@@ -85,12 +82,11 @@ func WithImports(paths []string, data func(path string) []byte, fs []manifest.Fi
 }
 
 // A joinedProgram is a program of the skill as WithImports reads it: its
-// text, joined after the modules it imports (with), and where each file's
-// lines are in it.
+// text, joined after the modules it imports, and where each file's lines
+// are in it.
 type joinedProgram struct {
 	file  string
 	text  []byte
-	with  []string
 	parts []part
 }
 
