@@ -1,10 +1,12 @@
 package lint
 
 import (
+	"bytes"
 	"path"
 	"slices"
 	"strings"
 
+	"github.com/skills-mcp/skills-mcp/internal/lazyre"
 	"github.com/skills-mcp/skills-mcp/lint/excerpt"
 	"github.com/skills-mcp/skills-mcp/lint/program"
 	"github.com/skills-mcp/skills-mcp/manifest"
@@ -33,7 +35,7 @@ const (
 	maxSkillJoined = 4 << 20
 )
 
-// WithImports returns fs with the findings each Python or shell program of
+// WithImports returns fs with the findings each Python, JavaScript or shell program of
 // the skill (its paths, data returning a file's bytes) shows when read
 // after the skill's modules it imports or sources: a finding of a rule the
 // file did not have, or a stronger one, is added, its excerpt naming the
@@ -193,6 +195,8 @@ func importLang(file string, text []byte) string {
 		return "python"
 	case program.IsShell(file, head):
 		return "shell"
+	case program.IsJS(file, head):
+		return "js"
 	}
 	return ""
 }
@@ -248,6 +252,10 @@ func importsOf(file string, text []byte, lang string, have map[string]bool) []an
 					out = append(out, anImport{file: f})
 				}
 			}
+		case "js":
+			if im, ok := jsImport(t, find); ok {
+				out = append(out, im)
+			}
 		}
 	}
 	return out
@@ -268,30 +276,38 @@ func finder(file string, have map[string]bool) func(string) string {
 	}
 }
 
-// blankFromImports returns a Python text with each "from M import names"
-// line that imports from a module of the joined reading turned into
-// blanks: the names are the module's functions, defined earlier in the
-// joined text, not an unknown module's.
+// blankFromImports returns a Python or JavaScript text with each line
+// that imports names from a module of the joined reading ("from M import
+// names", import { names } from "./m.js", const { names } = require("./m"))
+// turned into blanks: the names are the module's functions, defined
+// earlier in the joined text, not an unknown module's.
 func blankFromImports(file string, text []byte, joined, have map[string]bool) []byte {
 	find := finder(file, have)
 	out := text
 	for off := 0; off < len(text); {
-		end := off + strings.IndexByte(string(text[off:]), '\n')
+		end := off + bytes.IndexByte(text[off:], '\n')
 		if end < off {
 			end = len(text)
 		}
 		t := strings.TrimSpace(string(text[off:end]))
-		if strings.HasPrefix(t, "from ") && strings.Contains(t, " import ") && !strings.HasSuffix(t, "(") && !strings.HasSuffix(t, "\\") {
-			for _, im := range pyImports(t, find) {
-				if joined[im.file] && im.qual == "" {
-					if len(out) > 0 && &out[0] == &text[0] {
-						out = slices.Clone(text)
-					}
-					for k := off; k < end; k++ {
-						out[k] = ' '
-					}
-					break
+		var ims []anImport
+		switch {
+		case strings.HasPrefix(t, "from ") && strings.Contains(t, " import ") && !strings.HasSuffix(t, "(") && !strings.HasSuffix(t, "\\"):
+			ims = pyImports(t, find)
+		case strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "const ") || strings.HasPrefix(t, "let ") || strings.HasPrefix(t, "var "):
+			if im, ok := jsImport(t, find); ok && strings.Contains(t, "{") {
+				ims = []anImport{im} // import { send } from "./lib.js", const { send } = require("./lib")
+			}
+		}
+		for _, im := range ims {
+			if joined[im.file] && im.qual == "" {
+				if len(out) > 0 && &out[0] == &text[0] {
+					out = slices.Clone(text)
 				}
+				for k := off; k < end; k++ {
+					out[k] = ' '
+				}
+				break
 			}
 		}
 		off = end + 1
@@ -356,6 +372,38 @@ func pyImports(t string, find func(string) string) []anImport {
 	}
 	return out
 }
+
+// jsImport returns the module of the skill one JavaScript line imports
+// by a relative path (const lib = require("./lib"), import * as lib from
+// "./lib.js", import { send } from "./lib.mjs"), with the name the line
+// calls it by ("" for named imports).
+func jsImport(t string, find func(string) string) (anImport, bool) {
+	m := jsImportLine.Regexp().FindStringSubmatch(t)
+	if m == nil {
+		return anImport{}, false
+	}
+	spec := m[len(m)-1]
+	qual := ""
+	switch {
+	case m[1] != "":
+		qual = m[1] // const lib = require("./lib")
+	case m[2] != "":
+		qual = m[2] // import * as lib from "./lib.js"
+	case m[3] != "":
+		qual = m[3] // import lib from "./lib.js"
+	}
+	for _, ext := range []string{"", ".js", ".mjs", ".cjs", ".ts", "/index.js"} {
+		if f := find(spec + ext); f != "" && importLang(f, nil) == "js" {
+			return anImport{file: f, qual: qual}, true
+		}
+	}
+	return anImport{}, false
+}
+
+// jsImportLine matches a JavaScript line that imports a module by a
+// relative path: the name it binds (require's, a namespace's or a
+// default import's), and the path.
+var jsImportLine = &lazyre.RE{Expr: `^(?:(?:const|let|var)\s+(?:([A-Za-z_$][\w$]*)|\{[^}]*\})\s*=\s*require\(\s*|import\s+(?:\*\s+as\s+([A-Za-z_$][\w$]*)|([A-Za-z_$][\w$]*)|\{[^}]*\})\s+from\s+)["'](\.{1,2}/[^"']+)["']`}
 
 // sourced returns the relative path a shell line sources, or "": the
 // literal path, or what follows the script's own folder
@@ -431,7 +479,7 @@ func joinImports(file string, text []byte, lang string, deps []anImport, have ma
 		if len(b)+len(t) > maxJoined {
 			return nil, nil, false
 		}
-		if lang == "python" {
+		if lang != "shell" {
 			t = blankFromImports(d.file, t, joined, have)
 		}
 		add(d.file, t)
@@ -442,7 +490,7 @@ func joinImports(file string, text []byte, lang string, deps []anImport, have ma
 	if len(b)+len(text) > maxJoined {
 		return nil, nil, false
 	}
-	if lang == "python" {
+	if lang != "shell" {
 		text = blankFromImports(file, text, joined, have)
 	}
 	add(file, blankQualifiers(text, quals))
@@ -460,7 +508,7 @@ func blankQualifiers(text []byte, quals []string) []byte {
 	for _, q := range quals {
 		q += "."
 		for i := 0; ; {
-			j := strings.Index(string(out[i:]), q)
+			j := bytes.Index(out[i:], []byte(q))
 			if j < 0 {
 				break
 			}

@@ -245,6 +245,10 @@ func IsPython(file, text string) bool { return langOf(file, text) == langPython 
 // is a shell script (by its name or its #! line).
 func IsShell(file, text string) bool { return langOf(file, text) == langShell }
 
+// IsJS reports whether the program file, whose text starts with text, is
+// JavaScript or TypeScript (by its name or its #! line).
+func IsJS(file, text string) bool { return langOf(file, text) == langJS }
+
 // fenceLang returns the language of a Markdown fence's info string.
 func fenceLang(info string) string {
 	f := strings.Fields(strings.ToLower(strings.Trim(info, " \t{}.")))
