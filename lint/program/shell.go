@@ -705,32 +705,7 @@ func (st *shellState) run(args []value, words []*syntax.Word, env map[string]val
 	case "echo", "print":
 		return st.echo(rest)
 	case "cat", "head", "tail", "less", "more", "strings", "sqlite3", "sort", "uniq", "awk", "sed", "grep", "cut", "jq", "yq", "od", "hexdump", "type", "get-content", "gc":
-		if name == "grep" && hasFlag(rest, 'v') && stdin.id != 0 && slices.Contains(st.cronLists, stdin.id) && len(firstFiles(rest)) <= 1 {
-			return stdin // the user's crontab, lines left out
-		}
-		out := taintOf(tSecret|tEnv|tFetched|tDecoded|tDevice, stdin)
-		out.t |= tCmd
-		if stdin.known && (name == "cat" || name == "sort" || name == "uniq") || name == "cat" && stdin.s != "" {
-			out = stdin // cat prints its input as it is, the parts the analysis sees included
-		}
-		for i, a := range rest {
-			if a.known && strings.HasPrefix(a.s, "-") || name == "awk" || name == "sed" || name == "grep" || name == "jq" || name == "yq" {
-				if i == 0 && (name == "awk" || name == "sed" || name == "grep" || name == "jq" || name == "yq") {
-					continue
-				}
-				if a.known && strings.HasPrefix(a.s, "-") {
-					continue
-				}
-			}
-			c := st.readSecret(a, at)
-			j := taintOf(tSecret, out, c)
-			out.store, out.shape = j.store, j.shape
-			out.t |= c.t
-		}
-		if quietFilter(name, rest) && (out.t&tSecret == 0 || name == "grep" || out.shape == shapeFile || out.shape == shapeFileKV) {
-			return structure(out) // names, a count, a yes or no of the store (JSON the script made is not the store)
-		}
-		return out
+		return st.readFiles(name, rest, stdin, at)
 	case "env", "printenv", "set", "export", "declare":
 		if len(rest) == 0 || name == "export" && has(rest, "-p") || name == "declare" && has(rest, "-p") {
 			return otherSecret(tEnv | tCmd)
@@ -745,19 +720,7 @@ func (st *shellState) run(args []value, words []*syntax.Word, env map[string]val
 		}
 		return otherSecret(tCmd) // the host's name or its kernel's build: who it is
 	case "tar", "zip", "7z", "rar", "cpio":
-		var in taint
-		for _, a := range archiveOperands(name, rest) {
-			if a.path == pathSecret || classifyPath(a) == pathSecret || a.path == pathHome {
-				in |= tSecret
-				st.s.escape(st.readSecret(a, at)) // archived whole
-			}
-		}
-		if name == "zip" && len(rest) > 0 {
-			if f := firstFile(rest); f != nil {
-				st.wrote(*f, value{t: in}, at)
-			}
-		}
-		return value{t: tCmd | in}
+		return st.archive(name, rest, at)
 	case "cp", "mv", "install", "ln", "rsync", "scp", "copy-item", "move-item":
 		st.copy(name, rest, at)
 	case "tee", "set-content", "add-content", "out-file":
@@ -804,59 +767,13 @@ func (st *shellState) run(args []value, words []*syntax.Word, env map[string]val
 			return v
 		}
 	case "crontab":
-		// crontab - (or no file) installs what it reads, crontab FILE the
-		// file: one write to the user's crontab, graded by what it holds.
-		var files []value
-		for _, a := range rest {
-			if !(a.known && strings.HasPrefix(a.s, "-") && a.s != "-") {
-				files = append(files, a)
-			}
-		}
-		if has(rest, "-l") {
-			st.cronLists = append(st.cronLists, at+1)
-			return value{t: tCmd, id: at + 1}
-		}
-		if !has(rest, "-r") && !has(rest, "-e") && len(files) <= 1 {
-			in := stdin
-			if len(files) == 1 && files[0].s != "-" {
-				in = st.fileContent(files[0])
-			}
-			if in.t == tCmd && !in.known && in.s == "" && in.id != 0 && slices.Contains(st.cronLists, in.id) {
-				// crontab -l | grep -v "$marker" | crontab -: the user's own
-				// jobs, some left out; nothing new runs.
-				st.s.graded = append(st.s.graded, Finding{Rule: "persistence", Off: at})
-				st.s.emit("persistence", at, SeverityNote, "removes lines from the user's crontab")
-				return value{t: tCmd}
-			}
-			st.wrote(lit("/var/spool/cron/crontab"), in, at)
-		}
-		if has(rest, "-e") {
-			for _, k := range []string{"EDITOR", "VISUAL"} {
-				if v, ok := env[k]; ok && v != (value{}) {
-					st.s.emit("autorun-config", at, SeverityWarning, "crontab -e with a scripted "+k)
-				}
-			}
+		if v, ok := st.crontab(rest, env, stdin, at); ok {
+			return v
 		}
 	case "launchctl":
-		// Loading a job this file wrote, graded by what it holds, is that
-		// write's grade: the write already said what runs later.
-		if len(rest) >= 2 && (rest[0].s == "load" || rest[0].s == "bootstrap") {
-			if last := rest[len(rest)-1]; last.known && slices.Contains(st.s.plain, normPath(last.s)) {
-				st.s.graded = append(st.s.graded, Finding{Rule: "persistence", Off: at})
-			}
-		}
+		st.launchctl(rest, at)
 	case "claude":
-		if len(rest) >= 2 && rest[0].s == "mcp" && (rest[1].s == "add" || rest[1].s == "add-json") {
-			// At project scope it writes the project's .mcp.json, which the
-			// team reviews and Claude Code asks each user to approve: in
-			// instructions or documentation a note, as a bare .mcp.json
-			// written there is (gradeWrite).
-			sev := SeverityWarning
-			if st.s.roles&codeKinds == 0 && (has(rest, "--scope=project") || optionIs(rest, "--scope", "project") || optionIs(rest, "-s", "project")) {
-				sev = SeverityNote
-			}
-			st.s.emit("agent-config", at, sev, "")
-		}
+		st.claudeMCP(rest, at)
 	case "lsblk", "findmnt", "blkid", "df", "diskutil", "mount", "losetup":
 		if name == "losetup" && loopOfImage(rest) {
 			return value{t: tCmd, id: at + 1} // the loop device of an image file: formatting it writes the file

@@ -2,6 +2,7 @@ package program
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/skills-mcp/skills-mcp/internal/lazyre"
@@ -155,6 +156,57 @@ func awkSkips(prog string) bool {
 			return false
 		}
 	}
+}
+
+// readFiles walks a command that prints files it reads, or its input
+// (cat, grep, sed, jq …): what it prints carries what they hold, and a
+// filter that prints only names, a count or a yes of a secret store
+// prints its structure.
+func (st *shellState) readFiles(name string, rest []value, stdin value, at int) value {
+	if name == "grep" && hasFlag(rest, 'v') && stdin.id != 0 && slices.Contains(st.cronLists, stdin.id) && len(firstFiles(rest)) <= 1 {
+		return stdin // the user's crontab, lines left out
+	}
+	out := taintOf(tSecret|tEnv|tFetched|tDecoded|tDevice, stdin)
+	out.t |= tCmd
+	if stdin.known && (name == "cat" || name == "sort" || name == "uniq") || name == "cat" && stdin.s != "" {
+		out = stdin // cat prints its input as it is, the parts the analysis sees included
+	}
+	for i, a := range rest {
+		if a.known && strings.HasPrefix(a.s, "-") || name == "awk" || name == "sed" || name == "grep" || name == "jq" || name == "yq" {
+			if i == 0 && (name == "awk" || name == "sed" || name == "grep" || name == "jq" || name == "yq") {
+				continue
+			}
+			if a.known && strings.HasPrefix(a.s, "-") {
+				continue
+			}
+		}
+		c := st.readSecret(a, at)
+		j := taintOf(tSecret, out, c)
+		out.store, out.shape = j.store, j.shape
+		out.t |= c.t
+	}
+	if quietFilter(name, rest) && (out.t&tSecret == 0 || name == "grep" || out.shape == shapeFile || out.shape == shapeFileKV) {
+		return structure(out) // names, a count, a yes or no of the store (JSON the script made is not the store)
+	}
+	return out
+}
+
+// archive walks tar, zip and the like: a secret file or the home folder
+// archived is read whole, and the archive zip writes holds it.
+func (st *shellState) archive(name string, rest []value, at int) value {
+	var in taint
+	for _, a := range archiveOperands(name, rest) {
+		if a.path == pathSecret || classifyPath(a) == pathSecret || a.path == pathHome {
+			in |= tSecret
+			st.s.escape(st.readSecret(a, at)) // archived whole
+		}
+	}
+	if name == "zip" && len(rest) > 0 {
+		if f := firstFile(rest); f != nil {
+			st.wrote(*f, value{t: in}, at)
+		}
+	}
+	return value{t: tCmd | in}
 }
 
 // modeExec reports whether a file mode (0755, u+x, a=rx) makes a file
