@@ -509,9 +509,9 @@ func gitConfigSet(s *scan, i int, m []int) string {
 		return SeverityNote // raise SystemExit("… set one (git config --local core.hooksPath .githooks) first"): advice printed
 	}
 	if strings.HasSuffix(strings.ToLower(l), "hookspath") && s.roles&roleScript != 0 && !strings.Contains(line, "--global") && !strings.Contains(line, "--system") {
-		rest := strings.TrimLeft(line[m[1]:], " \t,")
-		quoted := strings.HasPrefix(strings.TrimLeft(strings.TrimLeft(line[m[1]:], "\"'"), " \t,"), "\"") || strings.HasPrefix(strings.TrimLeft(strings.TrimLeft(line[m[1]:], "\"'"), " \t,"), "'")
-		if v := argAfter(rest); v != "" && (quoted && program.InRepo(v) || !quoted && program.InRepo(s.constant(v))) {
+		next := strings.TrimLeft(strings.TrimLeft(line[m[1]:], "\"'"), " \t,") // past the key's closing quote and the comma
+		quoted := next != "" && (next[0] == '"' || next[0] == '\'')
+		if v := argAfter(next); v != "" && (quoted && program.InRepo(v) || !quoted && program.InRepo(s.constant(v))) {
 			return SeverityNote // git("config", "--local", "core.hooksPath", HOOKS_DIR) with HOOKS_DIR = ".githooks": the repository's own folder
 		}
 	}

@@ -306,19 +306,20 @@ func metaRow(s *scan, i int) bool {
 // string that is not an object's key ("a": "x", "b": …, whose value goes
 // on with it).
 func listItemEnd(t string, i int) bool {
-	j := i + 1
-	for j < len(t) && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n' || t[j] == '\r') {
-		j++
+	blanks := func(j int) int {
+		for j < len(t) && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n' || t[j] == '\r') {
+			j++
+		}
+		return j
 	}
+	j := blanks(i + 1)
 	if j < len(t) && t[j] == ']' {
 		return true // the list's last item
 	}
 	if j == len(t) || t[j] != ',' {
 		return false
 	}
-	for j++; j < len(t) && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n' || t[j] == '\r'); j++ {
-	}
-	if j == len(t) || t[j] != '"' {
+	if j = blanks(j + 1); j == len(t) || t[j] != '"' {
 		return false
 	}
 	end := -1
@@ -333,8 +334,7 @@ func listItemEnd(t string, i int) bool {
 	if end < 0 {
 		return false
 	}
-	for end++; end < len(t) && (t[end] == ' ' || t[end] == '\t'); end++ {
-	}
+	end = blanks(end + 1)
 	return end == len(t) || t[end] != ':'
 }
 

@@ -23,17 +23,21 @@ func (f *flowState) execSink(code value, lang string, at int, stdin bool) {
 // namedCommand reports a shell command whose text starts with a program
 // it names whole, then its arguments (python3 "…/stitch.py", convert "$p"
 // out.png): a value of the function's in it is an argument, not code it
-// runs, unless the program runs its arguments as code (sh -c, python3 -c,
-// eval, xargs).
+// runs, unless the program runs its arguments as a command (a wrapper,
+// eval, xargs, ssh) or as code (an interpreter given its code option,
+// sh -c, python3 -c, or a module, -m).
 func namedCommand(s string) bool {
 	first, rest, ok := strings.Cut(s, " ")
 	if !ok || first == "" || strings.TrimSpace(rest) == "" || strings.ContainsAny(first, "$\"'`(){};|&<>=") {
 		return false
 	}
-	switch strings.TrimRight(path.Base(first), "0123456789.") {
-	case "sh", "bash", "zsh", "dash", "ksh", "fish", "python", "node", "perl", "ruby", "php", "pwsh", "powershell", "cmd",
-		"eval", "exec", "sudo", "env", "xargs", "nohup", "nice", "timeout", "time", "osascript", "deno", "bun", "npx", "uvx", "ssh":
-		return strings.HasPrefix(first, "python") && !strings.Contains(rest, "-c") && !strings.Contains(rest, "-m")
+	name := path.Base(first)
+	switch {
+	case wrappers.Get()[name], name == "eval", name == "xargs", name == "ssh", name == "osascript", name == "cmd", name == "npx", name == "uvx":
+		return false
+	}
+	if _, opt, ok := interpreter(name); ok {
+		return !strings.Contains(rest, opt) && !strings.Contains(rest, "-m")
 	}
 	return true
 }
