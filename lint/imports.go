@@ -499,7 +499,8 @@ func joinImports(file string, text []byte, lang string, deps []anImport, have ma
 
 // blankQualifiers returns text with each "qual." that starts a name
 // turned into as many spaces: the module's functions read as the
-// program's own.
+// program's own. One that opens a string (f"parsers.{name}") is text
+// naming a module, and stays.
 func blankQualifiers(text []byte, quals []string) []byte {
 	if len(quals) == 0 {
 		return text
@@ -513,7 +514,7 @@ func blankQualifiers(text []byte, quals []string) []byte {
 				break
 			}
 			j += i
-			if j == 0 || !isIdentByte(out[j-1]) && out[j-1] != '.' {
+			if j == 0 || !isIdentByte(out[j-1]) && !strings.ContainsRune(".\"'`", rune(out[j-1])) { // "parsers.{name}" names a module, in text
 				for k := j; k < j+len(q); k++ {
 					out[k] = ' '
 				}

@@ -119,6 +119,21 @@ func TestWithImportsAddsNothing(t *testing.T) {
 	}
 }
 
+// TestWithImportsModuleNames proves a string that starts with an imported
+// package's name (f"parsers.{name}") keeps it: the name confines the
+// import to the skill's own package, no qualifier to blank.
+func TestWithImportsModuleNames(t *testing.T) {
+	files := map[string]string{
+		"scripts/parsers/__init__.py": "\"\"\"Parsers.\"\"\"\n",
+		"scripts/ingest.py":           "import importlib\nimport parsers\ndef load(name):\n    return importlib.import_module(f\"parsers.{name}\")\n",
+	}
+	for _, f := range withImports(files) {
+		if f.Rule == "dynamic-exec" && Rank(f.Severity) >= Rank(SeverityWarning) {
+			t.Errorf("an import confined to the skill's package is graded %+v", f)
+		}
+	}
+}
+
 // TestSourced proves the paths a shell line sources are read as the
 // script's relative paths, and that what the analysis cannot place is
 // left out.

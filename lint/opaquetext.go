@@ -50,6 +50,11 @@ func disguisedText(s *scan) []hit {
 		}
 		return []hit{{off: 0, sev: SeverityWarning, excerpt: "text in a file named " + ext + ": " + first}}
 	case k == filekind.Text && s.roles&roleScript != 0 && !filekind.IsProgramExt(ext) && strings.HasPrefix(first, "#!"):
+		if templateNames.Get()[ext] {
+			// job.sbatch.tmpl: a template, whose name promises no kind of
+			// content; read as the script it is
+			return []hit{{off: 0, sev: SeverityNote, excerpt: "a script template named " + ext + ", read as the script it is: " + first}}
+		}
 		return []hit{{off: 0, sev: SeverityWarning, excerpt: "a script named " + ext + ": " + first}}
 	}
 	if !textNames.Get()[ext] && !(ext == "" && s.roles&(roleScript|roleManifest|roleAutoExec) == 0) {
@@ -89,6 +94,13 @@ func commandLines(s *scan) (code, other, at int) {
 // hide under.
 var textNames = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{".txt": true, ".text": true, ".log": true, ".dat": true, ".data": true, ".csv": true, ".cfg": true, ".conf": true}
+}}
+
+// templateNames are the extensions of templates and samples of another
+// file, which may hold any kind of text.
+var templateNames = lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{".tmpl": true, ".tpl": true, ".template": true, ".j2": true, ".jinja": true, ".jinja2": true,
+		".mustache": true, ".hbs": true, ".erb": true, ".in": true, ".sample": true, ".example": true, ".dist": true}
 }}
 
 // commandLine matches a line that reads as a shell or Python command.

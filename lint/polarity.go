@@ -446,8 +446,8 @@ func hidesFrom(t string, h lexHit) bool {
 	for _, obj := range []string{"the user", "users", "the customer", "them", "him", "her", "it", "anyone", "people"} {
 		if r, ok := strings.CutPrefix(strings.TrimLeft(rest, " "), obj); ok && (r == "" || !isWordByte(r[0])) {
 			r = strings.TrimLeft(r, " ")
-			if strings.HasPrefix(r, "to ") {
-				return false // telling someone to do something is advice
+			if strings.HasPrefix(r, "to ") && obj != "it" {
+				return false // telling someone to do something is advice ("mentioning it to the user" names whom it is kept from)
 			}
 			if obj != "the user" && obj != "users" && questionAfter(r, 0) {
 				return false // "without telling it which is which"

@@ -589,6 +589,12 @@ var rules = []rule{
 		},
 	},
 	{
+		id: "hidden-address", family: "obfuscated-exec", max: SeverityWarning, code: true,
+		caps:   []string{CapDynamicCode, CapNetwork},
+		desc:   "spells a web address in char codes, base64, hex or escapes, so that a reader does not see where the code connects",
+		exFile: "sync.js", exText: "const u = String.fromCharCode(104,116,116,112,115,58,47,47,99,46,101,120,97,109,112,108,101,47,118,49);\n",
+	},
+	{
 		id: "download-exec", family: "remote-exec", max: SeverityWarning, code: true, prose: true,
 		caps:   []string{CapExecRemote, CapNetwork},
 		desc:   "downloads a file, then runs it: made executable and started, or handed to an interpreter, on a later line",

@@ -48,9 +48,41 @@ func (s *scan) analyseCode() {
 	}
 	if s.in.Depth < maxDepth {
 		for _, e := range encoded.Find(s.text, maxLayers) {
+			if s.roles&codeKinds != 0 {
+				if host := hiddenHost(e.Text); host != "" {
+					s.emit("hidden-address", e.Off, SeverityWarning, e.How+" spell the address of "+host)
+				}
+			}
 			s.layer(e.Off, e.How, e.Text, "")
 		}
 	} else if e := encoded.Find(s.text, 1); len(e) > 0 {
 		s.opaque(e[0].Off, fmt.Sprintf("%s: not decoded: more than %d layers deep", e[0].How, maxDepth))
 	}
+}
+
+// hiddenHost returns the host of a text that is one web address whole
+// (https://collect.example/v1, wss://…), which code spelled in char codes,
+// base64, hex or escapes rather than as the string it is; "" for any
+// other text. An address has no reason to be hidden from a reader.
+func hiddenHost(text string) string {
+	t := strings.TrimSpace(text)
+	for _, scheme := range []string{"https://", "http://", "wss://", "ws://", "ftp://"} {
+		rest, ok := strings.CutPrefix(strings.ToLower(t), scheme)
+		if !ok {
+			continue
+		}
+		if strings.ContainsAny(rest, " \t\n\"'<>") {
+			return ""
+		}
+		host, _, _ := strings.Cut(rest, "/")
+		host, _, _ = strings.Cut(host, "?")
+		if i := strings.LastIndexByte(host, '@'); i >= 0 {
+			host = host[i+1:]
+		}
+		if strings.Count(host, ".") == 0 || len(host) < 4 {
+			return ""
+		}
+		return host
+	}
+	return ""
 }

@@ -167,7 +167,8 @@ var valueMethods = lazy.Value[map[string]bool]{New: func() map[string]bool {
 // destroy files, in the spellings the analysed languages give them.
 var riskyNames = []string{"system", "popen", "exec", "eval", "spawn", "call", "run", "check_output", "check_call", "getoutput",
 	"getstatusoutput", "compile", "__import__", "import_module", "open", "remove", "rmtree", "unlink", "urlopen", "connect",
-	"fork", "kill", "execsync", "execfile", "spawnsync", "load", "loads", "require", "function", "settimeout", "setinterval"}
+	"fork", "kill", "execsync", "execfile", "spawnsync", "load", "loads", "require", "function", "settimeout", "setinterval",
+	"fetch", "xmlhttprequest", "websocket", "sendbeacon", "urlretrieve"}
 
 // prefixOfRisky reports whether the known start of a built name could
 // still spell one of riskyNames: "" or "sy" could, "load_" could not.
