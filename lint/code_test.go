@@ -206,6 +206,9 @@ var codeCases = []lintCase{
 	{"assets/secret.yaml", "hidden-address", "url: aHR0cHM6Ly9jb2xsZWN0LmV4YW1wbGUvdjE=\n", "", 0},
 	// a function name decoded from char codes that spells the network is a warning
 	{"s.mjs", "dynamic-exec", "const send = globalThis[String.fromCharCode(102, 101, 116, 99, 104)];\nawait send(u);\n", "warning", 1},
+	// a diff's label that names the crontab runs nothing
+	{"c.py", "persistence", "sys.stdout.writelines(difflib.unified_diff(a, b,\n    \"crontab (current)\", \"crontab (new)\"))\n", "", 0},
+	{"c.sh", "persistence", "crontab \"$tmp\"\n", "warning", 1},
 	// A job command a script only prints or raises as a message names it.
 	{"s.rb", "persistence", "puts \"crontab line: #{cron_line}\"\n", "note", 1},
 	{"s.rb", "persistence", "puts \"#{`crontab x.txt`}\"\n", "warning", 1},

@@ -74,7 +74,7 @@ func sentencesIn(t string, markdown bool, fn func(sentence) bool) {
 		if h.concept&(cSilence|cApproval) != 0 && keepsConsent(t, h) {
 			return true // "never run anything without asking", "use when the user asks how to …" (polarity.go)
 		}
-		if h.concept&cApproval != 0 && h.concept&cPermit == 0 && readOnlyScope(t, h.start) {
+		if h.concept&cApproval != 0 && h.concept&cPermit == 0 && readOnlyScope(t, h.start, h.end) {
 			return true // "read-only commands are fine to run without asking": what needs no consent
 		}
 		if h.concept&cApproval != 0 && questionAfter(t, h.end) {

@@ -740,8 +740,22 @@ var readOnlyScopes = []string{"read-only", "read only", "readonly", "non-destruc
 	"只读", "読み取り専用", "읽기 전용"}
 
 // readOnlyScope reports whether the sentence before byte i of t limits
-// what it says to read-only work.
-func readOnlyScope(t string, i int) bool {
+// what it says to read-only work, or a parenthesis after byte end in the
+// same clause and line does ("commands to run without asking (read-only
+// operations):", "无需询问用户的命令（只读操作）").
+func readOnlyScope(t string, i, end int) bool {
+	after := t[end:min(len(t), end+64)]
+	if k := strings.IndexByte(after, '\n'); k >= 0 {
+		after = after[:k]
+	}
+	if k := strings.IndexAny(after, "(（"); k >= 0 && !strings.ContainsAny(after[:k], ".;:!?,。；：！？，") {
+		lower := strings.TrimLeft(strings.ToLower(after[k:]), "(（ ")
+		for _, w := range readOnlyScopes {
+			if strings.HasPrefix(lower, w) {
+				return true // a label of the scope ("(read-only operations)"), not a reason given ("(they are read-only anyway)")
+			}
+		}
+	}
 	before := t[max(0, i-maxSentence):i]
 	if k := lastBoundary(before); k >= 0 {
 		before = before[k:]

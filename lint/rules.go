@@ -138,7 +138,7 @@ var rules = []rule{
 			},
 			{
 				keys:  []string{"crontab", "/etc/cron", "/var/spool/cron"},
-				re:    &lazyre.RE{Expr: `\|\s*crontab\s+(?:-u\s+\S+\s+)?-(?:\s|$)|\bcrontab\s+(?:-u\s+\S+\s+)?["']?[^-\s|;&"'][^\s|;&"']*["']?\s*(?:$|[;&|#)])|(?:>>?|\btee\b(?:\s+-a)?)\s*["']?(?:/etc/cron|/var/spool/cron)`},
+				re:    &lazyre.RE{Expr: `\|\s*crontab\s+(?:-u\s+\S+\s+)?-(?:\s|$)|\bcrontab\s+(?:-u\s+\S+\s+)?["']?[^-\s|;&"'(][^\s|;&"']*["']?\s*(?:$|[;&|#)])|(?:>>?|\btee\b(?:\s+-a)?)\s*["']?(?:/etc/cron|/var/spool/cron)`},
 				check: notInComment,
 			},
 			{
